@@ -1,0 +1,155 @@
+// The one error class and the one table of every error code: its HTTP status, its JSON shape and its
+// localized message and resolution. A throw site names a code; it never picks a status.
+
+export type Locale = 'en-US' | 'pt-BR';
+export const LOCALES: readonly Locale[] = ['en-US', 'pt-BR'];
+
+/** `typed` = `{code, message}` (domain state); `resolution` = `{error: {code, message, resolution}}` (request/auth). */
+export type ErrorShape = 'typed' | 'resolution';
+
+interface ErrorEntry {
+  status: number;
+  shape: ErrorShape;
+  message: Record<Locale, string>;
+  resolution: Record<Locale, string>;
+}
+
+function entry(status: number, shape: ErrorShape, en: [string, string], pt: [string, string]): ErrorEntry {
+  return { status, shape, message: { 'en-US': en[0], 'pt-BR': pt[0] }, resolution: { 'en-US': en[1], 'pt-BR': pt[1] } };
+}
+
+/** Spec section 7 codes verbatim (mixed casing included), then ours. */
+export const ERROR_TABLE = {
+  invalid_input: entry(400, 'resolution',
+    ['Parameters failed validation.', 'Fix the field named in the resolution and send the request again.'],
+    ['Os parâmetros não passaram na validação.', 'Corrija o campo indicado na resolução e envie a requisição de novo.']),
+  part_mismatch: entry(400, 'typed',
+    ['The part size does not match the reservation.', 'Send exactly 8,388,608 bytes, or the exact remainder for the final part.'],
+    ['O tamanho da parte não corresponde à reserva.', 'Envie exatamente 8.388.608 bytes, ou o restante exato na parte final.']),
+  upload_incomplete: entry(400, 'typed',
+    ['The upload is missing parts.', 'Send the missing parts, then complete the upload again.'],
+    ['O envio não tem todas as partes.', 'Envie as partes que faltam e conclua o envio de novo.']),
+  SESSION_EXPIRED: entry(401, 'resolution',
+    ['Your session has expired.', 'Sign in again to get a new session.'],
+    ['Sua sessão expirou.', 'Entre de novo para obter uma nova sessão.']),
+  INSUFFICIENT_SCOPE: entry(403, 'resolution',
+    ['The grant lacks the scope this operation needs.', 'Request a token with the needed scope, within the organization\'s maxScopes.'],
+    ['A autorização não tem o escopo que esta operação exige.', 'Peça um token com o escopo necessário, dentro do maxScopes da organização.']),
+  MCP_ACCESS_REVOKED: entry(403, 'resolution',
+    ['MCP access for this organization is revoked.', 'Ask an owner or admin of the organization to restore MCP access.'],
+    ['O acesso MCP desta organização foi revogado.', 'Peça a um proprietário ou administrador da organização que restaure o acesso MCP.']),
+  ORGANIZATION_MEMBERSHIP_REQUIRED: entry(403, 'resolution',
+    ['You are not an active member of this organization.', 'Use an organization you belong to, or ask for an invitation.'],
+    ['Você não é membro ativo desta organização.', 'Use uma organização da qual você faz parte, ou peça um convite.']),
+  ORGANIZATION_ADMIN_REQUIRED: entry(403, 'resolution',
+    ['This operation needs the owner or admin role.', 'Ask an owner or admin of the organization to do it, or to change your role.'],
+    ['Esta operação exige o papel de proprietário ou administrador.', 'Peça a um proprietário ou administrador que a faça, ou que mude o seu papel.']),
+  ORIGIN_NOT_ALLOWED: entry(403, 'resolution',
+    ['The request origin is not allowed.', 'Send the request from an allowed origin, or without an Origin header from a non-browser client.'],
+    ['A origem da requisição não é permitida.', 'Envie a requisição de uma origem permitida, ou sem cabeçalho Origin a partir de um cliente fora do navegador.']),
+  not_found: entry(404, 'typed',
+    ['Not found.', 'Check the identifier; it may belong to another organization or have been deleted.'],
+    ['Não encontrado.', 'Confira o identificador; ele pode pertencer a outra organização ou ter sido excluído.']),
+  INVITATION_NOT_FOUND: entry(404, 'typed',
+    ['The invitation does not exist or is no longer pending.', 'Ask for a new invitation.'],
+    ['O convite não existe ou não está mais pendente.', 'Peça um novo convite.']),
+  quota_exceeded: entry(409, 'typed',
+    ['The upload would exceed the organization\'s storage quota.', 'Delete files or empty the trash, then try again.'],
+    ['O envio excederia a cota de armazenamento da organização.', 'Exclua arquivos ou esvazie a lixeira e tente de novo.']),
+  conflict: entry(409, 'typed',
+    ['The request conflicts with the current state.', 'Read the current state and retry.'],
+    ['A requisição conflita com o estado atual.', 'Leia o estado atual e tente de novo.']),
+  upload_expired: entry(410, 'typed',
+    ['The upload reservation has expired.', 'Begin a new upload.'],
+    ['A reserva de envio expirou.', 'Comece um novo envio.']),
+  restore_expired: entry(410, 'typed',
+    ['The file has been in the trash for more than 30 days and can no longer be restored.', 'Upload the file again.'],
+    ['O arquivo está na lixeira há mais de 30 dias e não pode mais ser restaurado.', 'Envie o arquivo de novo.']),
+  storage_failure: entry(500, 'typed',
+    ['The storage backend failed.', 'Retry later.'],
+    ['O armazenamento falhou.', 'Tente de novo mais tarde.']),
+  database_failure: entry(500, 'typed',
+    ['The database failed.', 'Retry later.'],
+    ['O banco de dados falhou.', 'Tente de novo mais tarde.']),
+  // ours (design.md section 4)
+  unauthorized: entry(401, 'resolution',
+    ['Authentication is missing or invalid.', 'Send a valid Bearer token or sign in again.'],
+    ['A autenticação está ausente ou é inválida.', 'Envie um token Bearer válido ou entre de novo.']),
+  rate_limited: entry(429, 'resolution',
+    ['Too many requests.', 'Wait for the number of seconds in Retry-After, then retry.'],
+    ['Requisições demais.', 'Espere os segundos indicados em Retry-After e tente de novo.']),
+  payload_too_large: entry(413, 'resolution',
+    ['The request body is too large.', 'Send a smaller body.'],
+    ['O corpo da requisição é grande demais.', 'Envie um corpo menor.']),
+  unsupported_media_type: entry(415, 'resolution',
+    ['The Content-Type is not supported here.', 'Send the Content-Type this endpoint documents.'],
+    ['O Content-Type não é aceito aqui.', 'Envie o Content-Type documentado para este endpoint.']),
+  invalid_request: entry(400, 'resolution',
+    ['The request is malformed.', 'Fix the request as the resolution says.'],
+    ['A requisição está malformada.', 'Corrija a requisição como indica a resolução.']),
+  method_not_allowed: entry(405, 'resolution',
+    ['This method is not allowed on this path.', 'Use a method this path documents.'],
+    ['Este método não é permitido neste caminho.', 'Use um método documentado para este caminho.']),
+  engine_busy: entry(503, 'resolution',
+    ['The script engine is busy.', 'Retry in a moment.'],
+    ['O motor de scripts está ocupado.', 'Tente de novo em instantes.']),
+  internal_error: entry(500, 'typed',
+    ['Internal error.', 'Retry later; report the request id if it persists.'],
+    ['Erro interno.', 'Tente de novo mais tarde; informe o id da requisição se persistir.']),
+} satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_TABLE, code);
+}
+
+export interface ServiceErrorOptions {
+  /** Overrides the table's generic message (English; localized callers pass `messages`). */
+  message?: string;
+  /** A specific resolution, e.g. naming the failing field. */
+  resolution?: string;
+  /** Extra members merged into the body (e.g. `missingParts`). Never internals. */
+  details?: Record<string, unknown>;
+  /** Headers the response must carry (e.g. `Retry-After`, `WWW-Authenticate`). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly shape: ErrorShape;
+  readonly resolution: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+  readonly customMessage: boolean;
+
+  constructor(code: ErrorCode, options: ServiceErrorOptions = {}) {
+    const row = ERROR_TABLE[code];
+    super(options.message ?? row.message['en-US'], { cause: options.cause });
+    this.name = 'ServiceError';
+    this.code = code;
+    this.status = row.status;
+    this.shape = row.shape;
+    this.resolution = options.resolution;
+    this.details = options.details;
+    this.headers = options.headers;
+    this.customMessage = options.message !== undefined;
+  }
+
+  /** The JSON body in the code's shape; 5xx bodies carry the table's text only. */
+  toBody(locale: Locale = 'en-US'): Record<string, unknown> {
+    const row = ERROR_TABLE[this.code];
+    const internal = this.status >= 500;
+    const message = internal || !this.customMessage || locale !== 'en-US' ? row.message[locale] : this.message;
+    const resolution = (!internal && this.resolution) || row.resolution[locale];
+    const extra = internal ? {} : (this.details ?? {});
+    if (this.shape === 'typed') return { code: this.code, message, ...extra };
+    return { error: { code: this.code, message, resolution, ...extra } };
+  }
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_TABLE[code].status;
+}

@@ -1,0 +1,69 @@
+// The single chokepoint every way in goes through (REST, /app/v1, MCP, the sandbox bridge):
+// authorize the caller, validate the input, run the handler, validate the output.
+import * as v from 'valibot';
+import type { Binding, HandlerContext } from './define.ts';
+import type { Caller } from './caller.ts';
+import { ServiceError } from './errors.ts';
+import { fromDatabaseError } from './store/errors.ts';
+
+export type InvokeDeps = Omit<HandlerContext, 'caller'>;
+
+/** Describe the first valibot issue as `path: message`, the way a caller can fix it. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  const first = issues[0];
+  if (!first) return 'Invalid input.';
+  const path = v.getDotPath(first);
+  return `${path ? `\`${path}\`` : 'input'}: ${first.message}`;
+}
+
+export function authorize(binding: Binding, caller: Caller): void {
+  if (binding.sessionOnly && caller.kind === 'token') {
+    throw new ServiceError('INSUFFICIENT_SCOPE', {
+      resolution: `${binding.name} can only be called from a signed-in session, never with an access token.`,
+    });
+  }
+  if (binding.needsOrganization && !caller.membership) {
+    throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
+      resolution: `${binding.name} acts on an organization: select one you are an active member of.`,
+    });
+  }
+  if (binding.scope && !caller.scopes.includes(binding.scope)) {
+    throw new ServiceError('INSUFFICIENT_SCOPE', {
+      resolution: `${binding.name} needs the scope ${binding.scope}; this caller holds ${caller.scopes.join(' ') || 'none'}.`,
+      details: { requiredScope: binding.scope },
+    });
+  }
+}
+
+export function parseInput<B extends Binding>(binding: B, rawInput: unknown): v.InferOutput<B['input']> {
+  const parsed = v.safeParse(binding.input, rawInput ?? {});
+  if (!parsed.success) {
+    throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues) });
+  }
+  return parsed.output;
+}
+
+export async function invoke<B extends Binding>(
+  binding: B,
+  rawInput: unknown,
+  caller: Caller,
+  deps: InvokeDeps,
+): Promise<v.InferOutput<B['output']>> {
+  authorize(binding, caller);
+  const input = parseInput(binding, rawInput);
+  let raw: unknown;
+  try {
+    raw = await binding.handler(input, { ...deps, caller });
+  } catch (err) {
+    const mapped = fromDatabaseError(err);
+    if (mapped) throw mapped;
+    throw err;
+  }
+  const out = v.safeParse(binding.output, raw);
+  if (!out.success) {
+    throw new ServiceError('internal_error', {
+      cause: new Error(`${binding.name} returned an invalid result: ${describeIssues(out.issues)}`),
+    });
+  }
+  return out.output;
+}

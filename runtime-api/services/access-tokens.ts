@@ -1,0 +1,91 @@
+// Access tokens: ES256 JWTs per RFC 9068 (`typ: at+jwt`), audience = the MCP resource, carrying the user,
+// organization, client and scopes. Every Bearer request goes through verifyAccessToken; nothing bypasses it.
+import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import type { Clock } from '../clock.ts';
+import { newId } from '../ids.ts';
+import type { SigningKeys } from './signing-keys.ts';
+
+export interface AccessTokenClaims {
+  sub: string;
+  org: string;
+  scope: string;
+  client_id: string;
+  jti: string;
+  /** OAuth grant id, when the token came from a grant (revoking the grant revokes the token). */
+  gid?: string;
+  iat: number;
+  exp: number;
+}
+
+export interface TokenSettings {
+  issuer: string;
+  /** Accepted audiences: the MCP resource and its `/mcp` alias. The first is the default. */
+  audiences: readonly string[];
+  ttlSeconds: number;
+}
+
+export function mcpAudiences(publicBaseUrl: string): string[] {
+  return [`${publicBaseUrl}/v1/mcp`, `${publicBaseUrl}/mcp`];
+}
+
+export async function issueAccessToken(
+  keys: SigningKeys,
+  settings: TokenSettings,
+  clock: Clock,
+  claims: { userId: string; orgId: string; scopes: readonly string[]; clientId: string; grantId?: string; audience?: string; ttlSeconds?: number },
+): Promise<{ token: string; jti: string; expiresIn: number }> {
+  const key = keys.active();
+  const now = Math.floor(clock.now().getTime() / 1000);
+  const ttl = claims.ttlSeconds ?? settings.ttlSeconds;
+  const jti = newId('at');
+  const token = await new SignJWT({
+    org: claims.orgId,
+    scope: claims.scopes.join(' '),
+    client_id: claims.clientId,
+    ...(claims.grantId ? { gid: claims.grantId } : {}),
+  })
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
+    .setIssuer(settings.issuer)
+    .setSubject(claims.userId)
+    .setAudience(claims.audience ?? settings.audiences[0])
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttl)
+    .setJti(jti)
+    .sign(key.privateKey);
+  return { token, jti, expiresIn: ttl };
+}
+
+export class InvalidTokenError extends Error {}
+
+/** Verify signature, algorithm, type, issuer, audience and expiry. Throws InvalidTokenError with the reason. */
+export async function verifyAccessToken(keys: SigningKeys, settings: TokenSettings, clock: Clock, token: string): Promise<AccessTokenClaims> {
+  let kid: string | undefined;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (header.alg !== 'ES256' || header.typ !== 'at+jwt') throw new InvalidTokenError('unexpected token type');
+    kid = header.kid;
+  } catch (err) {
+    if (err instanceof InvalidTokenError) throw err;
+    throw new InvalidTokenError('malformed token');
+  }
+  const key = kid ? await keys.find(kid) : undefined;
+  if (!key) throw new InvalidTokenError('unknown signing key');
+  try {
+    const { payload } = await jwtVerify(token, key.publicKey, {
+      algorithms: ['ES256'],
+      typ: 'at+jwt',
+      issuer: settings.issuer,
+      audience: [...settings.audiences],
+      currentDate: clock.now(),
+      requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+    });
+    if (typeof payload.org !== 'string' || typeof payload.scope !== 'string' || typeof payload.client_id !== 'string') {
+      throw new InvalidTokenError('missing claims');
+    }
+    return payload as unknown as AccessTokenClaims;
+  } catch (err) {
+    if (err instanceof InvalidTokenError) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('token expired');
+    throw new InvalidTokenError('token verification failed');
+  }
+}

@@ -1,0 +1,26 @@
+// SQLSTATE → ServiceError, at the store boundary and nowhere else.
+import { ServiceError } from '../errors.ts';
+
+interface PgError { code?: unknown; severity?: unknown; constraint_name?: unknown }
+
+function isPgError(err: unknown): err is PgError {
+  return typeof err === 'object' && err !== null && 'severity' in err && typeof (err as PgError).code === 'string';
+}
+
+/** Map a thrown value to a ServiceError; unknown errors are left for the caller to treat as internal. */
+export function fromDatabaseError(err: unknown): ServiceError | null {
+  if (err instanceof ServiceError) return err;
+  if (!isPgError(err)) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (code === 'ECONNREFUSED' || code === 'CONNECTION_CLOSED' || code === 'CONNECT_TIMEOUT' || code === 'CONNECTION_ENDED') {
+      return new ServiceError('database_failure', { cause: err });
+    }
+    return null;
+  }
+  const code = String(err.code);
+  // 23505 unique violation, 40001 serialization failure, 40P01 deadlock, 55P03 lock not available
+  if (code === '23505' || code === '40001' || code === '40P01' || code === '55P03') {
+    return new ServiceError('conflict', { cause: err });
+  }
+  return new ServiceError('database_failure', { cause: err });
+}

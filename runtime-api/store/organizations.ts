@@ -1,0 +1,48 @@
+// Organizations, their members, and their MCP access record.
+import type { Sql } from 'postgres';
+import { newId } from '../ids.ts';
+import type { Role } from '../scopes.ts';
+
+export interface OrganizationRow { id: string; name: string; slug: string; metadata: Record<string, unknown>; createdAt: Date }
+export interface MembershipRow { memberId: string; orgId: string; userId: string; role: Role }
+export interface McpAccessRow { orgId: string; state: 'testing' | 'active' | 'revoked'; maxScopes: string[] }
+
+export async function findOrganization(sql: Sql, id: string): Promise<OrganizationRow | null> {
+  const [row] = await sql<OrganizationRow[]>`select id, name, slug, metadata, created_at as "createdAt" from organizations where id = ${id}`;
+  return row ?? null;
+}
+
+export async function findOrganizationBySlug(sql: Sql, slug: string): Promise<OrganizationRow | null> {
+  const [row] = await sql<OrganizationRow[]>`select id, name, slug, metadata, created_at as "createdAt" from organizations where slug = ${slug}`;
+  return row ?? null;
+}
+
+/** Create an organization with `ownerId` as its owner, in one transaction. A taken slug raises 23505 (→ conflict). */
+export async function createOrganization(sql: Sql, input: { name: string; slug: string; ownerId: string; metadata?: Record<string, unknown> }): Promise<OrganizationRow> {
+  return sql.begin(async (tx) => {
+    const [org] = await tx<OrganizationRow[]>`insert into organizations (id, name, slug, metadata)
+      values (${newId('org')}, ${input.name}, ${input.slug}, ${tx.json((input.metadata ?? {}) as never)})
+      returning id, name, slug, metadata, created_at as "createdAt"`;
+    await tx`insert into members (id, org_id, user_id, role) values (${newId('mem')}, ${org.id}, ${input.ownerId}, 'owner')`;
+    return org;
+  }) as Promise<OrganizationRow>;
+}
+
+export async function findMembership(sql: Sql, userId: string, orgId: string): Promise<MembershipRow | null> {
+  const [row] = await sql<MembershipRow[]>`select id as "memberId", org_id as "orgId", user_id as "userId", role
+    from members where user_id = ${userId} and org_id = ${orgId}`;
+  return row ?? null;
+}
+
+/** The organization's MCP access record, created in state `testing` on first check (spec section 3). */
+export async function mcpAccess(sql: Sql, orgId: string): Promise<McpAccessRow> {
+  const [row] = await sql<McpAccessRow[]>`
+    with ins as (
+      insert into org_mcp_access (org_id) values (${orgId}) on conflict (org_id) do nothing
+      returning org_id, state, max_scopes)
+    select org_id as "orgId", state, max_scopes as "maxScopes" from ins
+    union all
+    select org_id, state, max_scopes from org_mcp_access where org_id = ${orgId}
+    limit 1`;
+  return row;
+}

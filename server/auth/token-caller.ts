@@ -1,0 +1,75 @@
+// Bearer token → Caller: verify the JWT, then resolve the user, the active membership and the organization's MCP
+// ceiling from the database on every request (a removed member or a lowered ceiling takes effect at once).
+import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
+import type { Caller } from '../../runtime-api/caller.ts';
+import { verifyAccessToken, InvalidTokenError, mcpAudiences, type AccessTokenClaims } from '../../runtime-api/services/access-tokens.ts';
+import { findUserById } from '../../runtime-api/store/users.ts';
+import { findMembership, mcpAccess, type McpAccessRow } from '../../runtime-api/store/organizations.ts';
+import { effectiveScopes } from '../../runtime-api/scopes.ts';
+import type { AppDeps } from '../deps.ts';
+
+export interface TokenCaller {
+  caller: Caller;
+  claims: AccessTokenClaims;
+  mcp: McpAccessRow;
+}
+
+export function tokenSettings(deps: Pick<AppDeps, 'config'>) {
+  return { issuer: deps.config.publicBaseUrl, audiences: mcpAudiences(deps.config.publicBaseUrl), ttlSeconds: deps.config.accessTokenTtlSeconds };
+}
+
+export function wwwAuthenticate(deps: Pick<AppDeps, 'config'>, extra = ''): string {
+  const metadata = `${deps.config.publicBaseUrl}/.well-known/oauth-protected-resource/v1/mcp`;
+  return `Bearer resource_metadata="${metadata}"${extra}`;
+}
+
+export function unauthorized(deps: Pick<AppDeps, 'config'>, reason: string): ServiceError {
+  return new ServiceError('unauthorized', {
+    resolution: `${reason}. Obtain a new access token through the authorization server and send it as Authorization: Bearer <token>.`,
+    headers: { 'WWW-Authenticate': wwwAuthenticate(deps, `, error="invalid_token", error_description="${reason}"`) },
+  });
+}
+
+/** Extra checks on a verified token (the OAuth server adds grant revocation). */
+export type TokenCheck = (claims: AccessTokenClaims) => Promise<string | null>;
+
+export async function callerFromToken(deps: AppDeps, token: string, locale: Locale, checks: readonly TokenCheck[] = []): Promise<TokenCaller> {
+  let claims: AccessTokenClaims;
+  try {
+    claims = await verifyAccessToken(deps.keys, tokenSettings(deps), deps.clock, token);
+  } catch (err) {
+    if (err instanceof InvalidTokenError) throw unauthorized(deps, err.message);
+    throw err;
+  }
+  for (const check of checks) {
+    const problem = await check(claims);
+    if (problem) throw unauthorized(deps, problem);
+  }
+  const user = await findUserById(deps.sql, claims.sub);
+  if (!user) throw unauthorized(deps, 'the token\'s user no longer exists');
+  const membership = await findMembership(deps.sql, user.id, claims.org);
+  if (!membership) {
+    throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', { resolution: 'The token\'s user is no longer a member of its organization; sign in again and pick an organization you belong to.' });
+  }
+  const mcp = await mcpAccess(deps.sql, claims.org);
+  const scopes = effectiveScopes(membership.role, claims.scope.split(' '), mcp.maxScopes);
+  return {
+    claims,
+    mcp,
+    caller: {
+      kind: 'token',
+      userId: user.id,
+      email: user.email,
+      membership: { orgId: membership.orgId, memberId: membership.memberId, role: membership.role },
+      scopes,
+      locale,
+      clientId: claims.client_id,
+      credentialId: claims.jti,
+    },
+  };
+}
+
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header ?? '');
+  return match ? match[1] : null;
+}

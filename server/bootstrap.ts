@@ -1,0 +1,57 @@
+// Turns a Config into running dependencies: the database (embedded unless DATABASE_URL), migrations, the blob
+// store, signing keys and the mailer; and tears them down again in reverse order.
+import { join } from 'node:path';
+import type { Config } from './config.ts';
+import type { AppDeps } from './deps.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { startEmbeddedPostgres, ensureDatabase, type EmbeddedPostgres } from './embedded-postgres.ts';
+import { connect } from '../runtime-api/store/sql.ts';
+import { migrate } from '../runtime-api/store/migrate.ts';
+import { fsBlobStore } from '../runtime-api/blobs/fs.ts';
+import type { BlobStore } from '../runtime-api/blobs/port.ts';
+import { SigningKeys } from '../runtime-api/services/signing-keys.ts';
+import { systemClock, type Clock } from '../runtime-api/clock.ts';
+import { devOutbox } from './mail/dev-outbox.ts';
+
+export interface Running {
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export async function openBlobStore(config: Config): Promise<BlobStore> {
+  if (config.blobStore === 'gcs') {
+    throw new Error('BLOB_STORE=gcs: the gcs adapter is not built yet');
+  }
+  return fsBlobStore(join(config.dataDir, 'blobs'));
+}
+
+export async function bootstrap(config: Config, options: { logger?: Logger; clock?: Clock } = {}): Promise<Running> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  let embedded: EmbeddedPostgres | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dir: join(config.dataDir, 'postgres'), log: (line) => logger.info(line) });
+    await ensureDatabase(embedded.adminUrl, 'siglata');
+    databaseUrl = embedded.urlFor('siglata');
+  }
+  const sql = connect(databaseUrl, { max: config.databasePoolMax });
+  try {
+    const applied = await migrate(sql);
+    if (applied.length) logger.info('migrations applied', { versions: applied });
+    const keys = await new SigningKeys(sql).init();
+    const blobs = await openBlobStore(config);
+    const mailer = devOutbox(join(config.dataDir, 'mail'), logger);
+    const deps: AppDeps = { config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger };
+    return {
+      deps,
+      async close() {
+        await sql.end({ timeout: 5 });
+        await embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    await embedded?.stop();
+    throw err;
+  }
+}

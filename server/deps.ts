@@ -1,0 +1,24 @@
+// What createApp needs. Everything is passed in; nothing opens connections or reads env at import time.
+import type { Sql } from 'postgres';
+import type { Config } from './config.ts';
+import type { BlobStore } from '../runtime-api/blobs/port.ts';
+import type { Clock } from '../runtime-api/clock.ts';
+import type { Mailer } from '../runtime-api/define.ts';
+import type { SigningKeys } from '../runtime-api/services/signing-keys.ts';
+import type { Logger } from './logger.ts';
+import type { InvokeDeps } from '../runtime-api/invoke.ts';
+
+export interface AppDeps {
+  config: Config;
+  sql: Sql;
+  blobs: BlobStore;
+  clock: Clock;
+  keys: SigningKeys;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+/** The subset handed to `invoke` (bindings never see the HTTP layer). */
+export function invokeDeps(deps: AppDeps): InvokeDeps {
+  return { sql: deps.sql, blobs: deps.blobs, clock: deps.clock, config: deps.config, services: { mailer: deps.mailer } };
+}

@@ -1,0 +1,43 @@
+// The route table entry: one declaration per HTTP route, from which the router is mounted and /openapi.json is
+// generated (schemas are the same valibot objects the handlers validate with).
+import type Koa from 'koa';
+import type { AnySchema } from '../../runtime-api/define.ts';
+import type { ErrorCode } from '../../runtime-api/errors.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type AuthKind = 'none' | 'bearer' | 'session' | 'bearer-or-session';
+
+export interface ResponseDoc {
+  description: string;
+  /** Defaults to application/json when a schema is given. */
+  contentType?: string;
+  schema?: AnySchema;
+  /** A JSON Schema written out where no valibot schema exists (e.g. a binary stream). */
+  jsonSchema?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef {
+  method: Method;
+  /** Router path syntax: `/v1/mcp/uploads/:uploadId/parts/:partNumber`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: AuthKind;
+  query?: AnySchema;
+  params?: AnySchema;
+  body?: { contentType: string; schema?: AnySchema; jsonSchema?: Record<string, unknown> };
+  responses: Record<number, ResponseDoc>;
+  /** Error codes this route may answer with (their shapes and statuses come from the error table). */
+  errors: ErrorCode[];
+  deprecated?: { since: string; sunset: string; link?: string };
+  /** Exclude from OpenAPI (only for aliases documented by their twin). */
+  hidden?: boolean;
+  handle: Koa.Middleware | Koa.Middleware[];
+}
+
+export function defineRoute(def: RouteDef): RouteDef {
+  return def;
+}

@@ -1,0 +1,44 @@
+// GET /api: health and the caller's user (spec 2.1, 2.2).
+import * as v from 'valibot';
+import { defineRoute } from '../http/route.ts';
+import { findUserById } from '../../runtime-api/store/users.ts';
+import type { AppDeps } from '../deps.ts';
+
+export const UserSchema = v.object({
+  id: v.string(),
+  email: v.string(),
+  name: v.string(),
+  image: v.nullable(v.string()),
+});
+
+export const HealthSchema = v.object({
+  service: v.string(),
+  status: v.literal('ok'),
+  locale: v.picklist(['en-US', 'pt-BR']),
+  user: v.nullable(UserSchema),
+});
+
+export function apiRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api',
+      operationId: 'getHealth',
+      summary: 'Health, active locale and the signed-in user (null without a session or token)',
+      tags: ['core'],
+      auth: 'none',
+      responses: { 200: { description: 'The service is available.', schema: HealthSchema } },
+      errors: ['unauthorized', 'rate_limited'],
+      async handle(ctx) {
+        const caller = ctx.state.caller;
+        const user = caller ? await findUserById(deps.sql, caller.userId) : null;
+        ctx.body = {
+          service: 'siglata',
+          status: 'ok',
+          locale: ctx.state.locale,
+          user: user ? { id: user.id, email: user.email, name: user.name, image: user.image } : null,
+        } satisfies v.InferOutput<typeof HealthSchema>;
+      },
+    }),
+  ];
+}
