@@ -1,0 +1,87 @@
+// The real app, in-process on an ephemeral port, over its own database (cloned from the migrated template),
+// its own data directory and real files. Tests speak HTTP to `url` with undici.
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
+import { createApp } from '../../server/app.ts';
+import { createLogger } from '../../server/logger.ts';
+import type { AppDeps } from '../../server/deps.ts';
+import { connect } from '../../runtime-api/store/sql.ts';
+import { fsBlobStore } from '../../runtime-api/blobs/fs.ts';
+import type { BlobStore } from '../../runtime-api/blobs/port.ts';
+import { SigningKeys } from '../../runtime-api/services/signing-keys.ts';
+import { manualClock, systemClock, type Clock } from '../../runtime-api/clock.ts';
+import { mintToken, type MintRequest } from '../../runtime-api/services/mint-token.ts';
+import { tokenSettings } from '../../server/auth/token-caller.ts';
+import type { Mailer } from '../../runtime-api/define.ts';
+import { createTestDatabase } from './test-postgres.ts';
+
+export interface TestAppOptions {
+  env?: Partial<Record<EnvName, string>>;
+  /** Use a manual clock that the test can move (`app.clock.advance(ms)`). */
+  manualClock?: boolean;
+  blobs?: (dataDir: string) => BlobStore | Promise<BlobStore>;
+  mailer?: Mailer;
+}
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  deps: AppDeps;
+  clock: Clock & Partial<ReturnType<typeof manualClock>>;
+  server: Server;
+  /** A real access token (user and organization created as needed; the user owns a new organization). */
+  token(req: Partial<MintRequest> & { email: string }): Promise<string>;
+  mint(req: Partial<MintRequest> & { email: string }): Promise<Awaited<ReturnType<typeof mintToken>>>;
+  close(): Promise<void>;
+}
+
+/** Mail sent by the app, kept in memory, for tests that do not run the SMTP catcher. */
+export function memoryMailer(): Mailer & { sent: { to: string; subject: string; text: string; html?: string }[] } {
+  const sent: { to: string; subject: string; text: string; html?: string }[] = [];
+  return { sent, async send(m) { sent.push(m); } };
+}
+
+export async function startTestApp(t: Test, options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'siglata-test-'));
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({}, {
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...options.env,
+    PORT: String(port), PUBLIC_BASE_URL: url, DATA_DIR: dataDir, DATABASE_URL: db.url,
+  });
+  const sql = connect(db.url, { max: 10 });
+  const clock = options.manualClock ? manualClock() : systemClock;
+  const keys = await new SigningKeys(sql).init();
+  const blobs = options.blobs ? await options.blobs(dataDir) : fsBlobStore(join(dataDir, 'blobs'));
+  const deps: AppDeps = {
+    config, sql, blobs, clock, keys,
+    mailer: options.mailer ?? memoryMailer(),
+    logger: createLogger(config.logLevel),
+  };
+  const app = createApp(deps);
+  server.on('request', app.callback());
+
+  const mint = (req: Partial<MintRequest> & { email: string }) =>
+    mintToken(sql, keys, tokenSettings(deps), clock, { org: `org-${req.email.split('@')[0].replace(/[^a-z0-9-]/gi, '').toLowerCase()}`, scopes: ['files:read', 'files:write', 'org:read', 'org:admin'], ...req });
+
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await sql.end({ timeout: 2 });
+    await db.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  t.teardown(close);
+  return { url, config, deps, clock: clock as TestApp['clock'], server, mint, token: async (req) => (await mint(req)).token, close };
+}
