@@ -2,7 +2,7 @@
 // As root, initdb and postgres run as the `postgres` user, which owns the data directory. A server left running by
 // a killed process (kill -9) is adopted on the next start instead of failing on its lock file.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdir, writeFile, readFile, chown, access, rm, open } from 'node:fs/promises';
+import { mkdir, writeFile, readFile, chown, access, rm, open, stat, chmod } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -65,6 +65,9 @@ async function canConnect(url: string): Promise<boolean> {
 
 async function ensureTraversable(dir: string, user: { uid: number; gid: number } | null): Promise<void> {
   if (!user) return;
+  // The data directory is ours: let the postgres user pass through it (its cluster directory stays 0700).
+  const own = await stat(dirname(dir));
+  if (!(own.mode & 0o001)) await chmod(dirname(dir), (own.mode & 0o777) | 0o001);
   for (let d = dirname(dir); ; d = dirname(d)) {
     try {
       await access(d, constants.X_OK);
@@ -116,14 +119,22 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
   const password = await initCluster(dir, user, log);
   const urlFor = (port: number, db: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
 
-  // A server left by a killed process: adopt it when it answers, else let postgres clear its stale lock.
+  // A server already running on this directory: borrow it while the process that started it lives (e.g.
+  // mint-token beside npm start), adopt it when that process died (kill -9), else postgres clears a stale lock.
+  const ownerFile = join(dirname(dir), 'postgres.owner');
   try {
     const lines = (await readFile(join(dir, 'postmaster.pid'), 'utf8')).split('\n');
     const pid = Number(lines[0]);
     const port = Number(lines[3]);
     if (pid > 0 && alive(pid) && (await canConnect(urlFor(port, 'postgres')))) {
+      const owner = Number(await readFile(ownerFile, 'utf8').catch(() => '0'));
+      if (owner > 0 && owner !== process.pid && alive(owner) && !options.detached) {
+        log(`using PostgreSQL on port ${port}, started by process ${owner}`);
+        return handle(pid, port, false);
+      }
       log(`adopting PostgreSQL already running on port ${port} (pid ${pid})`);
-      return handle(pid, port);
+      await writeFile(ownerFile, String(process.pid));
+      return handle(pid, port, true);
     }
   } catch { /* no lock file */ }
 
@@ -151,16 +162,18 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
     throw err;
   }
   log(`PostgreSQL ready on 127.0.0.1:${port}`);
-  return handle(child.pid!, port);
+  await writeFile(ownerFile, String(process.pid));
+  return handle(child.pid!, port, true);
 
-  function handle(pid: number, port: number): EmbeddedPostgres {
+  function handle(pid: number, port: number, owned: boolean): EmbeddedPostgres {
     return {
       adminUrl: urlFor(port, 'postgres'),
       port,
       pid,
       urlFor: (db: string) => urlFor(port, db),
       async stop() {
-        if (!alive(pid)) return;
+        if (!owned || !alive(pid)) return;
+        await rm(ownerFile, { force: true });
         try { process.kill(pid, 'SIGINT'); } catch { return; }
         try {
           await waitUntil(() => !alive(pid), 20_000, 'PostgreSQL to stop');

@@ -69,8 +69,15 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
   const app = createApp(deps);
   server.on('request', app.callback());
 
-  const mint = (req: Partial<MintRequest> & { email: string }) =>
-    mintToken(sql, keys, tokenSettings(deps), clock, { org: `org-${req.email.split('@')[0].replace(/[^a-z0-9-]/gi, '').toLowerCase()}`, scopes: ['files:read', 'files:write', 'org:read', 'org:admin'], ...req });
+  const mint = (req: Partial<MintRequest> & { email: string }) => {
+    const given = Object.fromEntries(Object.entries(req).filter(([, value]) => value !== undefined));
+    return mintToken(sql, keys, tokenSettings(deps), clock, {
+      org: `org-${req.email.split('@')[0].replace(/[^a-z0-9-]/gi, '').toLowerCase()}`,
+      scopes: ['files:read', 'files:write', 'org:read', 'org:admin'],
+      ...given,
+      email: req.email,
+    } as MintRequest);
+  };
 
   let closed = false;
   const close = async () => {
