@@ -7,6 +7,8 @@ import { requestContext } from './middleware/request-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { resolveBearer, requireAuth } from './middleware/auth.ts';
 import { apiRoutes } from './routes/api.ts';
+import { rateLimit, memoryRateLimitStore, postgresRateLimitStore } from './middleware/rate-limit.ts';
+import { deprecation } from './middleware/deprecation.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
@@ -15,17 +17,26 @@ export function routeTable(deps: AppDeps): RouteDef[] {
   ];
 }
 
-export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: deps.config.trustProxy });
-  app.silent = true;
-  const routes = routeTable(deps);
-  const router = new Router();
+/** Register route declarations on a router: deprecation headers, then the auth guard, then the handlers. */
+export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: AppDeps): Router {
   for (const route of routes) {
     const handlers = Array.isArray(route.handle) ? route.handle : [route.handle];
-    router.register(route.path, [route.method], [requireAuth(deps, route.auth), ...handlers], { name: route.operationId });
+    const guards = [...(route.deprecated ? [deprecation(route.deprecated)] : []), requireAuth(deps, route.auth)];
+    router.register(route.path, [route.method], [...guards, ...handlers], { name: route.operationId });
   }
+  return router;
+}
+
+/** `routes` defaults to the route table (tests may pass their own to exercise the same pipeline). */
+export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTable(deps)): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  app.silent = true;
+  const router = mountRoutes(new Router(), routes, deps);
+  const { rateLimit: limits } = deps.config;
+  const store = limits.store === 'postgres' ? postgresRateLimitStore(deps.sql, deps.clock) : memoryRateLimitStore(deps.clock);
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
   app.use(resolveBearer(deps));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

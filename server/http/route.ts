@@ -32,6 +32,7 @@ export interface RouteDef {
   responses: Record<number, ResponseDoc>;
   /** Error codes this route may answer with (their shapes and statuses come from the error table). */
   errors: ErrorCode[];
+  /** Sends Deprecation, Sunset and Link rel="sunset" (spec section 9: kept at least 6 months after announcement). */
   deprecated?: { since: string; sunset: string; link?: string };
   /** Exclude from OpenAPI (only for aliases documented by their twin). */
   hidden?: boolean;

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
-import { createApp } from '../../server/app.ts';
+import { createApp, routeTable } from '../../server/app.ts';
+import type { RouteDef } from '../../server/http/route.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { AppDeps } from '../../server/deps.ts';
 import { connect } from '../../runtime-api/store/sql.ts';
@@ -20,6 +21,10 @@ import type { Mailer } from '../../runtime-api/define.ts';
 import { createTestDatabase } from './test-postgres.ts';
 
 export interface TestAppOptions {
+  /** Routes served besides the route table (to exercise the shared pipeline, e.g. deprecation headers). */
+  extraRoutes?: (deps: AppDeps) => RouteDef[];
+  /** A second instance on the same database as `sharedWith` (its database is not dropped by this one). */
+  sharedWith?: TestApp;
   env?: Partial<Record<EnvName, string>>;
   /** Use a manual clock that the test can move (`app.clock.advance(ms)`). */
   manualClock?: boolean;
@@ -29,6 +34,7 @@ export interface TestAppOptions {
 
 export interface TestApp {
   url: string;
+  databaseUrl: string;
   config: Config;
   deps: AppDeps;
   clock: Clock & Partial<ReturnType<typeof manualClock>>;
@@ -46,7 +52,7 @@ export function memoryMailer(): Mailer & { sent: { to: string; subject: string; 
 }
 
 export async function startTestApp(t: Test, options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = options.sharedWith ? { url: options.sharedWith.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-test-'));
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,7 +72,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     mailer: options.mailer ?? memoryMailer(),
     logger: createLogger(config.logLevel),
   };
-  const app = createApp(deps);
+  const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
   server.on('request', app.callback());
 
   const mint = (req: Partial<MintRequest> & { email: string }) => {
@@ -90,5 +96,5 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     await rm(dataDir, { recursive: true, force: true });
   };
   t.teardown(close);
-  return { url, config, deps, clock: clock as TestApp['clock'], server, mint, token: async (req) => (await mint(req)).token, close };
+  return { url, databaseUrl: db.url, config, deps, clock: clock as TestApp['clock'], server, mint, token: async (req) => (await mint(req)).token, close };
 }
