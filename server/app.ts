@@ -7,14 +7,17 @@ import { requestContext } from './middleware/request-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { resolveBearer, requireAuth } from './middleware/auth.ts';
 import { apiRoutes } from './routes/api.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { rateLimit, memoryRateLimitStore, postgresRateLimitStore } from './middleware/rate-limit.ts';
 import { deprecation } from './middleware/deprecation.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
-  return [
+  const table: RouteDef[] = [
+    ...openApiRoutes(deps, () => table),
     ...apiRoutes(deps),
   ];
+  return table;
 }
 
 /** Register route declarations on a router: deprecation headers, then the auth guard, then the handlers. */
@@ -26,6 +29,9 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: A
   }
   return router;
 }
+
+/** The router of each app, so that tests can list what is really served. */
+export const ROUTERS = new WeakMap<Koa, Router>();
 
 /** `routes` defaults to the route table (tests may pass their own to exercise the same pipeline). */
 export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTable(deps)): Koa {
@@ -40,5 +46,6 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   app.use(resolveBearer(deps));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
+  ROUTERS.set(app, router);
   return app;
 }

@@ -34,8 +34,8 @@ export interface RouteDef {
   errors: ErrorCode[];
   /** Sends Deprecation, Sunset and Link rel="sunset" (spec section 9: kept at least 6 months after announcement). */
   deprecated?: { since: string; sunset: string; link?: string };
-  /** Exclude from OpenAPI (only for aliases documented by their twin). */
-  hidden?: boolean;
+  /** Extra `x-` members for the OpenAPI operation (e.g. the NLWeb profile of /ask). */
+  extensions?: Record<`x-${string}`, unknown>;
   handle: Koa.Middleware | Koa.Middleware[];
 }
 

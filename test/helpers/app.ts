@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'tap';
+import type Koa from 'koa';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
 import type { RouteDef } from '../../server/http/route.ts';
@@ -34,6 +35,7 @@ export interface TestAppOptions {
 
 export interface TestApp {
   url: string;
+  koa: Koa;
   databaseUrl: string;
   config: Config;
   deps: AppDeps;
@@ -96,5 +98,5 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     await rm(dataDir, { recursive: true, force: true });
   };
   t.teardown(close);
-  return { url, databaseUrl: db.url, config, deps, clock: clock as TestApp['clock'], server, mint, token: async (req) => (await mint(req)).token, close };
+  return { url, koa: app, databaseUrl: db.url, config, deps, clock: clock as TestApp['clock'], server, mint, token: async (req) => (await mint(req)).token, close };
 }

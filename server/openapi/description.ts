@@ -1,0 +1,32 @@
+// The OpenAPI document's description: how to use the API and the answers to what the spec leaves "not shown".
+export const API_DESCRIPTION = `A multi-tenant workspace: passwordless sign-in, organizations with roles, a file catalogue per
+organization, and a sandboxed JavaScript engine reached through the MCP \`execute\` tool and \`POST /app/v1/execute\`.
+
+## Authentication
+- Browser and API users sign in with a magic link (\`POST /auth/sign-in/magic-link\`); the link is valid 10 minutes and
+  single-use; the session cookie lasts 7 days, sliding. An expired session answers 401 \`SESSION_EXPIRED\`.
+- MCP clients and scripts use OAuth 2.1 access tokens (authorization code + PKCE S256, dynamic client registration at
+  \`/oauth/register\`, metadata at \`/.well-known/oauth-authorization-server\`). Access tokens are ES256 JWTs
+  (\`typ: at+jwt\`) valid 1 hour, bound to one organization. Refresh tokens (scope \`offline_access\`) rotate on use.
+- Scopes: \`files:read\`, \`files:write\`, \`org:read\`, \`org:admin\`, \`offline_access\`. A token's effective scopes are
+  its granted scopes ∩ its user's role (members never hold \`org:admin\`) ∩ the organization's MCP \`maxScopes\`.
+
+## Errors
+Two shapes (spec section 7): domain-state errors are \`{code, message}\`; request and authentication errors are
+\`{error: {code, message, resolution}}\`, where \`resolution\` says how to fix the request. Messages follow
+\`x-service-locale\` (\`en-US\` default, \`pt-BR\`). 5xx bodies never carry internals; quote the \`x-request-id\`
+response header when reporting one.
+
+## Limits
+- 120 requests per 60-second window per bearer token, else per client IP. Every response carries
+  \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`RateLimit-Policy\`; request 121 gets
+  429 \`rate_limited\` with \`Retry-After\` (seconds until the window resets).
+- Uploads: parts of exactly 8,388,608 bytes (the final part carries the remainder), part numbers 1 to 10,000; an
+  upload reservation lives 24 hours, then parts and completion answer 410 \`upload_expired\`.
+- Storage quota: 10 GiB per organization, counting active and trashed files and open reservations.
+- Trash: files can be restored for 30 days, then 410 \`restore_expired\`; they are purged afterwards.
+
+## Versioning
+Breaking changes get a new path version (\`/v1/mcp\`, \`/app/v1\`, \`/schema/spreadsheet/1\`). A deprecated operation is
+marked \`deprecated\` here and answers with \`Deprecation\`, \`Sunset\` and \`Link: <…>; rel="sunset"\` headers for at least
+6 months before removal.`;
