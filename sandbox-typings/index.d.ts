@@ -45,3 +45,37 @@ type ContextOutput = {
  * return { organization: organization.slug, role, scopes };
  */
 declare function context(input?: ContextInput): Promise<ContextOutput>;
+
+type ExecutionsListInput = {
+  /** Page size, 1 to 200 (default 50). — minimum 1, maximum 200, default 50 */
+  limit?: number;
+  /** `nextCursor` of the previous page. — pattern ^[A-Za-z0-9_-]{1,200}$ */
+  cursor?: string;
+};
+type ExecutionsListOutput = {
+  items: Array<{
+    executionId: string;
+    userId: string;
+    clientId: string | null;
+    via: "mcp" | "app";
+    mode: "run" | "plan" | "apply";
+    scriptSha256: string;
+    ok: boolean;
+    errorType: string | null;
+    errorCode: string | null;
+    wallMs: number;
+    cpuMs: number;
+    hostCalls: number;
+    createdAt: string;
+  }>;
+  nextCursor: string | null;
+};
+/**
+ * The organization's script executions, newest first: who ran what, how it ended, time and host calls.
+ * Owners and admins only. Scripts are identified by their SHA-256, never stored.
+ * Scope: org:admin.
+ * @example
+ * const { items } = await executions_list({ limit: 20 });
+ * return items.filter((e) => !e.ok).map((e) => [e.createdAt, e.errorCode]);
+ */
+declare function executions_list(input?: ExecutionsListInput): Promise<ExecutionsListOutput>;

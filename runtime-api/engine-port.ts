@@ -1,0 +1,33 @@
+// What the binding core needs from the script engine (engine/ implements it; it knows nothing of bindings).
+export type HostResult =
+  | { ok: true; json: string }
+  | { ok: false; error: { code: string; message: string; resolution?: string } };
+
+export interface ExecutionRequest {
+  /** The body of an async function; `return` gives the result. */
+  source: string;
+  /** Names to expose as async globals. */
+  bindings: readonly string[];
+  hostCall: (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
+}
+
+export interface ExecutionError {
+  type: string;
+  code?: string;
+  message: string;
+  line?: number;
+  resolution?: string;
+}
+
+export interface ExecutionResult {
+  ok: boolean;
+  result?: unknown;
+  logs: unknown[];
+  error?: ExecutionError;
+  truncated: boolean;
+  stats: { wallMs: number; cpuMs: number; hostCalls: number; queueMs: number };
+}
+
+export interface ScriptEngine {
+  execute(request: ExecutionRequest): Promise<ExecutionResult>;
+}
