@@ -7,6 +7,7 @@ import type { Mailer } from '../runtime-api/define.ts';
 import type { SigningKeys } from '../runtime-api/services/signing-keys.ts';
 import type { Logger } from './logger.ts';
 import type { InvokeDeps } from '../runtime-api/invoke.ts';
+import type { ScriptEngine } from '../runtime-api/engine-port.ts';
 
 export interface AppDeps {
   config: Config;
@@ -16,6 +17,8 @@ export interface AppDeps {
   keys: SigningKeys;
   mailer: Mailer;
   logger: Logger;
+  /** The isolate pool that runs execute scripts. */
+  engine: ScriptEngine;
 }
 
 /** The subset handed to `invoke` (bindings never see the HTTP layer). */

@@ -27,6 +27,8 @@ export interface ExecuteContext {
   deps: InvokeDeps;
   keys: SigningKeys;
   via: 'mcp' | 'app';
+  /** Told of every binding failure (the MCP endpoint turns an uncaught missing scope into a 403 step-up). */
+  onBindingError?: (err: ServiceError) => void;
 }
 
 export interface ExecuteOutcome extends ExecutionResult {
@@ -56,7 +58,7 @@ export function hostError(err: unknown, locale: Locale): HostResult {
 
 type Recorder = (binding: string, input: unknown) => number;
 
-function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, applied: Recorder | null) {
+function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, applied: Recorder | null, onError?: (err: ServiceError) => void) {
   return async (name: string, argsJson: string): Promise<HostResult> => {
     const binding = findBinding(name);
     try {
@@ -71,6 +73,7 @@ function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, ap
       if (binding.writes && applied) applied(binding.name, parseInput(binding, raw));
       return { ok: true, json: JSON.stringify(out ?? null) };
     } catch (err) {
+      if (err instanceof ServiceError) onError?.(err);
       return hostError(err, caller.locale);
     }
   };
@@ -94,7 +97,7 @@ async function audit(ctx: ExecuteContext, caller: Caller, mode: ExecuteMode, sou
 
 export async function runScript(ctx: ExecuteContext, caller: Caller, source: string): Promise<ExecuteOutcome> {
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
-  const result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, ctx.deps, null, null) });
+  const result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, ctx.deps, null, null, ctx.onBindingError) });
   await audit(ctx, caller, 'run', source, result);
   return result;
 }
@@ -103,7 +106,7 @@ export async function planScript(ctx: ExecuteContext, caller: Caller, source: st
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
   const operations: PlannedOperation[] = [];
   const record: Recorder = (binding, input) => operations.push({ index: operations.length, binding, input }) - 1;
-  const result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, ctx.deps, record, null) });
+  const result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, ctx.deps, record, null, ctx.onBindingError) });
   await audit(ctx, caller, 'plan', source, result);
   if (!result.ok) return { ...result, operations };
   const key = ctx.keys.active();
@@ -146,7 +149,7 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
   try {
     await ctx.deps.sql.begin(async (tx) => {
       const deps = { ...ctx.deps, sql: nestable(tx as unknown as Sql) };
-      result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, deps, null, record) });
+      result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, deps, null, record, ctx.onBindingError) });
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
         throw new ServiceError('conflict', {

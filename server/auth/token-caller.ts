@@ -18,35 +18,41 @@ export function tokenSettings(deps: Pick<AppDeps, 'config'>) {
   return { issuer: deps.config.publicBaseUrl, audiences: mcpAudiences(deps.config.publicBaseUrl), ttlSeconds: deps.config.accessTokenTtlSeconds };
 }
 
-export function wwwAuthenticate(deps: Pick<AppDeps, 'config'>, extra = ''): string {
-  const metadata = `${deps.config.publicBaseUrl}/.well-known/oauth-protected-resource/v1/mcp`;
+/** The protected resource a request path belongs to: the `/mcp` alias, else `/v1/mcp` (RFC 9728 metadata per path). */
+export function resourcePathOf(requestPath = ''): '/mcp' | '/v1/mcp' {
+  return requestPath === '/mcp' || requestPath.startsWith('/mcp/') ? '/mcp' : '/v1/mcp';
+}
+
+export function wwwAuthenticate(deps: Pick<AppDeps, 'config'>, extra = '', requestPath?: string): string {
+  const metadata = `${deps.config.publicBaseUrl}/.well-known/oauth-protected-resource${resourcePathOf(requestPath)}`;
   return `Bearer resource_metadata="${metadata}"${extra}`;
 }
 
-export function unauthorized(deps: Pick<AppDeps, 'config'>, reason: string): ServiceError {
+/** 401; `error="invalid_token"` only when a token was actually sent (RFC 6750 section 3.1). */
+export function unauthorized(deps: Pick<AppDeps, 'config'>, reason: string, requestPath?: string, tokenSent = true): ServiceError {
   return new ServiceError('unauthorized', {
     resolution: `${reason}. Obtain a new access token through the authorization server and send it as Authorization: Bearer <token>.`,
-    headers: { 'WWW-Authenticate': wwwAuthenticate(deps, `, error="invalid_token", error_description="${reason}"`) },
+    headers: { 'WWW-Authenticate': wwwAuthenticate(deps, tokenSent ? `, error="invalid_token", error_description="${reason}"` : '', requestPath) },
   });
 }
 
 /** Extra checks on a verified token (the OAuth server adds grant revocation). */
 export type TokenCheck = (claims: AccessTokenClaims) => Promise<string | null>;
 
-export async function callerFromToken(deps: AppDeps, token: string, locale: Locale, checks: readonly TokenCheck[] = []): Promise<TokenCaller> {
+export async function callerFromToken(deps: AppDeps, token: string, locale: Locale, checks: readonly TokenCheck[] = [], requestPath?: string): Promise<TokenCaller> {
   let claims: AccessTokenClaims;
   try {
     claims = await verifyAccessToken(deps.keys, tokenSettings(deps), deps.clock, token);
   } catch (err) {
-    if (err instanceof InvalidTokenError) throw unauthorized(deps, err.message);
+    if (err instanceof InvalidTokenError) throw unauthorized(deps, err.message, requestPath);
     throw err;
   }
   for (const check of checks) {
     const problem = await check(claims);
-    if (problem) throw unauthorized(deps, problem);
+    if (problem) throw unauthorized(deps, problem, requestPath);
   }
   const user = await findUserById(deps.sql, claims.sub);
-  if (!user) throw unauthorized(deps, 'the token\'s user no longer exists');
+  if (!user) throw unauthorized(deps, 'the token\'s user no longer exists', requestPath);
   const membership = await findMembership(deps.sql, user.id, claims.org);
   if (!membership) {
     throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', { resolution: 'The token\'s user is no longer a member of its organization; sign in again and pick an organization you belong to.' });

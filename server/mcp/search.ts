@@ -1,0 +1,63 @@
+// The MCP `search` tool: a deterministic search over the binding registry (exact name first, then word matches in
+// name, summary and description), answering with TypeScript declarations generated from the same schemas the
+// bridge enforces, so what a model reads is what the sandbox runs.
+import type { Binding } from '../../runtime-api/define.ts';
+import { bindingDeclaration } from '../../runtime-api/project/to-dts.ts';
+
+export type SearchDetail = 'names' | 'summary' | 'full';
+
+export interface SearchHit {
+  name: string;
+  summary: string;
+  requiredScope: string | null;
+  writes: boolean;
+  declaration?: string;
+  examples?: string[];
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+}
+
+function score(b: Binding, query: string, terms: string[]): number {
+  const name = b.name.toLowerCase();
+  if (name === query.trim().toLowerCase()) return 1000;
+  const nameWords = new Set(words(b.name.replace(/_/g, ' ')));
+  const summary = new Set(words(b.summary));
+  const description = new Set(words(b.description ?? ''));
+  let s = 0;
+  for (const term of terms) {
+    if (nameWords.has(term)) s += 10;
+    else if (name.includes(term)) s += 6;
+    if (summary.has(term)) s += 3;
+    if (description.has(term)) s += 1;
+    // plural/singular forgiveness: "files" ~ "file", "uploads" ~ "upload"
+    const stem = term.replace(/s$/, '');
+    if (stem !== term && (nameWords.has(stem) || summary.has(stem))) s += 2;
+  }
+  return s;
+}
+
+export function searchBindings(bindings: readonly Binding[], query: string, limit: number, detail: SearchDetail): { results: SearchHit[]; total: number } {
+  const terms = words(query);
+  const ranked = terms.length === 0
+    ? bindings.map((b) => ({ b, s: 1 }))
+    : bindings.map((b) => ({ b, s: score(b, query, terms) })).filter((r) => r.s > 0);
+  ranked.sort((x, y) => y.s - x.s || x.b.name.localeCompare(y.b.name));
+  const results = ranked.slice(0, limit).map(({ b }) => ({
+    name: b.name,
+    summary: b.summary,
+    requiredScope: b.scope,
+    writes: b.writes,
+    ...(detail !== 'names' ? { declaration: bindingDeclaration(b) } : {}),
+    ...(detail === 'full' && b.examples?.length ? { examples: [...b.examples] } : {}),
+  }));
+  return { results, total: ranked.length };
+}
+
+/** The text block of a search answer: the declarations themselves (or names), ready to paste into a script. */
+export function searchText(hits: readonly SearchHit[], total: number): string {
+  if (!hits.length) return 'No binding matches. Call search with an empty query to list every binding.';
+  const body = hits.map((h) => h.declaration ?? `${h.name}: ${h.summary}`).join('\n\n');
+  return `${body}\n\n// ${hits.length} of ${total} matching bindings.`;
+}

@@ -1,0 +1,85 @@
+// /app/v1: a REST face for people and scripts holding a Bearer token or a session cookie. context and files map
+// to their bindings; execute runs a script, plans it (writes recorded, a signed plan token returned) or applies a
+// plan in one transaction (409 conflict when the writes no longer match; nothing changed).
+import * as v from 'valibot';
+import { defineRoute, type RouteDef } from '../http/route.ts';
+import { parseJsonBody, validate } from '../http/body.ts';
+import { invoke } from '../../runtime-api/invoke.ts';
+import { findBinding } from '../../runtime-api/registry.ts';
+import { runScript, planScript, applyScript } from '../../runtime-api/services/execute.ts';
+import { ServiceError } from '../../runtime-api/errors.ts';
+import type { AppDeps } from '../deps.ts';
+import { invokeDeps } from '../deps.ts';
+
+const FilesQuery = v.strictObject({
+  state: v.optional(v.picklist(['active', 'trashed'])),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number'), v.transform(Number))),
+  cursor: v.optional(v.string()),
+  prefix: v.optional(v.string()),
+});
+
+export const ExecuteBody = v.strictObject({
+  script: v.pipe(v.string(), v.minLength(1), v.description('The body of an async function; `return` gives the result.')),
+  mode: v.optional(v.picklist(['run', 'plan', 'apply']), 'run'),
+  planToken: v.optional(v.pipe(v.string(), v.maxLength(8192), v.description('With mode "apply": the planToken returned by mode "plan".'))),
+});
+
+const ExecuteResponse = v.object({
+  ok: v.boolean(),
+  result: v.optional(v.unknown()),
+  logs: v.array(v.unknown()),
+  error: v.optional(v.object({ type: v.string(), code: v.optional(v.string()), message: v.string(), line: v.optional(v.number()) })),
+  truncated: v.boolean(),
+  stats: v.object({ wallMs: v.number(), cpuMs: v.number(), hostCalls: v.number(), queueMs: v.number() }),
+  operations: v.optional(v.array(v.object({ index: v.number(), binding: v.string(), input: v.unknown() }))),
+  planToken: v.optional(v.string()),
+  applied: v.optional(v.boolean()),
+});
+
+export function appV1Routes(deps: AppDeps): RouteDef[] {
+  const contextBinding = findBinding('context')!;
+  const filesList = findBinding('files_list')!;
+  return [
+    defineRoute({
+      method: 'GET', path: '/app/v1/context', operationId: 'appContext', tags: ['app'], auth: 'bearer-or-session',
+      summary: 'The current organization, role, effective scopes and usage limits (the `context` binding)',
+      responses: { 200: { description: 'The context.', schema: contextBinding.output } },
+      errors: ['unauthorized', 'SESSION_EXPIRED', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
+      async handle(ctx) {
+        ctx.body = await invoke(contextBinding, {}, ctx.state.caller, invokeDeps(deps));
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/app/v1/files', operationId: 'appListFiles', tags: ['app'], auth: 'bearer-or-session',
+      summary: 'A page of the organization\'s files (the `files_list` binding; query parameters map to its input)',
+      query: FilesQuery,
+      responses: { 200: { description: 'A page of files.', schema: filesList.output } },
+      errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
+      async handle(ctx) {
+        const query = validate(FilesQuery, ctx.query);
+        ctx.body = await invoke(filesList, query, ctx.state.caller, invokeDeps(deps));
+      },
+    }),
+    defineRoute({
+      method: 'POST', path: '/app/v1/execute', operationId: 'appExecute', tags: ['app'], auth: 'bearer-or-session',
+      summary: 'Run a script, plan it (writes recorded, signed plan token) or apply a plan atomically',
+      description: 'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes. A script that fails during apply is rolled back (`applied: false`).',
+      body: { contentType: 'application/json', schema: ExecuteBody },
+      responses: { 200: { description: 'The execution result.', schema: ExecuteResponse } },
+      errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'conflict', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'ORIGIN_NOT_ALLOWED', 'engine_busy'],
+      async handle(ctx) {
+        const body = await parseJsonBody(ctx, ExecuteBody, deps.config.jsonBodyMaxBytes);
+        const exec = { engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'app' as const };
+        const caller = ctx.state.caller;
+        if (body.mode === 'apply') {
+          if (!body.planToken) throw new ServiceError('invalid_input', { resolution: '`planToken`: required with mode "apply"; take it from the plan response.' });
+          ctx.body = await applyScript(exec, caller, body.script, body.planToken);
+        } else if (body.mode === 'plan') {
+          ctx.body = await planScript(exec, caller, body.script);
+        } else {
+          ctx.body = await runScript(exec, caller, body.script);
+        }
+      },
+    }),
+  ];
+}

@@ -1,0 +1,184 @@
+// POST /v1/mcp and its alias /mcp: the MCP endpoint pipeline (research/mcp.md B1) — origin, bearer token, the
+// organization's MCP access state, method, body and envelope, scope gate — then JSON-RPC dispatch to the tools.
+// GET and DELETE answer 405 (stateless: no SSE stream, no session to delete).
+import type Koa from 'koa';
+import * as v from 'valibot';
+import { defineRoute, type RouteDef } from '../http/route.ts';
+import { readJson } from '../http/body.ts';
+import { ServiceError } from '../../runtime-api/errors.ts';
+import type { AppDeps } from '../deps.ts';
+import { invokeDeps } from '../deps.ts';
+import { BINDINGS, findBinding } from '../../runtime-api/registry.ts';
+import { invoke } from '../../runtime-api/invoke.ts';
+import { runScript } from '../../runtime-api/services/execute.ts';
+import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
+import { checkEnvelope, negotiateVersion, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from '../mcp/protocol.ts';
+import { listedTools } from '../mcp/tools.ts';
+import { searchBindings, searchText, type SearchDetail } from '../mcp/search.ts';
+import { shapeExecuteResult } from '../mcp/execute-result.ts';
+import { SERVICE_VERSION } from './openapi.ts';
+import type { Caller } from '../../runtime-api/caller.ts';
+
+const MAX_BODY = 1024 * 1024;
+/** Executions one token may have running at once (a per-token tool-call limit besides the global rate limit). */
+const MAX_CONCURRENT_PER_TOKEN = 4;
+
+const ExecuteArgs = v.strictObject({ script: v.pipe(v.string(), v.minLength(1)) });
+const SearchArgs = v.strictObject({
+  query: v.pipe(v.string(), v.maxLength(500)),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 10),
+  detail: v.optional(v.picklist(['names', 'summary', 'full']), 'summary'),
+});
+
+const INSTRUCTIONS = 'Workspace tools: `search` finds the bindings (with TypeScript signatures) that `execute` scripts can call; `execute` runs a JavaScript async-function body against your organization. An unlisted `context` tool (empty arguments) returns your organization, role and scopes.';
+
+function toolError(text: string, extra: Record<string, unknown> = {}) {
+  return { content: [{ type: 'text', text }], structuredContent: { ok: false, ...extra }, isError: true };
+}
+
+function insufficientScope(deps: AppDeps, path: string, held: readonly string[], needed: string): ServiceError {
+  const scope = [...new Set([...held, needed])].join(' ');
+  return new ServiceError('INSUFFICIENT_SCOPE', {
+    resolution: `This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
+    headers: { 'WWW-Authenticate': wwwAuthenticate(deps, `, error="insufficient_scope", scope="${scope}"`, path) },
+  });
+}
+
+export function mcpRoutes(deps: AppDeps): RouteDef[] {
+  const inFlight = new Map<string, number>();
+  const tools = listedTools(BINDINGS, deps.config);
+  const contextBinding = findBinding('context')!;
+
+  function checkOrigin(ctx: Koa.Context) {
+    const origin = ctx.get('origin');
+    if (origin && !deps.config.allowedOrigins.includes(origin)) {
+      throw new ServiceError('ORIGIN_NOT_ALLOWED', { resolution: `The origin ${origin} may not call the MCP endpoint.` });
+    }
+  }
+
+  async function callTool(ctx: Koa.Context, caller: Caller, id: JsonRpcRequest['id'], params: Record<string, unknown>) {
+    const name = params.name as string;
+    const args = (params.arguments ?? {}) as unknown;
+    if (name === 'execute') {
+      const parsed = v.safeParse(ExecuteArgs, args);
+      if (!parsed.success) return rpcResult(id, toolError('execute needs {"script": "<the body of an async function>"}.', { error: { type: 'invalid_input', message: 'arguments must be {script: string}' } }));
+      if (!caller.scopes.length) throw insufficientScope(deps, ctx.path, caller.scopes, 'files:read');
+      const key = caller.credentialId ?? caller.userId;
+      const running = inFlight.get(key) ?? 0;
+      if (running >= MAX_CONCURRENT_PER_TOKEN) {
+        throw new ServiceError('rate_limited', { resolution: `At most ${MAX_CONCURRENT_PER_TOKEN} executions may run at once per token; wait for one to finish.`, headers: { 'Retry-After': '1' } });
+      }
+      inFlight.set(key, running + 1);
+      let missingScope: string | null = null;
+      try {
+        const result = await runScript({
+          engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'mcp',
+          onBindingError: (err) => {
+            if (err.code === 'INSUFFICIENT_SCOPE' && typeof err.details?.requiredScope === 'string') missingScope = err.details.requiredScope;
+          },
+        }, caller, parsed.output.script);
+        if (!result.ok && result.error?.code === 'INSUFFICIENT_SCOPE' && missingScope) {
+          throw insufficientScope(deps, ctx.path, caller.scopes, missingScope);
+        }
+        const content = shapeExecuteResult(result);
+        return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content, isError: !result.ok });
+      } finally {
+        const left = (inFlight.get(key) ?? 1) - 1;
+        if (left <= 0) inFlight.delete(key); else inFlight.set(key, left);
+      }
+    }
+    if (name === 'search') {
+      const parsed = v.safeParse(SearchArgs, args);
+      if (!parsed.success) return rpcResult(id, toolError('search needs {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.'));
+      const found = searchBindings(BINDINGS, parsed.output.query, parsed.output.limit, parsed.output.detail as SearchDetail);
+      return rpcResult(id, { content: [{ type: 'text', text: searchText(found.results, found.total) }], structuredContent: found });
+    }
+    if (name === 'context') {
+      try {
+        const out = await invoke(contextBinding, args, caller, invokeDeps(deps));
+        return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out });
+      } catch (err) {
+        const e = err instanceof ServiceError ? err : new ServiceError('internal_error', { cause: err });
+        if (e.status >= 500) throw e;
+        return rpcResult(id, toolError(`${e.code}: ${e.resolution ?? e.message}`));
+      }
+    }
+    return rpcError(id, -32602, `Unknown tool: ${name}. The tools are execute and search.`);
+  }
+
+  async function handlePost(ctx: Koa.Context) {
+    checkOrigin(ctx);
+    const token = ctx.state.token as TokenCaller | undefined;
+    const caller = ctx.state.caller as Caller | undefined;
+    if (!token || !caller || caller.kind !== 'token') {
+      throw new ServiceError('unauthorized', {
+        resolution: 'Send an OAuth access token as Authorization: Bearer <token>; discover the authorization server from the resource metadata.',
+        headers: { 'WWW-Authenticate': wwwAuthenticate(deps, '', ctx.path) },
+      });
+    }
+    if (token.mcp.state === 'revoked') throw new ServiceError('MCP_ACCESS_REVOKED');
+    const version = ctx.get('mcp-protocol-version');
+    if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+      throw new ServiceError('invalid_request', { resolution: `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.` });
+    }
+    const msg = checkEnvelope(await readJson(ctx, MAX_BODY));
+    ctx.type = 'application/json';
+    if (msg.id === undefined) { // a notification
+      ctx.body = null; // body first: Koa turns a null body into 204, and a notification is 202
+      ctx.status = 202;
+      ctx.remove('Content-Type');
+      return;
+    }
+    switch (msg.method) {
+      case 'initialize':
+        ctx.body = rpcResult(msg.id, {
+          protocolVersion: negotiateVersion(msg.params?.protocolVersion),
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: { name: 'siglata', title: 'Siglata workspace', version: SERVICE_VERSION },
+          instructions: INSTRUCTIONS,
+        });
+        return;
+      case 'ping':
+        ctx.body = rpcResult(msg.id, {});
+        return;
+      case 'tools/list':
+        ctx.body = rpcResult(msg.id, { tools });
+        return;
+      case 'tools/call':
+        ctx.body = await callTool(ctx, caller, msg.id, msg.params!);
+        return;
+      default:
+        ctx.body = rpcError(msg.id, -32601, `Method not found: ${msg.method}`);
+    }
+  }
+
+  function methodNotAllowed(ctx: Koa.Context) {
+    ctx.set('Allow', 'POST');
+    throw new ServiceError('method_not_allowed', { resolution: 'This MCP endpoint is stateless: send JSON-RPC messages with POST; there is no SSE stream or session to open or delete.' });
+  }
+
+  const rpcBody = { contentType: 'application/json', jsonSchema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } } };
+  const rpcResponse = { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: {}, result: {}, error: { type: 'object' } } };
+  return ['/v1/mcp', '/mcp'].flatMap((path): RouteDef[] => [
+    defineRoute({
+      method: 'POST', path, operationId: path === '/mcp' ? 'mcpAlias' : 'mcp',
+      summary: path === '/mcp' ? 'MCP endpoint (alias of /v1/mcp)' : 'MCP endpoint (Streamable HTTP, stateless, JSON responses)',
+      description: 'JSON-RPC 2.0, one message per request: initialize, ping, tools/list (execute and search), tools/call. Notifications answer 202. Tool failures are results with isError; envelope problems are 400 invalid_request.',
+      tags: ['mcp'], auth: 'none', body: rpcBody,
+      responses: {
+        200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },
+        202: { description: 'A notification was accepted.' },
+      },
+      errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'invalid_request', 'payload_too_large', 'unsupported_media_type', 'engine_busy'],
+      handle: handlePost,
+    }),
+    defineRoute({
+      method: 'GET', path, operationId: path === '/mcp' ? 'mcpAliasGet' : 'mcpGet', summary: 'Not supported: no SSE stream (405)',
+      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed,
+    }),
+    defineRoute({
+      method: 'DELETE', path, operationId: path === '/mcp' ? 'mcpAliasDelete' : 'mcpDelete', summary: 'Not supported: no session (405)',
+      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed,
+    }),
+  ]);
+}
