@@ -7,15 +7,34 @@ import { requestContext } from './middleware/request-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { resolveBearer, requireAuth } from './middleware/auth.ts';
 import { apiRoutes } from './routes/api.ts';
+import { transferRoutes } from './routes/transfers.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { rateLimit, memoryRateLimitStore, postgresRateLimitStore } from './middleware/rate-limit.ts';
 import { deprecation } from './middleware/deprecation.ts';
+import { originGuard } from './middleware/origin.ts';
+import { signInRoutes } from './routes/auth/sign-in.ts';
+import { sessionRoutes } from './routes/auth/session.ts';
+import { organizationRoutes } from './routes/organization.ts';
+import { oauthRoutes } from './routes/oauth/index.ts';
+import { wellKnownRoutes } from './routes/well-known.ts';
+import { oauthCors } from './oauth/cors.ts';
+import { grantCheck } from './oauth/grants.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { appV1Routes } from './routes/app-v1.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
   const table: RouteDef[] = [
     ...openApiRoutes(deps, () => table),
     ...apiRoutes(deps),
+    ...transferRoutes(deps),
+    ...signInRoutes(deps),
+    ...sessionRoutes(deps),
+    ...organizationRoutes(deps),
+    ...wellKnownRoutes(deps),
+    ...oauthRoutes(deps),
+    ...mcpRoutes(deps),
+    ...appV1Routes(deps),
   ];
   return table;
 }
@@ -24,7 +43,7 @@ export function routeTable(deps: AppDeps): RouteDef[] {
 export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: AppDeps): Router {
   for (const route of routes) {
     const handlers = Array.isArray(route.handle) ? route.handle : [route.handle];
-    const guards = [...(route.deprecated ? [deprecation(route.deprecated)] : []), requireAuth(deps, route.auth)];
+    const guards = [...(route.deprecated ? [deprecation(route.deprecated)] : []), requireAuth(deps, route.auth), originGuard(deps.config, route)];
     router.register(route.path, [route.method], [...guards, ...handlers], { name: route.operationId });
   }
   return router;
@@ -42,8 +61,9 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   const store = limits.store === 'postgres' ? postgresRateLimitStore(deps.sql, deps.clock) : memoryRateLimitStore(deps.clock);
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(oauthCors(deps));
   app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
-  app.use(resolveBearer(deps));
+  app.use(resolveBearer(deps, [grantCheck(deps)]));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   ROUTERS.set(app, router);

@@ -8,10 +8,13 @@ import { startEmbeddedPostgres, ensureDatabase, type EmbeddedPostgres } from './
 import { connect } from '../runtime-api/store/sql.ts';
 import { migrate } from '../runtime-api/store/migrate.ts';
 import { fsBlobStore } from '../runtime-api/blobs/fs.ts';
+import { gcsBlobStore } from '../runtime-api/blobs/gcs.ts';
+import { startJanitors, JANITOR_INTERVAL_MS } from '../runtime-api/services/janitors.ts';
 import type { BlobStore } from '../runtime-api/blobs/port.ts';
 import { SigningKeys } from '../runtime-api/services/signing-keys.ts';
 import { systemClock, type Clock } from '../runtime-api/clock.ts';
-import { devOutbox } from './mail/dev-outbox.ts';
+import { createMailer } from './mail/mailer.ts';
+import { createEngine } from '../engine/index.ts';
 
 export interface Running {
   deps: AppDeps;
@@ -20,7 +23,8 @@ export interface Running {
 
 export async function openBlobStore(config: Config): Promise<BlobStore> {
   if (config.blobStore === 'gcs') {
-    throw new Error('BLOB_STORE=gcs: the gcs adapter is not built yet');
+    // GCS_API_ENDPOINT points the client at an emulator or test server (unauthenticated); else ADC credentials.
+    return gcsBlobStore({ bucket: config.gcs.bucket!, apiEndpoint: config.gcs.apiEndpoint, projectId: config.gcs.projectId });
   }
   return fsBlobStore(join(config.dataDir, 'blobs'));
 }
@@ -40,11 +44,20 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     if (applied.length) logger.info('migrations applied', { versions: applied });
     const keys = await new SigningKeys(sql).init();
     const blobs = await openBlobStore(config);
-    const mailer = devOutbox(join(config.dataDir, 'mail'), logger);
-    const deps: AppDeps = { config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger };
+    const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
+    const engine = createEngine({
+      ...config.engine,
+      // V8 lost control of an isolate: this process can no longer promise isolation; stop so a supervisor restarts it.
+      onCatastrophicError: (message) => { logger.error('isolate catastrophic error; exiting', { message }); process.exit(70); },
+    });
+    await engine.ready();
+    const deps: AppDeps = { config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine };
+    const stopJanitors = startJanitors(deps, JANITOR_INTERVAL_MS); // expiry, trash purge, orphans
     return {
       deps,
       async close() {
+        await stopJanitors();
+        await engine.close();
         await sql.end({ timeout: 5 });
         await embedded?.stop();
       },

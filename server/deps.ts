@@ -7,7 +7,7 @@ import type { Mailer } from '../runtime-api/define.ts';
 import type { SigningKeys } from '../runtime-api/services/signing-keys.ts';
 import type { Logger } from './logger.ts';
 import type { InvokeDeps } from '../runtime-api/invoke.ts';
-import type { ScriptEngine } from '../runtime-api/engine-port.ts';
+import type { Engine } from '../engine/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -18,7 +18,7 @@ export interface AppDeps {
   mailer: Mailer;
   logger: Logger;
   /** The isolate pool that runs execute scripts. */
-  engine: ScriptEngine;
+  engine: Engine;
 }
 
 /** The subset handed to `invoke` (bindings never see the HTTP layer). */

@@ -7,6 +7,7 @@ export interface PartWrite {
   number: number;
   /** Byte offset of the part in the finished file ((number - 1) * partSize). */
   offset: number;
+  /** The part's bytes. The caller may reuse the buffer once the returned promise settles. */
   data: Buffer;
 }
 
@@ -20,13 +21,24 @@ export interface BlobStat {
   size: number;
 }
 
+export interface BlobListing {
+  key: string;
+  /** Last modification, so janitors can leave blobs alone that a transaction may be about to reference. */
+  updatedAt: Date;
+}
+
 export interface BlobStore {
   readonly kind: string;
   /** Store one part durably; storing the same part again replaces it. */
   putPart(uploadId: string, part: PartWrite): Promise<void>;
-  /** Assemble the upload's parts into the blob `key`, durably; the upload's staging data is gone afterwards. */
+  /**
+   * Assemble parts 1..partCount into the blob `key`, durably; the upload's staging data is gone afterwards.
+   * Parts must all be present with their exact sizes (the caller checked the manifest).
+   */
   finalize(uploadId: string, layout: UploadLayout, key: string, meta: { contentType: string }): Promise<void>;
-  /** The bytes of `key`, whole or from `start` to `end` inclusive. */
+  /** Write a whole (small) blob durably in one call, replacing any previous content of `key`. */
+  write(key: string, data: Buffer, meta: { contentType: string }): Promise<void>;
+  /** The bytes of `key`, whole or from `start` to `end` inclusive. Rejects with BlobNotFoundError when absent. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   stat(key: string): Promise<BlobStat | null>;
   /** Idempotent. */
@@ -35,11 +47,22 @@ export interface BlobStore {
   deleteUpload(uploadId: string): Promise<void>;
   /** Upload ids that have staging data (for janitors finding orphans). */
   listUploads(): Promise<string[]>;
-  /** Blob keys under a prefix (for janitors finding orphans). */
-  listKeys(prefix: string): Promise<string[]>;
+  /** Blob keys under a prefix, sorted (for janitors finding orphans). */
+  listKeys(prefix: string): Promise<BlobListing[]>;
+  /** Release clients and handles (optional). */
+  close?(): Promise<void>;
 }
 
-/** Blob keys are `{orgId}/{fileId}`; both parts are our own ids, checked here so no adapter sees a path trick. */
+export class BlobNotFoundError extends Error {
+  readonly key: string;
+  constructor(key: string) {
+    super(`blob not found: ${key}`);
+    this.name = 'BlobNotFoundError';
+    this.key = key;
+  }
+}
+
+/** Blob keys are `{orgId}/{blobId}`; both parts are our own ids, checked here so no adapter sees a path trick. */
 export function assertSafeKey(key: string): void {
   if (!/^[a-z0-9_]+(\/[a-z0-9_]+)*$/.test(key)) throw new Error(`unsafe blob key: ${JSON.stringify(key)}`);
 }

@@ -38,9 +38,13 @@ export function shapeExecuteResult(result: ExecutionResult): ExecuteContent {
   }
   if (result.ok && bytes(content) > TEXT_CAP_BYTES) {
     const json = JSON.stringify(result.result ?? null);
-    const room = Math.max(256, TEXT_CAP_BYTES - bytes({ ...content, result: null }) - 512);
-    content.result = { preview: json.slice(0, room), originalBytes: Buffer.byteLength(json) };
     content.resolution = 'The result was too large for one reply and was replaced by a preview: filter, aggregate or page in the script and return less.';
+    // The preview is a string, so escaping can grow it: shrink until the whole reply fits.
+    let room = Math.max(256, TEXT_CAP_BYTES - bytes({ ...content, result: null }) - 512);
+    do {
+      content.result = { preview: json.slice(0, room), originalBytes: Buffer.byteLength(json) };
+      room = Math.floor(room * 0.8);
+    } while (bytes(content) > TEXT_CAP_BYTES && room > 64);
   }
   return content;
 }

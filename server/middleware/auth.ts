@@ -4,16 +4,19 @@ import type Koa from 'koa';
 import type { AppDeps } from '../deps.ts';
 import { bearerToken, callerFromToken, unauthorized, type TokenCheck } from '../auth/token-caller.ts';
 import type { AuthKind } from '../http/route.ts';
+import { resolveSessionCookie, sessionExpired, sessionUnauthorized } from '../auth/session.ts';
 
 export function resolveBearer(deps: AppDeps, checks: readonly TokenCheck[] = []): Koa.Middleware {
   return async function resolveBearerMiddleware(ctx, next) {
     const header = ctx.get('authorization');
     if (header) {
       const token = bearerToken(header);
-      if (!token) throw unauthorized(deps, 'the Authorization header is not a Bearer token');
-      const resolved = await callerFromToken(deps, token, ctx.state.locale, checks);
+      if (!token) throw unauthorized(deps, 'the Authorization header is not a Bearer token', ctx.path);
+      const resolved = await callerFromToken(deps, token, ctx.state.locale, checks, ctx.path);
       ctx.state.caller = resolved.caller;
       ctx.state.token = resolved;
+    } else {
+      await resolveSessionCookie(deps, ctx);
     }
     await next();
   };
@@ -24,7 +27,11 @@ export function requireAuth(deps: AppDeps, kind: AuthKind): Koa.Middleware {
   return async function requireAuthMiddleware(ctx, next) {
     if (kind === 'none') return next();
     const caller = ctx.state.caller;
-    if (!caller) throw unauthorized(deps, kind === 'session' ? 'this route needs a signed-in session' : 'a Bearer access token is required');
+    if (!caller && kind !== 'bearer' && ctx.state.sessionProblem) {
+      throw ctx.state.sessionProblem === 'expired' ? sessionExpired(ctx.state.locale) : sessionUnauthorized(ctx.state.locale, 'unknown');
+    }
+    if (!caller && kind === 'session') throw sessionUnauthorized(ctx.state.locale);
+    if (!caller) throw unauthorized(deps, kind === 'session' ? 'this route needs a signed-in session' : 'a Bearer access token is required', ctx.path, false);
     if (kind === 'bearer' && caller.kind !== 'token') throw unauthorized(deps, 'this route needs a Bearer access token');
     if (kind === 'session' && caller.kind !== 'session') throw unauthorized(deps, 'this route needs a signed-in session');
     return next();

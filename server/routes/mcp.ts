@@ -124,7 +124,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     const msg = checkEnvelope(await readJson(ctx, MAX_BODY));
     ctx.type = 'application/json';
     if (msg.id === undefined) { // a notification
-      ctx.body = null; // body first: Koa turns a null body into 204, and a notification is 202
+      ctx.body = ''; // an empty body, then the status: a notification is 202 Accepted with nothing to say
       ctx.status = 202;
       ctx.remove('Content-Type');
       return;

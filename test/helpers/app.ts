@@ -8,6 +8,7 @@ import type { Test } from 'tap';
 import type Koa from 'koa';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
+import { createEngine } from '../../engine/index.ts';
 import type { RouteDef } from '../../server/http/route.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { AppDeps } from '../../server/deps.ts';
@@ -20,6 +21,7 @@ import { mintToken, type MintRequest } from '../../runtime-api/services/mint-tok
 import { tokenSettings } from '../../server/auth/token-caller.ts';
 import type { Mailer } from '../../runtime-api/define.ts';
 import { createTestDatabase } from './test-postgres.ts';
+import { createMailer } from '../../server/mail/mailer.ts';
 
 export interface TestAppOptions {
   /** Routes served besides the route table (to exercise the shared pipeline, e.g. deprecation headers). */
@@ -71,8 +73,10 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
   const blobs = options.blobs ? await options.blobs(dataDir) : fsBlobStore(join(dataDir, 'blobs'));
   const deps: AppDeps = {
     config, sql, blobs, clock, keys,
-    mailer: options.mailer ?? memoryMailer(),
+    // SMTP_URL in `env` (e.g. the SMTP catcher's url) sends real mail through nodemailer.
+    mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
+    engine: createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } }),
   };
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
   server.on('request', app.callback());
@@ -93,6 +97,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     closed = true;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await deps.engine.close();
     await sql.end({ timeout: 2 });
     await db.drop();
     await rm(dataDir, { recursive: true, force: true });

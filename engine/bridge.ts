@@ -1,0 +1,118 @@
+// Host half of the bridge: one Execution per run holds the caps (calls, in flight, argument bytes), the
+// logs and the AbortController. It is the authority: the isolate's own checks only fail earlier.
+import type { EngineLimits } from './limits.ts';
+import type { LogEntry, LogLevel } from './result.ts';
+
+export type HostResult =
+  | { ok: true; json: string }
+  | { ok: false; error: { code: string; message: string; resolution?: string } };
+
+export type HostCall = (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
+
+const LEVELS = new Set<string>(['log', 'info', 'warn', 'error']);
+
+function reply(kind: 'tool' | 'limit', code: string, message: string, resolution?: string): string {
+  return `E${JSON.stringify({ kind, code, message, resolution })}`;
+}
+
+const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
+
+export class Execution {
+  readonly id: number;
+  readonly source: string;
+  readonly names: string;
+  readonly limits: EngineLimits;
+  readonly queuedAt: number;
+  private readonly bindings: ReadonlySet<string>;
+  private readonly hostCall: HostCall;
+  private readonly abort = new AbortController();
+  closed = false;
+  hostCalls = 0;
+  inFlight = 0;
+  readonly logs: LogEntry[] = [];
+  truncated = false;
+  private logBytes = 0;
+
+  constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits) {
+    this.id = id;
+    this.source = source;
+    this.bindings = new Set(bindings);
+    this.names = [...this.bindings].join(',');
+    this.hostCall = hostCall;
+    this.limits = limits;
+    this.queuedAt = performance.now();
+  }
+
+  /** Ends the execution: later calls are refused and pending host work is told to stop. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort(new Error('execution ended'));
+  }
+
+  /** A binding call from the isolate. Never throws or rejects: every outcome is an 'R'/'E' string. */
+  call(name: unknown, json: unknown): string | Promise<string> {
+    if (this.closed) return CLOSED_REPLY;
+    this.hostCalls++;
+    if (typeof name !== 'string' || typeof json !== 'string' || !this.bindings.has(name)) {
+      return reply('tool', 'not_found', `No binding named ${String(name).slice(0, 64)}.`);
+    }
+    const { maxHostCalls, maxInFlight, maxArgBytes } = this.limits;
+    if (this.hostCalls > maxHostCalls) {
+      return reply('limit', 'max_host_calls', `More than ${maxHostCalls} host calls in one execution.`);
+    }
+    if (this.inFlight >= maxInFlight) {
+      return reply('limit', 'max_in_flight', `More than ${maxInFlight} host calls pending at once; await some before starting more.`);
+    }
+    if (json.length > maxArgBytes || Buffer.byteLength(json) > maxArgBytes) {
+      return reply('limit', 'max_arg_bytes', `${name}: the argument is larger than ${maxArgBytes} bytes.`);
+    }
+    this.inFlight++;
+    return this.run(name, json);
+  }
+
+  private async run(name: string, json: string): Promise<string> {
+    let result: HostResult;
+    try {
+      result = await this.hostCall(name, json, this.abort.signal);
+    } catch {
+      // The server maps ServiceError itself; anything thrown here is a host bug and says nothing to the script.
+      result = { ok: false, error: { code: 'internal_error', message: 'Internal error.' } };
+    } finally {
+      this.inFlight--;
+    }
+    if (this.closed) return CLOSED_REPLY;
+    if (result?.ok === true && typeof result.json === 'string') return `R${result.json}`;
+    const error = result?.ok === false ? result.error : undefined;
+    return reply('tool', typeof error?.code === 'string' ? error.code : 'internal_error',
+      typeof error?.message === 'string' ? error.message : 'Internal error.',
+      typeof error?.resolution === 'string' ? error.resolution : undefined);
+  }
+
+  /** A console line from the isolate; byte and line budgets are re-checked here. */
+  log(level: unknown, message: unknown): void {
+    if (this.closed || typeof message !== 'string') return;
+    if (level === 'trunc') return this.markTruncated();
+    if (typeof level !== 'string' || !LEVELS.has(level) || this.truncated) return;
+    const { maxLogBytes, maxLogLines } = this.limits;
+    if (this.logs.length >= maxLogLines || this.logBytes >= maxLogBytes) return this.markTruncated();
+    const room = maxLogBytes - this.logBytes;
+    let text = message;
+    let bytes = Buffer.byteLength(text);
+    const cut = bytes > room;
+    if (cut) {
+      // Cut on a byte boundary, then drop a character the cut may have split.
+      text = Buffer.from(text).subarray(0, room).toString().replace(/\uFFFD$/, '');
+      bytes = room;
+    }
+    this.logs.push({ level: level as LogLevel, message: text });
+    this.logBytes += bytes + 1;
+    if (cut) this.markTruncated();
+  }
+
+  private markTruncated(): void {
+    if (this.truncated) return;
+    this.truncated = true;
+    this.logs.push({ level: 'warn', message: `[logs truncated: limit of ${this.limits.maxLogBytes} bytes or ${this.limits.maxLogLines} lines reached]` });
+  }
+}

@@ -1,0 +1,76 @@
+// Turning what comes back from the isolate (the prelude's tagged string, or an isolated-vm rejection)
+// into an ExecutionError of research B5. Nothing from the isolate is trusted to have the right shape.
+import { clip, type ErrorType, type ExecutionError } from './result.ts';
+
+/** What `run` reported: a JSON result, a classified error, or a syntax error whose line the host finds. */
+export type Outcome =
+  | { kind: 'ok'; json: string }
+  | { kind: 'error'; error: ExecutionError }
+  | { kind: 'syntax'; message: string };
+
+/** Types the isolate may claim for itself; timeouts, busy and the rest are only decided by the host. */
+const ISOLATE_TYPES = new Set<ErrorType>(['script_error', 'tool_error', 'limit_exceeded', 'memory_limit', 'internal_error']);
+
+const CORRUPT: ExecutionError = { type: 'internal_error', message: 'The script produced an unreadable outcome.' };
+
+export function decodeOutcome(raw: unknown): Outcome {
+  if (typeof raw !== 'string' || raw.length === 0) return { kind: 'error', error: CORRUPT };
+  const tag = raw[0];
+  const body = raw.slice(1);
+  if (tag === 'R') return { kind: 'ok', json: body };
+  if (tag === 'S') return { kind: 'syntax', message: clip(body) };
+  if (tag !== 'E') return { kind: 'error', error: CORRUPT };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { kind: 'error', error: CORRUPT };
+  }
+  if (!parsed || typeof parsed !== 'object') return { kind: 'error', error: CORRUPT };
+  const p = parsed as Record<string, unknown>;
+  const type = p.type as ErrorType;
+  if (!ISOLATE_TYPES.has(type) || typeof p.message !== 'string') return { kind: 'error', error: CORRUPT };
+  const error: ExecutionError = { type, message: clip(p.message) };
+  if (typeof p.code === 'string') error.code = clip(p.code, 100);
+  if (typeof p.resolution === 'string') error.resolution = clip(p.resolution);
+  if (Number.isInteger(p.line) && (p.line as number) > 0) error.line = p.line as number;
+  return { kind: 'error', error };
+}
+
+/** The line of a compile error as isolated-vm reports it: `Unexpected token ';' [file:///script.js:3:9]`. */
+export function syntaxLine(message: string, url: string): number | undefined {
+  const at = message.lastIndexOf(`[${url}:`);
+  if (at < 0) return undefined;
+  const line = Number.parseInt(message.slice(at + url.length + 2), 10);
+  return Number.isInteger(line) && line > 0 ? line : undefined;
+}
+
+/** Drop isolated-vm's location suffix, which names our wrapper rather than anything useful. */
+export function stripLocation(message: string): string {
+  return message.replace(/\s*\[[^\]]*:\d+:\d+\]$/, '');
+}
+
+/** Why the host disposed an isolate under a running script. */
+export type Kill = 'wall' | 'cpu' | 'closed' | 'fatal';
+
+/** An isolated-vm rejection of the run call, when the host did not kill the isolate itself. */
+export function fromIvmError(err: unknown, limits: { wallMs: number }): ExecutionError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/memory limit/i.test(message)) {
+    return { type: 'memory_limit', message: 'The script ran out of memory and was stopped.' };
+  }
+  if (/timed out/i.test(message)) {
+    return { type: 'timeout', code: 'wall_time', message: `The script ran longer than ${limits.wallMs} ms and was stopped.` };
+  }
+  if (/abandoned/i.test(message)) {
+    return { type: 'timeout', code: 'wall_time', message: 'The script awaited a promise that can never settle.' };
+  }
+  return { type: 'internal_error', message: 'The script engine failed while running the script.' };
+}
+
+export function killError(kill: Kill, limits: { wallMs: number; cpuMs: number }): ExecutionError {
+  if (kill === 'wall') return { type: 'timeout', code: 'wall_time', message: `The script ran longer than ${limits.wallMs} ms and was stopped.` };
+  if (kill === 'cpu') return { type: 'timeout', code: 'cpu_time', message: `The script used more than ${limits.cpuMs} ms of CPU and was stopped.` };
+  if (kill === 'fatal') return { type: 'internal_error', message: 'The script engine failed while running the script.' };
+  return { type: 'internal_error', message: 'The engine was closed while the script ran.' };
+}

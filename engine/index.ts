@@ -1,0 +1,115 @@
+// The engine's public face: createEngine(config) → {execute, stats, ready, close}. It validates a request,
+// refuses oversize sources before compiling anything, and hands the rest to the pool. No HTTP, no SQL.
+import { Execution, type HostCall } from './bridge.ts';
+import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
+import { Pool } from './pool.ts';
+import { refusal, type ExecutionResult } from './result.ts';
+
+export type { EngineConfig, EngineLimits } from './limits.ts';
+export type { HostCall, HostResult } from './bridge.ts';
+export type { ErrorType, ExecutionError, ExecutionResult, ExecutionStats, LogEntry, LogLevel } from './result.ts';
+
+export interface ExecutionRequest {
+  /** Body of an async function; `return` gives the result. */
+  source: string;
+  /** Names exposed as async globals, e.g. ['context', 'files_list']; snake_case. */
+  bindings: readonly string[];
+  /** Runs a binding for this execution's caller. Only JSON strings cross; `undefined` arrives as `null`. */
+  hostCall: HostCall;
+  /** Per-execution tightening of the configured limits (never loosening). */
+  limits?: Partial<EngineLimits>;
+}
+
+export interface EngineStats {
+  poolSize: number;
+  /** Slots idle with a prepared context / running a script / building an isolate or context. */
+  slots: { ready: number; busy: number; starting: number };
+  queued: number;
+  executions: number;
+  busyRejections: number;
+  /** Isolates currently alive (never more than poolSize) and built since start. */
+  isolatesLive: number;
+  isolatesBuilt: number;
+  /** Sum of `isolate.referenceCount` over live isolates: flat unless handles leak. */
+  referenceCount: number;
+  /** Isolate replacements by reason (timeout, memory_limit, abandoned_calls, max_executions, heap_high…). */
+  recycled: Record<string, number>;
+  catastrophicErrors: number;
+}
+
+export interface Engine {
+  execute(request: ExecutionRequest): Promise<ExecutionResult>;
+  /** Resolves when every slot is idle with a prepared context (all pre-warmed). */
+  ready(): Promise<void>;
+  stats(): EngineStats;
+  /** Refuses queued work, ends running executions as internal_error, disposes every isolate. */
+  close(): Promise<void>;
+}
+
+const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits']);
+const BINDING_NAME = /^[a-z][a-z0-9_]*$/;
+/** Globals the prelude itself defines; a binding must not shadow them. */
+const RESERVED = new Set(['console']);
+
+/** isolated-vm crashes the process when isolates come from different snapshots (research A1). */
+function assertNoNodeSnapshot(): void {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  if (!flags.includes('--no-node-snapshot')) {
+    throw new Error('the script engine needs node to run with --no-node-snapshot (isolated-vm requirement)');
+  }
+}
+
+function validate(request: ExecutionRequest): string | null {
+  if (!request || typeof request !== 'object') return 'the request must be an object';
+  for (const key of Object.keys(request)) {
+    // cachedData, snapshot, inspector…: the engine has no such option, and asking for one is a bug.
+    if (!REQUEST_KEYS.has(key)) return `unknown request option ${key}`;
+  }
+  if (typeof request.source !== 'string') return 'source must be a string';
+  if (typeof request.hostCall !== 'function') return 'hostCall must be a function';
+  if (!Array.isArray(request.bindings)) return 'bindings must be an array';
+  for (const name of request.bindings) {
+    if (typeof name !== 'string' || !BINDING_NAME.test(name) || RESERVED.has(name)) return `invalid binding name ${String(name)}`;
+  }
+  return null;
+}
+
+export function createEngine(config: EngineConfig): Engine {
+  assertNoNodeSnapshot();
+  const resolved = resolveConfig(config);
+  const pool = new Pool(resolved);
+  let nextId = 1;
+
+  return {
+    async execute(request: ExecutionRequest): Promise<ExecutionResult> {
+      const problem = validate(request);
+      if (problem) return refusal({ type: 'internal_error', message: `Invalid execution request: ${problem}.` });
+      const limits = effectiveLimits(resolved, request.limits);
+      if (typeof limits === 'string') return refusal({ type: 'internal_error', message: `Invalid execution request: ${limits}.` });
+      const { source } = request;
+      if (source.length > limits.maxSourceBytes || Buffer.byteLength(source) > limits.maxSourceBytes) {
+        return refusal({ type: 'limit_exceeded', code: 'max_source_bytes', message: `The script is larger than ${limits.maxSourceBytes} bytes.` });
+      }
+      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits));
+    },
+    ready: () => pool.whenReady(),
+    stats(): EngineStats {
+      const count = (state: string) => pool.slots.filter((s) => s.state === state).length;
+      return {
+        poolSize: resolved.poolSize,
+        slots: { ready: count('ready'), busy: count('busy'), starting: count('starting') },
+        queued: pool.queued,
+        executions: pool.counters.executions,
+        busyRejections: pool.counters.busyRejections,
+        isolatesLive: pool.slots.filter((s) => s.live).length,
+        isolatesBuilt: pool.slots.reduce((n, s) => n + s.isolatesBuilt, 0),
+        referenceCount: pool.slots.reduce((n, s) => n + s.referenceCount, 0),
+        recycled: { ...pool.counters.recycled },
+        catastrophicErrors: pool.counters.catastrophicErrors,
+      };
+    },
+    async close(): Promise<void> {
+      pool.close();
+    },
+  };
+}

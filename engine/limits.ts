@@ -1,0 +1,122 @@
+// Engine configuration and per-execution limits: defaults (research B4), validation, and the rule that a
+// request may only tighten a limit, never loosen it past the engine's configuration.
+
+/** Limits a single execution may override downwards (`ExecutionRequest.limits`). */
+export interface EngineLimits {
+  /** UTF-8 bytes of the script source; larger sources are refused without being compiled. */
+  maxSourceBytes: number;
+  /** Hard wall-clock deadline: the isolate is disposed at it, even while host calls are pending. */
+  wallMs: number;
+  /** CPU time spent in the isolate (sampled from `isolate.cpuTime`). */
+  cpuMs: number;
+  /** Host (binding) calls per execution. */
+  maxHostCalls: number;
+  /** Host calls pending at the same time. */
+  maxInFlight: number;
+  /** UTF-8 bytes of one binding argument once JSON-encoded. */
+  maxArgBytes: number;
+  /** UTF-8 bytes of the JSON-encoded result, checked inside the isolate before anything is copied out. */
+  maxResultBytes: number;
+  /** UTF-8 bytes of all log messages together; beyond it logs are cut and `truncated` is set. */
+  maxLogBytes: number;
+  /** Number of log entries; beyond it logs are cut and `truncated` is set. */
+  maxLogLines: number;
+}
+
+/** The `engine` block of server/config.ts, plus optional tuning with defaults. */
+export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
+  /** Isolates in the pool (one execution each at a time). */
+  poolSize: number;
+  /** Executions waiting for an isolate; beyond it `engine_busy`. 0 = no queue. */
+  queueMax: number;
+  /** Longest wait in the queue before `engine_busy`. */
+  queueWaitMs: number;
+  /** V8 heap limit of each isolate, in MB (pool-wide: an isolate's limit is fixed when it is built). */
+  memoryMb: number;
+  maxLogLines?: number;
+  /** An isolate is replaced after this many executions (default 500). */
+  maxExecutionsPerIsolate?: number;
+  /** Heap is sampled every this many executions (default 50)... */
+  heapCheckEvery?: number;
+  /** ...and the isolate replaced when used heap exceeds this share of memoryMb twice in a row (default 0.6). */
+  heapHighRatio?: number;
+  /** Called when V8 reports it lost control of an isolate; the embedder should drain and restart. */
+  onCatastrophicError?: (message: string) => void;
+}
+
+export interface ResolvedConfig extends Required<Omit<EngineConfig, 'onCatastrophicError'>> {
+  onCatastrophicError: ((message: string) => void) | undefined;
+}
+
+export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
+  maxSourceBytes: 100 * 1024,
+  wallMs: 5000,
+  cpuMs: 5000,
+  maxHostCalls: 1000,
+  maxInFlight: 16,
+  maxArgBytes: 256 * 1024,
+  maxResultBytes: 1024 * 1024,
+  maxLogBytes: 64 * 1024,
+  maxLogLines: 200,
+});
+
+const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof EngineLimits)[];
+const CONFIG_KEYS = new Set<string>([
+  ...LIMIT_KEYS, 'poolSize', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
+  'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError',
+]);
+
+function positiveInt(name: string, value: unknown, min = 1): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TypeError(`engine config: ${name} must be an integer >= ${min}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Fill defaults and reject anything unknown or out of range (a config typo must not silently widen a limit). */
+export function resolveConfig(config: EngineConfig): ResolvedConfig {
+  for (const key of Object.keys(config)) {
+    if (!CONFIG_KEYS.has(key)) throw new TypeError(`engine config: unknown option ${key}`);
+  }
+  const ratio = config.heapHighRatio ?? 0.6;
+  if (!(ratio > 0 && ratio <= 1)) throw new TypeError('engine config: heapHighRatio must be in (0, 1]');
+  return {
+    poolSize: positiveInt('poolSize', config.poolSize),
+    queueMax: positiveInt('queueMax', config.queueMax, 0),
+    queueWaitMs: positiveInt('queueWaitMs', config.queueWaitMs, 0),
+    memoryMb: positiveInt('memoryMb', config.memoryMb, 8),
+    maxSourceBytes: positiveInt('maxSourceBytes', config.maxSourceBytes),
+    wallMs: positiveInt('wallMs', config.wallMs),
+    cpuMs: positiveInt('cpuMs', config.cpuMs),
+    maxHostCalls: positiveInt('maxHostCalls', config.maxHostCalls, 0),
+    maxInFlight: positiveInt('maxInFlight', config.maxInFlight),
+    maxArgBytes: positiveInt('maxArgBytes', config.maxArgBytes),
+    maxResultBytes: positiveInt('maxResultBytes', config.maxResultBytes),
+    maxLogBytes: positiveInt('maxLogBytes', config.maxLogBytes, 0),
+    maxLogLines: positiveInt('maxLogLines', config.maxLogLines ?? DEFAULT_LIMITS.maxLogLines, 0),
+    maxExecutionsPerIsolate: positiveInt('maxExecutionsPerIsolate', config.maxExecutionsPerIsolate ?? 500),
+    heapCheckEvery: positiveInt('heapCheckEvery', config.heapCheckEvery ?? 50),
+    heapHighRatio: ratio,
+    onCatastrophicError: config.onCatastrophicError,
+  };
+}
+
+/**
+ * The limits of one execution: each override is capped by the configured value, so a request can only
+ * tighten. Returns an error message for an unknown key or a value that is not a non-negative integer.
+ */
+export function effectiveLimits(config: ResolvedConfig, overrides: unknown): EngineLimits | string {
+  const out = {} as EngineLimits;
+  for (const key of LIMIT_KEYS) out[key] = config[key];
+  if (overrides === undefined || overrides === null) return out;
+  if (typeof overrides !== 'object') return 'limits must be an object';
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!(LIMIT_KEYS as string[]).includes(key)) return `unknown limit ${key}`;
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return `limit ${key} must be a non-negative integer`;
+    const k = key as keyof EngineLimits;
+    // A zero deadline would be meaningless; keep at least 1 ms so the timers still fire.
+    out[k] = Math.min(config[k], k === 'wallMs' || k === 'cpuMs' ? Math.max(1, value) : value);
+  }
+  return out;
+}

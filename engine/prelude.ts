@@ -1,0 +1,274 @@
+// The in-isolate half of the engine, compiled once per isolate and run in every fresh context before user
+// code. It evaluates to the `run` function the host calls; nothing it holds is reachable from globals.
+
+/** Name the prelude's frames carry in stack traces; user code is `SCRIPT_URL`. */
+export const PRELUDE_FILENAME = 'engine:prelude';
+export const SCRIPT_URL = 'file:///script.js';
+/** `new AsyncFunction(body)` puts the body on line 3 of `(async function anonymous(\n) {\n…`. */
+export const FUNCTION_LINE_OFFSET = 2;
+/** The primitive every host→isolate task rejects with (see "Sentinel" below); the host ignores it. */
+export const SENTINEL = 'engine:sentinel';
+
+/*
+ * Protocol (only strings and numbers cross, both ways; every crossing is fire-and-forget except `run`):
+ *   host → run('start', execId, source, names, maxArgBytes, maxResultBytes, maxLogBytes, maxLogLines, dispatch)
+ *   host → run('deliver', callId, reply)        reply: 'R' + json | 'E' + {kind, code, message, resolution?}
+ *   isolate → dispatch(execId, 'call', callId, name, argJson)
+ *   isolate → dispatch(execId, 'log', level, message)       level 'trunc' = the budget is exhausted
+ *   isolate → dispatch(execId, 'done', outcome)   'R' + json ('' = undefined)
+ *                                                 | 'E' + {type, code?, message, resolution?, line?}
+ *                                                 | 'S' + syntax error message (the host finds the line)
+ * Sentinel: at the end of every task isolated-vm copies the *first* unhandled rejection out of the isolate
+ * with ExternalCopy::CopyThrownValue, which reads `message`/`stack` outside any timeout and swallows
+ * termination, so a looping getter on a rejected value would spin a thread forever (research A3). User
+ * code only ever runs inside `run`, whose first act is to leave one unhandled rejection with a primitive
+ * value, held strongly until the task ends: that one is always first, and the only one copied.
+ * Host replies arrive as host-initiated tasks (never as isolate-side promise resolutions) for that reason.
+ *
+ * Everything used after user code starts is captured first, and every object built then has a null
+ * prototype or is defined with defineProperty, so a polluted prototype cannot redirect it. Strict mode
+ * keeps `fn.caller` and CallSite#getFunction from exposing these closures.
+ */
+export const PRELUDE = `'use strict';
+(function () {
+  const G = globalThis;
+  const defineProperty = Object.defineProperty;
+  const freeze = Object.freeze;
+  const rapply = Reflect.apply;
+  const jsonParse = JSON.parse;
+  const jsonStringify = JSON.stringify;
+  const StringCtor = String;
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const PromiseCtor = Promise;
+  const promiseReject = Promise.reject;
+  const AsyncFunction = (async function () {}).constructor;
+  const strSlice = String.prototype.slice;
+  const strIndexOf = String.prototype.indexOf;
+  const strCharCodeAt = String.prototype.charCodeAt;
+  const strSplit = String.prototype.split;
+  const WeakMapCtor = WeakMap;
+  const wmGet = WeakMap.prototype.get;
+  const wmSet = WeakMap.prototype.set;
+  const MapCtor = Map;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const mapDelete = Map.prototype.delete;
+  // No wasm (it escapes the heap limit), no shared memory or Atomics (races with the host, Atomics.wait).
+  delete G.WebAssembly;
+  delete G.SharedArrayBuffer;
+  delete G.Atomics;
+  const SEND_OPTS = freeze({ __proto__: null, arguments: freeze({ __proto__: null, copy: true }) });
+  const MEMORY_MESSAGES = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length'];
+  const MARKER = '${SCRIPT_URL}:';
+
+  let held;
+  const arm = () => { held = rapply(promiseReject, PromiseCtor, ['${SENTINEL}']); };
+
+  const slice = (s, a, b) => rapply(strSlice, s, b === undefined ? [a] : [a, b]);
+  const utf8Length = (s) => {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = rapply(strCharCodeAt, s, [i]);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        const d = rapply(strCharCodeAt, s, [i + 1]);
+        if (d >= 0xdc00 && d <= 0xdfff) { n += 4; i++; } else n += 3;
+      } else n += 3;
+    }
+    return n;
+  };
+  const read = (o, k) => { try { const v = o[k]; return typeof v === 'string' ? v : undefined; } catch (_) { return undefined; } };
+  const lineOf = (stack) => {
+    if (typeof stack !== 'string') return undefined;
+    const at = rapply(strIndexOf, stack, [MARKER]);
+    if (at < 0) return undefined;
+    let n = 0;
+    for (let i = at + MARKER.length; i < stack.length; i++) {
+      const c = rapply(strCharCodeAt, stack, [i]);
+      if (c < 48 || c > 57) break;
+      n = n * 10 + (c - 48);
+    }
+    n -= ${FUNCTION_LINE_OFFSET};
+    return n >= 1 ? n : undefined;
+  };
+  const primitive = (v) => { try { return StringCtor(v); } catch (_) { return typeof v; } };
+  // Null-prototype records: an inherited toJSON or getter planted by the script cannot reshape them.
+  const rec = (type, code, message, resolution, line) => ({ __proto__: null, type, code, message, resolution, line });
+
+  let ex = null;
+
+  const describe = (e) => {
+    try {
+      if (e === null || (typeof e !== 'object' && typeof e !== 'function')) {
+        return rec('script_error', undefined, 'Uncaught ' + primitive(e));
+      }
+      const mark = rapply(wmGet, ex.marks, [e]);
+      const line = lineOf(read(e, 'stack'));
+      if (mark !== undefined) return rec(mark.type, mark.code, mark.message, mark.resolution, line);
+      const name = read(e, 'name') || 'Error';
+      const message = read(e, 'message') || '';
+      if (name === 'RangeError') {
+        for (let i = 0; i < MEMORY_MESSAGES.length; i++) {
+          if (message === MEMORY_MESSAGES[i]) return rec('memory_limit', undefined, name + ': ' + message, undefined, line);
+        }
+      }
+      return rec('script_error', undefined, slice(name + ': ' + message, 0, 2048), undefined, line);
+    } catch (_) {
+      return rec('script_error', undefined, 'Uncaught exception');
+    }
+  };
+
+  const send = (kind, a, b, c) => {
+    rapply(ex.dispatch.applyIgnored, ex.dispatch, [undefined, [ex.id, kind, a, b, c], SEND_OPTS]);
+  };
+
+  // A binding failure is a real Error the script can catch; the WeakMap remembers what it was, so an
+  // uncaught one is reported with its original code even if the script changed its properties.
+  const hostError = (info) => {
+    const kind = info && info.kind;
+    const message = info && typeof info.message === 'string' ? info.message : 'The call failed.';
+    const code = info && typeof info.code === 'string' ? info.code : 'internal_error';
+    const resolution = info && typeof info.resolution === 'string' ? info.resolution : undefined;
+    const err = new ErrorCtor(message);
+    const p = { __proto__: null, value: kind === 'limit' ? 'LimitError' : 'ToolError', writable: true, configurable: true, enumerable: false };
+    defineProperty(err, 'name', p);
+    p.value = code; p.enumerable = true; defineProperty(err, 'code', p);
+    if (resolution !== undefined) { p.value = resolution; defineProperty(err, 'resolution', p); }
+    rapply(wmSet, ex.marks, [err, rec(kind === 'limit' ? 'limit_exceeded' : 'tool_error', code, message, resolution)]);
+    return err;
+  };
+
+  const call = (name, arg) => {
+    if (ex.closed) throw hostError({ __proto__: null, kind: 'tool', code: 'EXECUTION_CLOSED', message: name + ' was called after the script returned.' });
+    let json = 'null';
+    if (arg !== undefined) {
+      try { json = jsonStringify(arg); } catch (e) {
+        throw new TypeErrorCtor(name + ': the argument must be JSON-serializable (' + describe(e).message + ')');
+      }
+      if (typeof json !== 'string') json = 'null';
+    }
+    if (json.length > ex.maxArg) {
+      throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_bytes', message: name + ': the argument is larger than ' + ex.maxArg + ' bytes.' });
+    }
+    const id = ++ex.calls;
+    return new PromiseCtor((resolve, reject) => {
+      rapply(mapSet, ex.pending, [id, { __proto__: null, resolve, reject }]);
+      send('call', id, name, json);
+    });
+  };
+
+  const deliver = (id, reply) => {
+    // After the script has returned nothing of it may run again: late replies are dropped.
+    if (ex === null || ex.closed) return;
+    const p = rapply(mapGet, ex.pending, [id]);
+    if (p === undefined) return;
+    rapply(mapDelete, ex.pending, [id]);
+    if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined));
+    const body = slice(reply, 1);
+    let value;
+    try { value = body === '' ? undefined : jsonParse(body); } catch (_) { return p.reject(hostError(undefined)); }
+    if (reply[0] === 'R') p.resolve(value);
+    else p.reject(hostError(value));
+  };
+
+  const format = (v) => {
+    if (typeof v === 'string') return v;
+    if (v instanceof ErrorCtor) return (read(v, 'name') || 'Error') + ': ' + (read(v, 'message') || '');
+    try { const s = jsonStringify(v); if (typeof s === 'string') return s; } catch (_) {}
+    try { return StringCtor(v); } catch (_) { return '[unprintable]'; }
+  };
+  // The budget is counted in UTF-16 units here (never more than the host's UTF-8 bytes); the host
+  // re-checks exact bytes. Once spent, nothing more crosses the boundary.
+  const emit = (level, args) => {
+    if (ex.logCut || ex.closed) return;
+    if (ex.logLines >= ex.maxLogLines || ex.logChars >= ex.maxLogBytes) { ex.logCut = true; send('log', 'trunc', ''); return; }
+    let msg = '';
+    for (let i = 0; i < args.length; i++) msg = i === 0 ? format(args[i]) : msg + ' ' + format(args[i]);
+    const room = ex.maxLogBytes - ex.logChars;
+    if (msg.length > room) {
+      send('log', level, slice(msg, 0, room));
+      ex.logCut = true;
+      send('log', 'trunc', '');
+      return;
+    }
+    ex.logChars += msg.length + 1;
+    ex.logLines++;
+    send('log', level, msg);
+  };
+
+  const finish = (outcome) => {
+    if (ex.finished) return;
+    ex.finished = true;
+    ex.closed = true;
+    send('done', outcome);
+  };
+  const encode = (value) => {
+    const max = ex.maxResult;
+    const tooBig = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_bytes', 'The result is larger than ' + max + ' bytes.'));
+    try {
+      // A huge string is refused before JSON.stringify would copy or flatten it.
+      if (typeof value === 'string' && value.length > max) return tooBig();
+      if (value === undefined) return 'R';
+      const json = jsonStringify(value);
+      if (typeof json !== 'string') return 'R';
+      if (json.length > max || (json.length * 3 > max && utf8Length(json) > max)) return tooBig();
+      return 'R' + json;
+    } catch (e) {
+      const d = describe(e);
+      if (d.type === 'script_error') d.message = 'The result is not JSON-serializable: ' + d.message;
+      return 'E' + jsonStringify(d);
+    }
+  };
+
+  const install = (names) => {
+    const list = rapply(strSplit, names, [',']);
+    for (let i = 0; i < list.length; i++) {
+      const name = list[i];
+      if (name === '') continue;
+      const fn = { async [name](options) { return call(name, options); } }[name];
+      defineProperty(G, name, { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false });
+    }
+    const consoleObject = {};
+    const levels = ['log', 'info', 'warn', 'error'];
+    for (let i = 0; i < levels.length; i++) {
+      const level = levels[i];
+      const fn = { [level](...args) { emit(level, args); } }[level];
+      defineProperty(consoleObject, level, { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false });
+    }
+    defineProperty(G, 'console', { __proto__: null, value: freeze(consoleObject), writable: false, enumerable: false, configurable: false });
+  };
+
+  const start = (id, source, names, maxArg, maxResult, maxLogBytes, maxLogLines, dispatch) => {
+    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, closed: false, finished: false, calls: 0,
+      pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
+    install(names);
+    let main;
+    try {
+      main = new AsyncFunction(source + '\\n//# sourceURL=${SCRIPT_URL}');
+    } catch (e) {
+      return finish('S' + (read(e, 'message') || 'Invalid or unexpected token'));
+    }
+    let promise;
+    try { promise = main(); } catch (e) { return finish('E' + jsonStringify(describe(e))); }
+    // An own constructor keeps await on the fast path: no patched Promise.prototype.then is consulted.
+    try { defineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor }); } catch (_) {}
+    (async () => {
+      let value;
+      try { value = await promise; } catch (e) { return finish('E' + jsonStringify(describe(e))); }
+      ex.closed = true;
+      finish(encode(value));
+    })();
+  };
+
+  return function run(op, a, b, c, d, e, f, g, h) {
+    arm();
+    try {
+      if (op === 'deliver') deliver(a, b);
+      else if (op === 'start') start(a, b, c, d, e, f, g, h);
+    } catch (_) {
+      if (ex !== null) finish('E{"type":"internal_error","message":"The engine could not encode the outcome."}');
+    }
+  };
+})()`;

@@ -1,0 +1,80 @@
+// The public shape of what an execution returns (research B5), and the small builders that keep every
+// exit path (success, script failure, kill, refusal) producing the same shape.
+
+/**
+ * Why an execution failed.
+ * - `syntax_error`: the source does not compile; `line` is the user's line.
+ * - `timeout`: the wall or CPU deadline passed (the isolate was disposed), or the script awaited forever.
+ * - `memory_limit`: the isolate hit its heap limit, or an allocation failed inside it.
+ * - `limit_exceeded`: a cap was hit; `code` names it (`max_source_bytes`, `max_result_bytes`,
+ *   `max_host_calls`, `max_in_flight`, `max_arg_bytes`).
+ * - `tool_error`: a binding failed and the script did not catch it; `code` is the binding's error code.
+ * - `script_error`: anything else the script threw; `message` is `Name: message`.
+ * - `engine_busy`: no isolate became free within the queue limits; retry later.
+ * - `internal_error`: the engine itself failed (or was closed); never caused by script content alone.
+ */
+export type ErrorType =
+  | 'syntax_error' | 'timeout' | 'memory_limit' | 'limit_exceeded' | 'tool_error' | 'script_error'
+  | 'engine_busy' | 'internal_error';
+
+export interface ExecutionError {
+  type: ErrorType;
+  /** For `tool_error` the binding's code (e.g. `not_found`); for `limit_exceeded` the limit's name. */
+  code?: string;
+  /** At most 2 KB. */
+  message: string;
+  /** How to fix it, when a binding said so. */
+  resolution?: string;
+  /** 1-based line in the user's source, when known. */
+  line?: number;
+}
+
+export type LogLevel = 'log' | 'info' | 'warn' | 'error';
+
+/**
+ * One `console.*` call: arguments are formatted inside the isolate (strings as-is, other values as JSON,
+ * falling back to `String(v)`) and joined with a space. When the byte or line budget is exhausted the
+ * last message is cut, one entry `{level: 'warn', message: '[logs truncated: …]'}` is appended and the
+ * result's `truncated` is true. Logs written before a timeout or memory kill are kept.
+ */
+export interface LogEntry {
+  level: LogLevel;
+  message: string;
+}
+
+export interface ExecutionStats {
+  /** From the start of the run in the isolate to its end (excludes queueing). */
+  wallMs: number;
+  /** CPU time the isolate spent on this execution. */
+  cpuMs: number;
+  /** Host calls the script attempted (refused ones included). */
+  hostCalls: number;
+  /** Time spent waiting for a free isolate. */
+  queueMs: number;
+}
+
+export interface ExecutionResult {
+  ok: boolean;
+  /** The script's return value after a JSON round trip (`undefined` becomes `null`); `null` on error. */
+  result: unknown;
+  logs: LogEntry[];
+  error?: ExecutionError;
+  /** True when logs were cut (see LogEntry). */
+  truncated: boolean;
+  stats: ExecutionStats;
+}
+
+export const MAX_ERROR_MESSAGE = 2048;
+
+export function clip(message: string, max = MAX_ERROR_MESSAGE): string {
+  return message.length <= max ? message : `${message.slice(0, max - 1)}…`;
+}
+
+export function emptyStats(queueMs = 0): ExecutionStats {
+  return { wallMs: 0, cpuMs: 0, hostCalls: 0, queueMs };
+}
+
+/** A failure that happened before the script ran (refused request, busy pool, closed engine). */
+export function refusal(error: ExecutionError, queueMs = 0): ExecutionResult {
+  return { ok: false, result: null, logs: [], error: { ...error, message: clip(error.message) }, truncated: false, stats: emptyStats(queueMs) };
+}

@@ -1,0 +1,202 @@
+// One pool slot: an isolate with its prelude compiled once, a fresh context prepared ahead of each
+// execution, and the decision to replace the isolate afterwards (kill, memory, abandoned calls, age, heap).
+import ivm from 'isolated-vm';
+import { PRELUDE, PRELUDE_FILENAME } from './prelude.ts';
+import { Run, type RunEnd } from './run.ts';
+import type { Execution } from './bridge.ts';
+import type { ResolvedConfig } from './limits.ts';
+import type { ExecutionError, ExecutionResult } from './result.ts';
+
+export type SlotState = 'starting' | 'ready' | 'busy' | 'closed';
+
+export interface SlotHooks {
+  /** The slot is idle with a fresh context prepared. */
+  ready(slot: Slot): void;
+  recycled(reason: string): void;
+  catastrophic(message: string): void;
+}
+
+interface Prepared { ctx: ivm.Context; run: ivm.Reference }
+
+/** A prepare that does not finish (an isolate that will not come back) is abandoned after this. */
+const PREPARE_DEADLINE_MS = 2000;
+const RETRY_MS = 100;
+
+export class Slot {
+  state: SlotState = 'starting';
+  isolatesBuilt = 0;
+  private isolate: ivm.Isolate | null = null;
+  private prelude: ivm.Script | null = null;
+  private dispatcher: ivm.Reference | null = null;
+  private prepared: Prepared | null = null;
+  private current: Run | null = null;
+  private runs = 0;
+  private highHeap = 0;
+  private generation = 0;
+  private readonly config: ResolvedConfig;
+  private readonly hooks: SlotHooks;
+
+  constructor(config: ResolvedConfig, hooks: SlotHooks) {
+    this.config = config;
+    this.hooks = hooks;
+  }
+
+  get referenceCount(): number {
+    try { return this.isolate && !this.isolate.isDisposed ? this.isolate.referenceCount : 0; } catch { return 0; }
+  }
+
+  get live(): boolean {
+    return !!this.isolate && !this.isolate.isDisposed;
+  }
+
+  /** Build a new isolate (disposing any old one), compile the prelude and prepare the first context. */
+  start(reason?: string): void {
+    if (this.state === 'closed') return;
+    if (reason) this.hooks.recycled(reason);
+    this.state = 'starting';
+    this.dispose();
+    const gen = ++this.generation;
+    const retry = () => { if (gen === this.generation) setTimeout(() => this.start(), RETRY_MS).unref(); };
+    let iso: ivm.Isolate;
+    try {
+      iso = new ivm.Isolate({ memoryLimit: this.config.memoryMb, onCatastrophicError: (m) => this.onCatastrophic(m) });
+    } catch {
+      return retry();
+    }
+    this.isolate = iso;
+    this.isolatesBuilt++;
+    this.runs = 0;
+    this.highHeap = 0;
+    this.dispatcher = new ivm.Reference((id: unknown, kind: unknown, a: unknown, b: unknown, c: unknown) => {
+      // Only the current execution is ever served; a stale id (an earlier execution) is dropped.
+      const run = this.current;
+      if (run && run.ex.id === id) run.message(kind, a, b, c);
+    });
+    iso.compileScript(PRELUDE, { filename: PRELUDE_FILENAME }).then((script) => {
+      if (gen !== this.generation) return;
+      this.prelude = script;
+      this.prepareNext(gen);
+    }, retry);
+  }
+
+  private prepareNext(gen: number): void {
+    const iso = this.isolate;
+    const script = this.prelude;
+    if (!iso || !script || gen !== this.generation) return;
+    const work = (async (): Promise<Prepared | 'heap'> => {
+      const every = this.config.heapCheckEvery;
+      if (this.runs > 0 && this.runs % every === 0) {
+        const heap = await iso.getHeapStatistics();
+        const used = heap.used_heap_size + heap.externally_allocated_size;
+        this.highHeap = used > this.config.heapHighRatio * this.config.memoryMb * 1024 * 1024 ? this.highHeap + 1 : 0;
+        if (this.highHeap >= 2) return 'heap';
+      }
+      const ctx = await iso.createContext();
+      try {
+        return { ctx, run: await script.run(ctx, { reference: true }) as ivm.Reference };
+      } catch (err) {
+        ctx.release();
+        throw err;
+      }
+    })();
+    const timer = setTimeout(() => { if (gen === this.generation) this.start('prepare_stuck'); }, PREPARE_DEADLINE_MS);
+    work.then((prepared) => {
+      clearTimeout(timer);
+      if (gen !== this.generation) {
+        if (prepared !== 'heap') release(prepared);
+        return;
+      }
+      if (prepared === 'heap') return this.start('heap_high');
+      this.prepared = prepared;
+      this.state = 'ready';
+      this.hooks.ready(this);
+    }, () => {
+      clearTimeout(timer);
+      if (gen === this.generation) this.start('prepare_failed');
+    });
+  }
+
+  /** Run one execution on the prepared context. Always resolves, at the latest at the wall deadline. */
+  run(ex: Execution, queueMs: number): Promise<ExecutionResult> {
+    const iso = this.isolate!;
+    const prepared = this.prepared!;
+    const gen = this.generation;
+    this.prepared = null;
+    this.state = 'busy';
+    this.runs++;
+    return new Promise<ExecutionResult>((resolve) => {
+      const run = new Run(iso, prepared.run, this.dispatcher!, ex, (end: RunEnd) => {
+        this.current = null;
+        resolve(toResult(ex, end, queueMs));
+        this.afterRun(gen, prepared, end.recycle);
+      });
+      this.current = run;
+      run.start();
+    });
+  }
+
+  private afterRun(gen: number, prepared: Prepared, recycle: string | null): void {
+    release(prepared);
+    if (this.state === 'closed' || gen !== this.generation) return;
+    if (!recycle && this.runs >= this.config.maxExecutionsPerIsolate) recycle = 'max_executions';
+    if (recycle || !this.live) return this.start(recycle ?? 'disposed');
+    this.state = 'starting';
+    this.prepareNext(gen);
+  }
+
+  private onCatastrophic(message: string): void {
+    this.hooks.catastrophic(message);
+    this.current?.kill('fatal');
+  }
+
+  private dispose(): void {
+    const iso = this.isolate;
+    this.isolate = null;
+    this.prelude = null;
+    this.prepared = null;
+    try { this.dispatcher?.release(); } catch { /* released */ }
+    this.dispatcher = null;
+    if (iso && !iso.isDisposed) {
+      try { iso.dispose(); } catch { /* already gone */ }
+    }
+  }
+
+  /** Stop for good: a running execution ends as internal_error, the isolate is disposed. */
+  close(): void {
+    if (this.state === 'closed') return;
+    const run = this.current;
+    this.state = 'closed';
+    this.generation++;
+    run?.kill('closed');
+    this.dispose();
+  }
+}
+
+function release(prepared: Prepared): void {
+  try { prepared.run.release(); } catch { /* isolate gone */ }
+  try { prepared.ctx.release(); } catch { /* isolate gone */ }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+function toResult(ex: Execution, end: RunEnd, queueMs: number): ExecutionResult {
+  const { outcome } = end;
+  const stats = { wallMs: round(end.wallMs), cpuMs: round(end.cpuMs), hostCalls: ex.hostCalls, queueMs: round(queueMs) };
+  const base = { logs: ex.logs, truncated: ex.truncated, stats };
+  let error: ExecutionError;
+  if ('type' in outcome) error = outcome;
+  else if (outcome.kind === 'error') error = outcome.error;
+  else if (outcome.kind === 'syntax') error = { type: 'syntax_error', message: outcome.message };
+  else if (outcome.json.length > ex.limits.maxResultBytes || Buffer.byteLength(outcome.json) > ex.limits.maxResultBytes) {
+    error = { type: 'limit_exceeded', code: 'max_result_bytes', message: `The result is larger than ${ex.limits.maxResultBytes} bytes.` };
+  } else {
+    try {
+      return { ok: true, result: outcome.json === '' ? null : JSON.parse(outcome.json), ...base };
+    } catch {
+      error = { type: 'internal_error', message: 'The script produced an unreadable result.' };
+    }
+  }
+  return { ok: false, result: null, error, ...base };
+}

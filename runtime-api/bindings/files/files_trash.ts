@@ -1,0 +1,20 @@
+// files_trash: move a file to the trash. Its bytes are kept (and still count against the quota) until it is
+// restored, deleted, or purged when the restore window closes.
+import * as v from 'valibot';
+import { defineBinding } from '../../define.ts';
+import { trashFile } from '../../services/trash.ts';
+import { FileId, FileRecord, toFileRecord } from './schemas.ts';
+
+export const files_trash = defineBinding({
+  name: 'files_trash',
+  summary: 'Move a file to the trash (restorable for 30 days).',
+  description: 'Trashing a trashed file changes nothing. The record\'s `restorableUntil` tells when the file will be purged.',
+  examples: ['const f = await files_trash({ fileId: "fil_..." });\nreturn f.restorableUntil;'],
+  input: v.strictObject({ fileId: FileId }),
+  output: FileRecord,
+  scope: 'files:write',
+  writes: true,
+  async handler(input, deps) {
+    return toFileRecord(await trashFile(deps, deps.caller.membership!.orgId, input.fileId), deps.config);
+  },
+});

@@ -1,0 +1,84 @@
+// files_write_text: create a small text file, or replace the content of an existing one (at most config
+// textFileMaxBytes of UTF-8). The new bytes are written first under a fresh blob key; the catalogue then points at
+// them in one transaction (quota-checked under the organization's lock), and the old bytes are deleted after commit.
+import * as v from 'valibot';
+import { createHash } from 'node:crypto';
+import { defineBinding } from '../../define.ts';
+import { ServiceError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { findFile, inTransaction, insertFile, replaceContent } from '../../store/files.ts';
+import { assertQuota } from '../../services/quota.ts';
+import { deleteBlobsAfterCommit, notFound } from '../../services/trash.ts';
+import { storageFailure } from '../../services/uploads.ts';
+import { FileId, FileName, FileRecord, MediaType, toFileRecord } from './schemas.ts';
+
+const DEFAULT_TEXT_TYPE = 'text/plain; charset=utf-8';
+
+export const files_write_text = defineBinding({
+  name: 'files_write_text',
+  summary: 'Create a small UTF-8 text file, or replace the text of an existing one (up to 1 MiB by default).',
+  description: 'Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). '
+    + 'With `fileId` the file\'s content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.',
+  examples: [
+    'return await files_write_text({ name: "notes/todo.md", mediaType: "text/markdown", text: "# To do\\n" });',
+    'const { text } = await files_read_text({ fileId: "fil_..." });\nreturn await files_write_text({ fileId: "fil_...", text: text + "\\nmore" });',
+  ],
+  input: v.pipe(
+    v.strictObject({
+      fileId: v.optional(FileId),
+      name: v.optional(FileName),
+      mediaType: v.optional(MediaType),
+      text: v.pipe(v.string(), v.description('The whole new content; stored as UTF-8.')),
+    }),
+    v.check((i) => i.fileId !== undefined || i.name !== undefined, 'give `name` to create a file, or `fileId` to replace one'),
+  ),
+  output: FileRecord,
+  scope: 'files:write',
+  writes: true,
+  async handler(input, { sql, blobs, clock, caller, config }) {
+    const orgId = caller.membership!.orgId;
+    const data = Buffer.from(input.text, 'utf8');
+    if (data.length > config.textFileMaxBytes) {
+      throw new ServiceError('invalid_input', { resolution: `\`text\`: ${data.length} bytes of UTF-8; files_write_text takes at most ${config.textFileMaxBytes}. Use upload_begin for larger files.` });
+    }
+    if (input.fileId) {
+      const existing = await findFile(sql, orgId, input.fileId);
+      if (!existing) throw notFound(input.fileId);
+    }
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const blobKey = `${orgId}/${newId('blb')}`;
+    const contentType = input.mediaType ?? DEFAULT_TEXT_TYPE;
+    try {
+      await blobs.write(blobKey, data, { contentType });
+    } catch (err) {
+      throw storageFailure(err);
+    }
+    try {
+      const { row, oldKey } = await inTransaction(sql, async (tx) => {
+        const now = clock.now();
+        if (!input.fileId) {
+          await assertQuota(tx, orgId, config.quotaBytes, now, data.length);
+          const fileId = newId('fil');
+          const created = await insertFile(tx, {
+            id: fileId, orgId, name: input.name!, mediaType: contentType, byteLength: data.length, sha256, blobKey,
+            createdBy: caller.userId, createdAt: now, updatedAt: now,
+          });
+          return { row: created, oldKey: null };
+        }
+        const file = await findFile(tx, orgId, input.fileId, 'update');
+        if (!file) throw notFound(input.fileId);
+        if (file.state !== 'active') {
+          throw new ServiceError('conflict', { resolution: `File ${input.fileId} is in the trash; restore it with files_restore first.`, details: { state: file.state } });
+        }
+        await assertQuota(tx, orgId, config.quotaBytes, now, data.length, file.byteLength);
+        const updated = await replaceContent(tx, orgId, input.fileId, { blobKey, byteLength: data.length, sha256, name: input.name, mediaType: input.mediaType }, now);
+        return { row: updated!, oldKey: file.blobKey };
+      });
+      if (oldKey) await deleteBlobsAfterCommit(sql, blobs, [oldKey]);
+      return toFileRecord(row, config);
+    } catch (err) {
+      await deleteBlobsAfterCommit(sql, blobs, [blobKey]);
+      throw err;
+    }
+  },
+});

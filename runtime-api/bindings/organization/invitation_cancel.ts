@@ -1,0 +1,19 @@
+// invitation_cancel: withdraw a pending invitation of the caller's organization (owner or admin).
+import * as v from 'valibot';
+import { defineBinding } from '../../define.ts';
+import { cancelInvitation, invitationView } from '../../services/invitations.ts';
+import { IdSchema, InvitationSchema } from './schemas.ts';
+
+export const invitation_cancel = defineBinding({
+  name: 'invitation_cancel',
+  summary: 'Cancel a pending invitation of the organization.',
+  description: 'An invitation of another organization, or one no longer pending, is 404 INVITATION_NOT_FOUND.',
+  examples: ['const [first] = await invitations_list({});\nif (first) await invitation_cancel({ invitationId: first.id });'],
+  input: v.strictObject({ invitationId: IdSchema }),
+  output: InvitationSchema,
+  scope: 'org:admin',
+  writes: true,
+  async handler(input, { sql, clock, caller }) {
+    return invitationView(await cancelInvitation(sql, clock, caller, input.invitationId));
+  },
+});

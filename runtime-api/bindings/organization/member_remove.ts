@@ -1,0 +1,20 @@
+// member_remove: remove a member by id or by e-mail (owner or admin; only an owner removes an owner; the last
+// owner stays). The removed user's tokens and sessions lose the organization at once.
+import * as v from 'valibot';
+import { defineBinding } from '../../define.ts';
+import { memberView, removeMember } from '../../services/membership.ts';
+import { IdSchema, MemberSchema } from './schemas.ts';
+
+export const member_remove = defineBinding({
+  name: 'member_remove',
+  summary: 'Remove a member from the organization, by member id or e-mail address.',
+  description: 'A value containing "@" is an e-mail address (case-insensitive), otherwise a member id. Removing the last owner is 409 conflict.',
+  examples: ['return await member_remove({ memberIdOrEmail: "ana@example.com" });'],
+  input: v.strictObject({ memberIdOrEmail: v.pipe(IdSchema, v.maxLength(254)) }),
+  output: v.object({ member: MemberSchema }),
+  scope: 'org:admin',
+  writes: true,
+  async handler(input, { sql, caller }) {
+    return { member: memberView(await removeMember(sql, caller, input.memberIdOrEmail)) };
+  },
+});

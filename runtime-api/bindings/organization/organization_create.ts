@@ -1,0 +1,35 @@
+// organization_create: a new organization with the caller as its owner (a user-level action: no organization needed).
+import * as v from 'valibot';
+import type { Sql } from 'postgres';
+import { defineBinding } from '../../define.ts';
+import { ServiceError } from '../../errors.ts';
+import { createOrganization } from '../../store/organizations.ts';
+import { tr } from '../../services/membership.ts';
+import { MetadataSchema, NameSchema, SlugSchema, UserOrganizationSchema, organizationView } from './schemas.ts';
+
+export const organization_create = defineBinding({
+  name: 'organization_create',
+  summary: 'Create an organization; the caller becomes its owner.',
+  description: 'The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict.',
+  examples: ['const org = await organization_create({ name: "Acme", slug: "acme" });\nreturn org.id;'],
+  input: v.strictObject({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
+  output: UserOrganizationSchema,
+  scope: null,
+  writes: true,
+  needsOrganization: false,
+  sessionOnly: true,
+  async handler(input, { sql, caller }) {
+    try {
+      const org = await createOrganization(sql as Sql, { name: input.name, slug: input.slug, ownerId: caller.userId, metadata: input.metadata });
+      return { ...organizationView(org), role: 'owner' as const };
+    } catch (err) {
+      if ((err as { code?: unknown }).code === '23505') {
+        throw new ServiceError('conflict', {
+          resolution: tr(caller.locale, `The slug "${input.slug}" is taken; choose another.`, `O slug "${input.slug}" já está em uso; escolha outro.`),
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  },
+});

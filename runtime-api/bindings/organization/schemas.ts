@@ -1,0 +1,54 @@
+// Valibot schemas shared by the organization bindings and their HTTP adapters (one source for checks, typings, OpenAPI).
+import * as v from 'valibot';
+import { ROLES } from '../../scopes.ts';
+
+export const IdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(128));
+/** Lower-case letters, digits and inner hyphens, 2–48 characters. */
+export const SlugSchema = v.pipe(v.string(), v.minLength(2), v.maxLength(48), v.regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/));
+export const NameSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+export const EmailSchema = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
+export const RoleSchema = v.picklist(ROLES);
+export const MetadataSchema = v.record(v.string(), v.unknown());
+
+export const OrganizationSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  slug: v.string(),
+  metadata: MetadataSchema,
+  createdAt: v.string(),
+});
+
+/** An organization as its members see it in lists: with the caller's role. */
+export const UserOrganizationSchema = v.object({ ...OrganizationSchema.entries, role: RoleSchema });
+
+export const MemberSchema = v.object({
+  id: v.string(),
+  organizationId: v.string(),
+  userId: v.string(),
+  email: v.string(),
+  name: v.string(),
+  image: v.nullable(v.string()),
+  role: RoleSchema,
+  createdAt: v.string(),
+});
+
+export const InvitationSchema = v.object({
+  id: v.string(),
+  organizationId: v.string(),
+  email: v.string(),
+  role: RoleSchema,
+  status: v.picklist(['pending', 'accepted', 'rejected', 'canceled', 'expired']),
+  inviterId: v.nullable(v.string()),
+  expiresAt: v.string(),
+  createdAt: v.string(),
+});
+
+export const OrganizationDetailSchema = v.object({
+  ...OrganizationSchema.entries,
+  role: RoleSchema,
+  members: v.array(MemberSchema),
+});
+
+export function organizationView(o: { id: string; name: string; slug: string; metadata: Record<string, unknown>; createdAt: Date }) {
+  return { id: o.id, name: o.name, slug: o.slug, metadata: o.metadata ?? {}, createdAt: o.createdAt.toISOString() };
+}

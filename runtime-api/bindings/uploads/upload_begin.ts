@@ -1,0 +1,48 @@
+// upload_begin: reserve an upload (quota-checked) and learn how to send it: parts of exactly 8 MiB (the last one
+// carries the remainder) PUT to `partUrl`, then upload_complete.
+import * as v from 'valibot';
+import { defineBinding } from '../../define.ts';
+import { beginUpload, MAX_UPLOAD_BYTES, PART_SIZE } from '../../services/uploads.ts';
+import { FileName, MediaType } from '../files/schemas.ts';
+
+export const upload_begin = defineBinding({
+  name: 'upload_begin',
+  summary: 'Reserve an upload of `byteLength` bytes; returns the part size, part count and the URL to PUT parts to.',
+  description: 'Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream '
+    + 'and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, '
+    + 'and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. '
+    + 'The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.',
+  examples: ['const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });\nreturn { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };'],
+  input: v.strictObject({
+    name: FileName,
+    mediaType: v.pipe(v.optional(MediaType, 'application/octet-stream'), v.description('Media type of the file (default application/octet-stream); returned as Content-Type on download.')),
+    byteLength: v.pipe(
+      v.number(), v.integer('`byteLength` must be a whole number'), v.minValue(0), v.maxValue(MAX_UPLOAD_BYTES, `at most ${MAX_UPLOAD_BYTES} bytes (10,000 parts)`),
+      v.description('Exact size of the file in bytes.'),
+    ),
+  }),
+  output: v.object({
+    uploadId: v.pipe(v.string(), v.description('Reservation id (`upl_…`) for parts, upload_status, upload_complete and upload_abort.')),
+    fileId: v.pipe(v.string(), v.description('The id the file will have once completed.')),
+    partSize: v.pipe(v.literal(PART_SIZE), v.description('Bytes per part: 8,388,608 (8 MiB); the final part carries the remainder.')),
+    partCount: v.pipe(v.number(), v.description('Number of parts, 1 to 10,000 (a 0-byte file has one empty part).')),
+    lastPartSize: v.pipe(v.number(), v.description('Exact size of the final part.')),
+    expiresAt: v.pipe(v.string(), v.description('When the reservation lapses (ISO 8601); afterwards parts and completion answer 410 upload_expired.')),
+    partUrl: v.pipe(v.string(), v.description('URL template for parts: replace `{partNumber}` and PUT the bytes.')),
+  }),
+  scope: 'files:write',
+  writes: true,
+  async handler(input, deps) {
+    const m = deps.caller.membership!;
+    const u = await beginUpload(deps, { orgId: m.orgId, userId: deps.caller.userId }, input);
+    return {
+      uploadId: u.id,
+      fileId: u.fileId,
+      partSize: PART_SIZE,
+      partCount: u.partCount,
+      lastPartSize: u.byteLength - (u.partCount - 1) * u.partSize,
+      expiresAt: u.expiresAt.toISOString(),
+      partUrl: `${deps.config.publicBaseUrl}/v1/mcp/uploads/${u.id}/parts/{partNumber}`,
+    };
+  },
+});

@@ -1,0 +1,168 @@
+// Invitations: created by an owner or admin (48 h, one pending per address), mailed in the inviter's locale,
+// accepted or rejected by a signed-in user with the same e-mail (case-insensitive), cancelled by an admin.
+import type { Sql } from 'postgres';
+import type { Caller } from '../caller.ts';
+import type { Mailer } from '../define.ts';
+import { ServiceError, type Locale } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Role } from '../scopes.ts';
+import { findOrganization } from '../store/organizations.ts';
+import { findMemberByEmail, findMemberByUser, insertMember, lockOrganization } from '../store/members.ts';
+import {
+  expireLapsed, findInvitation, findPendingFor, insertInvitation, refreshInvitation, settleInvitation, type InvitationRow,
+} from '../store/invitations.ts';
+import { findUserById } from '../store/users.ts';
+import { memberView, organizationNotFound, ownerRequired, requireAdmin, tr, type MemberView } from './membership.ts';
+
+export const INVITATION_TTL_MS = 48 * 3600_000;
+
+export interface InvitationView {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: Role;
+  status: InvitationRow['status'];
+  inviterId: string | null;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export function invitationView(i: InvitationRow): InvitationView {
+  return {
+    id: i.id, organizationId: i.orgId, email: i.email, role: i.role, status: i.status, inviterId: i.inviterId,
+    expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString(),
+  };
+}
+
+export function invitationNotFound(locale: Locale): ServiceError {
+  return new ServiceError('INVITATION_NOT_FOUND', {
+    resolution: tr(locale, 'The invitation is unknown, cancelled, expired or already answered; ask for a new one.',
+      'O convite é desconhecido, foi cancelado, expirou ou já foi respondido; peça um novo.'),
+  });
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' })[c]!);
+}
+
+/** A plain, inline-styled HTML e-mail: a paragraph, a button, the link spelt out, a footnote. */
+export function mailHtml(locale: Locale, parts: { lead: string; button: string; link: string; note: string }): string {
+  const e = escapeHtml;
+  return `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;color:#1d2330;max-width:560px;margin:0 auto;padding:24px">
+<p style="font-size:16px;line-height:1.5">${e(parts.lead)}</p>
+<p><a href="${e(parts.link)}" style="display:inline-block;background:#1f4fd1;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none">${e(parts.button)}</a></p>
+<p style="font-size:13px;color:#555;word-break:break-all">${e(parts.link)}</p>
+<p style="font-size:13px;color:#555">${e(parts.note)}</p>
+</body></html>`;
+}
+
+const ROLE_NAMES: Record<Locale, Record<Role, string>> = {
+  'en-US': { member: 'member', admin: 'admin', owner: 'owner' },
+  'pt-BR': { member: 'membro', admin: 'administrador', owner: 'proprietário' },
+};
+
+export function invitationMail(locale: Locale, v: { orgName: string; inviter: string; role: Role; link: string }) {
+  const role = ROLE_NAMES[locale][v.role];
+  const subject = tr(locale, `You are invited to join ${v.orgName} on Siglata`, `Você foi convidado para participar de ${v.orgName} na Siglata`);
+  const lead = tr(locale, `${v.inviter} invited you to join ${v.orgName} as ${role}.`, `${v.inviter} convidou você para participar de ${v.orgName} como ${role}.`);
+  const button = tr(locale, 'See the invitation', 'Ver o convite');
+  const open = tr(locale, 'Open this link to accept or decline:', 'Abra este link para aceitar ou recusar:');
+  const note = tr(locale, 'The invitation expires in 48 hours. If you did not expect it, ignore this e-mail.',
+    'O convite expira em 48 horas. Se você não esperava este convite, ignore este e-mail.');
+  return { subject, text: `${lead}\n\n${open}\n${v.link}\n\n${note}\n`, html: mailHtml(locale, { lead, button, link: v.link, note }) };
+}
+
+export function invitationLink(publicBaseUrl: string, id: string, locale: Locale): string {
+  return `${publicBaseUrl}/auth/organization/invitation?id=${encodeURIComponent(id)}&lang=${locale}`;
+}
+
+/** Invite `email` with `role`; `resend` refreshes an existing pending invitation instead of answering 409. */
+export async function inviteMember(
+  deps: { sql: Sql; clock: { now(): Date }; mailer: Mailer; publicBaseUrl: string },
+  caller: Caller,
+  input: { email: string; role: Role; resend?: boolean },
+): Promise<InvitationRow> {
+  const { orgId, role: callerRole } = requireAdmin(caller);
+  if (input.role === 'owner' && callerRole !== 'owner') throw ownerRequired(caller.locale);
+  const email = input.email.trim().toLowerCase();
+  const now = deps.clock.now();
+  const org = await findOrganization(deps.sql, orgId);
+  if (!org) throw organizationNotFound(caller.locale);
+  const inviter = await findUserById(deps.sql, caller.userId);
+  // The mail is sent inside the transaction: if delivery fails, no invitation is left behind.
+  return deps.sql.begin(async (txx) => {
+    const tx = txx as unknown as Sql;
+    if (await findMemberByEmail(tx, orgId, email)) {
+      throw new ServiceError('conflict', {
+        resolution: tr(caller.locale, 'This address already belongs to a member of the organization.', 'Este endereço já pertence a um membro da organização.'),
+      });
+    }
+    await expireLapsed(tx, orgId, email, now);
+    const pending = await findPendingFor(tx, orgId, email, now);
+    const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+    let invitation: InvitationRow;
+    if (pending && !input.resend) {
+      throw new ServiceError('conflict', {
+        resolution: tr(caller.locale, 'This address already has a pending invitation; cancel it, or send again with "resend": true.',
+          'Este endereço já tem um convite pendente; cancele-o ou envie de novo com "resend": true.'),
+      });
+    } else if (pending) {
+      invitation = await refreshInvitation(tx, pending.id, { role: input.role, locale: caller.locale, inviterId: caller.userId, now, expiresAt });
+    } else {
+      invitation = await insertInvitation(tx, { id: newId('inv'), orgId, email, role: input.role, inviterId: caller.userId, locale: caller.locale, now, expiresAt });
+    }
+    const mail = invitationMail(caller.locale, {
+      orgName: org.name,
+      inviter: inviter?.name && inviter.name !== inviter.email.split('@')[0] ? `${inviter.name} (${inviter.email})` : (inviter?.email ?? caller.email),
+      role: input.role,
+      link: invitationLink(deps.publicBaseUrl, invitation.id, caller.locale),
+    });
+    await deps.mailer.send({ to: email, ...mail });
+    return invitation;
+  }) as Promise<InvitationRow>;
+}
+
+export async function cancelInvitation(sql: Sql, clock: { now(): Date }, caller: Caller, invitationId: string): Promise<InvitationRow> {
+  const { orgId } = requireAdmin(caller);
+  const row = await settleInvitation(sql, invitationId, 'canceled', clock.now(), orgId);
+  if (!row) throw invitationNotFound(caller.locale);
+  return row;
+}
+
+function notRecipient(locale: Locale): ServiceError {
+  return new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
+    resolution: tr(locale, 'This invitation was sent to another e-mail address; sign in with the invited address.',
+      'Este convite foi enviado para outro endereço de e-mail; entre com o endereço convidado.'),
+  });
+}
+
+/** A pending, unexpired invitation addressed to the caller (case-insensitive), else 404 / 403. */
+async function ownInvitation(sql: Sql, now: Date, caller: Caller, invitationId: string): Promise<InvitationRow> {
+  const inv = await findInvitation(sql, invitationId);
+  if (!inv || inv.status !== 'pending' || inv.expiresAt.getTime() <= now.getTime()) throw invitationNotFound(caller.locale);
+  if (inv.email.toLowerCase() !== caller.email.toLowerCase()) throw notRecipient(caller.locale);
+  return inv;
+}
+
+/** Accept: the invitation becomes `accepted` and the caller a member with its role, in one transaction. */
+export async function acceptInvitation(sql: Sql, clock: { now(): Date }, caller: Caller, invitationId: string): Promise<{ invitation: InvitationRow; member: MemberView }> {
+  const now = clock.now();
+  await ownInvitation(sql, now, caller, invitationId);
+  return sql.begin(async (txx) => {
+    const tx = txx as unknown as Sql;
+    const invitation = await settleInvitation(tx, invitationId, 'accepted', now);
+    if (!invitation) throw invitationNotFound(caller.locale);
+    if (!(await lockOrganization(tx, invitation.orgId))) throw invitationNotFound(caller.locale);
+    await insertMember(tx, invitation.orgId, caller.userId, invitation.role); // an existing membership is kept as is
+    const member = await findMemberByUser(tx, invitation.orgId, caller.userId);
+    return { invitation, member: memberView(member!) };
+  }) as Promise<{ invitation: InvitationRow; member: MemberView }>;
+}
+
+export async function rejectInvitation(sql: Sql, clock: { now(): Date }, caller: Caller, invitationId: string): Promise<InvitationRow> {
+  const now = clock.now();
+  await ownInvitation(sql, now, caller, invitationId);
+  const invitation = await settleInvitation(sql, invitationId, 'rejected', now);
+  if (!invitation) throw invitationNotFound(caller.locale);
+  return invitation;
+}

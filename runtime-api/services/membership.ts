@@ -1,0 +1,154 @@
+// Membership rules shared by the organization bindings and the HTTP adapters: which organization a caller acts on,
+// who may administer it, and the owner rules (only owners touch the owner role; an organization always keeps an
+// owner), enforced under the organization's row lock inside one transaction.
+import type { Sql } from 'postgres';
+import type { Caller } from '../caller.ts';
+import { ServiceError, type Locale } from '../errors.ts';
+import { isAdminRole, roleScopes, type Role } from '../scopes.ts';
+import { findMembership, findOrganization } from '../store/organizations.ts';
+import {
+  countOwners, deleteMember, findMemberByEmail, findMemberById, findMemberByUser, lockOrganization, updateMemberRole, type MemberRow,
+} from '../store/members.ts';
+
+/** The small localized-text helper: every specific message or resolution is given in both languages. */
+export function tr(locale: Locale, en: string, pt: string): string {
+  return locale === 'pt-BR' ? pt : en;
+}
+
+export function organizationNotFound(locale: Locale): ServiceError {
+  return new ServiceError('not_found', {
+    resolution: tr(locale, 'No organization has this id; list yours with GET /auth/organization/list.',
+      'Nenhuma organização tem este id; liste as suas com GET /auth/organization/list.'),
+  });
+}
+
+export function membershipRequired(locale: Locale): ServiceError {
+  return new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
+    resolution: tr(locale, 'You are not an active member of this organization; use one you belong to, or ask an admin for an invitation.',
+      'Você não é membro ativo desta organização; use uma da qual faz parte, ou peça um convite a um administrador.'),
+  });
+}
+
+function adminRequired(locale: Locale): ServiceError {
+  return new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
+    resolution: tr(locale, 'Only an owner or admin of the organization can do this; ask one of them.',
+      'Só um proprietário ou administrador da organização pode fazer isto; peça a um deles.'),
+  });
+}
+
+export function ownerRequired(locale: Locale): ServiceError {
+  return new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
+    resolution: tr(locale, 'Only an owner can grant, change or remove the owner role; ask an owner of the organization.',
+      'Só um proprietário pode conceder, alterar ou remover o papel de proprietário; peça a um proprietário da organização.'),
+  });
+}
+
+function memberNotFound(locale: Locale): ServiceError {
+  return new ServiceError('not_found', {
+    resolution: tr(locale, 'No member of this organization matches; list them with GET /auth/organization/get.',
+      'Nenhum membro desta organização corresponde; liste-os com GET /auth/organization/get.'),
+  });
+}
+
+function lastOwner(locale: Locale): ServiceError {
+  return new ServiceError('conflict', {
+    resolution: tr(locale, 'An organization must keep at least one owner; make another member owner first.',
+      'Uma organização precisa manter pelo menos um proprietário; torne outro membro proprietário antes.'),
+  });
+}
+
+/**
+ * The Caller acting on `orgId`: a session caller gets that organization's membership and its role's scopes
+ * (or 403 ORGANIZATION_MEMBERSHIP_REQUIRED); a token caller is bound to its token's organization.
+ * An unknown organization is 404.
+ */
+export async function callerForOrganization(sql: Sql, caller: Caller, orgId: string): Promise<Caller> {
+  if (caller.membership?.orgId === orgId) return caller;
+  const org = await findOrganization(sql, orgId);
+  if (!org) throw organizationNotFound(caller.locale);
+  if (caller.kind !== 'session') throw membershipRequired(caller.locale);
+  const membership = await findMembership(sql, caller.userId, orgId);
+  if (!membership) throw membershipRequired(caller.locale);
+  return {
+    ...caller,
+    membership: { orgId, memberId: membership.memberId, role: membership.role },
+    scopes: roleScopes(membership.role),
+  };
+}
+
+/** Owner or admin, then the org:admin scope (a token may lack it even for an admin). */
+export function requireAdmin(caller: Caller): { orgId: string; role: Role } {
+  const m = caller.membership;
+  if (!m) throw membershipRequired(caller.locale);
+  if (!isAdminRole(m.role)) throw adminRequired(caller.locale);
+  if (!caller.scopes.includes('org:admin')) {
+    throw new ServiceError('INSUFFICIENT_SCOPE', {
+      resolution: tr(caller.locale, 'This operation needs the org:admin scope; request a token that carries it.',
+        'Esta operação exige o escopo org:admin; peça um token que o inclua.'),
+      details: { requiredScope: 'org:admin' },
+    });
+  }
+  return { orgId: m.orgId, role: m.role };
+}
+
+/** Re-read the caller's membership under the organization lock: a concurrent removal or demotion counts. */
+async function recheckCaller(tx: Sql, caller: Caller, orgId: string, touchesOwner: boolean): Promise<void> {
+  const me = await findMemberByUser(tx, orgId, caller.userId);
+  if (!me) throw membershipRequired(caller.locale);
+  if (!isAdminRole(me.role)) throw adminRequired(caller.locale);
+  if (touchesOwner && me.role !== 'owner') throw ownerRequired(caller.locale);
+}
+
+async function withOrgLock<T>(sql: Sql, caller: Caller, orgId: string, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return sql.begin(async (tx) => {
+    if (!(await lockOrganization(tx as unknown as Sql, orgId))) throw organizationNotFound(caller.locale);
+    return fn(tx as unknown as Sql);
+  }) as Promise<T>;
+}
+
+/** Change a member's role. Order: target (404) → owner privilege (403) → last owner (409) → caller still entitled. */
+export async function changeMemberRole(sql: Sql, caller: Caller, memberId: string, role: Role): Promise<MemberRow> {
+  const { orgId, role: callerRole } = requireAdmin(caller);
+  return withOrgLock(sql, caller, orgId, async (tx) => {
+    const target = await findMemberById(tx, orgId, memberId);
+    if (!target) throw memberNotFound(caller.locale);
+    const touchesOwner = target.role === 'owner' || role === 'owner';
+    if (touchesOwner && callerRole !== 'owner') throw ownerRequired(caller.locale);
+    if (target.role === 'owner' && role !== 'owner' && (await countOwners(tx, orgId)) <= 1) throw lastOwner(caller.locale);
+    await recheckCaller(tx, caller, orgId, touchesOwner);
+    if (target.role !== role) await updateMemberRole(tx, orgId, memberId, role);
+    return { ...target, role };
+  });
+}
+
+/** Remove a member by id, or by e-mail when the value contains `@` (ids never do). */
+export async function removeMember(sql: Sql, caller: Caller, memberIdOrEmail: string): Promise<MemberRow> {
+  const { orgId, role: callerRole } = requireAdmin(caller);
+  return withOrgLock(sql, caller, orgId, async (tx) => {
+    const target = memberIdOrEmail.includes('@')
+      ? await findMemberByEmail(tx, orgId, memberIdOrEmail.trim())
+      : await findMemberById(tx, orgId, memberIdOrEmail);
+    if (!target) throw memberNotFound(caller.locale);
+    const touchesOwner = target.role === 'owner';
+    if (touchesOwner && callerRole !== 'owner') throw ownerRequired(caller.locale);
+    if (touchesOwner && (await countOwners(tx, orgId)) <= 1) throw lastOwner(caller.locale);
+    await recheckCaller(tx, caller, orgId, touchesOwner);
+    await deleteMember(tx, orgId, target.id);
+    return target;
+  });
+}
+
+export interface MemberView {
+  id: string;
+  organizationId: string;
+  userId: string;
+  email: string;
+  name: string;
+  image: string | null;
+  role: Role;
+  createdAt: string;
+}
+
+export function memberView(m: MemberRow): MemberView {
+  return { id: m.id, organizationId: m.orgId, userId: m.userId, email: m.email, name: m.name, image: m.image, role: m.role, createdAt: m.createdAt.toISOString() };
+}

@@ -1,0 +1,37 @@
+// Caps on what spreadsheet_read parses and spreadsheet_write produces, so one script cannot exhaust the server's
+// memory: a file is read whole into memory (at most maxInputBytes), and an XLSX (a zip) is first inflated under
+// caps (see zip-guard.ts) before exceljs, which builds every cell in memory, sees it.
+import { ServiceError } from '../../errors.ts';
+
+export const SPREADSHEET_LIMITS = Object.freeze({
+  /** Largest file spreadsheet_read accepts, and largest file spreadsheet_write produces (so it can be read back). */
+  maxFileBytes: 10 * 1024 * 1024,
+  /** Data cells (rows × columns, header excluded) across the tables read or written in one call. */
+  maxCells: 100_000,
+  /** XLSX: total bytes of the zip's entries once inflated. */
+  maxXlsxInflatedBytes: 64 * 1024 * 1024,
+  /** XLSX: number of zip entries. */
+  maxXlsxEntries: 10_000,
+  /** XLSX: `<c>` cell elements across all worksheets (styled empty cells count too), checked before parsing. */
+  maxXlsxCellElements: 300_000,
+  /** Highest `maxRows` a caller may pass (Excel's row count). */
+  maxRows: 1_048_576,
+});
+
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+}
+
+/** A limit or content problem the caller can fix: 400 invalid_input naming the field. */
+export function invalid(field: string, problem: string): ServiceError {
+  return new ServiceError('invalid_input', { resolution: `\`${field}\`: ${problem}` });
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** More data cells than the call may return; `budget` is what is left of maxCells for this table. */
+export function tooManyCells(what: string, width: number, budget: number): ServiceError {
+  const max = SPREADSHEET_LIMITS.maxCells;
+  return invalid('fileId', `${what} has more than ${fmt(budget)} data cells (rows × columns, header excluded)${budget < max ? ' left for it' : ''}; `
+    + `spreadsheet_read returns at most ${fmt(max)} per call. Pass \`maxRows\` (at most ${fmt(Math.floor(budget / Math.max(1, width)))} here) or \`sheet\` to read part of it.`);
+}

@@ -1,0 +1,89 @@
+// Before exceljs loads an XLSX (it inflates the whole zip and builds every cell in memory), inflate each entry
+// ourselves under hard caps: the real inflated size (not the size the zip claims), the entry count, and the number of
+// `<c>` cell elements in the worksheets. A zip bomb or a sheet of millions of cells is refused before it costs memory.
+import { inflateRawSync } from 'node:zlib';
+import { SPREADSHEET_LIMITS, invalid, mib } from './limits.ts';
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+
+export function isZip(bytes: Buffer): boolean {
+  return bytes.length >= 4 && bytes.readUInt32LE(0) === LOCAL;
+}
+
+function notXlsx(why: string): Error {
+  return invalid('fileId', `the file is not a readable XLSX workbook (${why}).`);
+}
+
+function tooLarge(max: number): Error {
+  return invalid('fileId', `the XLSX inflates to more than ${mib(max)}, the most spreadsheet_read unpacks.`);
+}
+
+export interface ZipCensus {
+  entries: number;
+  inflatedBytes: number;
+  cellElements: number;
+}
+
+function countCells(xml: Buffer): number {
+  let count = 0;
+  for (let i = xml.indexOf('<c'); i !== -1; i = xml.indexOf('<c', i + 2)) {
+    const next = xml[i + 2];
+    if (next === 0x20 || next === 0x3e || next === 0x2f || next === 0x0a || next === 0x0d || next === 0x09) count++;
+  }
+  return count;
+}
+
+export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCensus {
+  let eocd = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (bytes.readUInt32LE(i) === EOCD) { eocd = i; break; }
+  }
+  if (eocd < 0) throw notXlsx('no zip central directory');
+  const total = bytes.readUInt16LE(eocd + 10);
+  const cdOffset = bytes.readUInt32LE(eocd + 16);
+  if (total === 0xffff || cdOffset === 0xffffffff) throw notXlsx('zip64 archives are not supported');
+  if (total > limits.maxXlsxEntries) throw invalid('fileId', `the XLSX zip has ${total} entries; at most ${limits.maxXlsxEntries} are read.`);
+  const census: ZipCensus = { entries: total, inflatedBytes: 0, cellElements: 0 };
+  let p = cdOffset;
+  for (let n = 0; n < total; n++) {
+    if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL) throw notXlsx('damaged zip central directory');
+    const method = bytes.readUInt16LE(p + 10);
+    const compressed = bytes.readUInt32LE(p + 20);
+    const nameLength = bytes.readUInt16LE(p + 28);
+    const extraLength = bytes.readUInt16LE(p + 30);
+    const commentLength = bytes.readUInt16LE(p + 32);
+    const local = bytes.readUInt32LE(p + 42);
+    const name = bytes.toString('utf8', p + 46, p + 46 + nameLength);
+    p += 46 + nameLength + extraLength + commentLength;
+    if (compressed === 0xffffffff || local === 0xffffffff) throw notXlsx('zip64 archives are not supported');
+    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== LOCAL) throw notXlsx('damaged zip entry');
+    const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
+    if (start + compressed > bytes.length) throw notXlsx('truncated zip entry');
+    const raw = bytes.subarray(start, start + compressed);
+    const budget = limits.maxXlsxInflatedBytes - census.inflatedBytes;
+    let data: Buffer;
+    if (method === 0) {
+      data = raw;
+    } else if (method === 8) {
+      try {
+        data = inflateRawSync(raw, { maxOutputLength: Math.max(1, budget + 1) });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(limits.maxXlsxInflatedBytes);
+        throw notXlsx(`zip entry ${name} does not inflate`);
+      }
+    } else {
+      throw notXlsx(`zip compression method ${method} is not supported`);
+    }
+    census.inflatedBytes += data.length;
+    if (census.inflatedBytes > limits.maxXlsxInflatedBytes) throw tooLarge(limits.maxXlsxInflatedBytes);
+    if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) {
+      census.cellElements += countCells(data);
+      if (census.cellElements > limits.maxXlsxCellElements) {
+        throw invalid('fileId', `the XLSX holds more than ${limits.maxXlsxCellElements.toLocaleString('en-US')} cells across its sheets, the most spreadsheet_read parses; split the workbook or export the needed sheet as CSV.`);
+      }
+    }
+  }
+  return census;
+}

@@ -1,0 +1,92 @@
+// The trash (design.md section 5, Trash): files_trash keeps the bytes; restore works for trashRetentionMs (30 days)
+// and then answers 410 restore_expired; files_delete removes a trashed file for good; the purge janitor removes
+// files whose window closed. Trashed bytes keep counting against the quota until they are gone.
+import type { Sql } from 'postgres';
+import type { BlobStore } from '../blobs/port.ts';
+import type { InvokeDeps } from '../invoke.ts';
+import { ServiceError } from '../errors.ts';
+import {
+  deleteFileRow, deleteFileRows, expiredTrash, findFile, inTransaction, isOuterTransaction, setFileState, type FileRow,
+} from '../store/files.ts';
+
+export type TrashDeps = Pick<InvokeDeps, 'sql' | 'blobs' | 'clock' | 'config'>;
+
+export function notFound(fileId: string): ServiceError {
+  return new ServiceError('not_found', { resolution: `No file ${fileId} in this organization.` });
+}
+
+/** Whether a trashed file is past its restore window at `now` (more than trashRetentionMs in the trash). */
+export function restoreWindowClosed(file: FileRow, retentionMs: number, now: Date): boolean {
+  return file.trashedAt !== null && now.getTime() - file.trashedAt.getTime() > retentionMs;
+}
+
+/** Move to the trash; trashing a trashed file changes nothing. */
+export async function trashFile(deps: TrashDeps, orgId: string, fileId: string): Promise<FileRow> {
+  return inTransaction(deps.sql, async (tx) => {
+    const file = await findFile(tx, orgId, fileId, 'update');
+    if (!file) throw notFound(fileId);
+    if (file.state === 'trashed') return file;
+    return (await setFileState(tx, orgId, fileId, 'trashed', deps.clock.now()))!;
+  });
+}
+
+/** Back to active, within the window; restoring an active file changes nothing. Quota is unaffected (trash counts). */
+export async function restoreFile(deps: TrashDeps, orgId: string, fileId: string): Promise<FileRow> {
+  return inTransaction(deps.sql, async (tx) => {
+    const now = deps.clock.now();
+    const file = await findFile(tx, orgId, fileId, 'update');
+    if (!file) throw notFound(fileId);
+    if (file.state === 'active') return file;
+    if (restoreWindowClosed(file, deps.config.trashRetentionMs, now)) {
+      const days = Math.round(deps.config.trashRetentionMs / 86400_000);
+      throw new ServiceError('restore_expired', {
+        resolution: `The file was trashed at ${file.trashedAt!.toISOString()}, more than ${days} days ago; upload it again.`,
+      });
+    }
+    return (await setFileState(tx, orgId, fileId, 'active', now))!;
+  });
+}
+
+/** Delete a trashed file for good (an active one must be trashed first: 409 conflict). */
+export async function deleteFile(deps: TrashDeps, orgId: string, fileId: string): Promise<FileRow> {
+  const file = await inTransaction(deps.sql, async (tx) => {
+    const row = await findFile(tx, orgId, fileId, 'update');
+    if (!row) throw notFound(fileId);
+    if (row.state !== 'trashed') {
+      throw new ServiceError('conflict', { resolution: `File ${fileId} is active; move it to the trash with files_trash first.`, details: { state: row.state } });
+    }
+    await deleteFileRow(tx, orgId, fileId);
+    return row;
+  });
+  await deleteBlobsAfterCommit(deps.sql, deps.blobs, [file.blobKey]);
+  return file;
+}
+
+/**
+ * Delete blobs no row points at any more. Inside an outer transaction (plan/apply) the commit is not ours to see:
+ * a rollback would resurrect the rows, so the bytes are left to the orphan janitor instead.
+ */
+export async function deleteBlobsAfterCommit(sql: Sql, blobs: BlobStore, keys: readonly string[]): Promise<void> {
+  if (isOuterTransaction(sql)) return;
+  await Promise.allSettled(keys.map((k) => blobs.delete(k))); // failures: the orphan janitor retries
+}
+
+/** Purge trashed files whose window closed before `now`: bytes, then rows (in batches). Returns files purged. */
+export async function purgeTrash(deps: TrashDeps, now: Date, batch = 500): Promise<number> {
+  const cutoff = new Date(now.getTime() - deps.config.trashRetentionMs);
+  let purged = 0;
+  for (;;) {
+    const done = await inTransaction(deps.sql, async (tx) => {
+      const rows = await expiredTrash(tx, cutoff, batch);
+      const gone: string[] = [];
+      // Rows are locked (skip locked) while their bytes go; a failed delete keeps its row for the next run.
+      await Promise.all(rows.map(async (r) => {
+        try { await deps.blobs.delete(r.blobKey); gone.push(r.id); } catch { /* retried next run */ }
+      }));
+      await deleteFileRows(tx, gone);
+      return { found: rows.length, gone: gone.length };
+    });
+    purged += done.gone;
+    if (done.found < batch || done.gone === 0) return purged;
+  }
+}

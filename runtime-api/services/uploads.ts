@@ -1,0 +1,218 @@
+// Upload reservations (design.md section 5, Uploads): begin (quota-checked under the organization's lock), parts
+// (stored while the reservation row is share-locked, so completion, abort and expiry wait for writes in flight),
+// completion (open → completing → completed, each a conditional update: concurrent completions get 409), abort.
+import type { Sql } from 'postgres';
+import type { InvokeDeps } from '../invoke.ts';
+import { ServiceError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { inTransaction, insertFile, isOuterTransaction, type FileRow } from '../store/files.ts';
+import {
+  findUpload, insertUpload, listParts, transitionUpload, upsertPart, type PartRow, type UploadRow,
+} from '../store/uploads.ts';
+import { assertQuota } from './quota.ts';
+
+export const PART_SIZE = 8 * 1024 * 1024;
+export const MAX_PARTS = 10_000;
+export const MAX_UPLOAD_BYTES = PART_SIZE * MAX_PARTS;
+/** How many missing part numbers an upload_incomplete error lists. */
+const MISSING_LISTED = 1000;
+
+export type UploadDeps = Pick<InvokeDeps, 'sql' | 'blobs' | 'clock' | 'config'>;
+
+export function partCountFor(byteLength: number): number {
+  return Math.max(1, Math.ceil(byteLength / PART_SIZE));
+}
+
+/** Exact size of part `n`: full parts, then the remainder (a zero-byte upload has one empty part). */
+export function expectedPartBytes(upload: Pick<UploadRow, 'byteLength' | 'partCount' | 'partSize'>, n: number): number {
+  return n < upload.partCount ? upload.partSize : upload.byteLength - (upload.partCount - 1) * upload.partSize;
+}
+
+export function storageFailure(err: unknown): ServiceError {
+  return err instanceof ServiceError ? err : new ServiceError('storage_failure', { cause: err });
+}
+
+export function isExpired(upload: UploadRow, now: Date): boolean {
+  return upload.state === 'expired' || (upload.state === 'open' && upload.expiresAt.getTime() <= now.getTime());
+}
+
+/** The reservation, if it exists in this organization and can still take parts or be completed. */
+export function assertOpen(upload: UploadRow | null, uploadId: string, now: Date): UploadRow {
+  if (!upload || upload.state === 'aborted') {
+    throw new ServiceError('not_found', { resolution: `No upload ${uploadId} in this organization (it may have been aborted).` });
+  }
+  if (isExpired(upload, now)) {
+    throw new ServiceError('upload_expired', { resolution: `The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.` });
+  }
+  if (upload.state === 'completing' || upload.state === 'completed') {
+    throw new ServiceError('conflict', { resolution: `Upload ${uploadId} is already ${upload.state}; its parts can no longer change.`, details: { state: upload.state } });
+  }
+  return upload;
+}
+
+export async function beginUpload(
+  deps: UploadDeps,
+  who: { orgId: string; userId: string },
+  input: { name: string; mediaType: string; byteLength: number },
+): Promise<UploadRow> {
+  const now = deps.clock.now();
+  const fileId = newId('fil');
+  return inTransaction(deps.sql, async (tx) => {
+    await assertQuota(tx, who.orgId, deps.config.quotaBytes, now, input.byteLength);
+    return insertUpload(tx, {
+      id: newId('upl'),
+      orgId: who.orgId,
+      createdBy: who.userId,
+      name: input.name,
+      mediaType: input.mediaType,
+      byteLength: input.byteLength,
+      partSize: PART_SIZE,
+      partCount: partCountFor(input.byteLength),
+      fileId,
+      blobKey: `${who.orgId}/${fileId}`,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.config.uploadTtlMs),
+    });
+  });
+}
+
+/** Checks before reading a part's body: the reservation is open and the part number is within it. */
+export async function partTarget(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number): Promise<{ upload: UploadRow; expectedBytes: number }> {
+  const upload = assertOpen(await findUpload(deps.sql, orgId, uploadId), uploadId, deps.clock.now());
+  if (partNumber > upload.partCount) {
+    throw new ServiceError('part_mismatch', {
+      resolution: `This reservation has ${upload.partCount} part(s); part ${partNumber} is out of range.`,
+      details: { partCount: upload.partCount },
+    });
+  }
+  return { upload, expectedBytes: expectedPartBytes(upload, partNumber) };
+}
+
+/**
+ * Store a verified part durably and record it in the manifest. The reservation row is share-locked and the part's
+ * manifest row locked for the duration, so a completion waits for this write and two copies of one part never
+ * interleave; a failed write rolls the manifest back.
+ */
+export async function storePart(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number, data: Buffer, sha256: string): Promise<PartRow> {
+  return inTransaction(deps.sql, async (tx) => {
+    const now = deps.clock.now();
+    const upload = assertOpen(await findUpload(tx, orgId, uploadId, 'share'), uploadId, now);
+    if (partNumber > upload.partCount || data.length !== expectedPartBytes(upload, partNumber)) {
+      throw new ServiceError('part_mismatch');
+    }
+    const part: PartRow = { partNumber, byteLength: data.length, sha256, receivedAt: now };
+    await upsertPart(tx, uploadId, part);
+    try {
+      await deps.blobs.putPart(uploadId, { number: partNumber, offset: (partNumber - 1) * upload.partSize, data });
+    } catch (err) {
+      throw storageFailure(err);
+    }
+    return part;
+  });
+}
+
+export interface UploadStatus {
+  upload: UploadRow;
+  received: PartRow[];
+  missing: number[];
+}
+
+export function missingParts(upload: UploadRow, received: readonly PartRow[]): number[] {
+  const have = new Set(received.map((p) => p.partNumber));
+  const missing: number[] = [];
+  for (let n = 1; n <= upload.partCount; n++) if (!have.has(n)) missing.push(n);
+  return missing;
+}
+
+export async function uploadStatus(deps: UploadDeps, orgId: string, uploadId: string): Promise<UploadStatus> {
+  const upload = await findUpload(deps.sql, orgId, uploadId);
+  if (!upload || upload.state === 'aborted') throw new ServiceError('not_found', { resolution: `No upload ${uploadId} in this organization.` });
+  if (isExpired(upload, deps.clock.now())) {
+    throw new ServiceError('upload_expired', { resolution: `The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.` });
+  }
+  const received = await listParts(deps.sql, uploadId);
+  return { upload, received, missing: upload.state === 'open' ? missingParts(upload, received) : [] };
+}
+
+/** Assemble the bytes and turn a `completing` reservation into an active file. Also used to recover stuck ones. */
+export async function finishCompletion(deps: UploadDeps, upload: UploadRow, received: readonly PartRow[]): Promise<FileRow> {
+  try {
+    await deps.blobs.finalize(upload.id, { partCount: upload.partCount, partSize: upload.partSize, byteLength: upload.byteLength }, upload.blobKey, { contentType: upload.mediaType });
+  } catch (err) {
+    // Parts are still there (or the rename is retried idempotently): the reservation accepts a new attempt.
+    await transitionUpload(deps.sql, upload.id, ['completing'], 'open', deps.clock.now()).catch(() => {});
+    throw storageFailure(err);
+  }
+  return inTransaction(deps.sql, async (tx) => {
+    const now = deps.clock.now();
+    if (!(await transitionUpload(tx, upload.id, ['completing'], 'completed', now))) {
+      throw new ServiceError('conflict', { resolution: `Upload ${upload.id} was completed or changed concurrently.` });
+    }
+    return insertFile(tx, {
+      id: upload.fileId,
+      orgId: upload.orgId,
+      name: upload.name,
+      mediaType: upload.mediaType,
+      byteLength: upload.byteLength,
+      // One part: its hash is the file's. Several: a whole-file hash would cost a second full read.
+      sha256: upload.partCount === 1 && received.length === 1 ? received[0].sha256 : null,
+      blobKey: upload.blobKey,
+      createdBy: upload.createdBy,
+      createdAt: now,
+      updatedAt: now,
+    });
+  });
+}
+
+export async function completeUpload(deps: UploadDeps, orgId: string, uploadId: string): Promise<FileRow> {
+  const { upload, received } = await inTransaction(deps.sql, async (tx) => {
+    const now = deps.clock.now();
+    // `for update` waits until every part write in flight (share lock) has committed or rolled back.
+    const current = assertOpen(await findUpload(tx, orgId, uploadId, 'update'), uploadId, now);
+    const parts = await listParts(tx, uploadId);
+    const missing = missingParts(current, parts);
+    if (missing.length) {
+      throw new ServiceError('upload_incomplete', {
+        resolution: `Send the missing part(s) ${summarize(missing)}, then complete again.`,
+        details: { missingParts: missing.slice(0, MISSING_LISTED), missingPartCount: missing.length },
+      });
+    }
+    // Re-check the quota with the bytes this reservation already holds (it fails only if the quota was lowered).
+    await assertQuota(tx, orgId, deps.config.quotaBytes, now, 0);
+    const moved = await transitionUpload(tx, uploadId, ['open'], 'completing', now);
+    if (!moved) throw new ServiceError('conflict');
+    return { upload: moved, received: parts };
+  });
+  return finishCompletion(deps, upload, received);
+}
+
+export async function abortUpload(deps: UploadDeps, orgId: string, uploadId: string): Promise<UploadRow> {
+  const aborted = await inTransaction(deps.sql, async (tx) => {
+    const now = deps.clock.now();
+    assertOpen(await findUpload(tx, orgId, uploadId, 'update'), uploadId, now);
+    const moved = await transitionUpload(tx, uploadId, ['open'], 'aborted', now);
+    if (!moved) throw new ServiceError('conflict');
+    return moved;
+  });
+  await dropStaging(deps.sql, deps, uploadId);
+  return aborted;
+}
+
+/** Delete staging bytes now, unless inside someone else's transaction (then the orphan janitor does it). */
+async function dropStaging(sql: Sql, deps: UploadDeps, uploadId: string): Promise<void> {
+  if (isOuterTransaction(sql)) return;
+  await deps.blobs.deleteUpload(uploadId).catch(() => {});
+}
+
+/** `1, 3, 5-9, …` for resolutions. */
+export function summarize(numbers: readonly number[], max = 20): string {
+  const ranges: string[] = [];
+  let i = 0;
+  for (; i < numbers.length && ranges.length < max; i++) {
+    const start = numbers[i];
+    while (i + 1 < numbers.length && numbers[i + 1] === numbers[i] + 1) i++;
+    ranges.push(start === numbers[i] ? String(start) : `${start}-${numbers[i]}`);
+  }
+  const shown = ranges.join(', ');
+  return i < numbers.length ? `${shown}, …` : shown;
+}

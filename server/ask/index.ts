@@ -1,0 +1,303 @@
+// The /ask index: BM25 over weighted page fields (title > keywords, description > body), one sub-index per page
+// language so each page is stemmed in its own language, word pairs indexed beside words ("sign in", "log out"), and an
+// edit-distance fallback for query words the vocabulary lacks (typos). Pure and deterministic.
+import type { Page } from './corpus.ts';
+import { analyze, editDistance, isQueryStopword, isStopword, LANGS, sentences, stem, tokenize, type Lang } from './text.ts';
+import { expansions } from './synonyms.ts';
+
+// Each field is scored on its own and the scores are added, so a word in the title counts on top of the same word in
+// the body instead of drowning in it (a long page repeats its topic words; the title names the topic once).
+const WEIGHTS = [3, 1.5, 1.5, 1];
+const B = [0.3, 0.3, 0.5, 0.75];
+const K1 = 1.2;
+/** Word pairs refine word matches; they never carry a page alone. */
+const PAIR_WEIGHT = 0.5;
+/** Raw score → 0..100 by saturation s/(s+K): absolute, so the top hit of a weak query stays low. */
+const SCALE_K = 8;
+/** Scaled scores under this are noise (a single rare word in one body paragraph, a far typo). */
+export const MIN_SCORE = 15;
+/** Hits far below the best one answer another question. */
+const RELATIVE_CUTOFF = 0.15;
+/** Pages in the other language still show, below comparable pages in the preferred one. */
+const OTHER_LANG_FACTOR = 0.6;
+const FUZZY_WEIGHT = [1, 0.75, 0.55];
+const SYNONYM_WEIGHT = 0.8;
+/** Share of a page's score kept however little of the query it covers. */
+const COVERAGE_FLOOR = 0.5;
+export const DEFAULT_MAX_RESULTS = 9;
+
+interface Sentence { text: string; terms: ReadonlySet<string> }
+interface Doc { page: Page; lens: number[]; tf: Map<string, number[]>; sentences: Sentence[] }
+interface SubIndex {
+  lang: Lang;
+  docs: Doc[];
+  postings: Map<string, number[]>;
+  avg: number[];
+  /** Folded surface words with their term and how often they occur, for typos and the language guess. */
+  words: Map<string, { term: string; count: number }>;
+  /** Surface words by length, each with the bit mask of its letters (a cheap filter before the edit distance). */
+  byLen: Map<number, Array<[string, number]>>;
+}
+interface Alt { term: string; weight: number }
+/** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
+interface Group { alts: Alt[]; word: boolean; mass: number }
+
+export interface AskHit {
+  page: Page;
+  /** 0..100, integer. */
+  score: number;
+  citations: string[];
+}
+export interface AskQuery {
+  text: string;
+  /** `all`/null: every page; a host: pages of that site (`www.` ignored). */
+  site?: string | null;
+  maxResults?: number | null;
+  /** Preferred page language; null: guessed from the query. */
+  lang?: Lang | null;
+}
+export interface AskOutcome { hits: AskHit[]; lang: Lang | null }
+
+export interface AskIndex {
+  readonly size: number;
+  readonly pages: readonly Page[];
+  search(query: AskQuery): AskOutcome;
+}
+
+/** A word's key in a language: its stem, or the word itself for a stop word (kept only inside pairs). */
+function key(token: string, lang: Lang): string {
+  return isStopword(token, lang) ? token : stem(token, lang);
+}
+
+/** Index terms of a text: stems of the non-stop words, then the pairs of adjacent words that hold at least one. */
+function docTerms(text: string, lang: Lang): string[] {
+  const tokens = tokenize(text);
+  const terms = analyze(text, lang);
+  for (let i = 1; i < tokens.length; i++) {
+    if (!isStopword(tokens[i - 1], lang) || !isStopword(tokens[i], lang)) terms.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
+  }
+  return terms;
+}
+
+function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
+  const docs: Doc[] = [];
+  const postings = new Map<string, number[]>();
+  const words = new Map<string, { term: string; count: number }>();
+  const totals = [0, 0, 0, 0];
+  for (const page of pages.filter((p) => p.lang === lang)) {
+    const tf = new Map<string, number[]>();
+    const fields = [page.title, page.keywords, page.description, page.blocks.join('\n')];
+    const lens = fields.map((text, f) => {
+      let words_ = 0;
+      for (const term of docTerms(text, lang)) {
+        let row = tf.get(term);
+        if (!row) tf.set(term, (row = [0, 0, 0, 0]));
+        row[f]++;
+        if (!term.includes(' ')) words_++;
+      }
+      for (const token of tokenize(text)) {
+        if (token.length < 3 || /\p{N}/u.test(token) || isStopword(token, lang)) continue;
+        const w = words.get(token);
+        if (w) w.count++;
+        else words.set(token, { term: stem(token, lang), count: 1 });
+      }
+      return words_;
+    });
+    lens.forEach((n, f) => (totals[f] += n));
+    const sentenceList = page.blocks.flatMap((block) => sentences(block)).map((text) => ({ text, terms: new Set(docTerms(text, lang)) }));
+    const id = docs.length;
+    for (const term of tf.keys()) {
+      const list = postings.get(term) ?? [];
+      list.push(id);
+      postings.set(term, list);
+    }
+    docs.push({ page, lens, tf, sentences: sentenceList });
+  }
+  const byLen = new Map<number, Array<[string, number]>>();
+  for (const w of [...words.keys()].sort()) {
+    const bucket = byLen.get(w.length) ?? [];
+    bucket.push([w, letterMask(w)]);
+    byLen.set(w.length, bucket);
+  }
+  const avg = totals.map((t) => Math.max(1, t / Math.max(1, docs.length)));
+  return { lang, docs, postings, avg, words, byLen };
+}
+
+function idf(sub: SubIndex, term: string): number {
+  const df = sub.postings.get(term)?.length ?? 0;
+  return Math.log(1 + (sub.docs.length - df + 0.5) / (df + 0.5));
+}
+
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) % 31);
+  return mask;
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x; n++) x &= x - 1;
+  return n;
+}
+
+/** Known words within a small edit distance of an unknown query word: the nearest, the most frequent first. */
+function fuzzy(sub: SubIndex, token: string): Alt[] {
+  if (token.length < 5 || /\p{N}/u.test(token)) return [];
+  const max = token.length >= 7 ? 2 : 1;
+  const mask = letterMask(token);
+  let best = max + 1;
+  let found: string[] = [];
+  for (let len = token.length - max; len <= token.length + max; len++) {
+    for (const [surface, surfaceMask] of sub.byLen.get(len) ?? []) {
+      // Each edit brings in or takes away at most one distinct letter (a swap none): too many differing letters
+      // rule a word out before the distance is computed.
+      if (popcount(mask ^ surfaceMask) > 2 * Math.min(best, max)) continue;
+      const d = editDistance(token, surface, best);
+      if (d < best) { best = d; found = [surface]; } else if (d === best) found.push(surface);
+    }
+  }
+  if (best > max) return [];
+  found.sort((a, b) => sub.words.get(b)!.count - sub.words.get(a)!.count || (a < b ? -1 : 1));
+  const terms = [...new Set(found.map((w) => sub.words.get(w)!.term))].slice(0, 2);
+  return terms.map((term) => ({ term, weight: FUZZY_WEIGHT[best] }));
+}
+
+function pairs(tokens: readonly string[], lang: Lang): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < tokens.length; i++) {
+    if (!isQueryStopword(tokens[i - 1]) || !isQueryStopword(tokens[i])) out.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
+  }
+  return out;
+}
+
+/** Groups of alternative terms for one language: one per query word (its own term, else the nearest vocabulary
+ * words), one per adjacent word pair, and the words and pairs of synonym phrases at a discount. A group scores its
+ * best alternative, so an expansion never outweighs the word itself. */
+function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean): Group[] {
+  const groups: Group[] = [];
+  const unknownMass = idf(sub, '');
+  const seen = new Set<string>();
+  const addWord = (token: string, weight: number, typos: boolean) => {
+    if (isQueryStopword(token) || seen.has(token)) return;
+    seen.add(token);
+    const own = stem(token, sub.lang);
+    // Only a word no page of any language uses is a typo: an English word is not misspelt Portuguese.
+    const alts: Alt[] = sub.postings.has(own) ? [{ term: own, weight }] : typos && !known(token) ? fuzzy(sub, token) : [];
+    // A word the pages never use still counts in the query's mass, as the rarest word would: it lowers coverage.
+    const mass = weight * (alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass);
+    groups.push({ alts, word: true, mass });
+  };
+  for (const token of tokens) addWord(token, 1, true);
+  for (const term of pairs(tokens, sub.lang)) {
+    if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], word: false, mass: 0 });
+  }
+  for (const phrase of expansions(tokens, sub.lang)) {
+    const extra: Group[] = [];
+    for (const token of phrase) {
+      if (isQueryStopword(token) || seen.has(token)) continue;
+      const term = stem(token, sub.lang);
+      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: SYNONYM_WEIGHT }], word: false, mass: 0 });
+    }
+    for (const term of pairs(phrase, sub.lang)) {
+      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: PAIR_WEIGHT * SYNONYM_WEIGHT }], word: false, mass: 0 });
+    }
+    groups.push(...extra);
+  }
+  return groups;
+}
+
+function scoreSub(sub: SubIndex, groups: Group[]): Map<number, number> {
+  const total = new Map<number, number>();
+  const matched = new Map<number, number>();
+  const mass = groups.reduce((m, g) => m + g.mass, 0);
+  for (const { alts, mass: groupMass } of groups) {
+    const best = new Map<number, number>();
+    for (const { term, weight } of alts) {
+      const w = weight * idf(sub, term);
+      for (const id of sub.postings.get(term) ?? []) {
+        const doc = sub.docs[id];
+        const tf = doc.tf.get(term)!;
+        let s = 0;
+        for (let f = 0; f < 4; f++) {
+          if (tf[f]) s += (WEIGHTS[f] * tf[f] * (K1 + 1)) / (tf[f] + K1 * (1 - B[f] + (B[f] * doc.lens[f]) / sub.avg[f]));
+        }
+        s *= w;
+        if (s > (best.get(id) ?? 0)) best.set(id, s);
+      }
+    }
+    for (const [id, s] of best) {
+      total.set(id, (total.get(id) ?? 0) + s);
+      matched.set(id, (matched.get(id) ?? 0) + groupMass);
+    }
+  }
+  // Coverage: a page that answers only part of the query ranks below one that answers all of it.
+  if (mass > 0) for (const [id, s] of total) total.set(id, s * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (matched.get(id)! / mass)));
+  return total;
+}
+
+/** Up to two sentences of the page sharing the most (rare) query terms, verbatim, most relevant first. */
+function cite(sub: SubIndex, doc: Doc, groups: Group[]): string[] {
+  const ranked = doc.sentences
+    .map((s, i) => {
+      let score = 0;
+      for (const { alts } of groups) {
+        let best = 0;
+        for (const a of alts) if (s.terms.has(a.term)) best = Math.max(best, a.weight * idf(sub, a.term));
+        score += best;
+      }
+      return { text: s.text, i, score };
+    })
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i);
+  const picked = [...new Set(ranked.slice(0, 2).map((s) => s.text))];
+  return picked.length > 0 ? picked : doc.sentences.slice(0, 1).map((s) => s.text);
+}
+
+/** The query's language when none is asked: each word votes by how much more often the pages of one language use it
+ * (English words also occur in Portuguese pages, as code names, but far less often). Stop words vote too. */
+function guessLang(subs: Record<Lang, SubIndex>, tokens: readonly string[]): Lang | null {
+  let vote = 0; // > 0: pt
+  for (const token of new Set(tokens)) {
+    const pt = isStopword(token, 'pt') ? 20 : (subs.pt.words.get(token)?.count ?? 0);
+    const en = isStopword(token, 'en') ? 20 : (subs.en.words.get(token)?.count ?? 0);
+    vote += Math.log((pt + 1) / (en + 1));
+  }
+  if (Math.abs(vote) < 1) return null;
+  return vote > 0 ? 'pt' : 'en';
+}
+
+export function buildAskIndex(pages: readonly Page[]): AskIndex {
+  const subs = { pt: buildSub('pt', pages), en: buildSub('en', pages) } as Record<Lang, SubIndex>;
+  const known = (token: string) => LANGS.some((l) => subs[l].words.has(token) || subs[l].postings.has(stem(token, l)));
+  return {
+    size: pages.length,
+    pages,
+    search(query) {
+      const tokens = tokenize(query.text);
+      const lang = query.lang ?? guessLang(subs, tokens);
+      const site = !query.site || query.site === 'all' ? null : query.site.toLowerCase().replace(/^www\./, '');
+      const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number }> = [];
+      for (const l of LANGS) {
+        const sub = subs[l];
+        const groups = queryGroups(sub, tokens, known);
+        const factor = lang && lang !== l ? OTHER_LANG_FACTOR : 1;
+        for (const [id, s] of scoreSub(sub, groups)) {
+          const doc = sub.docs[id];
+          if (site && doc.page.site !== site) continue;
+          scored.push({ doc, sub, groups, raw: s * factor });
+        }
+      }
+      const top = Math.max(0, ...scored.map((s) => s.raw));
+      const seen = new Set<string>();
+      const hits = scored
+        .filter((s) => s.raw >= top * RELATIVE_CUTOFF)
+        .map((s) => ({ ...s, score: Math.round((100 * s.raw) / (s.raw + SCALE_K)) }))
+        .filter((s) => s.score >= MIN_SCORE)
+        .sort((a, b) => b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
+        .filter((s) => !seen.has(s.doc.page.key) && seen.add(s.doc.page.key))
+        .slice(0, query.maxResults ?? DEFAULT_MAX_RESULTS)
+        .map((s) => ({ page: s.doc.page, score: s.score, citations: cite(s.sub, s.doc, s.groups) }));
+      return { hits, lang };
+    },
+  };
+}

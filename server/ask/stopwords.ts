@@ -1,0 +1,24 @@
+// Portuguese and English stop words for /ask, written accent-folded (the analyzer folds before it looks them up).
+// Short, hand-kept lists: words that carry no topic in a docs query ("como", "the"), never domain words.
+
+const PT = `a ao aos aquela aquelas aquele aqueles aquilo as ate com como da das de dela delas dele deles depois do dos
+e ela elas ele eles em entre era eram essa essas esse esses esta estas este estes eu foi fomos for foram ha isso isto ja
+la lhe lhes mais mas me mesmo meu meus minha minhas muito na nas nem no nos nossa nossas nosso nossos num numa o os ou
+para pela pelas pelo pelos por porque qual quais quando que quem se sem ser seu seus so sua suas tambem te tem tenho
+teu teus tu tua tuas um uma umas uns voce voces vos sao esta estao estou sendo sido ter tinha nao sim onde posso pode
+podem devo deve preciso consigo meu minha ate apos cada outro outra outros outras qualquer quanto quantos
+quantas algum alguma alguns algumas`;
+
+const EN = `a about above after again against all am an and any are as at be because been before being below between
+both but by can could did do does doing down during each few for from further had has have having he her here hers
+herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once
+only or other our ours ourselves out over own same she should so some such than that the their theirs them themselves
+then there these they this those through to too under until up very was we were what when where which while who whom
+why will with would you your yours yourself yourselves get got gets can't cannot dont don't doesnt isnt i'm im my
+also any anything something want need needs let lets via`;
+
+function toSet(list: string): ReadonlySet<string> {
+  return new Set(list.split(/\s+/).filter(Boolean));
+}
+
+export const STOPWORDS: Readonly<Record<'pt' | 'en', ReadonlySet<string>>> = { pt: toSet(PT), en: toSet(EN) };

@@ -1,0 +1,63 @@
+// CSRF defence for cookie-authenticated requests. A state-changing request (POST/PUT/PATCH/DELETE) that a
+// session cookie authenticates must come from an allowed Origin (403 ORIGIN_NOT_ALLOWED) and carry JSON (415);
+// a cross-site page can send neither without a CORS preflight we never grant. The /auth/* routes (sign-in,
+// verify, sign-out) get the Origin check too, against login CSRF, though they accept a same-origin form post.
+// Requests without an Origin header come from non-browser clients (a browser always sends one on cross-site
+// POSTs), unless Sec-Fetch-Site says cross-site.
+import type Koa from 'koa';
+import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
+import { tr } from '../../runtime-api/services/membership.ts';
+import type { Config } from '../config.ts';
+import type { RouteDef } from '../http/route.ts';
+import { isJson } from '../http/body.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The public base URL's origin and ALLOWED_ORIGINS (config.allowedOrigins already holds both). */
+export function isAllowedOrigin(config: Pick<Config, 'allowedOrigins'>, origin: string): boolean {
+  if (!origin || origin === 'null') return false;
+  try {
+    return config.allowedOrigins.includes(new URL(origin).origin);
+  } catch {
+    return false;
+  }
+}
+
+export function originNotAllowed(locale: Locale, origin: string): ServiceError {
+  return new ServiceError('ORIGIN_NOT_ALLOWED', {
+    resolution: tr(locale, `The origin ${origin || '(cross-site)'} may not send authenticated requests; use the service from an allowed origin.`,
+      `A origem ${origin || '(outro site)'} não pode enviar requisições autenticadas; use o serviço a partir de uma origem permitida.`),
+  });
+}
+
+/** Throws when an unsafe request's Origin (or Sec-Fetch-Site) is not allowed. */
+export function checkOrigin(ctx: Koa.Context, config: Pick<Config, 'allowedOrigins'>): void {
+  const origin = ctx.get('origin');
+  if (origin) {
+    if (!isAllowedOrigin(config, origin)) throw originNotAllowed(ctx.state.locale, origin);
+  } else if (ctx.get('sec-fetch-site') === 'cross-site') {
+    throw originNotAllowed(ctx.state.locale, '');
+  }
+}
+
+function hasBody(ctx: Koa.Context): boolean {
+  const length = ctx.get('content-length');
+  return (length !== '' && Number(length) > 0) || ctx.get('transfer-encoding') !== '';
+}
+
+/** Per-route guard, mounted after requireAuth so that ctx.state.caller is known. */
+export function originGuard(config: Pick<Config, 'allowedOrigins'>, route: Pick<RouteDef, 'auth' | 'path'>): Koa.Middleware {
+  const authRoute = route.path.startsWith('/auth/');
+  return async function originGuardMiddleware(ctx, next) {
+    if (!UNSAFE.has(ctx.method)) return next();
+    const cookieAuthenticated = route.auth !== 'none' && ctx.state.caller?.kind === 'session';
+    if (cookieAuthenticated || authRoute) checkOrigin(ctx, config);
+    if (cookieAuthenticated && (ctx.get('content-type') || hasBody(ctx)) && !isJson(ctx)) {
+      throw new ServiceError('unsupported_media_type', {
+        resolution: tr(ctx.state.locale, 'Requests authenticated by the session cookie must send Content-Type: application/json.',
+          'Requisições autenticadas pelo cookie de sessão precisam enviar Content-Type: application/json.'),
+      });
+    }
+    return next();
+  };
+}

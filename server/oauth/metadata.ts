@@ -1,0 +1,74 @@
+// Discovery documents: RFC 8414 authorization server metadata (and its OpenID Connect Discovery twin) and RFC 9728
+// protected-resource metadata for the MCP endpoint and its /mcp alias. The issuer is the configured public base
+// URL, never the Host header.
+import { GRANTABLE_SCOPES } from '../../runtime-api/scopes.ts';
+import { mcpAudiences } from '../../runtime-api/services/access-tokens.ts';
+import { LOCALES } from '../../runtime-api/errors.ts';
+
+export const OAUTH_PATHS = {
+  authorize: '/oauth/authorize',
+  token: '/oauth/token',
+  register: '/oauth/register',
+  revoke: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+} as const;
+
+/** Lifetimes (research/auth.md section 5). The access token's is the config's ACCESS_TOKEN_TTL_SECONDS. */
+export const OAUTH_LIFETIMES = {
+  codeMs: 120_000,
+  refreshMs: 30 * 86400_000,
+  /** A grant's refresh tokens stop rotating this long after consent, however often they were used. */
+  grantAbsoluteMs: 90 * 86400_000,
+  consentTicketSeconds: 600,
+};
+
+export function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}${OAUTH_PATHS.authorize}`,
+    token_endpoint: `${issuer}${OAUTH_PATHS.token}`,
+    registration_endpoint: `${issuer}${OAUTH_PATHS.register}`,
+    revocation_endpoint: `${issuer}${OAUTH_PATHS.revoke}`,
+    jwks_uri: `${issuer}${OAUTH_PATHS.jwks}`,
+    scopes_supported: [...GRANTABLE_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    authorization_response_iss_parameter_supported: true,
+    ui_locales_supported: [...LOCALES],
+    service_documentation: `${issuer}/openapi.json`,
+  };
+}
+
+/** OpenID Connect Discovery: the same data plus the members that document requires (no ID tokens are issued). */
+export function openIdConfiguration(issuer: string) {
+  return {
+    ...authorizationServerMetadata(issuer),
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['ES256'],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'client_id', 'scope'],
+  };
+}
+
+/** Resource path → RFC 9728 metadata. `resource` equals the URL the client uses (the MCP SDK checks the prefix). */
+export function protectedResourceMetadata(base: string, path: '/v1/mcp' | '/mcp') {
+  const resource = `${base}${path}`;
+  return {
+    resource,
+    authorization_servers: [base],
+    scopes_supported: [...GRANTABLE_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Siglata MCP',
+    resource_documentation: `${base}/openapi.json`,
+  };
+}
+
+/** Canonical form of an RFC 8707 `resource`: no trailing slash; null when it is not one of our MCP resources. */
+export function canonicalResource(base: string, value: string): string | null {
+  if (value.includes('#')) return null;
+  const trimmed = value.replace(/\/+$/, '');
+  return mcpAudiences(base).includes(trimmed) ? trimmed : null;
+}

@@ -1,0 +1,181 @@
+// POST /ask: the public NLWeb 0.54 search (spec 2.6, 2.7, 4.1; research/nlweb.md B1-B5). No authentication, CORS open
+// to any origin without credentials. Checks run 415 → 413 → 400 → 503, and every failure is an NLWeb Failure body
+// written here (never the service's error shapes), with its real status even when streaming was asked.
+import type Koa from 'koa';
+import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { defineRoute, type RouteDef } from '../http/route.ts';
+import type { AppDeps } from '../deps.ts';
+import type { AskIndex } from '../ask/index.ts';
+import { answerBody, failureBody, FAILURE_STATUS, sseFrame } from '../ask/answer.ts';
+import { AskAnswerSchema, AskFailureSchema, AskRequestSchema, askRequestJsonSchema, describeAskIssue, MAX_BODY_BYTES, type AskErrorCode } from '../ask/schema.ts';
+import { langOf } from '../ask/text.ts';
+
+/** Bytes read past the limit to let the client finish sending, so the 413 is read rather than cut by a reset. */
+const DRAIN_BYTES = 1024 * 1024;
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'x-request-id, retry-after',
+};
+
+function isAskPath(path: string): boolean {
+  return path === '/ask' || path === '/ask/';
+}
+
+/** CORS for /ask: headers on every response and the OPTIONS preflight (the route table has no OPTIONS). Mount it
+ * before the router. No credentials: `*` is only valid without them, and /ask needs none. */
+export function askCors(): Koa.Middleware {
+  return async function askCorsMiddleware(ctx, next) {
+    if (!isAskPath(ctx.path)) return next();
+    ctx.set(CORS_HEADERS);
+    if (ctx.method !== 'OPTIONS') return next();
+    const requested = ctx.get('access-control-request-headers');
+    ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    ctx.set('Access-Control-Allow-Headers', /^[\w-]+(\s*,\s*[\w-]+)*$/.test(requested) ? requested : 'Content-Type');
+    ctx.set('Access-Control-Max-Age', '600');
+    ctx.vary('Access-Control-Request-Headers');
+    ctx.status = 204;
+  };
+}
+
+class AskFailureError extends Error {
+  readonly code: AskErrorCode;
+  readonly pointer: string | undefined;
+  readonly headers: Record<string, string>;
+  constructor(code: AskErrorCode, message: string, options: { pointer?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.code = code;
+    this.pointer = options.pointer;
+    this.headers = options.headers ?? {};
+  }
+}
+
+const fail = (code: AskErrorCode, message: string, options?: { pointer?: string; headers?: Record<string, string> }) =>
+  new AskFailureError(code, message, options);
+
+interface BodyRead { bytes?: Buffer; tooLarge: boolean; complete: boolean }
+
+/** Reads the raw body counting bytes as they arrive (chunked included). Past `limit` the bytes are dropped but still
+ * read, up to DRAIN_BYTES, so the client is done sending when the 413 goes out. */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const finish = (result: BodyRead) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total <= limit) chunks.push(chunk);
+      else if (total > limit + DRAIN_BYTES) {
+        req.pause();
+        finish({ tooLarge: true, complete: false });
+      }
+    };
+    const onEnd = () => finish(total > limit ? { tooLarge: true, complete: true } : { bytes: Buffer.concat(chunks), tooLarge: false, complete: true });
+    // A body cut short is the client's failure (400), never a 500 to log.
+    const onError = () => reject(fail('INVALID_REQUEST', 'The request body could not be read completely.'));
+    const onAborted = onError;
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
+  });
+}
+
+function checkContentType(ctx: Koa.Context): void {
+  const [type, ...params] = (ctx.get('content-type') || '').split(';').map((s) => s.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (type !== 'application/json' || (charset && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw fail('UNSUPPORTED_MEDIA_TYPE', 'Send the body as Content-Type: application/json (UTF-8).');
+  }
+  const encoding = ctx.get('content-encoding').trim().toLowerCase();
+  if (encoding && encoding !== 'identity') throw fail('UNSUPPORTED_MEDIA_TYPE', 'Send the body without Content-Encoding.');
+}
+
+async function readRequest(ctx: Koa.Context): Promise<unknown> {
+  const tooLarge = `The body must be at most ${MAX_BODY_BYTES} bytes.`;
+  const declared = ctx.get('content-length');
+  if (declared && Number(declared) > MAX_BODY_BYTES + DRAIN_BYTES) throw fail('PAYLOAD_TOO_LARGE', tooLarge, { headers: { Connection: 'close' } });
+  const read = await readBody(ctx.req, MAX_BODY_BYTES);
+  if (read.tooLarge) throw fail('PAYLOAD_TOO_LARGE', tooLarge, { headers: read.complete ? {} : { Connection: 'close' } });
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
+  } catch {
+    throw fail('INVALID_REQUEST', 'The body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail('INVALID_REQUEST', 'The body is not valid JSON.');
+  }
+}
+
+function writeFailure(ctx: Koa.Context, requestId: string, err: AskFailureError): void {
+  ctx.status = FAILURE_STATUS[err.code];
+  ctx.set(err.headers);
+  ctx.body = failureBody(err.code, err.message, requestId, err.pointer);
+}
+
+/** `index` may be a function so the corpus can be (re)loaded, or emptied, after the routes are built. */
+export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null | (() => AskIndex | null)): RouteDef[] {
+  const currentIndex = typeof index === 'function' ? index : () => index;
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/ask',
+      operationId: 'ask',
+      summary: 'Natural-language search over the public site and documentation (NLWeb 0.54, list / conv_search)',
+      description: 'Public and unauthenticated. With `prefer.streaming: false` the answer is JSON; otherwise it is '
+        + '`text/event-stream` carrying exactly one `data:` event with the same JSON, then the stream ends. '
+        + 'Failures are NLWeb Failure bodies (always JSON) with real statuses: 415, then 413, then 400, then 503.',
+      tags: ['search'],
+      auth: 'none',
+      body: { contentType: 'application/json', jsonSchema: askRequestJsonSchema() },
+      responses: {
+        200: { description: 'Answer (application/json, or text/event-stream with one data event holding this object).', schema: AskAnswerSchema },
+        400: { description: 'Invalid or unsupported query fields.', schema: AskFailureSchema },
+        413: { description: 'Body over 8192 bytes.', schema: AskFailureSchema },
+        415: { description: 'Content-Type is not application/json.', schema: AskFailureSchema },
+        503: { description: 'Public corpus unavailable.', schema: AskFailureSchema, headers: { 'Retry-After': 'Seconds to wait.' } },
+      },
+      errors: [],
+      async handle(ctx) {
+        const requestId: string = ctx.state.requestId ?? randomUUID();
+        ctx.set(CORS_HEADERS);
+        try {
+          checkContentType(ctx);
+          const json = await readRequest(ctx);
+          const parsed = v.safeParse(AskRequestSchema, json);
+          if (!parsed.success) {
+            const { message, pointer } = describeAskIssue(parsed.issues);
+            throw fail('INVALID_REQUEST', message, { pointer });
+          }
+          const request = parsed.output;
+          const idx = currentIndex();
+          if (!idx || idx.size === 0) throw fail('CORPUS_UNAVAILABLE', 'The public corpus is not loaded yet; retry shortly.', { headers: { 'Retry-After': '30' } });
+          const outcome = idx.search({
+            text: request.query.text,
+            site: request.query.site,
+            maxResults: request.query.max_results,
+            lang: langOf(request.prefer?.['accept-language']),
+          });
+          const body = answerBody(request, outcome, requestId);
+          ctx.status = 200;
+          if (request.prefer?.streaming === false) {
+            ctx.body = body;
+          } else {
+            ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+            ctx.body = sseFrame(body);
+          }
+        } catch (err) {
+          if (err instanceof AskFailureError) return writeFailure(ctx, requestId, err);
+          if (ctx.headerSent) throw err;
+          deps.logger.error('ask failed', { requestId, err });
+          writeFailure(ctx, requestId, fail('INTERNAL_ERROR', 'Internal error; report the request id if it persists.'));
+        }
+      },
+    }),
+  ];
+}

@@ -1,0 +1,300 @@
+// Binary transfers (spec 4.5): PUT an upload part, GET a file's bytes. Both need a Bearer token of an active member
+// whose organization's MCP access is not revoked. Parts are read into one pooled 8 MiB buffer (hashed on the way,
+// the pool bounding memory), verified, then stored durably before the 200. Downloads stream from the blob store
+// with backpressure; Koa's pipeline destroys the source (closing its file handle) when the client goes away.
+import type Koa from 'koa';
+import * as v from 'valibot';
+import { createHash, type Hash } from 'node:crypto';
+import rangeParser from 'range-parser';
+import { create as contentDisposition } from 'content-disposition';
+import { defineRoute, type RouteDef } from '../http/route.ts';
+import type { AppDeps } from '../deps.ts';
+import type { Caller } from '../../runtime-api/caller.ts';
+import type { Binding } from '../../runtime-api/define.ts';
+import type { Scope } from '../../runtime-api/scopes.ts';
+import { authorize, describeIssues } from '../../runtime-api/invoke.ts';
+import { ServiceError } from '../../runtime-api/errors.ts';
+import { BlobNotFoundError } from '../../runtime-api/blobs/port.ts';
+import { findFile } from '../../runtime-api/store/files.ts';
+import { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from '../../runtime-api/services/uploads.ts';
+import { notFound } from '../../runtime-api/services/trash.ts';
+import { FileId, UploadId } from '../../runtime-api/bindings/files/schemas.ts';
+
+const PartParams = v.object({
+  uploadId: UploadId,
+  partNumber: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PARTS), v.description('Part number, 1 to 10,000, within the reservation\'s part count.')),
+});
+const DownloadParams = v.object({ fileId: FileId });
+const PartStored = v.object({
+  uploadId: v.pipe(v.string(), v.description('The reservation.')),
+  partNumber: v.pipe(v.number(), v.description('The part stored.')),
+  byteLength: v.pipe(v.number(), v.description('Bytes stored.')),
+  sha256: v.pipe(v.string(), v.description('Hex SHA-256 of the part (also sent as the ETag).')),
+});
+
+/** Transfer routes authorize like the binding they stand for (same scope and membership rules and errors). */
+function transferAccess(ctx: Koa.Context, name: string, scope: Scope): Caller {
+  const caller = ctx.state.caller as Caller;
+  if (ctx.state.token?.mcp?.state === 'revoked') {
+    throw new ServiceError('MCP_ACCESS_REVOKED', { resolution: 'An owner or admin of the organization must restore its MCP access before files can be transferred.' });
+  }
+  authorize({ name, scope, needsOrganization: true, sessionOnly: false } as Binding, caller);
+  return caller;
+}
+
+function params<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, value);
+  if (!parsed.success) throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues) });
+  return parsed.output;
+}
+
+/** A fixed set of reusable 8 MiB buffers: at most `size` parts are in memory at once; later ones wait their turn. */
+export function bufferPool(size: number) {
+  const free: Buffer[] = [];
+  const waiting: ((b: Buffer) => void)[] = [];
+  let created = 0;
+  return {
+    async acquire(): Promise<Buffer> {
+      const b = free.pop();
+      if (b) return b;
+      if (created < size) { created++; return Buffer.allocUnsafeSlow(PART_SIZE); }
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    release(b: Buffer): void {
+      const next = waiting.shift();
+      if (next) next(b);
+      else free.push(b);
+    },
+  };
+}
+
+interface Digests {
+  md5?: Buffer;
+  sha256?: Buffer;
+  sha512?: Buffer;
+}
+
+function badDigest(header: string): ServiceError {
+  return new ServiceError('invalid_request', { resolution: `The ${header} header is malformed: send Content-MD5: <base64 MD5> or Content-Digest: sha-256=:<base64>: (RFC 9530).` });
+}
+
+/** Content-MD5 (base64) and RFC 9530 Content-Digest (sha-256 and sha-512; other algorithms are ignored). */
+export function parseDigests(md5Header: string, digestHeader: string): Digests {
+  const out: Digests = {};
+  if (md5Header) {
+    const md5 = Buffer.from(md5Header.trim(), 'base64');
+    if (md5.length !== 16) throw badDigest('Content-MD5');
+    out.md5 = md5;
+  }
+  if (digestHeader) {
+    for (const member of digestHeader.split(',')) {
+      const m = /^\s*([a-z0-9-]+)\s*=\s*:([A-Za-z0-9+/]*={0,2}):\s*(;.*)?$/i.exec(member);
+      if (!m) throw badDigest('Content-Digest');
+      const alg = m[1].toLowerCase();
+      const value = Buffer.from(m[2], 'base64');
+      if (alg === 'sha-256') { if (value.length !== 32) throw badDigest('Content-Digest'); out.sha256 = value; }
+      if (alg === 'sha-512') { if (value.length !== 64) throw badDigest('Content-Digest'); out.sha512 = value; }
+    }
+  }
+  return out;
+}
+
+interface ReadResult { length: number; overflow: boolean }
+
+/**
+ * Read the request body into `buf` (at most `expected` bytes), feeding the hashes as chunks arrive. Stops reading
+ * at the first byte past `expected` (the connection is then closed after the 400).
+ */
+function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes: Hash[]): Promise<ReadResult> {
+  return new Promise((resolve, reject) => {
+    if (req.destroyed) { reject(new ServiceError('invalid_request', { resolution: 'The request body was not received completely.' })); return; }
+    let length = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      if (length + chunk.length > expected) {
+        cleanup();
+        req.pause();
+        resolve({ length: length + chunk.length, overflow: true });
+        return;
+      }
+      chunk.copy(buf, length);
+      for (const h of hashes) h.update(chunk);
+      length += chunk.length;
+    };
+    const onEnd = () => { cleanup(); resolve({ length, overflow: false }); };
+    const onError = (err: Error) => { cleanup(); reject(new ServiceError('invalid_request', { resolution: 'The request body was not received completely.', cause: err })); };
+    const onClose = () => { if (!req.complete) onError(new Error('client closed the request')); };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+function partMismatch(partNumber: number, expected: number, got: string, ctx: Koa.Context, bodyUnread: boolean): ServiceError {
+  // An unread body would otherwise be drained first; closing is cheaper and ends an oversized send early.
+  if (bodyUnread) ctx.set('Connection', 'close');
+  return new ServiceError('part_mismatch', {
+    resolution: `Part ${partNumber} must be exactly ${expected} bytes (${expected === PART_SIZE ? 'every part but the last is 8,388,608 bytes' : 'the final part carries the remainder'}); ${got}. Nothing was stored.`,
+    details: { partNumber, expectedBytes: expected },
+  });
+}
+
+/** An ASCII stand-in for the RFC 6266 `filename` parameter (the exact name goes in `filename*`). */
+function asciiFallback(name: string): string {
+  const folded = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
+  return folded || 'download';
+}
+
+export function attachmentHeader(name: string): string {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const fallback = asciiFallback(base);
+  return contentDisposition(base, { fallback: fallback === base ? true : fallback });
+}
+
+export function transferRoutes(deps: AppDeps): RouteDef[] {
+  // Parts in memory at once. Each stored part also holds a database connection while it is written, so stay
+  // below the pool size (leaving room for the rest of the traffic).
+  const pool = bufferPool(Math.max(2, Math.min(8, deps.config.databasePoolMax - 2)));
+
+  return [
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/mcp/uploads/:uploadId/parts/:partNumber',
+      operationId: 'putUploadPart',
+      summary: 'Upload one part of a reserved upload (exactly 8,388,608 bytes; the final part carries the remainder)',
+      description: 'Reserve the upload with the `upload_begin` management function first. Parts may arrive in any order and in parallel and may be re-sent (replacing the earlier copy) until completion. '
+        + 'An optional `Content-MD5` or `Content-Digest: sha-256=:…:` is verified. The 200 comes only once the part is durable; a wrong size answers 400 part_mismatch and stores nothing.',
+      tags: ['transfers'],
+      auth: 'bearer',
+      params: PartParams,
+      body: { contentType: 'application/octet-stream', jsonSchema: { type: 'string', format: 'binary' } },
+      responses: {
+        200: { description: 'The part is verified and stored durably.', schema: PartStored, headers: { ETag: 'Quoted hex SHA-256 of the part.' } },
+      },
+      errors: ['invalid_input', 'invalid_request', 'part_mismatch', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED',
+        'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'conflict', 'upload_expired', 'unsupported_media_type', 'rate_limited', 'storage_failure', 'database_failure'],
+      async handle(ctx) {
+        const caller = transferAccess(ctx, 'upload_part', 'files:write');
+        const raw = ctx.params as Record<string, string>;
+        const { uploadId, partNumber } = params(PartParams, {
+          uploadId: raw.uploadId,
+          partNumber: /^\d{1,6}$/.test(raw.partNumber) ? Number(raw.partNumber) : raw.partNumber,
+        });
+        const type = (ctx.get('content-type') || '').split(';')[0].trim().toLowerCase();
+        if (type !== 'application/octet-stream') {
+          ctx.set('Connection', 'close');
+          throw new ServiceError('unsupported_media_type', { resolution: 'Send the part as Content-Type: application/octet-stream.' });
+        }
+        const orgId = caller.membership!.orgId;
+        const { expectedBytes } = await partTarget(deps, orgId, uploadId, partNumber);
+        const declared = ctx.get('content-length');
+        if (declared !== '' && Number(declared) !== expectedBytes) {
+          throw partMismatch(partNumber, expectedBytes, `this request declares ${declared}`, ctx, true);
+        }
+        const digests = parseDigests(ctx.get('content-md5'), ctx.get('content-digest'));
+        const sha256 = createHash('sha256');
+        const md5 = digests.md5 ? createHash('md5') : null;
+        const sha512 = digests.sha512 ? createHash('sha512') : null;
+        const buf = await pool.acquire();
+        try {
+          const got = await readBody(ctx.req, buf, expectedBytes, [sha256, ...(md5 ? [md5] : []), ...(sha512 ? [sha512] : [])]);
+          if (got.overflow || got.length !== expectedBytes) {
+            throw partMismatch(partNumber, expectedBytes, got.overflow ? 'more bytes arrived' : `${got.length} arrived`, ctx, got.overflow);
+          }
+          const sha256Digest = sha256.digest();
+          const mismatch = (digests.md5 && !md5!.digest().equals(digests.md5) && 'Content-MD5')
+            || (digests.sha256 && !sha256Digest.equals(digests.sha256) && 'Content-Digest sha-256')
+            || (digests.sha512 && !sha512!.digest().equals(digests.sha512) && 'Content-Digest sha-512');
+          if (mismatch) {
+            throw new ServiceError('part_mismatch', {
+              resolution: `The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
+              details: { partNumber, digest: mismatch },
+            });
+          }
+          const hex = sha256Digest.toString('hex');
+          await storePart(deps, orgId, uploadId, partNumber, buf.subarray(0, got.length), hex);
+          ctx.status = 200;
+          ctx.set('ETag', `"${hex}"`);
+          ctx.body = { uploadId, partNumber, byteLength: got.length, sha256: hex } satisfies v.InferOutput<typeof PartStored>;
+        } finally {
+          pool.release(buf);
+        }
+      },
+    }),
+
+    defineRoute({
+      method: 'GET',
+      path: '/v1/mcp/files/:fileId/download',
+      operationId: 'downloadFile',
+      summary: 'Download a file\'s bytes (streamed; Range supported)',
+      description: 'Content-Type is the file\'s stored media type; Content-Disposition is `attachment` with an RFC 6266 `filename*`. '
+        + 'Supports `Range: bytes=…` (206, or 416 when unsatisfiable; several ranges are answered with the whole file), `If-Range`, and `If-None-Match` (304).',
+      tags: ['transfers'],
+      auth: 'bearer',
+      params: DownloadParams,
+      responses: {
+        200: {
+          description: 'The whole file.',
+          contentType: 'application/octet-stream',
+          jsonSchema: { type: 'string', format: 'binary' },
+          headers: { 'Content-Disposition': 'attachment; filename="…"; filename*=UTF-8\'\'…', ETag: 'Strong validator of the content.', 'Accept-Ranges': 'bytes' },
+        },
+        206: { description: 'The requested byte range.', contentType: 'application/octet-stream', jsonSchema: { type: 'string', format: 'binary' }, headers: { 'Content-Range': 'bytes start-end/size' } },
+        304: { description: 'Not modified (If-None-Match matched the ETag).' },
+        416: { description: 'The range cannot be satisfied.', headers: { 'Content-Range': 'bytes */size' } },
+      },
+      errors: ['invalid_input', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'rate_limited', 'storage_failure', 'database_failure'],
+      async handle(ctx) {
+        const caller = transferAccess(ctx, 'files_download', 'files:read');
+        const { fileId } = params(DownloadParams, ctx.params);
+        // The membership behind the caller was re-read from the database for this request (token-caller.ts).
+        const file = await findFile(deps.sql, caller.membership!.orgId, fileId);
+        if (!file) throw notFound(fileId);
+        const size = file.byteLength;
+        const etag = `"${file.blobKey.slice(file.blobKey.lastIndexOf('/') + 1)}"`;
+        ctx.set('ETag', etag);
+        ctx.set('Accept-Ranges', 'bytes');
+        ctx.set('Last-Modified', file.updatedAt.toUTCString());
+        ctx.set('Cache-Control', 'private, no-cache');
+        const inm = ctx.get('if-none-match');
+        if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*')) {
+          ctx.status = 304;
+          return;
+        }
+        let range: { start: number; end: number } | undefined;
+        const rangeHeader = ctx.get('range');
+        const ifRange = ctx.get('if-range');
+        if (rangeHeader && (!ifRange || ifRange === etag)) {
+          const parsed = rangeParser(size, rangeHeader, { combine: true });
+          if (parsed === -1) {
+            ctx.status = 416;
+            ctx.set('Content-Range', `bytes */${size}`);
+            ctx.body = '';
+            return;
+          }
+          if (parsed !== -2 && parsed.type === 'bytes' && parsed.length === 1) range = { start: parsed[0].start, end: parsed[0].end };
+        }
+        let stream;
+        try {
+          stream = await deps.blobs.read(file.blobKey, range);
+        } catch (err) {
+          throw err instanceof BlobNotFoundError ? new ServiceError('storage_failure', { cause: err }) : storageFailure(err);
+        }
+        ctx.status = range ? 206 : 200;
+        if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+        ctx.set('Content-Type', file.mediaType); // verbatim: ctx.type would rewrite it (adding a charset)
+        ctx.set('Content-Disposition', attachmentHeader(file.name));
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+        ctx.length = range ? range.end - range.start + 1 : size;
+        ctx.body = stream;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,112 @@
+// /app/v1 over real HTTP: context, files, and execute in run, plan and apply modes — a 100-file batch rename
+// planned, reviewed and applied atomically, and a concurrent change between plan and apply detected.
+import t from 'tap';
+import { startTestApp } from '../helpers/app.ts';
+import { http } from '../helpers/http.ts';
+import { contract } from '../helpers/openapi-contract.ts';
+
+const RENAME = `
+let cursor = null, renamed = 0;
+do {
+  const page = await files_list({ prefix: "draft-", limit: 50, cursor });
+  for (const f of page.files) {
+    await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") });
+    renamed++;
+  }
+  cursor = page.nextCursor;
+} while (cursor);
+return renamed;`;
+
+t.test('/app/v1', async (t) => {
+  const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
+  const token = await app.token({ email: 'app@example.com' });
+  const doc = (await http(`${app.url}/openapi.json`)).body;
+  const c = contract(doc);
+  const exec = (body: unknown, tok = token) => http(`${app.url}/app/v1/execute`, { json: body, token: tok });
+
+  t.test('context and files accept a Bearer token', async (t) => {
+    const ctx = await http(`${app.url}/app/v1/context`, { token });
+    t.equal(ctx.status, 200);
+    t.match(ctx.body, { organization: { slug: 'org-app' }, role: 'owner' });
+    c.check(t, 'get', '/app/v1/context', ctx);
+    const anon = await http(`${app.url}/app/v1/context`);
+    t.equal(anon.status, 401);
+    c.check(t, 'get', '/app/v1/context', anon);
+  });
+
+  t.test('create 100 files with a script, list them through /app/v1/files', async (t) => {
+    const res = await exec({ script: 'for (let i = 0; i < 100; i++) await files_write_text({ name: `draft-${String(i).padStart(3, "0")}.txt`, text: "v" + i }); return "ok";' });
+    t.equal(res.status, 200);
+    t.equal(res.body.ok, true, JSON.stringify(res.body.error));
+    c.check(t, 'post', '/app/v1/execute', res);
+    const page = await http(`${app.url}/app/v1/files?prefix=draft-&limit=10`, { token });
+    t.equal(page.status, 200);
+    t.equal(page.body.files.length, 10);
+    t.equal(page.body.files[0].name, 'draft-000.txt');
+    t.type(page.body.nextCursor, 'string');
+    c.check(t, 'get', '/app/v1/files', page);
+    const bad = await http(`${app.url}/app/v1/files?limit=abc`, { token });
+    t.equal(bad.status, 400);
+    t.equal(bad.body.error.code, 'invalid_input');
+    c.check(t, 'get', '/app/v1/files', bad);
+  });
+
+  t.test('plan records the 100 renames without performing them; apply performs them atomically', async (t) => {
+    const plan = await exec({ script: RENAME, mode: 'plan' });
+    t.equal(plan.status, 200);
+    t.equal(plan.body.ok, true);
+    t.equal(plan.body.result, 100);
+    t.equal(plan.body.operations.length, 100);
+    t.match(plan.body.operations[0], { index: 0, binding: 'files_update', input: { name: 'final-000.txt' } });
+    t.type(plan.body.planToken, 'string');
+    const still = await http(`${app.url}/app/v1/files?prefix=final-`, { token });
+    t.equal(still.body.files.length, 0, 'nothing renamed by planning');
+
+    const applied = await exec({ script: RENAME, mode: 'apply', planToken: plan.body.planToken });
+    t.equal(applied.status, 200);
+    t.equal(applied.body.applied, true);
+    t.equal((await http(`${app.url}/app/v1/files?prefix=final-&limit=1000`, { token })).body.files.length, 100);
+    t.equal((await http(`${app.url}/app/v1/files?prefix=draft-`, { token })).body.files.length, 0);
+    const modes = await app.deps.sql`select mode from executions where via = 'app' order by created_at`;
+    t.ok(modes.some((r) => r.mode === 'plan') && modes.some((r) => r.mode === 'apply'), 'both are in the audit log');
+  });
+
+  t.test('a change between plan and apply is detected: 409 conflict, nothing applied', async (t) => {
+    await exec({ script: 'for (let i = 0; i < 100; i++) await files_write_text({ name: `draft-b${String(i).padStart(3, "0")}.txt`, text: "x" }); return 1;' });
+    const plan = await exec({ script: RENAME, mode: 'plan' });
+    t.equal(plan.body.operations.length, 100);
+    // Someone else adds a matching file before the plan is applied.
+    await exec({ script: 'await files_write_text({ name: "draft-zzz.txt", text: "late" }); return 1;' });
+    const applied = await exec({ script: RENAME, mode: 'apply', planToken: plan.body.planToken });
+    t.equal(applied.status, 409);
+    t.equal(applied.body.code, 'conflict');
+    c.check(t, 'post', '/app/v1/execute', applied);
+    const renamed = await http(`${app.url}/app/v1/files?prefix=final-b&limit=1000`, { token });
+    t.equal(renamed.body.files.length, 0, 'the whole batch was rolled back');
+  });
+
+  t.test('plan tokens are bound to the script, the caller and their lifetime', async (t) => {
+    const plan = await exec({ script: 'return 1;', mode: 'plan' });
+    const other = await exec({ script: 'return 2;', mode: 'apply', planToken: plan.body.planToken });
+    t.equal(other.status, 409, 'another script');
+    const stranger = await app.token({ email: 'stranger@example.com' });
+    const foreign = await exec({ script: 'return 1;', mode: 'apply', planToken: plan.body.planToken }, stranger);
+    t.equal(foreign.status, 400);
+    t.match(foreign.body.error.resolution, /planToken/);
+    const missing = await exec({ script: 'return 1;', mode: 'apply' });
+    t.equal(missing.status, 400);
+    const forged = await exec({ script: 'return 1;', mode: 'apply', planToken: plan.body.planToken.slice(0, -4) + 'AAAA' });
+    t.equal(forged.status, 400);
+  });
+
+  t.test('a script failing during apply rolls back everything it wrote', async (t) => {
+    const script = 'await files_write_text({ name: "half.txt", text: "1" }); const n = (await files_list({ prefix: "half" })).files.length; if (n > 0 && globalThis.fail !== false) throw new Error("boom"); return n;';
+    const plan = await exec({ script, mode: 'plan' });
+    t.equal(plan.body.ok, true, 'in plan mode the write is recorded, so the listing is empty and the script succeeds');
+    const applied = await exec({ script, mode: 'apply', planToken: plan.body.planToken });
+    t.equal(applied.status, 200);
+    t.equal(applied.body.applied, false);
+    t.equal(applied.body.ok, false);
+    t.equal((await http(`${app.url}/app/v1/files?prefix=half`, { token })).body.files.length, 0);
+  });
+});

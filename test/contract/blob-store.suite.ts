@@ -1,0 +1,124 @@
+// The BlobStore contract (runtime-api/blobs/port.ts), run against every adapter: fs-blob-store.test.ts and
+// gcs-blob-store.test.ts. Small part sizes keep it fast; the layout is what the adapters honour.
+import type { Test } from 'tap';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { BlobNotFoundError, type BlobStore } from '../../runtime-api/blobs/port.ts';
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+function layoutOf(data: Buffer, partSize: number) {
+  return { partCount: Math.max(1, Math.ceil(data.length / partSize)), partSize, byteLength: data.length };
+}
+
+async function putAll(store: BlobStore, uploadId: string, data: Buffer, partSize: number, order: 'forward' | 'reverse' | 'parallel' = 'parallel') {
+  const { partCount } = layoutOf(data, partSize);
+  const parts = Array.from({ length: partCount }, (_, i) => ({ number: i + 1, offset: i * partSize, data: data.subarray(i * partSize, (i + 1) * partSize) }));
+  if (order === 'parallel') await Promise.all(parts.map((p) => store.putPart(uploadId, p)));
+  else for (const p of order === 'reverse' ? parts.reverse() : parts) await store.putPart(uploadId, p);
+}
+
+export function blobStoreContract(t: Test, make: () => Promise<BlobStore>): void {
+  let n = 0;
+  const id = (what: string) => `${what}_${process.pid}_${++n}`;
+
+  t.test('parts in any order, finalize, whole and ranged reads, stat, staging gone', async (t) => {
+    const store = await make();
+    const data = randomBytes(10 * 1000 + 7);
+    const up = id('upl');
+    await putAll(store, up, data, 1000, 'reverse');
+    t.ok((await store.listUploads()).includes(up), 'staging is listed while open');
+    await store.finalize(up, layoutOf(data, 1000), `org_a/${up}`, { contentType: 'application/octet-stream' });
+    t.equal(sha(await readAll(await store.read(`org_a/${up}`))), sha(data));
+    t.same(await readAll(await store.read(`org_a/${up}`, { start: 995, end: 1004 })), data.subarray(995, 1005), 'range across parts');
+    t.same(await readAll(await store.read(`org_a/${up}`, { start: data.length - 1, end: data.length - 1 })), data.subarray(data.length - 1));
+    t.same(await store.stat(`org_a/${up}`), { size: data.length });
+    t.notOk((await store.listUploads()).includes(up), 'staging is gone after finalize');
+  });
+
+  t.test('re-sending a part replaces it; parallel parts do not clobber each other', async (t) => {
+    const store = await make();
+    const data = randomBytes(3 * 512);
+    const up = id('upl');
+    await store.putPart(up, { number: 2, offset: 512, data: randomBytes(512) });
+    await putAll(store, up, data, 512, 'parallel');
+    await store.finalize(up, layoutOf(data, 512), `org_a/${up}`, { contentType: 'text/plain' });
+    t.equal(sha(await readAll(await store.read(`org_a/${up}`))), sha(data));
+  });
+
+  t.test('more parts than one compose takes (a tree), and a retried finalize is a no-op', async (t) => {
+    const store = await make();
+    const data = randomBytes(70 * 16 + 3);
+    const up = id('upl');
+    await putAll(store, up, data, 16, 'parallel');
+    const layout = layoutOf(data, 16);
+    t.equal(layout.partCount, 71);
+    await store.finalize(up, layout, `org_b/${up}`, { contentType: 'application/octet-stream' });
+    await store.finalize(up, layout, `org_b/${up}`, { contentType: 'application/octet-stream' });
+    t.equal(sha(await readAll(await store.read(`org_b/${up}`))), sha(data));
+  });
+
+  t.test('a zero-byte upload', async (t) => {
+    const store = await make();
+    const up = id('upl');
+    await store.putPart(up, { number: 1, offset: 0, data: Buffer.alloc(0) });
+    await store.finalize(up, { partCount: 1, partSize: 8, byteLength: 0 }, `org_a/${up}`, { contentType: 'text/plain' });
+    t.same(await store.stat(`org_a/${up}`), { size: 0 });
+    t.equal((await readAll(await store.read(`org_a/${up}`))).length, 0);
+  });
+
+  t.test('finalize refuses an upload whose bytes do not add up', async (t) => {
+    const store = await make();
+    const up = id('upl');
+    await store.putPart(up, { number: 1, offset: 0, data: Buffer.alloc(10, 1) });
+    await t.rejects(store.finalize(up, { partCount: 1, partSize: 10, byteLength: 20 }, `org_a/${up}`, { contentType: 'text/plain' }));
+    t.equal(await store.stat(`org_a/${up}`), null, 'nothing is published');
+    await store.deleteUpload(up);
+  });
+
+  t.test('write replaces a whole blob; read, stat, delete; missing blobs', async (t) => {
+    const store = await make();
+    const key = `org_c/${id('blb')}`;
+    await store.write(key, Buffer.from('first'), { contentType: 'text/plain' });
+    await store.write(key, Buffer.from('second!'), { contentType: 'text/plain' });
+    t.equal((await readAll(await store.read(key))).toString(), 'second!');
+    t.same(await store.stat(key), { size: 7 });
+    await store.delete(key);
+    await store.delete(key); // idempotent
+    t.equal(await store.stat(key), null);
+    await t.rejects(store.read(key), BlobNotFoundError);
+    await t.rejects(store.read(`org_c/${id('never')}`, { start: 0, end: 1 }), BlobNotFoundError);
+  });
+
+  t.test('deleteUpload drops staging (idempotently); listings', async (t) => {
+    const store = await make();
+    const up = id('upl');
+    await store.putPart(up, { number: 1, offset: 0, data: Buffer.from('abc') });
+    await store.deleteUpload(up);
+    await store.deleteUpload(up);
+    t.notOk((await store.listUploads()).includes(up));
+    const org = id('org');
+    await store.write(`${org}/b`, Buffer.from('2'), { contentType: 'text/plain' });
+    await store.write(`${org}/a`, Buffer.from('1'), { contentType: 'text/plain' });
+    await store.write(`${org}x/c`, Buffer.from('3'), { contentType: 'text/plain' });
+    const listed = await store.listKeys(`${org}/`);
+    t.same(listed.map((l) => l.key), [`${org}/a`, `${org}/b`]);
+    for (const l of listed) t.ok(l.updatedAt instanceof Date && Math.abs(l.updatedAt.getTime() - Date.now()) < 60_000, 'updatedAt is a recent Date');
+    t.same((await store.listKeys(org)).map((l) => l.key), [`${org}/a`, `${org}/b`, `${org}x/c`]);
+    t.ok((await store.listKeys('')).length >= 3);
+  });
+
+  t.test('unsafe keys and upload ids are refused before touching storage', async (t) => {
+    const store = await make();
+    await t.rejects(store.write('../etc/passwd', Buffer.from('x'), { contentType: 'text/plain' }));
+    await t.rejects(store.read('a/../../b'));
+    await t.rejects(store.putPart('../up', { number: 1, offset: 0, data: Buffer.from('x') }));
+    await t.rejects(store.deleteUpload('a/b'));
+  });
+}

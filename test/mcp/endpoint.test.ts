@@ -1,0 +1,161 @@
+// The MCP endpoint over real HTTP: the B1 pipeline order, the tools, truncation, scopes and access state.
+import t from 'tap';
+import { request } from 'undici';
+import { startTestApp } from '../helpers/app.ts';
+import { http } from '../helpers/http.ts';
+
+const rpc = (method: string, params?: unknown, id: number | undefined = 1) => ({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method, ...(params !== undefined ? { params } : {}) });
+
+t.test('MCP endpoint', async (t) => {
+  const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
+  const token = await app.token({ email: 'mcp@example.com' });
+  const call = (body: unknown, opts: { token?: string; path?: string; headers?: Record<string, string> } = {}) =>
+    http(`${app.url}${opts.path ?? '/v1/mcp'}`, { json: body, token: opts.token ?? token, headers: opts.headers });
+  const execute = (script: string, tok = token) => call(rpc('tools/call', { name: 'execute', arguments: { script } }), { token: tok });
+
+  t.test('401 with the resource metadata of the path that was hit', async (t) => {
+    for (const path of ['/v1/mcp', '/mcp']) {
+      const res = await http(`${app.url}${path}`, { json: rpc('tools/list') });
+      t.equal(res.status, 401);
+      t.equal(res.headers['www-authenticate'], `Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource${path}"`);
+      t.equal(res.body.error.code, 'unauthorized');
+      const bad = await http(`${app.url}${path}`, { json: rpc('tools/list'), token: 'garbage' });
+      t.equal(bad.status, 401);
+      t.match(bad.headers['www-authenticate'], `resource_metadata="${app.url}/.well-known/oauth-protected-resource${path}", error="invalid_token"`);
+    }
+  });
+
+  t.test('a disallowed Origin is 403 ORIGIN_NOT_ALLOWED; an allowed one passes', async (t) => {
+    const res = await call(rpc('tools/list'), { headers: { origin: 'https://evil.example' } });
+    t.equal(res.status, 403);
+    t.equal(res.body.error.code, 'ORIGIN_NOT_ALLOWED');
+    t.equal((await call(rpc('tools/list'), { headers: { origin: app.url } })).status, 200);
+  });
+
+  t.test('GET and DELETE are 405 with Allow: POST', async (t) => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await http(`${app.url}/v1/mcp`, { method, token });
+      t.equal(res.status, 405);
+      t.equal(res.headers.allow, 'POST');
+      t.equal(res.body.error.code, 'method_not_allowed');
+    }
+  });
+
+  t.test('body and envelope checks answer in the resolution shape', async (t) => {
+    const text = await http(`${app.url}/v1/mcp`, { body: JSON.stringify(rpc('tools/list')), token, headers: { 'content-type': 'text/plain' } });
+    t.equal(text.status, 415);
+    const big = await http(`${app.url}/v1/mcp`, { body: JSON.stringify({ ...rpc('tools/list'), pad: 'x'.repeat(1024 * 1024) }), token, headers: { 'content-type': 'application/json' } });
+    t.equal(big.status, 413);
+    for (const [body, why] of [
+      [[rpc('tools/list')], /batch/i],
+      [{ id: 1, method: 'tools/list' }, /jsonrpc/],
+      [rpc('tools/call'), /params/],
+      [rpc('tools/call', { arguments: {} }), /params\.name/],
+    ] as const) {
+      const res = await call(body);
+      t.equal(res.status, 400);
+      t.equal(res.body.error.code, 'invalid_request');
+      t.match(res.body.error.resolution, why);
+    }
+    const version = await call(rpc('tools/list'), { headers: { 'mcp-protocol-version': '1999-01-01' } });
+    t.equal(version.status, 400);
+  });
+
+  t.test('initialize negotiates; notifications are 202; tools/list is exactly execute and search', async (t) => {
+    const init = await call(rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    t.equal(init.status, 200);
+    t.equal(init.body.result.protocolVersion, '2025-06-18');
+    t.match(init.body.result.capabilities, { tools: {} });
+    const note = await call({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    t.equal(note.status, 202);
+    t.equal(note.text, '');
+    const list = await call(rpc('tools/list'));
+    t.same(list.body.result.tools.map((x: { name: string }) => x.name), ['execute', 'search']);
+    t.match(list.body.result.tools[0].description, /files_list/, 'execute carries the binding index');
+    t.equal(list.headers['mcp-session-id'], undefined, 'stateless');
+  });
+
+  t.test('execute runs the script as the token\'s user and organization', async (t) => {
+    const res = await execute('const c = await context(); console.log("hi", c.role); return { org: c.organization.slug, n: 1 + 1 };');
+    t.equal(res.status, 200);
+    const r = res.body.result;
+    t.equal(r.isError, false);
+    t.match(r.structuredContent, { ok: true, result: { org: 'org-mcp', n: 2 }, truncated: false, stats: { hostCalls: 1 } });
+    t.same(JSON.parse(r.content[0].text), r.structuredContent, 'the same JSON as text');
+    t.ok(r.structuredContent.logs.length === 1);
+  });
+
+  t.test('a failing script is an isError result with the error type', async (t) => {
+    const res = await execute('await files_get({ fileId: "fil_aaaaaaaaaaaaaaaaaaaaaaaaaa" });');
+    t.equal(res.status, 200);
+    t.equal(res.body.result.isError, true);
+    t.match(res.body.result.structuredContent.error, { type: 'tool_error', code: 'not_found' });
+    const syntax = await execute('return 1 +;');
+    t.match(syntax.body.result.structuredContent.error, { type: 'syntax_error', line: 1 });
+  });
+
+  t.test('a large result is replaced by a preview, never sliced', async (t) => {
+    const res = await execute('return Array.from({ length: 5000 }, (_, i) => ({ i, name: "file-" + i }));');
+    const r = res.body.result;
+    t.equal(r.structuredContent.truncated, true);
+    t.ok(Buffer.byteLength(r.content[0].text) <= 24 * 1024, 'text stays under ~24 KB');
+    t.doesNotThrow(() => JSON.parse(r.content[0].text), 'valid JSON');
+    t.match(r.structuredContent.result, { preview: String, originalBytes: Number });
+  });
+
+  t.test('search returns declarations generated from the registry; context is callable but unlisted', async (t) => {
+    const res = await call(rpc('tools/call', { name: 'search', arguments: { query: 'upload a file', limit: 3 } }));
+    const found = res.body.result.structuredContent;
+    t.ok(found.results.some((r: { name: string }) => r.name === 'upload_begin'));
+    t.match(res.body.result.content[0].text, /declare function upload_begin\(/);
+    const exact = await call(rpc('tools/call', { name: 'search', arguments: { query: 'files_list', detail: 'full' } }));
+    t.equal(exact.body.result.structuredContent.results[0].name, 'files_list');
+    const ctx = await call(rpc('tools/call', { name: 'context', arguments: {} }));
+    t.match(ctx.body.result.structuredContent, { organization: { slug: 'org-mcp' }, role: 'owner' });
+    const unknown = await call(rpc('tools/call', { name: 'nope', arguments: {} }));
+    t.equal(unknown.body.error.code, -32602);
+  });
+
+  t.test('a missing scope at runtime is a 403 step-up challenge; lowering maxScopes applies at once', async (t) => {
+    const ro = await app.token({ email: 'mcp@example.com', scopes: ['files:read'] });
+    const res = await execute('await files_trash({ fileId: "fil_x" });', ro);
+    t.equal(res.status, 403);
+    t.equal(res.body.error.code, 'INSUFFICIENT_SCOPE');
+    t.match(res.headers['www-authenticate'], /error="insufficient_scope", scope="files:read files:write"/);
+    const caught = await execute('try { await files_trash({ fileId: "fil_x" }); } catch (e) { return e.code; }', ro);
+    t.equal(caught.body.result.structuredContent.result, 'INSUFFICIENT_SCOPE', 'a script may catch it instead');
+    const [org] = await app.deps.sql`select id from organizations where slug = 'org-mcp'`;
+    await app.deps.sql`update org_mcp_access set max_scopes = array[]::text[] where org_id = ${org.id}`;
+    const capped = await execute('return 1;');
+    t.equal(capped.status, 403);
+    t.equal(capped.body.error.code, 'INSUFFICIENT_SCOPE');
+    await app.deps.sql`update org_mcp_access set max_scopes = array['files:read','files:write','org:read','org:admin'] where org_id = ${org.id}`;
+  });
+
+  t.test('revoked MCP access is 403 MCP_ACCESS_REVOKED; a fresh organization starts in testing', async (t) => {
+    const fresh = await app.mint({ email: 'fresh@example.com' });
+    t.equal((await app.deps.sql`select count(*)::int as n from org_mcp_access where org_id = ${fresh.orgId}`)[0].n, 0);
+    t.equal((await call(rpc('tools/list'), { token: fresh.token })).status, 200);
+    const [row] = await app.deps.sql`select state from org_mcp_access where org_id = ${fresh.orgId}`;
+    t.equal(row.state, 'testing');
+    await app.deps.sql`update org_mcp_access set state = 'revoked' where org_id = ${fresh.orgId}`;
+    const res = await call(rpc('tools/list'), { token: fresh.token });
+    t.equal(res.status, 403);
+    t.equal(res.body.error.code, 'MCP_ACCESS_REVOKED');
+    t.notOk(res.headers['www-authenticate'], 'no challenge: clients must stop, not retry');
+  });
+
+  t.test('every execution is in the audit log', async (t) => {
+    const res = await execute('const { items } = await executions_list({ limit: 100 }); return items.length;');
+    t.ok(res.body.result.structuredContent.result >= 5);
+    const [row] = await app.deps.sql`select via, mode, ok from executions order by created_at desc limit 1`;
+    t.match(row, { via: 'mcp', mode: 'run' });
+  });
+
+  t.test('undici keeps working against the endpoint (content type check)', async (t) => {
+    const res = await request(`${app.url}/v1/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(rpc('ping')) });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], /application\/json/);
+    t.same(await res.body.json(), { jsonrpc: '2.0', id: 1, result: {} });
+  });
+});

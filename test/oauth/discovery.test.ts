@@ -1,0 +1,89 @@
+// Discovery documents (RFC 8414, OIDC Discovery, RFC 9728), JWKS, CORS on the OAuth endpoints, and the OpenAPI
+// contract of these routes. Research/auth.md cases 24 and 25.
+import t from 'tap';
+import { startTestApp } from '../helpers/app.ts';
+import { http } from '../helpers/http.ts';
+import { contract } from '../helpers/openapi-contract.ts';
+
+t.test('discovery', async (t) => {
+  const app = await startTestApp(t, { env: { ALLOWED_ORIGINS: 'https://inspector.example' } });
+  const base = app.url;
+
+  t.test('case 24: authorization server metadata and openid-configuration', async (t) => {
+    const res = await http(`${base}/.well-known/oauth-authorization-server`);
+    t.equal(res.status, 200);
+    const m = res.body;
+    t.equal(m.issuer, base, 'issuer = the public base URL');
+    t.same(m.response_types_supported, ['code']);
+    t.same(m.code_challenge_methods_supported, ['S256']);
+    t.same(m.grant_types_supported, ['authorization_code', 'refresh_token']);
+    t.notOk(m.grant_types_supported.includes('implicit') || m.grant_types_supported.includes('password'));
+    t.equal(m.authorization_response_iss_parameter_supported, true);
+    t.equal(m.authorization_endpoint, `${base}/oauth/authorize`);
+    t.equal(m.token_endpoint, `${base}/oauth/token`);
+    t.equal(m.registration_endpoint, `${base}/oauth/register`);
+    t.equal(m.revocation_endpoint, `${base}/oauth/revoke`);
+    t.equal(m.jwks_uri, `${base}/oauth/jwks`);
+    t.same(m.token_endpoint_auth_methods_supported, ['none']);
+    t.ok(m.scopes_supported.includes('files:read') && m.scopes_supported.includes('offline_access'));
+    const jwks = await http(m.jwks_uri);
+    t.equal(jwks.status, 200, 'the JWKS is reachable');
+    t.ok(jwks.body.keys.length >= 1);
+
+    const oidc = (await http(`${base}/.well-known/openid-configuration`)).body;
+    for (const key of Object.keys(m)) t.same(oidc[key], m[key], `openid-configuration agrees on ${key}`);
+    t.same(oidc.subject_types_supported, ['public']);
+  });
+
+  t.test('case 25: protected resource metadata for /v1/mcp and the /mcp alias', async (t) => {
+    const v1 = await http(`${base}/.well-known/oauth-protected-resource/v1/mcp`);
+    t.equal(v1.status, 200);
+    t.equal(v1.body.resource, `${base}/v1/mcp`);
+    t.same(v1.body.authorization_servers, [base]);
+    t.same(v1.body.bearer_methods_supported, ['header']);
+    const alias = await http(`${base}/.well-known/oauth-protected-resource/mcp`);
+    t.equal(alias.status, 200);
+    t.equal(alias.body.resource, `${base}/mcp`);
+    t.same(alias.body.authorization_servers, [base]);
+  });
+
+  t.test('CORS: public documents for any origin, token endpoints for allowed origins only', async (t) => {
+    const pre = await http(`${base}/.well-known/oauth-authorization-server`, {
+      method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
+    });
+    t.equal(pre.status, 204);
+    t.equal(pre.headers['access-control-allow-origin'], '*');
+    t.match(String(pre.headers['access-control-allow-headers']), /MCP-Protocol-Version/i);
+    const get = await http(`${base}/.well-known/oauth-protected-resource/v1/mcp`, { headers: { origin: 'https://anywhere.example' } });
+    t.equal(get.headers['access-control-allow-origin'], '*');
+
+    for (const path of ['/oauth/token', '/oauth/register', '/oauth/revoke']) {
+      const ok = await http(`${base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      t.equal(ok.status, 204, `${path} preflight from an allowed origin`);
+      t.equal(ok.headers['access-control-allow-origin'], 'https://inspector.example');
+      t.match(String(ok.headers['access-control-allow-methods']), /POST/);
+      const bad = await http(`${base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      t.equal(bad.status, 403, `${path} preflight from another origin`);
+      t.equal(bad.body.error.code, 'ORIGIN_NOT_ALLOWED');
+    }
+    const reg = await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] }, headers: { origin: 'https://inspector.example' } });
+    t.equal(reg.status, 201);
+    t.equal(reg.headers['access-control-allow-origin'], 'https://inspector.example');
+    const evil = await http(`${base}/oauth/token`, { method: 'POST', body: 'grant_type=authorization_code', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' } });
+    t.equal(evil.status, 403);
+  });
+
+  t.test('live responses match /openapi.json', async (t) => {
+    const doc = (await http(`${base}/openapi.json`)).body;
+    const c = contract(doc);
+    c.check(t, 'get', '/.well-known/oauth-authorization-server', await http(`${base}/.well-known/oauth-authorization-server`));
+    c.check(t, 'get', '/.well-known/openid-configuration', await http(`${base}/.well-known/openid-configuration`));
+    c.check(t, 'get', '/.well-known/oauth-protected-resource/v1/mcp', await http(`${base}/.well-known/oauth-protected-resource/v1/mcp`));
+    c.check(t, 'get', '/.well-known/oauth-protected-resource/mcp', await http(`${base}/.well-known/oauth-protected-resource/mcp`));
+    c.check(t, 'get', '/oauth/jwks', await http(`${base}/oauth/jwks`));
+    c.check(t, 'post', '/oauth/register', await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] } }));
+    c.check(t, 'post', '/oauth/register', await http(`${base}/oauth/register`, { json: { redirect_uris: ['javascript:alert(1)'] } }));
+    c.check(t, 'post', '/oauth/token', await http(`${base}/oauth/token`, { method: 'POST', body: 'grant_type=authorization_code&client_id=nope', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    c.check(t, 'post', '/oauth/token', await http(`${base}/oauth/token`, { method: 'POST', body: 'grant_type=password', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+  });
+});
