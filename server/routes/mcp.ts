@@ -21,7 +21,7 @@ import type { Caller } from '../../runtime-api/caller.ts';
 
 const MAX_BODY = 1024 * 1024;
 /** Executions one token may have running at once (a per-token tool-call limit besides the global rate limit). */
-const MAX_CONCURRENT_PER_TOKEN = 4;
+const MAX_CONCURRENT_PER_TOKEN = 16;
 
 const ExecuteArgs = v.strictObject({ script: v.pipe(v.string(), v.minLength(1)) });
 const SearchArgs = v.strictObject({
