@@ -46,3 +46,24 @@ export async function mcpAccess(sql: Sql, orgId: string): Promise<McpAccessRow> 
     limit 1`;
   return row;
 }
+
+/** A token's subject in one query: the user, its membership of `orgId` (or null), and the org's MCP access record
+ * (null until the first check creates it). Null when the user no longer exists. */
+export async function tokenSubject(sql: Sql, userId: string, orgId: string): Promise<{
+  user: { id: string; email: string };
+  membership: MembershipRow | null;
+  mcp: McpAccessRow | null;
+} | null> {
+  const [row] = await sql`
+    select u.id, u.email::text as email, m.id as member_id, m.role, a.state, a.max_scopes
+    from users u
+    left join members m on m.user_id = u.id and m.org_id = ${orgId}
+    left join org_mcp_access a on a.org_id = ${orgId}
+    where u.id = ${userId}`;
+  if (!row) return null;
+  return {
+    user: { id: row.id, email: row.email },
+    membership: row.member_id ? { memberId: row.member_id, orgId, userId, role: row.role } : null,
+    mcp: row.state ? { orgId, state: row.state, maxScopes: row.max_scopes } : null,
+  };
+}

@@ -3,8 +3,7 @@
 import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
 import type { Caller } from '../../runtime-api/caller.ts';
 import { verifyAccessToken, InvalidTokenError, mcpAudiences, type AccessTokenClaims } from '../../runtime-api/services/access-tokens.ts';
-import { findUserById } from '../../runtime-api/store/users.ts';
-import { findMembership, mcpAccess, type McpAccessRow } from '../../runtime-api/store/organizations.ts';
+import { mcpAccess, tokenSubject, type McpAccessRow } from '../../runtime-api/store/organizations.ts';
 import { effectiveScopes } from '../../runtime-api/scopes.ts';
 import type { AppDeps } from '../deps.ts';
 
@@ -51,13 +50,14 @@ export async function callerFromToken(deps: AppDeps, token: string, locale: Loca
     const problem = await check(claims);
     if (problem) throw unauthorized(deps, problem, requestPath);
   }
-  const user = await findUserById(deps.sql, claims.sub);
-  if (!user) throw unauthorized(deps, 'the token\'s user no longer exists', requestPath);
-  const membership = await findMembership(deps.sql, user.id, claims.org);
+  // One round trip on the hot path: the user, the membership and the MCP access record together.
+  const found = await tokenSubject(deps.sql, claims.sub, claims.org);
+  if (!found) throw unauthorized(deps, 'the token\'s user no longer exists', requestPath);
+  const { user, membership } = found;
   if (!membership) {
     throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', { resolution: 'The token\'s user is no longer a member of its organization; sign in again and pick an organization you belong to.' });
   }
-  const mcp = await mcpAccess(deps.sql, claims.org);
+  const mcp = found.mcp ?? await mcpAccess(deps.sql, claims.org);
   const scopes = effectiveScopes(membership.role, claims.scope.split(' '), mcp.maxScopes);
   return {
     claims,
