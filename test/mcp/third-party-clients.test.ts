@@ -1,0 +1,53 @@
+// Clients nobody here wrote, against the real endpoint: the official MCP SDK Client over Streamable HTTP, and the
+// MCP Inspector in CLI mode.
+import t from 'tap';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startTestApp } from '../helpers/app.ts';
+
+const run = promisify(execFile);
+const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url));
+// The CLI looks for its package.json relative to the working directory; run it from its own build folder.
+const INSPECTOR_CWD = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector-cli/build/', import.meta.url));
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS; // tap's hooks must not load into the inspector
+  return env;
+}
+
+t.test('third-party MCP clients', async (t) => {
+  const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
+  const token = await app.token({ email: 'sdk@example.com' });
+
+  for (const path of ['/v1/mcp', '/mcp']) {
+    t.test(`the official SDK Client with a Bearer token on ${path}`, async (t) => {
+      const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${app.url}${path}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+      await client.connect(transport);
+      t.teardown(() => client.close());
+      const { tools } = await client.listTools();
+      t.same(tools.map((x) => x.name), ['execute', 'search']);
+      const result = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "hello.txt", text: "hi" }); const { files } = await files_list({}); return files.map((f) => f.name);' } });
+      t.equal(result.isError, false);
+      t.match(result.structuredContent, { ok: true, result: ['hello.txt'] });
+      const search = await client.callTool({ name: 'search', arguments: { query: 'trash' } });
+      t.match((search.content as { text: string }[])[0].text, /declare function files_trash\(/);
+      await client.callTool({ name: 'execute', arguments: { script: 'const { files } = await files_list({}); for (const f of files) await files_delete({ fileId: f.fileId, permanent: true }).catch(() => files_trash({ fileId: f.fileId })); return 1;' } });
+    });
+  }
+
+  t.test('the MCP Inspector CLI lists the tools and calls execute', async (t) => {
+    // The Inspector's CLI mode (build/index.js is what `mcp-inspector --cli` runs): target URL first, then options.
+    const base = [`${app.url}/v1/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
+    const list = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/list'], { env: cleanEnv(), cwd: INSPECTOR_CWD, timeout: 60_000 });
+    const tools = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))).tools.map((x: { name: string }) => x.name);
+    t.same(tools, ['execute', 'search']);
+    const call = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'script=return 6 * 7;'], { env: cleanEnv(), cwd: INSPECTOR_CWD, timeout: 60_000 });
+    const out = JSON.parse(call.stdout.slice(call.stdout.indexOf('{')));
+    t.match(out.structuredContent, { ok: true, result: 42 });
+  });
+});
