@@ -39,3 +39,20 @@ t.test('.env.example documents exactly the variables the config reads', async (t
   const documented = [...text.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]).sort();
   t.same(documented, Object.keys(ENV_SPEC).sort());
 });
+
+t.test('entry points refuse an older Node with one clear line', async (t) => {
+  // The machine's system node (20 here) stands in for "an older Node"; Node 24 itself must pass the check.
+  const system = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
+  const major = Number(system.stdout?.replace(/^v/, '').split('.')[0]);
+  if (system.status === 0 && major < 24) {
+    const res = spawnSync('/usr/bin/node', ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'server/main.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    t.equal(res.status, 1);
+    t.equal(res.stderr.trim().split('\n').length, 1, 'one line');
+    t.match(res.stderr, /needs Node\.js 24 or newer \(found 20\./);
+  }
+  const ok = spawnSync(process.execPath, ['--no-node-snapshot', '--import', './scripts/node-check.mjs', '-e', 'process.stdout.write("ran")'], { cwd: ROOT, encoding: 'utf8' });
+  t.equal(ok.stdout, 'ran', 'Node 24 with --no-node-snapshot passes');
+  const noFlag = spawnSync(process.execPath, ['--import', './scripts/node-check.mjs', '-e', '1'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  t.equal(noFlag.status, 1);
+  t.match(noFlag.stderr, /--no-node-snapshot/);
+});
