@@ -29,7 +29,7 @@ function row(path: string, concurrency: number, latencies: number[], elapsedMs: 
 }
 
 function inProcess(index: AskIndex, texts: string[], n: number): Row {
-  for (let i = 0; i < 200; i++) index.search({ text: texts[i % texts.length] }); // warm-up
+  for (let i = 0; i < 2000; i++) index.search({ text: texts[i % texts.length] }); // warm-up
   const latencies: number[] = [];
   const start = performance.now();
   for (let i = 0; i < n; i++) {
@@ -52,7 +52,7 @@ async function overHttp(origin: string, texts: string[], n: number, streaming: b
     await res.body.text();
     if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
   };
-  for (let i = 0; i < 200; i++) await once(i); // warm-up
+  for (let i = 0; i < 500; i++) await once(i); // warm-up
   const latencies: number[] = [];
   let next = 0;
   const start = performance.now();

@@ -25,7 +25,8 @@ export class Execution {
   readonly queuedAt: number;
   private readonly bindings: ReadonlySet<string>;
   private readonly hostCall: HostCall;
-  private readonly abort = new AbortController();
+  /** Made on the first host call: most executions never need one. */
+  private abort: AbortController | null = null;
   closed = false;
   hostCalls = 0;
   inFlight = 0;
@@ -47,7 +48,7 @@ export class Execution {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.abort.abort(new Error('execution ended'));
+    this.abort?.abort(new Error('execution ended'));
   }
 
   /** A binding call from the isolate. Never throws or rejects: every outcome is an 'R'/'E' string. */
@@ -73,6 +74,7 @@ export class Execution {
 
   private async run(name: string, json: string): Promise<string> {
     let result: HostResult;
+    this.abort ??= new AbortController();
     try {
       result = await this.hostCall(name, json, this.abort.signal);
     } catch {

@@ -11,7 +11,8 @@ export const SENTINEL = 'engine:sentinel';
 
 /*
  * Protocol (only strings and numbers cross, both ways; every crossing is fire-and-forget except `run`):
- *   host → run('start', execId, source, names, maxArgBytes, maxResultBytes, maxLogBytes, maxLogLines, dispatch)
+ *   host → run('start', execId, source, names, dispatch, maxArgBytes, maxResultBytes, maxLogBytes, maxLogLines,
+ *              maxHostCalls, maxInFlight)
  *   host → run('deliver', callId, reply)        reply: 'R' + json | 'E' + {kind, code, message, resolution?}
  *   isolate → dispatch(execId, 'call', callId, name, argJson)
  *   isolate → dispatch(execId, 'log', level, message)       level 'trunc' = the budget is exhausted
@@ -152,6 +153,15 @@ export const PRELUDE = `'use strict';
     if (json.length > ex.maxArg) {
       throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_bytes', message: name + ': the argument is larger than ' + ex.maxArg + ' bytes.' });
     }
+    // Early refusals, so a flood of calls never crosses the boundary (the host enforces the same caps).
+    if (ex.calls >= ex.maxCalls) {
+      ex.calls++;
+      throw hostError({ __proto__: null, kind: 'limit', code: 'max_host_calls', message: 'More than ' + ex.maxCalls + ' host calls in one execution.' });
+    }
+    if (ex.inFlight >= ex.maxInFlight) {
+      throw hostError({ __proto__: null, kind: 'limit', code: 'max_in_flight', message: 'More than ' + ex.maxInFlight + ' host calls pending at once; await some before starting more.' });
+    }
+    ex.inFlight++;
     const id = ++ex.calls;
     return new PromiseCtor((resolve, reject) => {
       rapply(mapSet, ex.pending, [id, { __proto__: null, resolve, reject }]);
@@ -165,6 +175,7 @@ export const PRELUDE = `'use strict';
     const p = rapply(mapGet, ex.pending, [id]);
     if (p === undefined) return;
     rapply(mapDelete, ex.pending, [id]);
+    ex.inFlight--;
     if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined));
     const body = slice(reply, 1);
     let value;
@@ -240,8 +251,9 @@ export const PRELUDE = `'use strict';
     defineProperty(G, 'console', { __proto__: null, value: freeze(consoleObject), writable: false, enumerable: false, configurable: false });
   };
 
-  const start = (id, source, names, maxArg, maxResult, maxLogBytes, maxLogLines, dispatch) => {
-    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, closed: false, finished: false, calls: 0,
+  const start = (id, source, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
+    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0,
+      closed: false, finished: false, calls: 0,
       pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
     install(names);
     let main;
@@ -262,11 +274,11 @@ export const PRELUDE = `'use strict';
     })();
   };
 
-  return function run(op, a, b, c, d, e, f, g, h) {
+  return function run(op, a, b, c, d, e, f, g, h, i, j) {
     arm();
     try {
       if (op === 'deliver') deliver(a, b);
-      else if (op === 'start') start(a, b, c, d, e, f, g, h);
+      else if (op === 'start') start(a, b, c, d, e, f, g, h, i, j);
     } catch (_) {
       if (ex !== null) finish('E{"type":"internal_error","message":"The engine could not encode the outcome."}');
     }

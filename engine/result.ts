@@ -47,7 +47,7 @@ export interface ExecutionStats {
   wallMs: number;
   /** CPU time the isolate spent on this execution. */
   cpuMs: number;
-  /** Host calls the script attempted (refused ones included). */
+  /** Binding calls that reached the host (calls refused inside the isolate by a cap are not counted). */
   hostCalls: number;
   /** Time spent waiting for a free isolate. */
   queueMs: number;

@@ -45,7 +45,8 @@ export class Run {
     if (limits.cpuMs < limits.wallMs) this.cpuTimer = setTimeout(() => this.checkCpu(), limits.cpuMs);
     const ex = this.ex;
     this.task(this.runRef.apply(undefined,
-      ['start', ex.id, ex.source, ex.names, limits.maxArgBytes, limits.maxResultBytes, limits.maxLogBytes, limits.maxLogLines, this.dispatcher],
+      ['start', ex.id, ex.source, ex.names, this.dispatcher, limits.maxArgBytes, limits.maxResultBytes, limits.maxLogBytes,
+        limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight],
       { timeout: limits.wallMs }));
   }
 

@@ -25,6 +25,8 @@ import { organization_create } from './bindings/organization/organization_create
 import { organizations_list } from './bindings/organization/organizations_list.ts';
 import { invitation_accept } from './bindings/organization/invitation_accept.ts';
 import { invitation_reject } from './bindings/organization/invitation_reject.ts';
+import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
+import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
 
 export const BINDINGS: readonly Binding[] = [
   context,
@@ -52,6 +54,8 @@ export const BINDINGS: readonly Binding[] = [
   organizations_list,
   invitation_accept,
   invitation_reject,
+  spreadsheet_read,
+  spreadsheet_write,
 ];
 
 const BY_NAME = new Map(BINDINGS.map((b) => [b.name, b]));

@@ -20,7 +20,9 @@ import { wellKnownRoutes } from './routes/well-known.ts';
 import { oauthCors } from './oauth/cors.ts';
 import { grantCheck } from './oauth/grants.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { askCors, askRoutes } from './routes/ask.ts';
 import { appV1Routes } from './routes/app-v1.ts';
+import { schemaRoutes } from './routes/schema.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
@@ -33,8 +35,10 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     ...organizationRoutes(deps),
     ...wellKnownRoutes(deps),
     ...oauthRoutes(deps),
+    ...askRoutes(deps, deps.askIndex ?? null),
     ...mcpRoutes(deps),
     ...appV1Routes(deps),
+    ...schemaRoutes(deps),
   ];
   return table;
 }
@@ -61,6 +65,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   const store = limits.store === 'postgres' ? postgresRateLimitStore(deps.sql, deps.clock) : memoryRateLimitStore(deps.clock);
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(askCors());
   app.use(oauthCors(deps));
   app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
   app.use(resolveBearer(deps, [grantCheck(deps)]));

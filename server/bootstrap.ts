@@ -15,6 +15,7 @@ import { SigningKeys } from '../runtime-api/services/signing-keys.ts';
 import { systemClock, type Clock } from '../runtime-api/clock.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEngine } from '../engine/index.ts';
+import { loadAskIndex } from './ask/load.ts';
 
 export interface Running {
   deps: AppDeps;
@@ -51,7 +52,8 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
       onCatastrophicError: (message) => { logger.error('isolate catastrophic error; exiting', { message }); process.exit(70); },
     });
     await engine.ready();
-    const deps: AppDeps = { config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine };
+    const askIndex = await loadAskIndex(undefined, logger);
+    const deps: AppDeps = { config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine, askIndex };
     const stopJanitors = startJanitors(deps, JANITOR_INTERVAL_MS); // expiry, trash purge, orphans
     return {
       deps,

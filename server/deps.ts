@@ -8,6 +8,7 @@ import type { SigningKeys } from '../runtime-api/services/signing-keys.ts';
 import type { Logger } from './logger.ts';
 import type { InvokeDeps } from '../runtime-api/invoke.ts';
 import type { Engine } from '../engine/index.ts';
+import type { AskIndex } from './ask/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppDeps {
   logger: Logger;
   /** The isolate pool that runs execute scripts. */
   engine: Engine;
+  /** The /ask index; null while the public corpus is unavailable (503). */
+  askIndex?: AskIndex | null;
 }
 
 /** The subset handed to `invoke` (bindings never see the HTTP layer). */

@@ -4,7 +4,7 @@
 // Compose and part writes are retried with exponential backoff (429/5xx and network errors).
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { Storage, type Bucket, type File } from '@google-cloud/storage';
+import { IdempotencyStrategy, Storage, type Bucket, type File } from '@google-cloud/storage';
 import { assertSafeKey, assertSafeUploadId, BlobNotFoundError, type BlobListing, type BlobStore, type PartWrite, type UploadLayout } from './port.ts';
 
 export interface GcsBlobStoreOptions {
@@ -57,9 +57,11 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, 
 }
 
 export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
+  // The client's own retries are off: every call below goes through retry(), one policy for all of them.
   const storage = options.storage ?? new Storage({
     ...(options.projectId ? { projectId: options.projectId } : {}),
     ...(options.apiEndpoint ? { apiEndpoint: options.apiEndpoint } : {}),
+    retryOptions: { autoRetry: false, idempotencyStrategy: IdempotencyStrategy.RetryNever },
   });
   const bucket: Bucket = storage.bucket(options.bucket);
   const root = options.prefix ?? '';
@@ -110,7 +112,7 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
 
   async function statKey(key: string): Promise<{ size: number } | null> {
     try {
-      const [meta] = await bucket.file(objectName(key)).getMetadata();
+      const [meta] = await retry(() => bucket.file(objectName(key)).getMetadata());
       return { size: Number(meta.size) };
     } catch (err) {
       if (statusOf(err) === 404) return null;
@@ -118,9 +120,39 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
     }
   }
 
+  /** A read stream whose response has begun, so that a missing object fails here, before any header goes out. */
+  async function openRead(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const stream = bucket.file(objectName(key)).createReadStream(
+      range ? { start: range.start, end: range.end, validation: false } : { validation: validateReads ? 'crc32c' : false },
+    );
+    // The consumer attaches its own handlers; this one keeps a late error from crashing the process meanwhile.
+    stream.on('error', () => {});
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: unknown) => {
+        stream.off('response', onResponse);
+        reject(statusOf(err) === 404 ? new BlobNotFoundError(key) : err);
+      };
+      const onResponse = (res: { statusCode?: number }) => {
+        if ((res.statusCode ?? 500) < 300) {
+          stream.off('error', onError);
+          resolve();
+        }
+      };
+      stream.once('error', onError);
+      stream.on('response', onResponse);
+      stream.read(0);
+    });
+    return stream;
+  }
+
+  async function listAll(prefix: string): Promise<File[]> {
+    const [files] = await retry(() => bucket.getFiles({ prefix, autoPaginate: true }));
+    return files;
+  }
+
   async function deletePrefix(prefix: string): Promise<void> {
-    const [files] = await bucket.getFiles({ prefix });
-    await mapLimit(files, 8, async (f) => { await f.delete({ ignoreNotFound: true }); });
+    const files = await listAll(prefix);
+    await mapLimit(files, 8, async (f) => { await retry(() => f.delete({ ignoreNotFound: true })); });
   }
 
   return {
@@ -168,28 +200,7 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
 
     async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
       assertSafeKey(key);
-      const stream = bucket.file(objectName(key)).createReadStream(
-        range ? { start: range.start, end: range.end, validation: false } : { validation: validateReads ? 'crc32c' : false },
-      );
-      // The consumer attaches its own handlers; this one keeps a late error from crashing the process meanwhile.
-      stream.on('error', () => {});
-      // Wait for the response so that a missing object is an error here, before any header goes out.
-      await new Promise<void>((resolve, reject) => {
-        const onError = (err: unknown) => {
-          stream.off('response', onResponse);
-          reject(statusOf(err) === 404 ? new BlobNotFoundError(key) : err);
-        };
-        const onResponse = (res: { statusCode?: number }) => {
-          if ((res.statusCode ?? 500) < 300) {
-            stream.off('error', onError);
-            resolve();
-          }
-        };
-        stream.once('error', onError);
-        stream.on('response', onResponse);
-        stream.read(0);
-      });
-      return stream;
+      return retry(() => openRead(key, range));
     },
 
     async stat(key: string) {
@@ -199,7 +210,7 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
 
     async delete(key: string) {
       assertSafeKey(key);
-      await bucket.file(objectName(key)).delete({ ignoreNotFound: true });
+      await retry(() => bucket.file(objectName(key)).delete({ ignoreNotFound: true }));
     },
 
     async deleteUpload(uploadId: string) {
@@ -208,7 +219,7 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
     },
 
     async listUploads() {
-      const [files] = await bucket.getFiles({ prefix: `${root}uploads/` });
+      const files = await listAll(`${root}uploads/`);
       const ids = new Set<string>();
       for (const f of files) ids.add(f.name.slice(`${root}uploads/`.length).split('/')[0]);
       return [...ids].sort();
@@ -216,7 +227,7 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
 
     async listKeys(prefix: string) {
       const base = `${root}objects/`;
-      const [files] = await bucket.getFiles({ prefix: base + prefix });
+      const files = await listAll(base + prefix);
       const out: BlobListing[] = files.map((f) => ({ key: f.name.slice(base.length), updatedAt: new Date(String(f.metadata.updated ?? f.metadata.timeCreated)) }));
       return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },

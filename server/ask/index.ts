@@ -27,12 +27,13 @@ const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
 
 interface Sentence { text: string; terms: ReadonlySet<string> }
-interface Doc { page: Page; lens: number[]; tf: Map<string, number[]>; sentences: Sentence[] }
+interface Doc { page: Page; sentences: Sentence[] }
+/** A term's documents with their field-weighted BM25 term weight (query-independent, so computed once) and its idf. */
+interface Posting { idf: number; docs: number[]; weights: number[] }
 interface SubIndex {
   lang: Lang;
   docs: Doc[];
-  postings: Map<string, number[]>;
-  avg: number[];
+  postings: Map<string, Posting>;
   /** Folded surface words with their term and how often they occur, for typos and the language guess. */
   words: Map<string, { term: string; count: number }>;
   /** Surface words by length, each with the bit mask of its letters (a cheap filter before the edit distance). */
@@ -40,7 +41,7 @@ interface SubIndex {
 }
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
-interface Group { alts: Alt[]; word: boolean; mass: number }
+interface Group { alts: Alt[]; mass: number }
 
 export interface AskHit {
   page: Page;
@@ -81,7 +82,7 @@ function docTerms(text: string, lang: Lang): string[] {
 
 function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
   const docs: Doc[] = [];
-  const postings = new Map<string, number[]>();
+  const rows: Array<{ tf: Map<string, number[]>; lens: number[] }> = [];
   const words = new Map<string, { term: string; count: number }>();
   const totals = [0, 0, 0, 0];
   for (const page of pages.filter((p) => p.lang === lang)) {
@@ -105,27 +106,39 @@ function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
     });
     lens.forEach((n, f) => (totals[f] += n));
     const sentenceList = page.blocks.flatMap((block) => sentences(block)).map((text) => ({ text, terms: new Set(docTerms(text, lang)) }));
-    const id = docs.length;
-    for (const term of tf.keys()) {
-      const list = postings.get(term) ?? [];
-      list.push(id);
-      postings.set(term, list);
-    }
-    docs.push({ page, lens, tf, sentences: sentenceList });
+    docs.push({ page, sentences: sentenceList });
+    rows.push({ tf, lens });
   }
+  const avg = totals.map((t) => Math.max(1, t / Math.max(1, docs.length)));
+  const postings = new Map<string, Posting>();
+  rows.forEach(({ tf, lens }, id) => {
+    for (const [term, counts] of tf) {
+      let weight = 0;
+      for (let f = 0; f < 4; f++) {
+        if (counts[f]) weight += (WEIGHTS[f] * counts[f] * (K1 + 1)) / (counts[f] + K1 * (1 - B[f] + (B[f] * lens[f]) / avg[f]));
+      }
+      let posting = postings.get(term);
+      if (!posting) postings.set(term, (posting = { idf: 0, docs: [], weights: [] }));
+      posting.docs.push(id);
+      posting.weights.push(weight);
+    }
+  });
+  for (const posting of postings.values()) posting.idf = idfOf(docs.length, posting.docs.length);
   const byLen = new Map<number, Array<[string, number]>>();
   for (const w of [...words.keys()].sort()) {
     const bucket = byLen.get(w.length) ?? [];
     bucket.push([w, letterMask(w)]);
     byLen.set(w.length, bucket);
   }
-  const avg = totals.map((t) => Math.max(1, t / Math.max(1, docs.length)));
-  return { lang, docs, postings, avg, words, byLen };
+  return { lang, docs, postings, words, byLen };
+}
+
+function idfOf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
 function idf(sub: SubIndex, term: string): number {
-  const df = sub.postings.get(term)?.length ?? 0;
-  return Math.log(1 + (sub.docs.length - df + 0.5) / (df + 0.5));
+  return sub.postings.get(term)?.idf ?? idfOf(sub.docs.length, 0);
 }
 
 function letterMask(word: string): number {
@@ -177,29 +190,27 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
   const groups: Group[] = [];
   const unknownMass = idf(sub, '');
   const seen = new Set<string>();
-  const addWord = (token: string, weight: number, typos: boolean) => {
-    if (isQueryStopword(token) || seen.has(token)) return;
+  for (const token of tokens) {
+    if (isQueryStopword(token) || seen.has(token)) continue;
     seen.add(token);
     const own = stem(token, sub.lang);
     // Only a word no page of any language uses is a typo: an English word is not misspelt Portuguese.
-    const alts: Alt[] = sub.postings.has(own) ? [{ term: own, weight }] : typos && !known(token) ? fuzzy(sub, token) : [];
+    const alts: Alt[] = sub.postings.has(own) ? [{ term: own, weight: 1 }] : known(token) ? [] : fuzzy(sub, token);
     // A word the pages never use still counts in the query's mass, as the rarest word would: it lowers coverage.
-    const mass = weight * (alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass);
-    groups.push({ alts, word: true, mass });
-  };
-  for (const token of tokens) addWord(token, 1, true);
+    groups.push({ alts, mass: alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass });
+  }
   for (const term of pairs(tokens, sub.lang)) {
-    if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], word: false, mass: 0 });
+    if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
   }
   for (const phrase of expansions(tokens, sub.lang)) {
     const extra: Group[] = [];
     for (const token of phrase) {
       if (isQueryStopword(token) || seen.has(token)) continue;
       const term = stem(token, sub.lang);
-      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: SYNONYM_WEIGHT }], word: false, mass: 0 });
+      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: SYNONYM_WEIGHT }], mass: 0 });
     }
     for (const term of pairs(phrase, sub.lang)) {
-      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: PAIR_WEIGHT * SYNONYM_WEIGHT }], word: false, mass: 0 });
+      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: PAIR_WEIGHT * SYNONYM_WEIGHT }], mass: 0 });
     }
     groups.push(...extra);
   }
@@ -213,15 +224,12 @@ function scoreSub(sub: SubIndex, groups: Group[]): Map<number, number> {
   for (const { alts, mass: groupMass } of groups) {
     const best = new Map<number, number>();
     for (const { term, weight } of alts) {
-      const w = weight * idf(sub, term);
-      for (const id of sub.postings.get(term) ?? []) {
-        const doc = sub.docs[id];
-        const tf = doc.tf.get(term)!;
-        let s = 0;
-        for (let f = 0; f < 4; f++) {
-          if (tf[f]) s += (WEIGHTS[f] * tf[f] * (K1 + 1)) / (tf[f] + K1 * (1 - B[f] + (B[f] * doc.lens[f]) / sub.avg[f]));
-        }
-        s *= w;
+      const posting = sub.postings.get(term);
+      if (!posting) continue;
+      const w = weight * posting.idf;
+      for (let i = 0; i < posting.docs.length; i++) {
+        const id = posting.docs[i];
+        const s = w * posting.weights[i];
         if (s > (best.get(id) ?? 0)) best.set(id, s);
       }
     }
@@ -237,12 +245,13 @@ function scoreSub(sub: SubIndex, groups: Group[]): Map<number, number> {
 
 /** Up to two sentences of the page sharing the most (rare) query terms, verbatim, most relevant first. */
 function cite(sub: SubIndex, doc: Doc, groups: Group[]): string[] {
+  const weighted = groups.map(({ alts }) => alts.map((a) => [a.term, a.weight * idf(sub, a.term)] as const));
   const ranked = doc.sentences
     .map((s, i) => {
       let score = 0;
-      for (const { alts } of groups) {
+      for (const alts of weighted) {
         let best = 0;
-        for (const a of alts) if (s.terms.has(a.term)) best = Math.max(best, a.weight * idf(sub, a.term));
+        for (const [term, w] of alts) if (w > best && s.terms.has(term)) best = w;
         score += best;
       }
       return { text: s.text, i, score };

@@ -8,6 +8,8 @@ import { resolveSessionCookie, sessionExpired, sessionUnauthorized } from '../au
 
 export function resolveBearer(deps: AppDeps, checks: readonly TokenCheck[] = []): Koa.Middleware {
   return async function resolveBearerMiddleware(ctx, next) {
+    // /ask is public and unauthenticated: a credential sent to it is ignored, never rejected.
+    if (ctx.path === '/ask') return next();
     const header = ctx.get('authorization');
     if (header) {
       const token = bearerToken(header);

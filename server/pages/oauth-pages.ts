@@ -41,6 +41,9 @@ function allowFormTarget(ctx: Koa.Context, redirectUri: string): void {
     source = url.host ? url.origin : url.protocol;
   } catch { /* keep 'self' only */ }
   ctx.set('Content-Security-Policy', csp.replace("form-action 'self'", `form-action 'self' ${source}`));
+  // With `no-referrer` a browser sends `Origin: null` on the form post, which the origin check must refuse;
+  // `same-origin` keeps the referrer (and the real Origin) for our own origin only.
+  ctx.set('Referrer-Policy', 'same-origin');
 }
 
 export function oauthErrorPage(ctx: Koa.Context, code: string, description: string, status = 400): void {

@@ -17,7 +17,7 @@ const DRAIN_BYTES = 1024 * 1024;
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'x-request-id, retry-after',
+  'Access-Control-Expose-Headers': 'x-request-id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy',
 };
 
 function isAskPath(path: string): boolean {
@@ -132,6 +132,8 @@ export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null 
         + 'Failures are NLWeb Failure bodies (always JSON) with real statuses: 415, then 413, then 400, then 503.',
       tags: ['search'],
       auth: 'none',
+      // Spec 9.3: the public search endpoint's own description is version 1.0.0 of the NLWeb 0.54 profile.
+      extensions: { 'x-api-version': '1.0.0', 'x-nlweb': { version: '0.54', modes: ['list'], response_formats: ['conv_search'] } },
       body: { contentType: 'application/json', jsonSchema: askRequestJsonSchema() },
       responses: {
         200: { description: 'Answer (application/json, or text/event-stream with one data event holding this object).', schema: AskAnswerSchema },

@@ -2,7 +2,9 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { ask, sseData, startAskServer } from './server.ts';
+import * as v from 'valibot';
 import { buildAskIndex } from '../../server/ask/index.ts';
+import { AskAnswerSchema, AskFailureSchema } from '../../server/ask/schema.ts';
 
 const B = { query: { text: 'assinatura eletrônica' } };
 // B's text is not a topic of our corpus, so results may be empty; this one has results, so item checks bite.
@@ -12,6 +14,7 @@ const srv = await startAskServer();
 t.teardown(() => srv.close());
 
 function checkAnswer(t: Test, body: any) {
+  t.ok(v.is(AskAnswerSchema, body), 'matches the published Answer schema');
   t.equal(body._meta.response_type, 'Answer');
   t.equal(body._meta.version, '0.54');
   t.equal(body._meta.response_format, 'conv_search');
@@ -31,6 +34,7 @@ function checkAnswer(t: Test, body: any) {
 function checkFailure(t: Test, res: { status: number; headers: any; json: any }, status: number, code: string) {
   t.equal(res.status, status);
   t.match(res.headers['content-type'], /^application\/json/);
+  t.ok(v.is(AskFailureSchema, res.json), 'matches the published Failure schema');
   t.equal(res.json._meta.response_type, 'Failure');
   t.equal(res.json._meta.version, '0.54');
   t.equal(res.json.error.code, code);

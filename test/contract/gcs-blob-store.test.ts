@@ -57,4 +57,8 @@ t.test('the test server behaves like GCS where the adapter relies on it', async 
   t.equal(gcs.buckets.get('siglata-test')!.has('probe/bad-md5'), false);
   const [resumable] = await bucket.file('probe/resumable').save(Buffer.alloc(300_000, 7), { resumable: true }).then(() => bucket.file('probe/resumable').download());
   t.equal(resumable.length, 300_000, 'resumable uploads work too');
+  const data = Buffer.alloc(600_000, 3);
+  await bucket.file('probe/chunked').save(data, { resumable: true, chunkSize: 256 * 1024 });
+  const [back] = await bucket.file('probe/chunked').download();
+  t.ok(back.equals(data), 'and in chunks (308 between them)');
 });

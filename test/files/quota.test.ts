@@ -77,7 +77,7 @@ t.test('quota', async (t) => {
     t.equal((await putPart(app, dee.token, u.uploadId, 1, Buffer.alloc(5000, 1))).status, 200);
     // the quota was lowered (a new configuration) after the reservation was made
     const lowered = { ...invokeDeps(app.deps), config: { ...app.deps.config, quotaBytes: 4000 } };
-    const err = await invoke(upload_complete, { uploadId: u.uploadId }, dee, lowered).catch((e) => e as ServiceError);
+    const err = await fail(invoke(upload_complete, { uploadId: u.uploadId }, dee, lowered));
     t.equal(err.code, 'quota_exceeded');
     const [row] = await app.deps.sql`select state from uploads where id = ${u.uploadId}`;
     t.equal(row.state, 'open', 'the reservation stays open: free space, then complete again');

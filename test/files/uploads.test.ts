@@ -2,6 +2,7 @@
 // upload_status, upload_complete (missing parts, concurrency, the file appearing), abort, and expiry.
 import t from 'tap';
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { startTestApp } from '../helpers/app.ts';
 import { callerFor, caller as as } from '../helpers/callers.ts';
 import { ServiceError } from '../../runtime-api/errors.ts';
@@ -126,7 +127,7 @@ t.test('uploads', async (t) => {
     const { request } = await import('undici');
     async function* gen() { yield Buffer.alloc(6, 1); yield Buffer.alloc(6, 2); }
     const res = await request(`${app.url}/v1/mcp/uploads/${u.uploadId}/parts/1`, {
-      method: 'PUT', headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' }, body: gen(),
+      method: 'PUT', headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' }, body: Readable.from(gen()),
     }).catch((err) => ({ statusCode: -1, err, body: null }));
     if (res.statusCode !== -1) {
       t.equal(res.statusCode, 400);
@@ -135,7 +136,7 @@ t.test('uploads', async (t) => {
     t.same((await call(upload_status, { uploadId: u.uploadId })).receivedParts, []);
     async function* exact() { yield Buffer.alloc(4, 1); yield Buffer.alloc(6, 2); }
     const ok = await request(`${app.url}/v1/mcp/uploads/${u.uploadId}/parts/1`, {
-      method: 'PUT', headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' }, body: exact(),
+      method: 'PUT', headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' }, body: Readable.from(exact()),
     });
     t.equal(ok.statusCode, 200, 'a chunked body of the exact size is accepted');
     await ok.body.text();

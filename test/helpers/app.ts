@@ -9,6 +9,7 @@ import type Koa from 'koa';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
 import { createEngine } from '../../engine/index.ts';
+import { loadAskIndex } from '../../server/ask/load.ts';
 import type { RouteDef } from '../../server/http/route.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { AppDeps } from '../../server/deps.ts';
@@ -76,6 +77,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     // SMTP_URL in `env` (e.g. the SMTP catcher's url) sends real mail through nodemailer.
     mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
+    askIndex: await loadAskIndex(undefined, createLogger('silent')),
     engine: createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } }),
   };
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);

@@ -179,11 +179,13 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
       const body = await readBody(req);
       const range = String(req.headers['content-range'] ?? '');
       if (body.length) { s.chunks.push(body); s.received += body.length; }
-      const total = /\/(\d+)$/.exec(range);
-      if (!total && !/^bytes (\d+-\d+|\*)\/\*$/.test(range)) throw new HttpError(400, 'bad Content-Range');
-      const final = total ? s.received >= Number(total[1]) : /^bytes \*\/\*$/.test(range) || range.startsWith('bytes 0-*/*');
-      if (!final && !total) {
-        res.writeHead(308, { range: `bytes=0-${s.received - 1}`, 'content-length': 0 });
+      // `bytes a-b/*`: a chunk, more to come (308); `bytes a-b/total` or `bytes */total`: the last one;
+      // `bytes 0-*/*`: the whole object in this request (the client's single-shot form).
+      const m = /^bytes (\*|\d+-(\d+|\*))\/(\d+|\*)$/.exec(range);
+      if (!m) throw new HttpError(400, `bad Content-Range: ${range}`);
+      const final = m[3] !== '*' ? s.received >= Number(m[3]) : m[2] === '*';
+      if (!final) {
+        res.writeHead(308, s.received ? { range: `bytes=0-${s.received - 1}`, 'content-length': 0 } : { 'content-length': 0 });
         res.end();
         return;
       }

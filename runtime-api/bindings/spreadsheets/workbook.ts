@@ -118,7 +118,7 @@ export const TableSchema = v.pipe(
       seen.add(key);
     }
     for (const [r, row] of table.rows.entries()) {
-      const rowPath = [pathItem(table, 'rows'), pathItem(table.rows, r)];
+      const rowPath: [v.IssuePathItem, v.IssuePathItem] = [pathItem(table, 'rows'), pathItem(table.rows, r)];
       if (row.length !== table.columns.length) {
         addIssue({ message: `the row has ${row.length} cells; the table has ${table.columns.length} columns`, path: rowPath });
         return;

@@ -12,7 +12,7 @@ export const SPREADSHEET_LIMITS = Object.freeze({
   maxXlsxInflatedBytes: 64 * 1024 * 1024,
   /** XLSX: number of zip entries. */
   maxXlsxEntries: 10_000,
-  /** XLSX: `<c>` cell elements across all worksheets (styled empty cells count too), checked before parsing. */
+  /** XLSX: `<c>` and `<row>` elements across all worksheets (styled empty ones count too), checked before parsing. */
   maxXlsxCellElements: 300_000,
   /** Highest `maxRows` a caller may pass (Excel's row count). */
   maxRows: 1_048_576,

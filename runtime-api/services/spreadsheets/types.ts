@@ -35,8 +35,13 @@ function normalizeDateTime(text: string): string | null {
   if (isIsoDate(text)) return `${text}T00:00:00`;
   const m = DATETIME_TEXT.exec(text);
   if (!m) return null;
-  const out = `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[5] ?? ''}`;
+  const out = canonicalTime(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[5] ?? ''}`);
   return isIsoDateTime(out) ? out : null;
+}
+
+/** Fractions of a second without trailing zeros (`.250` → `.25`, `.000` → none), so CSV and XLSX agree. */
+export function canonicalTime(dateTime: string): string {
+  return dateTime.replace(/\.(\d*?)0+$/, (_, digits: string) => (digits ? `.${digits}` : ''));
 }
 
 function typeOfMask(mask: number): ColumnType {

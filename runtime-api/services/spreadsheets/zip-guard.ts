@@ -26,10 +26,12 @@ export interface ZipCensus {
   cellElements: number;
 }
 
-function countCells(xml: Buffer): number {
+/** `<c …>` and `<row …>` elements: exceljs makes an object of each, empty or not. */
+function countElements(xml: Buffer, tag: string): number {
   let count = 0;
-  for (let i = xml.indexOf('<c'); i !== -1; i = xml.indexOf('<c', i + 2)) {
-    const next = xml[i + 2];
+  const open = `<${tag}`;
+  for (let i = xml.indexOf(open); i !== -1; i = xml.indexOf(open, i + open.length)) {
+    const next = xml[i + open.length];
     if (next === 0x20 || next === 0x3e || next === 0x2f || next === 0x0a || next === 0x0d || next === 0x09) count++;
   }
   return count;
@@ -79,9 +81,9 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
     census.inflatedBytes += data.length;
     if (census.inflatedBytes > limits.maxXlsxInflatedBytes) throw tooLarge(limits.maxXlsxInflatedBytes);
     if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) {
-      census.cellElements += countCells(data);
+      census.cellElements += countElements(data, 'c') + countElements(data, 'row');
       if (census.cellElements > limits.maxXlsxCellElements) {
-        throw invalid('fileId', `the XLSX holds more than ${limits.maxXlsxCellElements.toLocaleString('en-US')} cells across its sheets, the most spreadsheet_read parses; split the workbook or export the needed sheet as CSV.`);
+        throw invalid('fileId', `the XLSX holds more than ${limits.maxXlsxCellElements.toLocaleString('en-US')} cells and rows across its sheets, the most spreadsheet_read parses; split the workbook or export the needed sheet as CSV.`);
       }
     }
   }

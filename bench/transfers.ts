@@ -1,0 +1,255 @@
+// bench/transfers.ts: upload 1 GiB as 8 MiB parts (4 in flight) through the real server, complete, download it;
+// beside the same machine's raw baselines measured in the same run: writing the same bytes to disk with an fsync
+// per 8 MiB, and reading them back through a plain node:http static handler. The server runs in a child process
+// (bootstrap with embedded PostgreSQL in a temporary DATA_DIR) so that its RSS can be watched from outside.
+// Targets: ≥ 70 % of each baseline, server RSS growth < 100 MB.
+//   node_modules/.bin/node --no-node-snapshot bench/transfers.ts     (BENCH_TRANSFER_MIB=1024, BENCH_ROUNDS=3)
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import { createServer as netServer } from 'node:net';
+import { createReadStream } from 'node:fs';
+import { chmod, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+
+const SELF = fileURLToPath(import.meta.url);
+const MiB = 1024 * 1024;
+const PART = 8 * MiB;
+const TOTAL = Number(process.env.BENCH_TRANSFER_MIB ?? 1024) * MiB;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const IN_FLIGHT = 4;
+
+// ---------------------------------------------------------------------------------------------- child: the app
+
+interface Message { id: number; cmd: string; args?: Record<string, unknown> }
+
+async function serve(): Promise<void> {
+  const { loadConfig } = await import('../server/config.ts');
+  const { bootstrap } = await import('../server/bootstrap.ts');
+  const { createApp } = await import('../server/app.ts');
+  const { createLogger } = await import('../server/logger.ts');
+  const { mintToken } = await import('../runtime-api/services/mint-token.ts');
+  const { tokenSettings, callerFromToken } = await import('../server/auth/token-caller.ts');
+  const { invoke } = await import('../runtime-api/invoke.ts');
+  const { invokeDeps } = await import('../server/deps.ts');
+  const { upload_begin } = await import('../runtime-api/bindings/uploads/upload_begin.ts');
+  const { upload_complete } = await import('../runtime-api/bindings/uploads/upload_complete.ts');
+  const { files_trash } = await import('../runtime-api/bindings/files/files_trash.ts');
+  const { files_delete } = await import('../runtime-api/bindings/files/files_delete.ts');
+
+  const config = loadConfig({}, {
+    DATA_DIR: process.env.BENCH_DATA_DIR!, PORT: process.env.BENCH_PORT!, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000000',
+  });
+  const running = await bootstrap(config, { logger: createLogger('warn') });
+  const server = createServer(createApp(running.deps).callback());
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const d = running.deps;
+  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, { email: 'bench@example.com', org: 'bench', scopes: ['files:read', 'files:write'], ttlSeconds: 86400 });
+  const caller = (await callerFromToken(d, token, 'en-US')).caller;
+  const deps = invokeDeps(d);
+  const commands: Record<string, (a: any) => Promise<unknown>> = {
+    begin: (a) => invoke(upload_begin, { name: a.name, mediaType: 'application/octet-stream', byteLength: a.byteLength }, caller, deps),
+    complete: (a) => invoke(upload_complete, { uploadId: a.uploadId }, caller, deps),
+    remove: async (a) => { await invoke(files_trash, { fileId: a.fileId }, caller, deps); return invoke(files_delete, { fileId: a.fileId }, caller, deps); },
+    blobPath: async (a) => join(config.dataDir, 'blobs', 'objects', caller.membership!.orgId, a.fileId as string),
+    stop: async () => { server.closeAllConnections(); server.close(); await running.close(); setTimeout(() => process.exit(0), 10); return null; },
+  };
+  process.on('message', (m: Message) => {
+    commands[m.cmd](m.args ?? {}).then(
+      (result) => process.send!({ id: m.id, result }),
+      (err) => process.send!({ id: m.id, error: String((err as Error)?.message ?? err) }),
+    );
+  });
+  process.send!({ id: 0, result: { url: `http://127.0.0.1:${config.port}`, token } });
+}
+
+/** A plain node:http static file handler: the download baseline. */
+async function serveStatic(): Promise<void> {
+  const file = process.env.BENCH_STATIC_FILE!;
+  const { size } = await stat(file);
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
+    createReadStream(file).pipe(res);
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', resolve));
+  process.on('message', () => { server.closeAllConnections(); server.close(); process.exit(0); });
+  process.send!({ id: 0, result: { url: `http://127.0.0.1:${process.env.BENCH_PORT}` } });
+}
+
+// ---------------------------------------------------------------------------------------------- parent: the bench
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = netServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+  });
+}
+
+function startChild(mode: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: any; call: (cmd: string, args?: Record<string, unknown>) => Promise<any> }> {
+  const child = fork(SELF, [mode], { execArgv: ['--no-node-snapshot'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let next = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${mode} child exited with ${code}`)));
+    child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
+      if (m.id === 0) {
+        resolve({
+          child,
+          ready: m.result,
+          call: (cmd, args) => new Promise((res, rej) => { const id = next++; pending.set(id, { resolve: res, reject: rej }); child.send({ id, cmd, args }); }),
+        });
+        return;
+      }
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      if (m.error) p?.reject(new Error(m.error)); else p?.resolve(m.result);
+    });
+  });
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** Samples a process's RSS every 20 ms until stopped; returns the peak. */
+function watchRss(pid: number) {
+  let peak = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      peak = Math.max(peak, await rssOf(pid).catch(() => 0));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return { async stop() { stopped = true; await loop; return peak; } };
+}
+
+/** Part n of the test data: one random 8 MiB block, stamped with the part number so parts differ. */
+function partData(block: Buffer, n: number, total: number): Buffer {
+  const len = Math.min(PART, total - (n - 1) * PART);
+  const buf = Buffer.from(block.subarray(0, len));
+  buf.writeUInt32BE(n, 0);
+  return buf;
+}
+
+async function baselineWrite(dir: string, block: Buffer, total: number): Promise<{ seconds: number; file: string }> {
+  const file = join(dir, `baseline-${Date.now()}.bin`);
+  const fh = await open(file, 'w');
+  const parts = Math.ceil(total / PART);
+  const started = performance.now();
+  for (let n = 1; n <= parts; n++) {
+    const data = partData(block, n, total);
+    let written = 0;
+    while (written < data.length) written += (await fh.write(data, written, data.length - written, (n - 1) * PART + written)).bytesWritten;
+    await fh.datasync();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await fh.close();
+  return { seconds, file };
+}
+
+async function uploadViaApp(app: Awaited<ReturnType<typeof startChild>>, agent: Agent, block: Buffer, total: number, name: string): Promise<{ seconds: number; fileId: string }> {
+  const { url, token } = app.ready;
+  const started = performance.now();
+  const begun = await app.call('begin', { name, byteLength: total });
+  let next = 1;
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (next <= begun.partCount) {
+      const n = next++;
+      const res = await request(`${url}/v1/mcp/uploads/${begun.uploadId}/parts/${n}`, {
+        method: 'PUT', dispatcher: agent, body: partData(block, n, total),
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`part ${n}: ${res.statusCode} ${text}`);
+    }
+  }));
+  const done = await app.call('complete', { uploadId: begun.uploadId });
+  return { seconds: (performance.now() - started) / 1000, fileId: done.file.fileId };
+}
+
+async function downloadFrom(url: string, agent: Agent, headers: Record<string, string>, expect: number): Promise<number> {
+  const started = performance.now();
+  const res = await request(url, { dispatcher: agent, headers });
+  if (res.statusCode !== 200) throw new Error(`download: ${res.statusCode} ${await res.body.text()}`);
+  let got = 0;
+  for await (const chunk of res.body) got += (chunk as Buffer).length;
+  if (got !== expect) throw new Error(`download: got ${got} bytes, expected ${expect}`);
+  return (performance.now() - started) / 1000;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mbps = (seconds: number) => TOTAL / MiB / seconds;
+
+export async function main(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'siglata-bench-transfers-'));
+  await chmod(dataDir, 0o755); // embedded PostgreSQL runs as the postgres user when we are root
+  const agent = new Agent({ connections: IN_FLIGHT + 2, keepAliveTimeout: 60_000 });
+  const block = randomBytes(PART);
+  const app = await startChild('--serve', { BENCH_DATA_DIR: dataDir, BENCH_PORT: String(await freePort()) });
+  let statik: Awaited<ReturnType<typeof startChild>> | null = null;
+  try {
+    const pid = app.child.pid!;
+    // warm-up: a small upload and download, so JIT and pools are not counted as growth... of code
+    const warm = await uploadViaApp(app, agent, block, 2 * PART + 1, 'warmup.bin');
+    await downloadFrom(`${app.ready.url}/v1/mcp/files/${warm.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, 2 * PART + 1);
+    await app.call('remove', { fileId: warm.fileId });
+    const rssBase = await rssOf(pid);
+    const watcher = watchRss(pid);
+
+    const rows: { round: number; writeBase: number; upload: number; readBase: number; download: number }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const base = await baselineWrite(dataDir, block, TOTAL);
+      const up = await uploadViaApp(app, agent, block, TOTAL, `bench-${round}.bin`);
+      statik = await startChild('--static', { BENCH_STATIC_FILE: base.file, BENCH_PORT: String(await freePort()) });
+      const readBase = await downloadFrom(statik.ready.url, agent, {}, TOTAL);
+      const download = await downloadFrom(`${app.ready.url}/v1/mcp/files/${up.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, TOTAL);
+      statik.child.send({ cmd: 'stop' });
+      statik = null;
+      rows.push({ round, writeBase: base.seconds, upload: up.seconds, readBase, download });
+      await rm(base.file, { force: true });
+      await app.call('remove', { fileId: up.fileId });
+    }
+    const rssPeak = await watcher.stop();
+
+    const w = median(rows.map((r) => mbps(r.writeBase)));
+    const u = median(rows.map((r) => mbps(r.upload)));
+    const rb = median(rows.map((r) => mbps(r.readBase)));
+    const dl = median(rows.map((r) => mbps(r.download)));
+    const growth = (rssPeak - rssBase) / 1e6;
+    const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0)} %`;
+    const ok = (cond: boolean) => (cond ? 'met' : '**missed**');
+    const out: string[] = [];
+    out.push(`Transfers of ${TOTAL / MiB} MiB (${Math.ceil(TOTAL / PART)} parts of 8 MiB, ${IN_FLIGHT} in flight), fs blob store, median of ${ROUNDS} rounds; MB/s = MiB/s.`);
+    out.push('');
+    out.push('| measure | ours | baseline (same run) | ours / baseline | target |');
+    out.push('|---|---|---|---|---|');
+    out.push(`| upload: begin + PUT parts + complete | ${u.toFixed(0)} MB/s | ${w.toFixed(0)} MB/s (write + fsync per 8 MiB) | ${pct(u, w)} | ≥ 70 %: ${ok(u >= 0.7 * w)} |`);
+    out.push(`| download: GET /v1/mcp/files/{id}/download | ${dl.toFixed(0)} MB/s | ${rb.toFixed(0)} MB/s (plain node:http static handler) | ${pct(dl, rb)} | ≥ 70 %: ${ok(dl >= 0.7 * rb)} |`);
+    out.push(`| server RSS growth (peak − after warm-up) | ${growth.toFixed(0)} MB | — (base ${(rssBase / 1e6).toFixed(0)} MB, peak ${(rssPeak / 1e6).toFixed(0)} MB) | — | < 100 MB: ${ok(growth < 100)} |`);
+    out.push('');
+    out.push('| round | write+fsync | upload | static read | download |');
+    out.push('|---|---|---|---|---|');
+    for (const r of rows) out.push(`| ${r.round} | ${mbps(r.writeBase).toFixed(0)} | ${mbps(r.upload).toFixed(0)} | ${mbps(r.readBase).toFixed(0)} | ${mbps(r.download).toFixed(0)} |`);
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    if (statik) statik.child.send({ cmd: 'stop' });
+    await app.call('stop').catch(() => {});
+    await new Promise((r) => { if (app.child.exitCode !== null) r(null); else app.child.once('exit', r); });
+    await agent.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--serve') await serve();
+else if (process.argv[2] === '--static') await serveStatic();
+else if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+  process.exit(0);
+}

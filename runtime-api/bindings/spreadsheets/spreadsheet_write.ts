@@ -1,0 +1,70 @@
+// spreadsheet_write: the workbook representation (/schema/spreadsheet/1) → a new CSV or XLSX file in the catalogue.
+import * as v from 'valibot';
+import { defineBinding } from '../../define.ts';
+import { FileName, FileRecord, toFileRecord } from '../files/schemas.ts';
+import { WorkbookSchema } from './workbook.ts';
+import { createFileFromBytes } from '../../services/spreadsheets/files.ts';
+import { writeCsv } from '../../services/spreadsheets/csv.ts';
+import { writeXlsx } from '../../services/spreadsheets/xlsx.ts';
+import { SPREADSHEET_LIMITS, invalid, mib } from '../../services/spreadsheets/limits.ts';
+
+export const MEDIA_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+export const spreadsheet_write = defineBinding({
+  name: 'spreadsheet_write',
+  summary: 'Write a workbook (schema: /schema/spreadsheet/1) as a new CSV or XLSX file.',
+  description: [
+    'Creates a new file (names are not unique; the name is kept as given, so end it in .csv or .xlsx) and returns its record. Counts against the storage quota.',
+    'XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; '
+      + 'otherwise each table is an Excel table (ListObject), stacked top to bottom with one empty row between. '
+      + '`date` and `datetime` cells are real Excel dates (formats yyyy-mm-dd and yyyy-mm-dd hh:mm:ss); strings are never formulas.',
+    'CSV: the workbook must hold one sheet with at most one table. RFC 4180 with CRLF line ends, UTF-8; header row of column names; '
+      + 'null is an empty field and the empty string is `""`; booleans are true/false, numbers in JSON syntax, dates ISO 8601. '
+      + 'CSV carries no types: reading it back infers them again (a `string` column of digits comes back as `integer`) — use XLSX to keep declared types.',
+    'Limits: at most 100,000 data cells, and a result of at most 10 MiB (what spreadsheet_read reads back).',
+  ].join('\n'),
+  examples: [
+    'return await spreadsheet_write({\n  name: "reports/totals.xlsx", format: "xlsx",\n  workbook: { version: 1, sheets: [{ name: "Totals", tables: [{ name: "Totals",\n    columns: [{ name: "region", type: "string" }, { name: "total", type: "number" }, { name: "closed", type: "date" }],\n    rows: [["North", 1250.5, "2026-03-31"], ["South", null, null]] }] }] },\n});',
+    'const wb = await spreadsheet_read({ fileId: "fil_..." });\nreturn await spreadsheet_write({ name: "copy.csv", format: "csv", workbook: wb, csv: { delimiter: ";", bom: true } });',
+  ],
+  input: v.strictObject({
+    name: FileName,
+    format: v.pipe(v.picklist(['csv', 'xlsx']), v.description('`xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8).')),
+    workbook: v.pipe(WorkbookSchema, v.description('The workbook, as /schema/spreadsheet/1 describes it (what spreadsheet_read returns).')),
+    csv: v.pipe(
+      v.optional(v.strictObject({
+        delimiter: v.pipe(v.optional(v.picklist([',', ';', '\t']), ','), v.description('Field delimiter: `,` (default), `;` (what Excel expects where the decimal separator is a comma, e.g. pt-BR) or a tab.')),
+        bom: v.pipe(v.optional(v.boolean(), false), v.description('Start with a UTF-8 byte order mark, so that Excel shows accented letters right (default false).')),
+      })),
+      v.description('CSV options; ignored for xlsx.'),
+    ),
+  }),
+  output: FileRecord,
+  scope: 'files:write',
+  writes: true,
+  async handler(input, deps) {
+    const { workbook } = input;
+    const cells = workbook.sheets.reduce((n, s) => n + s.tables.reduce((m, t) => m + t.rows.length * t.columns.length, 0), 0);
+    if (cells > SPREADSHEET_LIMITS.maxCells) {
+      throw invalid('workbook', `${cells.toLocaleString('en-US')} data cells; spreadsheet_write takes at most ${SPREADSHEET_LIMITS.maxCells.toLocaleString('en-US')} per call. Write several files.`);
+    }
+    let data: Buffer;
+    if (input.format === 'csv') {
+      const [sheet, ...others] = workbook.sheets;
+      if (others.length || sheet.tables.length > 1) {
+        throw invalid('workbook', `a CSV file holds one sheet with at most one table; this workbook has ${workbook.sheets.length} sheets and ${sheet.tables.length} tables on the first. Use format "xlsx", or write one CSV per table.`);
+      }
+      data = writeCsv(sheet.tables[0] ?? null, { delimiter: input.csv?.delimiter ?? ',', bom: input.csv?.bom ?? false });
+    } else {
+      data = await writeXlsx(workbook);
+    }
+    if (data.length > SPREADSHEET_LIMITS.maxFileBytes) {
+      throw invalid('workbook', `the ${input.format.toUpperCase()} file would have ${data.length} bytes, more than ${mib(SPREADSHEET_LIMITS.maxFileBytes)}, the most spreadsheet_read reads back. Write several files.`);
+    }
+    const row = await createFileFromBytes(deps, { name: input.name, mediaType: MEDIA_TYPES[input.format], data });
+    return toFileRecord(row, deps.config);
+  },
+});

@@ -1,0 +1,100 @@
+// Every hostile script of research B7 (fixtures/scripts/hostile) against real isolates: the outcome its
+// header expects, no host call after the end, the host alive, and the pool whole afterwards, first one
+// at a time and then all at once beside benign scripts.
+import t from 'tap';
+import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
+import { checkOutcome, loadFixtures, startEngine, type Fixture } from './helpers/engine.ts';
+import type { Engine, ExecutionResult } from '../../engine/index.ts';
+
+const POOL = 2;
+const WALL_MS = 300;
+const fixtures = loadFixtures('hostile');
+
+async function runFixture(engine: Engine, fx: Fixture, host = new FakeHost()): Promise<{ result: ExecutionResult; host: FakeHost; endedAt: number }> {
+  const request = { source: fx.source, bindings: BINDINGS, hostCall: host.hostCall, limits: { wallMs: WALL_MS, cpuMs: WALL_MS, ...fx.limits }, ...fx.options };
+  const result = await engine.execute(request);
+  return { result, host, endedAt: performance.now() };
+}
+
+function checkHost(t: Tap.Test, fx: Fixture, host: FakeHost, endedAt: number): void {
+  const late = host.calls.filter((c) => c.at > endedAt);
+  t.same(late.map((c) => c.name), [], `${fx.file}: no host call after the execution ended`);
+  if (fx.neverCalled) t.equal(host.called(fx.neverCalled).length, 0, `${fx.file}: ${fx.neverCalled} never reached the host`);
+  if (fx.received) {
+    t.ok(host.calls.some((c) => c.name === fx.received!.name && c.argsJson === fx.received!.argsJson),
+      `${fx.file}: host received ${fx.received.name} ${fx.received.argsJson}`);
+  }
+}
+
+async function checkHealthy(t: Tap.Test, engine: Engine): Promise<void> {
+  await engine.ready();
+  const stats = engine.stats();
+  t.equal(stats.slots.ready, POOL, 'every slot is usable again');
+  t.ok(stats.isolatesLive <= POOL, 'no isolate outlives its slot');
+  const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.items.map((f) => f.fileId)', bindings: BINDINGS, hostCall: new FakeHost().hostCall });
+  t.same(benign.result, ['f_1', 'f_2'], 'a benign script runs');
+}
+
+t.test('the fixture set covers all 35 cases of the checklist', async (t) => {
+  t.equal(fixtures.length, 35);
+  t.same(fixtures.map((f) => f.file.slice(0, 2)), Array.from({ length: 35 }, (_, i) => String(i + 1).padStart(2, '0')));
+  for (const fx of fixtures) t.ok(fx.expect.length > 0 && fx.source.startsWith('// expect: '), `${fx.file} states its outcome`);
+});
+
+t.test('each hostile script alone', async (t) => {
+  const engine = await startEngine({ poolSize: POOL });
+  t.teardown(() => engine.close());
+  for (const fx of fixtures) {
+    const host = new FakeHost();
+    for (let i = 0; i < fx.repeat; i++) {
+      const rssBefore = process.memoryUsage.rss();
+      let peak = rssBefore;
+      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 5);
+      const { result, endedAt } = await runFixture(engine, fx, host);
+      clearInterval(sampler);
+      t.same(checkOutcome(fx, result), [], `${fx.file}${fx.repeat > 1 ? ` #${i + 1}` : ''}: ${result.ok ? 'ok' : result.error!.type}`);
+      checkHost(t, fx, host, endedAt);
+      // Logs are capped in bytes whatever the script does.
+      t.ok(result.logs.reduce((n, l) => n + Buffer.byteLength(l.message), 0) <= 65536 + 200, `${fx.file}: logs stay within budget`);
+      if (fx.expect.includes('memory_limit')) {
+        // B7 #6: the host grows by about the isolate's limit at most (64 MB heap, V8 may overshoot).
+        t.ok(peak - rssBefore < 200 * 1024 * 1024, `${fx.file}: host RSS grew ${((peak - rssBefore) / 1048576).toFixed(0)} MB`);
+      }
+      if (result.error?.type === 'timeout') {
+        t.ok(result.stats.wallMs < WALL_MS + 250, `${fx.file}: stopped near its ${WALL_MS} ms deadline (${result.stats.wallMs} ms)`);
+      }
+    }
+  }
+  await checkHealthy(t, engine);
+});
+
+t.test('hostile scripts all at once beside benign ones (B7 #33)', async (t) => {
+  const engine = await startEngine({ poolSize: POOL, queueMax: 200, queueWaitMs: 60_000 });
+  t.teardown(() => engine.close());
+  const hostile = fixtures.filter((fx) => fx.repeat === 1);
+  const extra = Array.from({ length: 20 }, (_, i) => hostile[i % hostile.length]);
+  const benignHost = new FakeHost();
+  const benign = Array.from({ length: 60 }, (_, i) => engine.execute({
+    source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.items.length`, bindings: BINDINGS, hostCall: benignHost.hostCall,
+  }));
+  const runs = [...hostile, ...extra].map(async (fx) => ({ fx, ...(await runFixture(engine, fx)) }));
+  const outcomes = await Promise.all(runs);
+  for (const { fx, result, host, endedAt } of outcomes) {
+    t.same(checkOutcome(fx, result), [], `${fx.file} (concurrent): ${result.ok ? 'ok' : result.error!.type}`);
+    checkHost(t, fx, host, endedAt);
+  }
+  const benignResults = await Promise.all(benign);
+  t.same(benignResults.map((r) => r.result), Array.from({ length: 60 }, (_, i) => i + 3), 'every benign script got its own result');
+  await checkHealthy(t, engine);
+});
+
+t.test('a host call pending at a kill is aborted and never answered into the next execution', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  const host = new FakeHost({ delayMs: 'never' });
+  const r = await engine.execute({ source: 'await files_list({}); return 1', bindings: BINDINGS, hostCall: host.hostCall, limits: { wallMs: 150 } });
+  t.equal(r.error?.type, 'timeout');
+  t.equal(host.calls[0].signal.aborted, true, 'the pending call was told to stop');
+  const next = await engine.execute({ source: 'return typeof files_list', bindings: BINDINGS, hostCall: new FakeHost().hostCall });
+  t.same(next.result, 'function');
+});
