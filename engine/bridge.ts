@@ -17,6 +17,9 @@ function reply(kind: 'tool' | 'limit', code: string, message: string, resolution
 
 const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
 
+/** Set when the host itself refuses a call for a cap the isolate should have enforced first. */
+export interface CapBreach { code: string; message: string }
+
 export class Execution {
   readonly id: number;
   readonly source: string;
@@ -33,6 +36,8 @@ export class Execution {
   readonly logs: LogEntry[] = [];
   truncated = false;
   private logBytes = 0;
+  /** The host's own cap check fired (the isolate's did not): the run must end and the isolate go. */
+  breach: CapBreach | null = null;
 
   constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits) {
     this.id = id;
@@ -60,16 +65,21 @@ export class Execution {
     }
     const { maxHostCalls, maxInFlight, maxArgBytes } = this.limits;
     if (this.hostCalls > maxHostCalls) {
-      return reply('limit', 'max_host_calls', `More than ${maxHostCalls} host calls in one execution.`);
+      return this.refuse('max_host_calls', `More than ${maxHostCalls} host calls in one execution.`);
     }
     if (this.inFlight >= maxInFlight) {
-      return reply('limit', 'max_in_flight', `More than ${maxInFlight} host calls pending at once; await some before starting more.`);
+      return this.refuse('max_in_flight', `More than ${maxInFlight} host calls pending at once; await some before starting more.`);
     }
     if (json.length > maxArgBytes || Buffer.byteLength(json) > maxArgBytes) {
       return reply('limit', 'max_arg_bytes', `${name}: the argument is larger than ${maxArgBytes} bytes.`);
     }
     this.inFlight++;
     return this.run(name, json);
+  }
+
+  private refuse(code: string, message: string): string {
+    this.breach ??= { code, message };
+    return reply('limit', code, message);
   }
 
   private async run(name: string, json: string): Promise<string> {

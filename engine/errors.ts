@@ -51,7 +51,7 @@ export function stripLocation(message: string): string {
 }
 
 /** Why the host disposed an isolate under a running script. */
-export type Kill = 'wall' | 'cpu' | 'closed' | 'fatal';
+export type Kill = 'wall' | 'cpu' | 'closed' | 'fatal' | 'breach';
 
 /** An isolated-vm rejection of the run call, when the host did not kill the isolate itself. */
 export function fromIvmError(err: unknown, limits: { wallMs: number }): ExecutionError {
@@ -61,6 +61,11 @@ export function fromIvmError(err: unknown, limits: { wallMs: number }): Executio
   }
   if (/timed out/i.test(message)) {
     return { type: 'timeout', code: 'wall_time', message: `The script ran longer than ${limits.wallMs} ms and was stopped.` };
+  }
+  // The host only disposes an isolate when it kills a run (and then ends the run first), so an isolate
+  // found disposed was disposed by isolated-vm itself, which it does at the memory limit.
+  if (/disposed/i.test(message)) {
+    return { type: 'memory_limit', message: 'The script ran out of memory and was stopped.' };
   }
   if (/abandoned/i.test(message)) {
     return { type: 'timeout', code: 'wall_time', message: 'The script awaited a promise that can never settle.' };

@@ -141,8 +141,15 @@ export const PRELUDE = `'use strict';
     return err;
   };
 
+  const fatal = (code, message) => {
+    const err = hostError({ __proto__: null, kind: 'limit', code, message });
+    finish('E' + jsonStringify(describe(err)));
+    return err;
+  };
+
   const call = (name, arg) => {
-    if (ex.closed) throw hostError({ __proto__: null, kind: 'tool', code: 'EXECUTION_CLOSED', message: name + ' was called after the script returned.' });
+    // One shared error once closed: a flood of late calls must not allocate an Error (and a stack) each.
+    if (ex.closed) throw ex.closedError || (ex.closedError = hostError({ __proto__: null, kind: 'tool', code: 'EXECUTION_CLOSED', message: 'The execution has ended; binding calls are refused.' }));
     let json = 'null';
     if (arg !== undefined) {
       try { json = jsonStringify(arg); } catch (e) {
@@ -153,13 +160,13 @@ export const PRELUDE = `'use strict';
     if (json.length > ex.maxArg) {
       throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_bytes', message: name + ': the argument is larger than ' + ex.maxArg + ' bytes.' });
     }
-    // Early refusals, so a flood of calls never crosses the boundary (the host enforces the same caps).
+    // The call and in-flight caps end the execution at once (a flood must stop, not be caught and
+    // retried); they are checked here so nothing crosses, and again by the host, which has the last word.
     if (ex.calls >= ex.maxCalls) {
-      ex.calls++;
-      throw hostError({ __proto__: null, kind: 'limit', code: 'max_host_calls', message: 'More than ' + ex.maxCalls + ' host calls in one execution.' });
+      throw fatal('max_host_calls', 'More than ' + ex.maxCalls + ' host calls in one execution.');
     }
     if (ex.inFlight >= ex.maxInFlight) {
-      throw hostError({ __proto__: null, kind: 'limit', code: 'max_in_flight', message: 'More than ' + ex.maxInFlight + ' host calls pending at once; await some before starting more.' });
+      throw fatal('max_in_flight', 'More than ' + ex.maxInFlight + ' host calls pending at once; await some before starting more.');
     }
     ex.inFlight++;
     const id = ++ex.calls;
@@ -252,7 +259,7 @@ export const PRELUDE = `'use strict';
   };
 
   const start = (id, source, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
-    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0,
+    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
       closed: false, finished: false, calls: 0,
       pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
     install(names);

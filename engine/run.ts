@@ -6,6 +6,9 @@ import { decodeOutcome, fromIvmError, killError, stripLocation, syntaxLine, type
 import type { Execution } from './bridge.ts';
 import type { ExecutionError } from './result.ts';
 
+/** How long a finished script's isolate may stay busy before it is replaced instead of awaited. */
+const DONE_GRACE_MS = 50;
+
 export interface RunEnd {
   outcome: Outcome | ExecutionError;
   /** Why the isolate must not be reused, or null. */
@@ -29,6 +32,7 @@ export class Run {
   private done: string | null = null;
   private wallTimer: NodeJS.Timeout | undefined;
   private cpuTimer: NodeJS.Timeout | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(iso: ivm.Isolate, runRef: ivm.Reference, dispatcher: ivm.Reference, ex: Execution, onEnd: (end: RunEnd) => void) {
     this.iso = iso;
@@ -64,12 +68,17 @@ export class Run {
 
   private call(callId: unknown, name: unknown, json: unknown): void {
     const reply = this.ex.call(name, json);
+    if (this.ex.breach) {
+      const { code, message } = this.ex.breach;
+      return this.kill('breach', { type: 'limit_exceeded', code, message });
+    }
     if (typeof reply === 'string') return this.deliver(callId, reply);
     reply.then((r) => this.deliver(callId, r));
   }
 
   private deliver(callId: unknown, reply: string): void {
     if (this.ended || this.ex.closed) return;
+    if (this.iso.isDisposed) return this.end(fromIvmError(new Error('disposed'), this.ex.limits), 'memory_limit');
     this.task(this.runRef.apply(undefined, ['deliver', callId, reply]));
   }
 
@@ -82,6 +91,7 @@ export class Run {
   private settled(err: unknown): void {
     this.tasks--;
     if (this.ended) return;
+    this.readCpu();
     if (err !== null) {
       const error = fromIvmError(err, this.ex.limits);
       const recycle = error.type === 'memory_limit' ? 'memory_limit' : error.type === 'timeout' ? 'timeout' : 'run_failed';
@@ -91,9 +101,24 @@ export class Run {
   }
 
   private maybeEnd(): void {
-    if (this.done === null || this.tasks > 0 || this.ended) return;
+    if (this.done === null || this.ended) return;
+    if (this.tasks > 0) {
+      // The outcome is final but the isolate is still busy (user code running on after it): give the task
+      // a moment to finish normally, then answer anyway and replace the isolate rather than wait for it.
+      this.graceTimer ??= setTimeout(() => this.finalize('busy_after_done'), DONE_GRACE_MS);
+      return;
+    }
+    this.finalize(null);
+  }
+
+  private finalize(recycle: string | null): void {
+    if (this.ended) return;
+    if (recycle) {
+      this.readCpu();
+      try { this.iso.dispose(); } catch { /* already gone */ }
+    }
     const outcome = decodeOutcome(this.done);
-    if (outcome.kind !== 'syntax') return this.end(outcome, null);
+    if (outcome.kind !== 'syntax' || recycle) return this.end(outcome, recycle);
     // Only on this error path: compile the same wrapper once more to learn the line V8 complains about.
     this.iso.compileScript(`(async function anonymous(\n) {\n${this.ex.source}\n})`, { filename: SCRIPT_URL, lineOffset: -FUNCTION_LINE_OFFSET })
       .then((script) => {
@@ -118,11 +143,11 @@ export class Run {
   }
 
   /** The hard stop: dispose the isolate now, whatever it is doing or waiting for. */
-  kill(why: Kill): void {
+  kill(why: Kill, error?: ExecutionError): void {
     if (this.ended) return;
     this.readCpu();
     try { this.iso.dispose(); } catch { /* already gone */ }
-    this.end(killError(why, this.ex.limits), why === 'wall' || why === 'cpu' ? 'timeout' : why);
+    this.end(error ?? killError(why, this.ex.limits), why === 'wall' || why === 'cpu' ? 'timeout' : why);
   }
 
   private end(outcome: Outcome | ExecutionError, recycle: string | null): void {
@@ -130,6 +155,7 @@ export class Run {
     this.ended = true;
     clearTimeout(this.wallTimer);
     clearTimeout(this.cpuTimer);
+    clearTimeout(this.graceTimer);
     this.readCpu();
     this.ex.close();
     // Host calls still pending: their promises stay unsettled in the isolate. Don't reuse it.

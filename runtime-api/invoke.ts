@@ -5,6 +5,7 @@ import type { Binding, HandlerContext } from './define.ts';
 import type { Caller } from './caller.ts';
 import { ServiceError } from './errors.ts';
 import { fromDatabaseError } from './store/errors.ts';
+import { isAdminRole } from './scopes.ts';
 
 export type InvokeDeps = Omit<HandlerContext, 'caller'>;
 
@@ -26,6 +27,10 @@ export function authorize(binding: Binding, caller: Caller): void {
     throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
       resolution: `${binding.name} acts on an organization: select one you are an active member of.`,
     });
+  }
+  // A member asking for an admin operation lacks the role, not just a scope: say so, as the HTTP routes do.
+  if (binding.scope === 'org:admin' && caller.membership && !isAdminRole(caller.membership.role)) {
+    throw new ServiceError('ORGANIZATION_ADMIN_REQUIRED', { resolution: `${binding.name} needs the owner or admin role in this organization.` });
   }
   if (binding.scope && !caller.scopes.includes(binding.scope)) {
     throw new ServiceError('INSUFFICIENT_SCOPE', {

@@ -46,6 +46,446 @@ type ContextOutput = {
  */
 declare function context(input?: ContextInput): Promise<ContextOutput>;
 
+type FilesListInput = {
+  /** Which files: `active` (default) or `trashed`. — default "active" */
+  state?: "active" | "trashed";
+  /** Page size, 1 to 1000 (default 100). — minimum 1, maximum 1000, default 100 */
+  limit?: number;
+  /** `nextCursor` of the previous page; omit or null for the first page. */
+  cursor?: string | null;
+  /** Only names starting with this string (case-sensitive), e.g. `reports/`. */
+  prefix?: string | null;
+};
+type FilesListOutput = {
+  /** This page of files. */
+  files: Array<{
+    /** File id (`fil_…`). */
+    fileId: string;
+    /** File name; `/` separates folder-like segments. */
+    name: string;
+    /** Stored media type, sent as Content-Type on download. */
+    mediaType: string;
+    /** Size in bytes. */
+    byteLength: number;
+    /** `active`, or `trashed` (restorable until `restorableUntil`). */
+    state: "active" | "trashed";
+    /** When the file was created (ISO 8601, UTC). */
+    createdAt: string;
+    /** Last change of name, media type, content or state (ISO 8601, UTC). */
+    updatedAt: string;
+    /** When the file was moved to the trash (ISO 8601), or null. */
+    trashedAt: string | null;
+    /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+    restorableUntil: string | null;
+    /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+    sha256: string | null;
+    /** GET with a Bearer token to download the bytes (Range supported). */
+    downloadUrl: string;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+};
+/**
+ * List the organization's files (active or trashed), a page at a time, ordered by name.
+ * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. `prefix` matches the start of the name, so `reports/` lists a folder-like group.
+ * Scope: files:read.
+ * @example
+ * const { files } = await files_list({ state: "active", limit: 10 });
+ * return files.map((f) => `${f.name} (${f.byteLength} bytes)`);
+ * @example
+ * let cursor = null, all = [];
+ * do {
+ *   const page = await files_list({ prefix: "reports/", cursor });
+ *   all.push(...page.files);
+ *   cursor = page.nextCursor;
+ * } while (cursor);
+ * return all.length;
+ */
+declare function files_list(input?: FilesListInput): Promise<FilesListOutput>;
+
+type FilesGetInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+};
+type FilesGetOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Get one file's record (name, media type, size, state, dates) by id.
+ * Scope: files:read.
+ * @example
+ * const f = await files_get({ fileId: "fil_..." });
+ * return [f.name, f.byteLength, f.state];
+ */
+declare function files_get(input: FilesGetInput): Promise<FilesGetOutput>;
+
+type FilesUpdateInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  name?: string;
+  /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
+  mediaType?: string;
+};
+type FilesUpdateOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Rename a file or change its media type.
+ * Give `name`, `mediaType` or both. The content is unchanged. A trashed file answers 409 conflict: restore it first.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await files_update({ fileId: "fil_...", name: "reports/2026/q1.csv", mediaType: "text/csv" });
+ */
+declare function files_update(input: FilesUpdateInput): Promise<FilesUpdateOutput>;
+
+type FilesTrashInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+};
+type FilesTrashOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Move a file to the trash (restorable for 30 days).
+ * Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const f = await files_trash({ fileId: "fil_..." });
+ * return f.restorableUntil;
+ */
+declare function files_trash(input: FilesTrashInput): Promise<FilesTrashOutput>;
+
+type FilesRestoreInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+};
+type FilesRestoreOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Restore a file from the trash (within 30 days of trashing it).
+ * Restoring an active file changes nothing. After the window the answer is 410 restore_expired.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await files_restore({ fileId: "fil_..." });
+ */
+declare function files_restore(input: FilesRestoreInput): Promise<FilesRestoreOutput>;
+
+type FilesDeleteInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+};
+type FilesDeleteOutput = {
+  /** The deleted file's id. */
+  fileId: string;
+  /** Always true. */
+  deleted: true;
+  /** Bytes freed. */
+  byteLength: number;
+};
+/**
+ * Permanently delete a file that is in the trash.
+ * Only trashed files can be deleted (an active one answers 409 conflict: call files_trash first). This cannot be undone; the quota is freed at once.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * await files_trash({ fileId: "fil_..." });
+ * return await files_delete({ fileId: "fil_..." });
+ */
+declare function files_delete(input: FilesDeleteInput): Promise<FilesDeleteOutput>;
+
+type FilesReadTextInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+};
+type FilesReadTextOutput = {
+  /** File id. */
+  fileId: string;
+  /** File name. */
+  name: string;
+  /** Stored media type. */
+  mediaType: string;
+  /** Size in bytes (UTF-8). */
+  byteLength: number;
+  /** The content, decoded as UTF-8 (a leading BOM is dropped). */
+  text: string;
+};
+/**
+ * Read a small UTF-8 text file (up to 1 MiB by default) as a string.
+ * Larger files, or bytes that are not valid UTF-8, answer 400 invalid_input: download those instead. Trashed files can be read too.
+ * Scope: files:read.
+ * @example
+ * const { text } = await files_read_text({ fileId: "fil_..." });
+ * return text.split("\n").length;
+ */
+declare function files_read_text(input: FilesReadTextInput): Promise<FilesReadTextOutput>;
+
+type FilesWriteTextInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId?: string;
+  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  name?: string;
+  /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
+  mediaType?: string;
+  /** The whole new content; stored as UTF-8. */
+  text: string;
+};
+type FilesWriteTextOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Create a small UTF-8 text file, or replace the text of an existing one (up to 1 MiB by default).
+ * Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). With `fileId` the file's content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await files_write_text({ name: "notes/todo.md", mediaType: "text/markdown", text: "# To do\n" });
+ * @example
+ * const { text } = await files_read_text({ fileId: "fil_..." });
+ * return await files_write_text({ fileId: "fil_...", text: text + "\nmore" });
+ */
+declare function files_write_text(input: FilesWriteTextInput): Promise<FilesWriteTextOutput>;
+
+type UploadBeginInput = {
+  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  name: string;
+  /** Media type of the file (default application/octet-stream); returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$, default "application/octet-stream" */
+  mediaType?: string;
+  /** Exact size of the file in bytes. — minimum 0, maximum 83886080000 */
+  byteLength: number;
+};
+type UploadBeginOutput = {
+  /** Reservation id (`upl_…`) for parts, upload_status, upload_complete and upload_abort. */
+  uploadId: string;
+  /** The id the file will have once completed. */
+  fileId: string;
+  /** Bytes per part: 8,388,608 (8 MiB); the final part carries the remainder. */
+  partSize: 8388608;
+  /** Number of parts, 1 to 10,000 (a 0-byte file has one empty part). */
+  partCount: number;
+  /** Exact size of the final part. */
+  lastPartSize: number;
+  /** When the reservation lapses (ISO 8601); afterwards parts and completion answer 410 upload_expired. */
+  expiresAt: string;
+  /** URL template for parts: replace `{partNumber}` and PUT the bytes. */
+  partUrl: string;
+};
+/**
+ * Reserve an upload of `byteLength` bytes; returns the part size, part count and the URL to PUT parts to.
+ * Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });
+ * return { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };
+ */
+declare function upload_begin(input: UploadBeginInput): Promise<UploadBeginOutput>;
+
+type UploadStatusInput = {
+  /** Upload reservation id (`upl_…`). — pattern ^upl_[a-z2-7]{26}$ */
+  uploadId: string;
+};
+type UploadStatusOutput = {
+  /** Reservation id. */
+  uploadId: string;
+  /** `open` (accepts parts), `completing` (being assembled) or `completed`. */
+  state: "open" | "completing" | "completed";
+  /** Name the file will have. */
+  name: string;
+  /** Media type the file will have. */
+  mediaType: string;
+  /** Declared size in bytes. */
+  byteLength: number;
+  /** Bytes per part (8,388,608). */
+  partSize: number;
+  /** Number of parts. */
+  partCount: number;
+  /** Part numbers stored so far, ascending. */
+  receivedParts: number[];
+  /** Part numbers still to send, ascending (empty unless open). */
+  missingParts: number[];
+  /** Bytes stored so far. */
+  receivedBytes: number;
+  /** When the reservation lapses (ISO 8601). */
+  expiresAt: string;
+  /** The file's id once completed, else null. */
+  fileId: string | null;
+};
+/**
+ * The state of an upload: parts received and missing, bytes received, expiry.
+ * An expired reservation answers 410 upload_expired; an aborted or unknown one 404 not_found.
+ * Scope: files:read.
+ * @example
+ * const s = await upload_status({ uploadId: "upl_..." });
+ * return s.missingParts;
+ */
+declare function upload_status(input: UploadStatusInput): Promise<UploadStatusOutput>;
+
+type UploadCompleteInput = {
+  /** Upload reservation id (`upl_…`). — pattern ^upl_[a-z2-7]{26}$ */
+  uploadId: string;
+};
+type UploadCompleteOutput = {
+  /** The completed reservation. */
+  uploadId: string;
+  /** The new file, active. */
+  file: {
+    /** File id (`fil_…`). */
+    fileId: string;
+    /** File name; `/` separates folder-like segments. */
+    name: string;
+    /** Stored media type, sent as Content-Type on download. */
+    mediaType: string;
+    /** Size in bytes. */
+    byteLength: number;
+    /** `active`, or `trashed` (restorable until `restorableUntil`). */
+    state: "active" | "trashed";
+    /** When the file was created (ISO 8601, UTC). */
+    createdAt: string;
+    /** Last change of name, media type, content or state (ISO 8601, UTC). */
+    updatedAt: string;
+    /** When the file was moved to the trash (ISO 8601), or null. */
+    trashedAt: string | null;
+    /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+    restorableUntil: string | null;
+    /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+    sha256: string | null;
+    /** GET with a Bearer token to download the bytes (Range supported). */
+    downloadUrl: string;
+  };
+};
+/**
+ * Complete an upload once every part is stored; the file then appears in files_list as active.
+ * Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const { file } = await upload_complete({ uploadId: "upl_..." });
+ * return file;
+ */
+declare function upload_complete(input: UploadCompleteInput): Promise<UploadCompleteOutput>;
+
+type UploadAbortInput = {
+  /** Upload reservation id (`upl_…`). — pattern ^upl_[a-z2-7]{26}$ */
+  uploadId: string;
+};
+type UploadAbortOutput = {
+  /** The aborted reservation. */
+  uploadId: string;
+  /** Always `aborted`. */
+  state: "aborted";
+};
+/**
+ * Abort an open upload: its parts are deleted and its reservation released.
+ * A completed or completing upload answers 409 conflict; afterwards the upload id answers 404 not_found.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await upload_abort({ uploadId: "upl_..." });
+ */
+declare function upload_abort(input: UploadAbortInput): Promise<UploadAbortOutput>;
+
 type ExecutionsListInput = {
   /** Page size, 1 to 200 (default 50). — minimum 1, maximum 200, default 50 */
   limit?: number;
@@ -79,3 +519,408 @@ type ExecutionsListOutput = {
  * return items.filter((e) => !e.ok).map((e) => [e.createdAt, e.errorCode]);
  */
 declare function executions_list(input?: ExecutionsListInput): Promise<ExecutionsListOutput>;
+
+type OrganizationGetInput = Record<string, never>;
+type OrganizationGetOutput = {
+  id: string;
+  name: string;
+  slug: string;
+  metadata: {
+    [key: string]: unknown;
+  };
+  createdAt: string;
+  role: "member" | "admin" | "owner";
+  members: Array<{
+    id: string;
+    organizationId: string;
+    userId: string;
+    email: string;
+    name: string;
+    image: string | null;
+    role: "member" | "admin" | "owner";
+    createdAt: string;
+  }>;
+};
+/**
+ * The organization: profile, metadata, the caller's role and its members.
+ * Scope: org:read.
+ * @example
+ * const org = await organization_get({});
+ * return org.members.filter((m) => m.role !== "member").map((m) => m.email);
+ */
+declare function organization_get(input?: OrganizationGetInput): Promise<OrganizationGetOutput>;
+
+type MembersListInput = Record<string, never>;
+type MembersListOutput = Array<{
+  id: string;
+  organizationId: string;
+  userId: string;
+  email: string;
+  name: string;
+  image: string | null;
+  role: "member" | "admin" | "owner";
+  createdAt: string;
+}>;
+/**
+ * List the members of the organization with their e-mail, name and role.
+ * Scope: org:read.
+ * @example
+ * const members = await members_list({});
+ * return members.filter((m) => m.role === "owner").length;
+ */
+declare function members_list(input?: MembersListInput): Promise<MembersListOutput>;
+
+type InvitationsListInput = Record<string, never>;
+type InvitationsListOutput = Array<{
+  id: string;
+  organizationId: string;
+  email: string;
+  role: "member" | "admin" | "owner";
+  status: "pending" | "accepted" | "rejected" | "canceled" | "expired";
+  inviterId: string | null;
+  expiresAt: string;
+  createdAt: string;
+}>;
+/**
+ * List the organization's pending invitations.
+ * Scope: org:read.
+ * @example
+ * const pending = await invitations_list({});
+ * return pending.map((i) => `${i.email} (${i.role}) until ${i.expiresAt}`);
+ */
+declare function invitations_list(input?: InvitationsListInput): Promise<InvitationsListOutput>;
+
+type MemberInviteInput = {
+  /** maxLength 254, format email */
+  email: string;
+  role: "member" | "admin" | "owner";
+  resend?: boolean;
+};
+type MemberInviteOutput = {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: "member" | "admin" | "owner";
+  status: "pending" | "accepted" | "rejected" | "canceled" | "expired";
+  inviterId: string | null;
+  expiresAt: string;
+  createdAt: string;
+};
+/**
+ * Invite an e-mail address to the organization with a role; mails the invitation.
+ * Needs the owner or admin role (only an owner may invite an owner). An existing member or a pending invitee is 409 conflict, unless `resend: true`, which refreshes the pending invitation and mails it again.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const inv = await member_invite({ email: "ana@example.com", role: "member" });
+ * return inv.expiresAt;
+ */
+declare function member_invite(input: MemberInviteInput): Promise<MemberInviteOutput>;
+
+type InvitationCancelInput = {
+  /** minLength 1, maxLength 128 */
+  invitationId: string;
+};
+type InvitationCancelOutput = {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: "member" | "admin" | "owner";
+  status: "pending" | "accepted" | "rejected" | "canceled" | "expired";
+  inviterId: string | null;
+  expiresAt: string;
+  createdAt: string;
+};
+/**
+ * Cancel a pending invitation of the organization.
+ * An invitation of another organization, or one no longer pending, is 404 INVITATION_NOT_FOUND.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const [first] = await invitations_list({});
+ * if (first) await invitation_cancel({ invitationId: first.id });
+ */
+declare function invitation_cancel(input: InvitationCancelInput): Promise<InvitationCancelOutput>;
+
+type MemberUpdateRoleInput = {
+  /** minLength 1, maxLength 128 */
+  memberId: string;
+  role: "member" | "admin" | "owner";
+};
+type MemberUpdateRoleOutput = {
+  id: string;
+  organizationId: string;
+  userId: string;
+  email: string;
+  name: string;
+  image: string | null;
+  role: "member" | "admin" | "owner";
+  createdAt: string;
+};
+/**
+ * Change the role of a member of the organization.
+ * A member id of another organization is 404. Demoting the last owner is 409 conflict.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const m = (await members_list({})).find((x) => x.email === "ana@example.com");
+ * return await member_update_role({ memberId: m.id, role: "admin" });
+ */
+declare function member_update_role(input: MemberUpdateRoleInput): Promise<MemberUpdateRoleOutput>;
+
+type MemberRemoveInput = {
+  /** minLength 1, maxLength 128 */
+  memberIdOrEmail: string;
+};
+type MemberRemoveOutput = {
+  member: {
+    id: string;
+    organizationId: string;
+    userId: string;
+    email: string;
+    name: string;
+    image: string | null;
+    role: "member" | "admin" | "owner";
+    createdAt: string;
+  };
+};
+/**
+ * Remove a member from the organization, by member id or e-mail address.
+ * A value containing "@" is an e-mail address (case-insensitive), otherwise a member id. Removing the last owner is 409 conflict.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await member_remove({ memberIdOrEmail: "ana@example.com" });
+ */
+declare function member_remove(input: MemberRemoveInput): Promise<MemberRemoveOutput>;
+
+type OrganizationCreateInput = {
+  /** minLength 1, maxLength 100 */
+  name: string;
+  /** minLength 2, maxLength 48, pattern ^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$ */
+  slug: string;
+  metadata?: {
+    [key: string]: unknown;
+  };
+};
+type OrganizationCreateOutput = {
+  id: string;
+  name: string;
+  slug: string;
+  metadata: {
+    [key: string]: unknown;
+  };
+  createdAt: string;
+  role: "member" | "admin" | "owner";
+};
+/**
+ * Create an organization; the caller becomes its owner.
+ * The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict.
+ * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const org = await organization_create({ name: "Acme", slug: "acme" });
+ * return org.id;
+ */
+declare function organization_create(input: OrganizationCreateInput): Promise<OrganizationCreateOutput>;
+
+type OrganizationsListInput = Record<string, never>;
+type OrganizationsListOutput = Array<{
+  id: string;
+  name: string;
+  slug: string;
+  metadata: {
+    [key: string]: unknown;
+  };
+  createdAt: string;
+  role: "member" | "admin" | "owner";
+}>;
+/**
+ * List the organizations the caller belongs to, with the caller's role in each.
+ * Scope: any authenticated caller.
+ * @example
+ * const orgs = await organizations_list({});
+ * return orgs.map((o) => `${o.slug}: ${o.role}`);
+ */
+declare function organizations_list(input?: OrganizationsListInput): Promise<OrganizationsListOutput>;
+
+type InvitationAcceptInput = {
+  /** minLength 1, maxLength 128 */
+  invitationId: string;
+};
+type InvitationAcceptOutput = {
+  invitation: {
+    id: string;
+    organizationId: string;
+    email: string;
+    role: "member" | "admin" | "owner";
+    status: "pending" | "accepted" | "rejected" | "canceled" | "expired";
+    inviterId: string | null;
+    expiresAt: string;
+    createdAt: string;
+  };
+  member: {
+    id: string;
+    organizationId: string;
+    userId: string;
+    email: string;
+    name: string;
+    image: string | null;
+    role: "member" | "admin" | "owner";
+    createdAt: string;
+  };
+};
+/**
+ * Accept an invitation sent to the caller's e-mail address and become a member.
+ * Unknown, cancelled, expired (48 h) or already answered invitations are 404 INVITATION_NOT_FOUND; an invitation for another address is 403.
+ * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
+ */
+declare function invitation_accept(input: InvitationAcceptInput): Promise<InvitationAcceptOutput>;
+
+type InvitationRejectInput = {
+  /** minLength 1, maxLength 128 */
+  invitationId: string;
+};
+type InvitationRejectOutput = {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: "member" | "admin" | "owner";
+  status: "pending" | "accepted" | "rejected" | "canceled" | "expired";
+  inviterId: string | null;
+  expiresAt: string;
+  createdAt: string;
+};
+/**
+ * Decline an invitation sent to the caller's e-mail address.
+ * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
+ */
+declare function invitation_reject(input: InvitationRejectInput): Promise<InvitationRejectOutput>;
+
+type SpreadsheetReadInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+  /** XLSX: read only this sheet (exact name, else ignoring case). CSV: must be the file's one sheet (its name without extension). Default: every sheet. — minLength 1, maxLength 31 */
+  sheet?: string;
+  /** Return at most this many data rows per table (the first ones; the table is then marked `truncated: true`). Column types are inferred from the rows returned. 0 returns the columns only. — minimum 0, maximum 1048576 */
+  maxRows?: number;
+};
+type SpreadsheetReadOutput = {
+  /** Representation version: 1. A breaking change gets a new version and a new /schema/spreadsheet/N. */
+  version: 1;
+  /** The sheets in workbook order (at least 1). Sheet names are unique ignoring case. — minItems 1 */
+  sheets: Array<{
+    /** Sheet name as XLSX allows it: 1 to 31 characters, none of \ / ? * [ ] :, not starting or ending with an apostrophe. Unique within the workbook, ignoring case. For CSV it is the file name without folders and extension. — minLength 1, maxLength 31, pattern ^[^\\/?*[\]:]*$ */
+    name: string;
+    /** The tables on the sheet (none for an empty sheet). Table names are unique within the sheet. */
+    tables: Array<{
+      /** Table name, 1 to 255 characters, unique within its sheet. A sheet read without Excel tables has one table named like the sheet. In XLSX a table named like its sheet, alone on it, is written as a plain range from A1; otherwise each table becomes an Excel table (ListObject) whose name keeps letters, digits, `_` and `.` (other characters become `_`). — minLength 1, maxLength 255 */
+      name: string;
+      /** The columns, left to right (at least 1, at most 16,384). — minItems 1, maxItems 16384 */
+      columns: Array<{
+        /** Column name (the header cell), 1 to 255 characters, unique within the table ignoring case. A missing header is read as `column_N` (N = position from 1); a repeated one gets `_2`, `_3`… — minLength 1, maxLength 255 */
+        name: string;
+        /** Type of every non-null cell of the column: `string`; `number` (finite, JSON number); `integer` (a safe integer, |n| < 2^53); `boolean`; `date` (ISO 8601 calendar date `YYYY-MM-DD`); `datetime` (ISO 8601 `YYYY-MM-DDTHH:MM:SS` with optional `.sss`, no offset: spreadsheet times have no time zone, so none is invented). Any cell may be null (an empty cell). */
+        type: "string" | "number" | "integer" | "boolean" | "date" | "datetime";
+      }>;
+      /** The data rows, top to bottom, without the header row. Each row has one cell per column, and each cell is null or a value of its column's type. */
+      rows: Array<Array<string | number | boolean | null>>;
+      /** Set by spreadsheet_read: true when only the first `maxRows` data rows were returned. Ignored by spreadsheet_write. */
+      truncated?: boolean;
+    }>;
+  }>;
+};
+/**
+ * Read a CSV or XLSX file as a workbook of typed tables (schema: /schema/spreadsheet/1).
+ * The format is recognized from the content (an XLSX is a zip), not the name. Trashed files can be read too.
+ * XLSX: every sheet (or only `sheet`); each Excel table (ListObject) on a sheet becomes a table, otherwise the block from the first to the last non-empty cell is one table named like the sheet, its top row being the header. Formulas give their cached result (null when the file has none, or for errors such as #N/A); merged cells have their value in the top-left cell only. Dates and times follow the cell's number format: `date` (YYYY-MM-DD), `datetime` (YYYY-MM-DDTHH:MM:SS, the wall-clock time, no offset), a time alone as the string HH:MM:SS. XLSX has one number type: a column whose numbers are all integral is `integer`. A column mixing kinds (e.g. numbers and text) is `string`, each value as its text.
+ * CSV: one sheet named after the file, one table. RFC 4180 (quoted fields, "" escapes, line breaks inside quotes), UTF-8 with or without BOM, UTF-16 with BOM, else Windows-1252; delimiter `,`, `;` or tab, detected (or Excel's `sep=;` first line); the first non-blank line is the header. Types are inferred per column from the text: `integer` and `number` (JSON number syntax: `1.5`, `-2`, `1e3`; no leading zeros, so `007` stays text, no thousands separators or decimal commas), `boolean` (true/false, any case), `date` (YYYY-MM-DD), `datetime` (YYYY-MM-DD HH:MM[:SS[.sss]] or with `T`); a column is the narrowest type all its values fit, else `string`. An empty field is null; a quoted empty field ("") is the empty string.
+ * Trailing rows without any value are dropped. Limits: files up to 10 MiB; at most 100,000 data cells (rows × columns) per call — past that the answer is 400 invalid_input: pass `maxRows` or `sheet`.
+ * Scope: files:read.
+ * @example
+ * const wb = await spreadsheet_read({ fileId: "fil_..." });
+ * const t = wb.sheets[0].tables[0];
+ * return t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c.name, r[i]])));
+ * @example
+ * const wb = await spreadsheet_read({ fileId: "fil_...", sheet: "Sales", maxRows: 10 });
+ * return wb.sheets[0].tables.map((t) => ({ name: t.name, columns: t.columns, truncated: !!t.truncated }));
+ */
+declare function spreadsheet_read(input: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
+
+type SpreadsheetWriteInput = {
+  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  name: string;
+  /** `xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8). */
+  format: "csv" | "xlsx";
+  /** The workbook, as /schema/spreadsheet/1 describes it (what spreadsheet_read returns). */
+  workbook: {
+    /** Representation version: 1. A breaking change gets a new version and a new /schema/spreadsheet/N. */
+    version: 1;
+    /** The sheets in workbook order (at least 1). Sheet names are unique ignoring case. — minItems 1 */
+    sheets: Array<{
+      /** Sheet name as XLSX allows it: 1 to 31 characters, none of \ / ? * [ ] :, not starting or ending with an apostrophe. Unique within the workbook, ignoring case. For CSV it is the file name without folders and extension. — minLength 1, maxLength 31, pattern ^[^\\/?*[\]:]*$ */
+      name: string;
+      /** The tables on the sheet (none for an empty sheet). Table names are unique within the sheet. */
+      tables: Array<{
+        /** Table name, 1 to 255 characters, unique within its sheet. A sheet read without Excel tables has one table named like the sheet. In XLSX a table named like its sheet, alone on it, is written as a plain range from A1; otherwise each table becomes an Excel table (ListObject) whose name keeps letters, digits, `_` and `.` (other characters become `_`). — minLength 1, maxLength 255 */
+        name: string;
+        /** The columns, left to right (at least 1, at most 16,384). — minItems 1, maxItems 16384 */
+        columns: Array<{
+          /** Column name (the header cell), 1 to 255 characters, unique within the table ignoring case. A missing header is read as `column_N` (N = position from 1); a repeated one gets `_2`, `_3`… — minLength 1, maxLength 255 */
+          name: string;
+          /** Type of every non-null cell of the column: `string`; `number` (finite, JSON number); `integer` (a safe integer, |n| < 2^53); `boolean`; `date` (ISO 8601 calendar date `YYYY-MM-DD`); `datetime` (ISO 8601 `YYYY-MM-DDTHH:MM:SS` with optional `.sss`, no offset: spreadsheet times have no time zone, so none is invented). Any cell may be null (an empty cell). */
+          type: "string" | "number" | "integer" | "boolean" | "date" | "datetime";
+        }>;
+        /** The data rows, top to bottom, without the header row. Each row has one cell per column, and each cell is null or a value of its column's type. */
+        rows: Array<Array<string | number | boolean | null>>;
+        /** Set by spreadsheet_read: true when only the first `maxRows` data rows were returned. Ignored by spreadsheet_write. */
+        truncated?: boolean;
+      }>;
+    }>;
+  };
+  /** CSV options; ignored for xlsx. */
+  csv?: {
+    /** Field delimiter: `,` (default), `;` (what Excel expects where the decimal separator is a comma, e.g. pt-BR) or a tab. — default "," */
+    delimiter?: "," | ";" | "\t";
+    /** Start with a UTF-8 byte order mark, so that Excel shows accented letters right (default false). — default false */
+    bom?: boolean;
+  };
+};
+type SpreadsheetWriteOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Write a workbook (schema: /schema/spreadsheet/1) as a new CSV or XLSX file.
+ * Creates a new file (names are not unique; the name is kept as given, so end it in .csv or .xlsx) and returns its record. Counts against the storage quota.
+ * XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; otherwise each table is an Excel table (ListObject), stacked top to bottom with one empty row between. `date` and `datetime` cells are real Excel dates (formats yyyy-mm-dd and yyyy-mm-dd hh:mm:ss); strings are never formulas.
+ * CSV: the workbook must hold one sheet with at most one table. RFC 4180 with CRLF line ends, UTF-8; header row of column names; null is an empty field and the empty string is `""`; booleans are true/false, numbers in JSON syntax, dates ISO 8601. CSV carries no types: reading it back infers them again (a `string` column of digits comes back as `integer`) — use XLSX to keep declared types.
+ * Limits: at most 100,000 data cells, and a result of at most 10 MiB (what spreadsheet_read reads back).
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await spreadsheet_write({
+ *   name: "reports/totals.xlsx", format: "xlsx",
+ *   workbook: { version: 1, sheets: [{ name: "Totals", tables: [{ name: "Totals",
+ *     columns: [{ name: "region", type: "string" }, { name: "total", type: "number" }, { name: "closed", type: "date" }],
+ *     rows: [["North", 1250.5, "2026-03-31"], ["South", null, null]] }] }] },
+ * });
+ * @example
+ * const wb = await spreadsheet_read({ fileId: "fil_..." });
+ * return await spreadsheet_write({ name: "copy.csv", format: "csv", workbook: wb, csv: { delimiter: ";", bom: true } });
+ */
+declare function spreadsheet_write(input: SpreadsheetWriteInput): Promise<SpreadsheetWriteOutput>;

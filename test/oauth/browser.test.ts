@@ -70,7 +70,7 @@ t.test('browser: sign in and consent through the pages', { timeout: 120_000 }, a
   const known = smtp.to(email).length;
   await page.fill('#email', email);
   await page.click('button[type=submit]');
-  await page.waitForFunction(() => (document.getElementById('msg')?.textContent ?? '').length > 0);
+  await page.waitForSelector('#msg:not(:empty)');
   t.match(await page.locator('#msg').textContent(), /Confira seu e-mail/);
 
   // 2. The mail (real SMTP, in pt-BR) → the landing page → its button signs in and resumes the authorization.
@@ -95,8 +95,10 @@ t.test('browser: sign in and consent through the pages', { timeout: 120_000 }, a
   await framer.goto(`${rp.origin}/frame`);
   await framer.waitForTimeout(500);
   const framed = framer.frames().find((f) => f !== framer.mainFrame());
-  const framedText = framed ? await framed.evaluate(() => document.body?.innerText ?? '').catch(() => '') : '';
+  const framedText = framed ? await framed.locator('body').innerText({ timeout: 2000 }).catch(() => '') : '';
   t.notMatch(framedText, /Autorizar/, 'the consent page does not render inside a frame');
+  t.ok(framed, 'the framing page has its frame');
+  t.not(framed?.url(), page.url(), 'the frame holds the browser\'s error page, not the consent page');
   await framer.close();
 
   // 4. Allow → 303 to the client with code, state and iss.

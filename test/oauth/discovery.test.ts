@@ -1,5 +1,6 @@
 // Discovery documents (RFC 8414, OIDC Discovery, RFC 9728), JWKS, CORS on the OAuth endpoints, and the OpenAPI
-// contract of these routes. Research/auth.md cases 24 and 25.
+// contract of these routes. Research/auth.md cases 24, 25 and 26 (the resource server's 401 challenge that starts
+// discovery).
 import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
@@ -45,6 +46,23 @@ t.test('discovery', async (t) => {
     t.equal(alias.status, 200);
     t.equal(alias.body.resource, `${base}/mcp`);
     t.same(alias.body.authorization_servers, [base]);
+  });
+
+  t.test('case 26: /v1/mcp and /mcp without or with a garbage token → 401 with resource_metadata', async (t) => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const headers = { accept: 'application/json, text/event-stream' };
+    for (const path of ['/v1/mcp', '/mcp']) {
+      const metadata = `${base}/.well-known/oauth-protected-resource${path}`;
+      const none = await http(`${base}${path}`, { json: body, headers });
+      t.equal(none.status, 401, `${path} without a token`);
+      t.match(String(none.headers['www-authenticate']), `Bearer resource_metadata="${metadata}"`);
+      const garbage = await http(`${base}${path}`, { json: body, headers, token: 'garbage.token.here' });
+      t.equal(garbage.status, 401, `${path} with a garbage token`);
+      t.match(String(garbage.headers['www-authenticate']), `resource_metadata="${metadata}"`);
+      t.match(String(garbage.headers['www-authenticate']), 'error="invalid_token"');
+      const prm = await http(metadata);
+      t.equal(prm.body.resource, `${base}${path}`, 'the challenge points at metadata naming this resource');
+    }
   });
 
   t.test('CORS: public documents for any origin, token endpoints for allowed origins only', async (t) => {

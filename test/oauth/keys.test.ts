@@ -1,6 +1,6 @@
 // Signing-key rotation as seen through the OAuth server: the JWKS publishes next, active and retired keys (public
 // members only), new tokens carry the new kid, old ones verify until their key is retired for good.
-// Research/auth.md cases 42 and 26 (the resource server's 401 challenge).
+// Research/auth.md case 42.
 import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
@@ -50,22 +50,5 @@ t.test('key rotation', async (t) => {
     const gone = await http(`${base}/api`, { token: before.tokens.access_token });
     t.equal(gone.status, 401, 'its tokens are refused');
     t.equal((await http(`${base}/api`, { token: after.tokens.access_token })).status, 200, 'tokens of the new key work');
-  });
-
-  t.test('case 26: /v1/mcp and /mcp without or with a garbage token → 401 with resource_metadata', async (t) => {
-    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
-    const headers = { accept: 'application/json, text/event-stream' };
-    for (const path of ['/v1/mcp', '/mcp']) {
-      const metadata = `${base}/.well-known/oauth-protected-resource${path}`;
-      const none = await http(`${base}${path}`, { json: body, headers });
-      t.equal(none.status, 401, `${path} without a token`);
-      t.match(String(none.headers['www-authenticate']), `Bearer resource_metadata="${metadata}"`);
-      const garbage = await http(`${base}${path}`, { json: body, headers, token: 'garbage.token.here' });
-      t.equal(garbage.status, 401, `${path} with a garbage token`);
-      t.match(String(garbage.headers['www-authenticate']), `resource_metadata="${metadata}"`);
-      t.match(String(garbage.headers['www-authenticate']), 'error="invalid_token"');
-      const prm = await http(metadata);
-      t.equal(prm.body.resource, `${base}${path}`, 'the challenge points at metadata naming this resource');
-    }
   });
 });

@@ -68,10 +68,8 @@ t.test('oauth4webapi against the authorization server', async (t) => {
     t.ok(await oauth.validateJwtAccessToken(as, again, resource, insecure));
 
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token!, insecure));
-    await t.rejects(
-      oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshed.refresh_token!, insecure)),
-      { error: 'invalid_grant' },
-      'a revoked refresh token is refused',
-    );
+    const refused = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshed.refresh_token!, insecure))
+      .then(() => null, (err: unknown) => err as { error?: string });
+    t.equal(refused?.error, 'invalid_grant', 'a revoked refresh token is refused');
   });
 });

@@ -22,6 +22,8 @@ function tooLarge(max: number): Error {
 
 export interface ZipCensus {
   entries: number;
+  /** Whether the zip has the workbook part exceljs reads (every XLSX does). */
+  hasWorkbook: boolean;
   inflatedBytes: number;
   cellElements: number;
 }
@@ -47,7 +49,7 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
   const cdOffset = bytes.readUInt32LE(eocd + 16);
   if (total === 0xffff || cdOffset === 0xffffffff) throw notXlsx('zip64 archives are not supported');
   if (total > limits.maxXlsxEntries) throw invalid('fileId', `the XLSX zip has ${total} entries; at most ${limits.maxXlsxEntries} are read.`);
-  const census: ZipCensus = { entries: total, inflatedBytes: 0, cellElements: 0 };
+  const census: ZipCensus = { entries: total, hasWorkbook: false, inflatedBytes: 0, cellElements: 0 };
   let p = cdOffset;
   for (let n = 0; n < total; n++) {
     if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL) throw notXlsx('damaged zip central directory');
@@ -80,12 +82,16 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
     }
     census.inflatedBytes += data.length;
     if (census.inflatedBytes > limits.maxXlsxInflatedBytes) throw tooLarge(limits.maxXlsxInflatedBytes);
+    if (name === 'xl/workbook.xml') census.hasWorkbook = true;
     if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) {
       census.cellElements += countElements(data, 'c') + countElements(data, 'row');
       if (census.cellElements > limits.maxXlsxCellElements) {
         throw invalid('fileId', `the XLSX holds more than ${limits.maxXlsxCellElements.toLocaleString('en-US')} cells and rows across its sheets, the most spreadsheet_read parses; split the workbook or export the needed sheet as CSV.`);
       }
     }
+  }
+  if (!census.hasWorkbook) {
+    throw invalid('fileId', 'the file is a zip but not an XLSX workbook (it has no xl/workbook.xml). OpenDocument (.ods), Numbers and other formats are not read: save as .xlsx or .csv.');
   }
   return census;
 }

@@ -1,0 +1,129 @@
+// The pool as a user of the engine sees it: pre-warmed slots, one execution per isolate, a bounded FIFO
+// queue answering engine_busy, a fresh context every time, isolates replaced when they should be.
+import t from 'tap';
+import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
+import { startEngine } from './helpers/engine.ts';
+
+const host = () => new FakeHost().hostCall;
+
+t.test('starts pre-warmed: every slot ready, one isolate each', async (t) => {
+  const engine = await startEngine({ poolSize: 3 });
+  t.teardown(() => engine.close());
+  const s = engine.stats();
+  t.equal(s.poolSize, 3);
+  t.same(s.slots, { ready: 3, busy: 0, starting: 0 });
+  t.equal(s.isolatesLive, 3);
+  const r = await engine.execute({ source: 'return 1 + 1', bindings: [], hostCall: host() });
+  t.equal(r.ok, true);
+  t.equal(r.result, 2);
+  t.ok(r.stats.queueMs < 50, 'no waiting when a slot is free');
+});
+
+t.test('one execution per isolate at a time; the rest wait in FIFO order', async (t) => {
+  const engine = await startEngine({ poolSize: 1, queueMax: 10 });
+  t.teardown(() => engine.close());
+  const order: number[] = [];
+  const runs = Array.from({ length: 5 }, (_, i) => engine.execute({
+    source: `const t = Date.now(); while (Date.now() - t < 20) {} return ${i}`, bindings: [], hostCall: host(),
+  }).then((r) => { order.push(r.result as number); return r; }));
+  t.equal(engine.stats().queued, 4, 'four wait while one runs');
+  const results = await Promise.all(runs);
+  t.same(order, [0, 1, 2, 3, 4], 'finished in arrival order');
+  for (let i = 1; i < 5; i++) t.ok(results[i].stats.queueMs >= 15 * i, `#${i} waited about ${i} executions (${results[i].stats.queueMs} ms)`);
+});
+
+t.test('a full queue answers engine_busy at once', async (t) => {
+  const engine = await startEngine({ poolSize: 1, queueMax: 1 });
+  t.teardown(() => engine.close());
+  const slow = { source: 'const t = Date.now(); while (Date.now() - t < 100) {} return 1', bindings: [], hostCall: host() };
+  const running = engine.execute(slow);
+  const queued = engine.execute(slow);
+  const t0 = performance.now();
+  const refused = await engine.execute(slow);
+  t.ok(performance.now() - t0 < 20, 'refused without waiting');
+  t.equal(refused.ok, false);
+  t.equal(refused.error?.type, 'engine_busy');
+  t.same(refused.logs, []);
+  t.same((await running).result, 1);
+  t.same((await queued).result, 1);
+  t.equal(engine.stats().busyRejections, 1);
+});
+
+t.test('waiting longer than queueWaitMs answers engine_busy', async (t) => {
+  const engine = await startEngine({ poolSize: 1, queueMax: 5, queueWaitMs: 50 });
+  t.teardown(() => engine.close());
+  const running = engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 300) {} return 1', bindings: [], hostCall: host() });
+  const waiting = await engine.execute({ source: 'return 2', bindings: [], hostCall: host() });
+  t.equal(waiting.error?.type, 'engine_busy');
+  t.ok(waiting.stats.queueMs >= 45 && waiting.stats.queueMs < 250, `gave up after ~50 ms (${waiting.stats.queueMs})`);
+  t.equal((await running).result, 1);
+});
+
+t.test('every execution gets a fresh context on a reused isolate', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  const source = 'const before = [typeof globalThis.mark, typeof Array.prototype.extra]; globalThis.mark = 1; Array.prototype.extra = 1; return before';
+  for (let i = 0; i < 5; i++) {
+    const r = await engine.execute({ source, bindings: [], hostCall: host() });
+    t.same(r.result, ['undefined', 'undefined'], `execution ${i + 1} starts clean`);
+  }
+  t.equal(engine.stats().isolatesBuilt, 1, 'on the same isolate');
+});
+
+t.test('an isolate is replaced after N executions, after a timeout and after a memory kill', async (t) => {
+  const engine = await startEngine({ poolSize: 1, maxExecutionsPerIsolate: 3 });
+  t.teardown(() => engine.close());
+  for (let i = 0; i < 7; i++) await engine.execute({ source: 'return 1', bindings: [], hostCall: host() });
+  await engine.ready();
+  t.equal(engine.stats().recycled.max_executions, 2, 'every 3 executions');
+  await engine.execute({ source: 'while (true) {}', bindings: [], hostCall: host(), limits: { wallMs: 50 } });
+  await engine.execute({ source: 'const a = []; for (;;) a.push({ x: a.length })', bindings: [], hostCall: host() });
+  await engine.ready();
+  const s = engine.stats();
+  t.equal(s.recycled.timeout, 1);
+  t.equal(s.recycled.memory_limit, 1);
+  t.equal(s.isolatesLive, 1, 'old isolates are disposed');
+  t.equal((await engine.execute({ source: 'return "fine"', bindings: [], hostCall: host() })).result, 'fine');
+});
+
+t.test('an execution that leaves host calls pending gets a new isolate', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  const slow = new FakeHost({ delayMs: 100 });
+  const r = await engine.execute({ source: 'files_list({}); return "left it"', bindings: BINDINGS, hostCall: slow.hostCall });
+  t.equal(r.result, 'left it');
+  await engine.ready();
+  t.equal(engine.stats().recycled.abandoned_calls, 1);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  t.equal(slow.calls[0].signal.aborted, true, 'the abandoned call was aborted');
+});
+
+t.test('requests are validated before anything runs', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  const bad = [
+    { source: 1, bindings: [], hostCall: host() },
+    { source: '1', bindings: ['Files-List'], hostCall: host() },
+    { source: '1', bindings: ['console'], hostCall: host() },
+    { source: '1', bindings: [], hostCall: 'nope' },
+    { source: '1', bindings: [], hostCall: host(), limits: { wallMs: -1 } },
+    { source: '1', bindings: [], hostCall: host(), limits: { memoryMb: 1024 } },
+    { source: '1', bindings: [], hostCall: host(), snapshot: 'AAAA' },
+  ];
+  for (const request of bad) {
+    const r = await engine.execute(request as never);
+    t.equal(r.error?.type, 'internal_error', JSON.stringify(Object.keys(request)));
+  }
+  t.equal(engine.stats().executions, 0, 'none reached an isolate');
+});
+
+t.test('close() refuses queued work and ends running executions', async (t) => {
+  const engine = await startEngine({ poolSize: 1, queueMax: 5 });
+  const running = engine.execute({ source: 'while (true) {}', bindings: [], hostCall: host() });
+  const queued = engine.execute({ source: 'return 1', bindings: [], hostCall: host() });
+  await engine.close();
+  t.equal((await running).error?.type, 'internal_error');
+  t.equal((await queued).error?.type, 'engine_busy');
+  t.equal((await engine.execute({ source: 'return 1', bindings: [], hostCall: host() })).error?.type, 'internal_error');
+  t.equal(engine.stats().isolatesLive, 0);
+});
