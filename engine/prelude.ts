@@ -107,7 +107,7 @@ export const PRELUDE = `'use strict';
       }
       const mark = rapply(wmGet, ex.marks, [e]);
       const line = lineOf(read(e, 'stack'));
-      if (mark !== undefined) return rec(mark.type, mark.code, mark.message, mark.resolution, line);
+      if (mark !== undefined) return rec(mark.type, mark.code, mark.message, mark.resolution, mark.line || line);
       const name = read(e, 'name') || 'Error';
       const message = read(e, 'message') || '';
       if (name === 'RangeError') {
@@ -127,7 +127,7 @@ export const PRELUDE = `'use strict';
 
   // A binding failure is a real Error the script can catch; the WeakMap remembers what it was, so an
   // uncaught one is reported with its original code even if the script changed its properties.
-  const hostError = (info) => {
+  const hostError = (info, site) => {
     const kind = info && info.kind;
     const message = info && typeof info.message === 'string' ? info.message : 'The call failed.';
     const code = info && typeof info.code === 'string' ? info.code : 'internal_error';
@@ -137,7 +137,10 @@ export const PRELUDE = `'use strict';
     defineProperty(err, 'name', p);
     p.value = code; p.enumerable = true; defineProperty(err, 'code', p);
     if (resolution !== undefined) { p.value = resolution; defineProperty(err, 'resolution', p); }
-    rapply(wmSet, ex.marks, [err, rec(kind === 'limit' ? 'limit_exceeded' : 'tool_error', code, message, resolution)]);
+    // The reply arrives in a later task, so the error's own stack has no script frame: the line comes
+    // from the stack captured when the script made the call.
+    const line = site !== undefined ? lineOf(read(site, 'stack')) : undefined;
+    rapply(wmSet, ex.marks, [err, rec(kind === 'limit' ? 'limit_exceeded' : 'tool_error', code, message, resolution, line)]);
     return err;
   };
 
@@ -171,7 +174,7 @@ export const PRELUDE = `'use strict';
     ex.inFlight++;
     const id = ++ex.calls;
     return new PromiseCtor((resolve, reject) => {
-      rapply(mapSet, ex.pending, [id, { __proto__: null, resolve, reject }]);
+      rapply(mapSet, ex.pending, [id, { __proto__: null, resolve, reject, site: new ErrorCtor() }]);
       send('call', id, name, json);
     });
   };
@@ -183,12 +186,12 @@ export const PRELUDE = `'use strict';
     if (p === undefined) return;
     rapply(mapDelete, ex.pending, [id]);
     ex.inFlight--;
-    if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined));
+    if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined, p.site));
     const body = slice(reply, 1);
     let value;
-    try { value = body === '' ? undefined : jsonParse(body); } catch (_) { return p.reject(hostError(undefined)); }
+    try { value = body === '' ? undefined : jsonParse(body); } catch (_) { return p.reject(hostError(undefined, p.site)); }
     if (reply[0] === 'R') p.resolve(value);
-    else p.reject(hostError(value));
+    else p.reject(hostError(value, p.site));
   };
 
   const format = (v) => {

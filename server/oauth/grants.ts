@@ -73,7 +73,7 @@ async function assertGrantUsable(deps: Deps, grant: GrantRow): Promise<void> {
   }
 }
 
-function checkResource(deps: Deps, grant: GrantRow, resource: string | undefined): void {
+function checkResource(grant: GrantRow, resource: string | undefined): void {
   if (resource === undefined) return;
   if (resource.replace(/\/+$/, '') !== grant.resource) {
     throw new OAuthError('invalid_target', `resource must be ${grant.resource}, the resource this grant was authorized for`);
@@ -122,7 +122,7 @@ export async function exchangeCode(deps: Deps, client: ClientRow, params: { code
   if (!verifyS256(params.codeVerifier, code.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   const grant = await findGrant(deps.sql, code.grantId);
   if (!grant) throw new OAuthError('invalid_grant', 'the authorization code is invalid');
-  checkResource(deps, grant, params.resource);
+  checkResource(grant, params.resource);
   await assertGrantUsable(deps, grant);
   if (!(await consumeCode(deps.sql, codeHash, now))) {
     await revokeGrant(deps.sql, code.grantId, 'code_replay', now);
@@ -154,7 +154,7 @@ export async function refreshTokens(deps: Deps, client: ClientRow, params: { ref
     if (!asked.length) throw new OAuthError('invalid_scope', 'the scope parameter is empty');
     scopes = asked;
   }
-  checkResource(deps, grant, params.resource);
+  checkResource(grant, params.resource);
   await assertGrantUsable(deps, grant);
   return deps.sql.begin(async (tx) => {
     const sql = tx as unknown as Deps['sql'];

@@ -9,11 +9,11 @@ export const SPREADSHEET_LIMITS = Object.freeze({
   /** Data cells (rows × columns, header excluded) across the tables read or written in one call. */
   maxCells: 100_000,
   /** XLSX: total bytes of the zip's entries once inflated. */
-  maxXlsxInflatedBytes: 64 * 1024 * 1024,
+  maxXlsxInflatedBytes: 32 * 1024 * 1024,
   /** XLSX: number of zip entries. */
   maxXlsxEntries: 10_000,
   /** XLSX: `<c>` and `<row>` elements across all worksheets (styled empty ones count too), checked before parsing. */
-  maxXlsxCellElements: 300_000,
+  maxXlsxCellElements: 200_000,
   /** Highest `maxRows` a caller may pass (Excel's row count). */
   maxRows: 1_048_576,
 });

@@ -1,0 +1,112 @@
+// The bridge as a script author and as the server see it: bindings are async globals taking one JSON
+// argument, failures are catchable Errors with code and resolution, and the per-execution caps hold.
+import t from 'tap';
+import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
+import { startEngine } from './helpers/engine.ts';
+import type { HostCall } from '../../engine/index.ts';
+
+const engine = await startEngine({ poolSize: 2, maxHostCalls: 20, maxInFlight: 4, maxArgBytes: 1024 });
+t.teardown(() => engine.close());
+const run = (source: string, host = new FakeHost(), limits = {}) => engine.execute({ source, bindings: BINDINGS, hostCall: host.hostCall, limits });
+
+t.test('bindings are non-writable, non-configurable async global functions', async (t) => {
+  const r = await run(`
+    const d = Object.getOwnPropertyDescriptor(globalThis, 'files_list');
+    const AsyncFunction = (async () => {}).constructor;
+    return { writable: d.writable, configurable: d.configurable, async: files_list instanceof AsyncFunction,
+      name: files_list.name, all: ${JSON.stringify(BINDINGS)}.every((n) => typeof globalThis[n] === 'function') }`);
+  t.same(r.result, { writable: false, configurable: false, async: true, name: 'files_list', all: true });
+  const only = await engine.execute({ source: 'return [typeof files_list, typeof context]', bindings: ['context'], hostCall: new FakeHost().hostCall });
+  t.same(only.result, ['undefined', 'function'], 'only the requested bindings exist');
+});
+
+t.test('the one argument crosses as JSON; no argument arrives as null', async (t) => {
+  const host = new FakeHost();
+  const r = await run(`
+    const page = await files_list({ state: 'active', limit: 2, when: new Date(0), skip: undefined, f() {} });
+    await context();
+    return page`, host);
+  t.same(host.calls.map((c) => [c.name, c.argsJson]), [
+    ['files_list', '{"state":"active","limit":2,"when":"1970-01-01T00:00:00.000Z"}'],
+    ['context', 'null'],
+  ]);
+  t.same(r.result, { items: host.files.slice(0, 2), nextCursor: '2' }, 'the reply arrives parsed');
+});
+
+t.test('a binding error is a catchable Error with code and resolution', async (t) => {
+  const r = await run(`
+    try { await files_get({ fileId: 'nope' }); }
+    catch (e) { return { isError: e instanceof Error, name: e.name, message: e.message, code: e.code, resolution: e.resolution }; }`);
+  t.same(r.result, {
+    isError: true, name: 'ToolError', message: 'Not found.', code: 'not_found',
+    resolution: 'Check the identifier; it may belong to another organization or have been deleted.',
+  });
+});
+
+t.test('an uncaught binding error is a tool_error with the code and the line of the call', async (t) => {
+  const r = await run('const ok = await context();\nawait files_get({ fileId: "nope" });');
+  t.equal(r.ok, false);
+  t.same(r.error, { type: 'tool_error', code: 'not_found', message: 'Not found.', resolution: 'Check the identifier; it may belong to another organization or have been deleted.', line: 2 });
+  const renamed = await run('try { await files_get({ fileId: "x" }) } catch (e) { e.code = "forged"; throw e }');
+  t.equal(renamed.error?.code, 'not_found', 'a rethrown error keeps the code the host gave');
+});
+
+t.test('a host that throws is an internal_error tool error, with nothing of the exception', async (t) => {
+  const throwing: HostCall = async () => { throw new Error('database password is hunter2'); };
+  const r = await engine.execute({ source: 'await context()', bindings: ['context'], hostCall: throwing });
+  t.equal(r.error?.type, 'tool_error');
+  t.equal(r.error?.code, 'internal_error');
+  t.notMatch(JSON.stringify(r), /hunter2/);
+});
+
+t.test('caps: host calls per execution and calls in flight end the execution', async (t) => {
+  const calls = await run('for (let i = 0; i < 100; i++) { try { await context(); } catch {} } return "survived"');
+  t.equal(calls.error?.type, 'limit_exceeded');
+  t.equal(calls.error?.code, 'max_host_calls');
+  t.equal(calls.stats.hostCalls, 20, 'the 21st never reached the host');
+  const host = new FakeHost({ delayMs: 5 });
+  const flight = await run('await Promise.all([1, 2, 3, 4, 5, 6].map(() => context()))', host);
+  t.equal(flight.error?.code, 'max_in_flight');
+  t.equal(host.calls.length, 4, 'only maxInFlight calls crossed');
+  const fine = await run('const r = []; for (const b of [1, 2, 3]) r.push(await Promise.all([1, 2, 3, 4].map(() => context()))); return r.length', new FakeHost({ delayMs: 2 }));
+  t.equal(fine.result, 3, 'batches within the cap are fine');
+});
+
+t.test('caps: an oversized argument is a catchable limit error', async (t) => {
+  const host = new FakeHost();
+  const r = await run(`
+    try { await files_list({ prefix: 'x'.repeat(2000) }); } catch (e) { return [e.name, e.code]; }`, host);
+  t.same(r.result, ['LimitError', 'max_arg_bytes']);
+  t.equal(host.calls.length, 0, 'it never crossed');
+  const multibyte = await run('await files_list({ prefix: "é".repeat(600) })', host);
+  t.equal(multibyte.error?.code, 'max_arg_bytes', 'counted in UTF-8 bytes by the host (600 chars, 1200 bytes)');
+});
+
+t.test('a call made after the script returned is refused and never reaches the host', async (t) => {
+  const host = new FakeHost({ delayMs: 5 });
+  const r = await run('context().then(() => files_trash({ fileId: "f_1" })); return "done"', host);
+  t.equal(r.result, 'done');
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  t.same(host.calls.map((c) => c.name), ['context']);
+  t.equal(host.files[0].state, 'active', 'nothing was trashed');
+});
+
+t.test('the wall deadline is hard even while a host call is pending', async (t) => {
+  const host = new FakeHost({ delayMs: 'never' });
+  const t0 = performance.now();
+  const r = await run('await files_list({}); return 1', host, { wallMs: 100 });
+  t.equal(r.error?.type, 'timeout');
+  t.ok(performance.now() - t0 < 250, 'answered at the deadline');
+  t.equal(host.calls[0].signal.aborted, true, "the call's signal was aborted");
+  const next = await run('return (await context()).organization.id');
+  t.equal(next.result, 'org_a', 'the next execution is unaffected');
+});
+
+t.test('a reply arriving after the execution ended never runs script code', async (t) => {
+  const host = new FakeHost({ delayMs: 40 });
+  const r = await run('files_list({}).then(() => { while (true) {} }); return "returned"', host);
+  t.equal(r.result, 'returned');
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  const after = await Promise.all([run('return 1'), run('return 2'), run('return 3')]);
+  t.same(after.map((x) => x.result), [1, 2, 3], 'no slot is stuck in the late continuation');
+});
