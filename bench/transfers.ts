@@ -134,7 +134,7 @@ function watchRss(pid: number) {
 function partData(block: Buffer, n: number, total: number): Buffer {
   const len = Math.min(PART, total - (n - 1) * PART);
   const buf = Buffer.from(block.subarray(0, len));
-  buf.writeUInt32BE(n, 0);
+  if (len >= 4) buf.writeUInt32BE(n, 0);
   return buf;
 }
 

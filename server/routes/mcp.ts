@@ -44,6 +44,11 @@ function insufficientScope(deps: AppDeps, path: string, held: readonly string[],
   });
 }
 
+/** The scopes the token was granted (offline_access included, so a step-up keeps the refresh token). */
+function held(ctx: Koa.Context): string[] {
+  return ((ctx.state.token as TokenCaller | undefined)?.claims.scope ?? '').split(' ').filter(Boolean);
+}
+
 export function mcpRoutes(deps: AppDeps): RouteDef[] {
   const inFlight = new Map<string, number>();
   const tools = listedTools(BINDINGS, deps.config);
@@ -62,7 +67,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     if (name === 'execute') {
       const parsed = v.safeParse(ExecuteArgs, args);
       if (!parsed.success) return rpcResult(id, toolError('execute needs {"script": "<the body of an async function>"}.', { error: { type: 'invalid_input', message: 'arguments must be {script: string}' } }));
-      if (!caller.scopes.length) throw insufficientScope(deps, ctx.path, caller.scopes, 'files:read');
+      if (!caller.scopes.length) throw insufficientScope(deps, ctx.path, held(ctx), 'files:read');
       const key = caller.credentialId ?? caller.userId;
       const running = inFlight.get(key) ?? 0;
       if (running >= MAX_CONCURRENT_PER_TOKEN) {
@@ -78,7 +83,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
           },
         }, caller, parsed.output.script);
         if (!result.ok && result.error?.code === 'INSUFFICIENT_SCOPE' && missingScope) {
-          throw insufficientScope(deps, ctx.path, caller.scopes, missingScope);
+          throw insufficientScope(deps, ctx.path, held(ctx), missingScope);
         }
         const content = shapeExecuteResult(result);
         return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content, isError: !result.ok });

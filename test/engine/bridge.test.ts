@@ -23,14 +23,14 @@ t.test('bindings are non-writable, non-configurable async global functions', asy
 t.test('the one argument crosses as JSON; no argument arrives as null', async (t) => {
   const host = new FakeHost();
   const r = await run(`
-    const page = await files_list({ state: 'active', limit: 2, when: new Date(0), skip: undefined, f() {} });
+    const page = await files_list({ state: 'active', limit: 2, cursor: null, skip: undefined, f() {} });
     await context();
     return page`, host);
   t.same(host.calls.map((c) => [c.name, c.argsJson]), [
-    ['files_list', '{"state":"active","limit":2,"when":"1970-01-01T00:00:00.000Z"}'],
+    ['files_list', '{"state":"active","limit":2,"cursor":null}'],
     ['context', 'null'],
   ]);
-  t.same(r.result, { items: host.files.slice(0, 2), nextCursor: '2' }, 'the reply arrives parsed');
+  t.same(r.result, { files: host.files.slice(0, 2), nextCursor: '2' }, 'the reply arrives parsed');
 });
 
 t.test('a binding error is a catchable Error with code and resolution', async (t) => {
@@ -84,7 +84,7 @@ t.test('caps: an oversized argument is a catchable limit error', async (t) => {
 
 t.test('a call made after the script returned is refused and never reaches the host', async (t) => {
   const host = new FakeHost({ delayMs: 5 });
-  const r = await run('context().then(() => files_trash({ fileId: "f_1" })); return "done"', host);
+  const r = await run('context().then(() => files_trash({ fileId: "fil_aaaaaaaaaaaaaaaaaaaaaaaaab" })); return "done"', host);
   t.equal(r.result, 'done');
   await new Promise((resolve) => setTimeout(resolve, 30));
   t.same(host.calls.map((c) => c.name), ['context']);

@@ -31,8 +31,8 @@ async function checkHealthy(t: Tap.Test, engine: Engine): Promise<void> {
   const stats = engine.stats();
   t.equal(stats.slots.ready, POOL, 'every slot is usable again');
   t.ok(stats.isolatesLive <= POOL, 'no isolate outlives its slot');
-  const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.items.map((f) => f.fileId)', bindings: BINDINGS, hostCall: new FakeHost().hostCall });
-  t.same(benign.result, ['f_1', 'f_2'], 'a benign script runs');
+  const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.files.map((f) => f.name)', bindings: BINDINGS, hostCall: new FakeHost().hostCall });
+  t.same(benign.result, ['report-1.csv', 'report-2.csv'], 'a benign script runs');
 }
 
 t.test('the fixture set covers all 35 cases of the checklist', async (t) => {
@@ -75,7 +75,7 @@ t.test('hostile scripts all at once beside benign ones (B7 #33)', async (t) => {
   const extra = Array.from({ length: 20 }, (_, i) => hostile[i % hostile.length]);
   const benignHost = new FakeHost();
   const benign = Array.from({ length: 60 }, (_, i) => engine.execute({
-    source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.items.length`, bindings: BINDINGS, hostCall: benignHost.hostCall,
+    source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.files.length`, bindings: BINDINGS, hostCall: benignHost.hostCall,
   }));
   // Scripts meant to finish get more time here: they share two cores with everything else.
   const runs = [...hostile, ...extra].map(async (fx) => ({ fx, ...(await runFixture(engine, fx, new FakeHost(), fx.expect.includes('timeout') ? WALL_MS : 1500)) }));

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import ExcelJS from 'exceljs';
 import { readXlsx, writeXlsx } from '../../runtime-api/services/spreadsheets/xlsx.ts';
 import { guardXlsxZip } from '../../runtime-api/services/spreadsheets/zip-guard.ts';
+import { SPREADSHEET_LIMITS, concurrencyLimit } from '../../runtime-api/services/spreadsheets/limits.ts';
 import { WorkbookSchema, type Workbook } from '../../runtime-api/bindings/spreadsheets/workbook.ts';
 import type { ServiceError } from '../../runtime-api/errors.ts';
 import { zip } from './zip-writer.ts';
@@ -137,11 +138,11 @@ t.test('hostile and broken files are refused before exceljs parses them', async 
   t.ok(bomb.length < 200 * 1024, `a zip bomb: ${bomb.length} bytes that inflate to 80 MiB`);
   const bombErr = await failure(read(bomb));
   t.equal(bombErr.code, 'invalid_input');
-  t.match(bombErr.resolution, /inflates to more than 64 MiB/);
+  t.match(bombErr.resolution, /inflates to more than 32 MiB/);
 
-  const cells = `<worksheet><sheetData><row r="1">${'<c r="A1"/>'.repeat(300_001)}</row></sheetData></worksheet>`;
+  const cells = `<worksheet><sheetData><row r="1">${'<c r="A1"/>'.repeat(200_001)}</row></sheetData></worksheet>`;
   const manyErr = await failure(read(zip(skeleton(cells))));
-  t.match(manyErr.resolution, /more than 300,000 cells and rows/);
+  t.match(manyErr.resolution, /more than 200,000 cells and rows/);
 
   t.throws(() => guardXlsxZip(Buffer.from('PK\u0003\u0004 not really a zip')), { code: 'invalid_input' });
   const damaged = await failure(read(zip([['hello.txt', 'not a workbook']])));
@@ -152,4 +153,23 @@ t.test('hostile and broken files are refused before exceljs parses them', async 
   const census = guardXlsxZip(await fixture('excel-style.xlsx'));
   t.equal(census.entries, 11);
   t.ok(census.cellElements > 30 && census.cellElements < 80);
+});
+
+t.test('XLSX work runs at most xlsxConcurrency at a time, first come first served', async (t) => {
+  const run = concurrencyLimit(2);
+  let active = 0, peak = 0;
+  const order: number[] = [];
+  const task = (n: number) => run(async () => {
+    active++; peak = Math.max(peak, active);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    order.push(n);
+    active--;
+    if (n === 3) throw new Error('boom');
+    return n;
+  });
+  const results = await Promise.allSettled([1, 2, 3, 4, 5, 6].map(task));
+  t.equal(peak, 2);
+  t.same(order, [1, 2, 3, 4, 5, 6]);
+  t.same(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled'], 'a failure frees its slot');
+  t.equal(SPREADSHEET_LIMITS.xlsxConcurrency, 2);
 });

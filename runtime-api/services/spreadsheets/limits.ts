@@ -14,6 +14,8 @@ export const SPREADSHEET_LIMITS = Object.freeze({
   maxXlsxEntries: 10_000,
   /** XLSX: `<c>` and `<row>` elements across all worksheets (styled empty ones count too), checked before parsing. */
   maxXlsxCellElements: 200_000,
+  /** XLSX files parsed or built at once per process (exceljs holds every cell in memory); others wait their turn. */
+  xlsxConcurrency: 2,
   /** Highest `maxRows` a caller may pass (Excel's row count). */
   maxRows: 1_048_576,
 });
@@ -34,4 +36,21 @@ export function tooManyCells(what: string, width: number, budget: number): Servi
   const max = SPREADSHEET_LIMITS.maxCells;
   return invalid('fileId', `${what} has more than ${fmt(budget)} data cells (rows × columns, header excluded)${budget < max ? ' left for it' : ''}; `
     + `spreadsheet_read returns at most ${fmt(max)} per call. Pass \`maxRows\` (at most ${fmt(Math.floor(budget / Math.max(1, width)))} here) or \`sheet\` to read part of it.`);
+}
+
+/** A FIFO semaphore: `run(fn)` runs at most `max` fns at once. */
+export function concurrencyLimit(max: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async function run<T>(fn: () => Promise<T>): Promise<T> {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(); // the slot passes straight to the next caller
+      else active--;
+    }
+  };
 }

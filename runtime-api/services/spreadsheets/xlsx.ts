@@ -7,9 +7,10 @@ import { MAX_CELL_CHARS, MAX_COLUMNS, WORKBOOK_VERSION } from '../../bindings/sp
 import { canonicalTime, typedColumnType, typedCellValue, type TypedCell } from './types.ts';
 import { columnNames, excelTableName } from './names.ts';
 import { guardXlsxZip } from './zip-guard.ts';
-import { invalid, tooManyCells } from './limits.ts';
+import { SPREADSHEET_LIMITS, concurrencyLimit, invalid, tooManyCells } from './limits.ts';
 
 const V = ExcelJS.ValueType;
+const exclusive = concurrencyLimit(SPREADSHEET_LIMITS.xlsxConcurrency);
 
 // ---- reading ----
 
@@ -160,6 +161,10 @@ export interface XlsxReadOptions {
 
 export async function readXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workbook> {
   guardXlsxZip(bytes);
+  return exclusive(() => parseXlsx(bytes, options));
+}
+
+async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workbook> {
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
@@ -232,6 +237,10 @@ function writeListObject(ws: ExcelJS.Worksheet, table: Table, top: number, used:
 }
 
 export async function writeXlsx(workbook: Workbook): Promise<Buffer> {
+  return exclusive(() => buildXlsx(workbook));
+}
+
+async function buildXlsx(workbook: Workbook): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'siglata';
   const tableNames = new Set<string>();

@@ -1,5 +1,5 @@
-// A host for engine tests: the binding surface the server will expose (context, files_*, upload_begin,
-// members_remove) over an in-memory organization, with input checks like invoke() and a call log.
+// A host for engine tests: the shapes of the real bindings (runtime-api/bindings: context, files_*,
+// upload_begin, member_remove) over an in-memory organization, strict input checks like invoke(), a call log.
 import type { HostCall, HostResult } from '../../../engine/index.ts';
 
 export interface HostCallRecord {
@@ -11,21 +11,29 @@ export interface HostCallRecord {
 }
 
 export interface FakeFile {
-  fileId: string; name: string; mediaType: string; byteLength: number;
-  state: 'active' | 'trashed'; createdAt: string; updatedAt: string;
+  fileId: string; name: string; mediaType: string; byteLength: number; state: 'active' | 'trashed';
+  createdAt: string; updatedAt: string; trashedAt: string | null; restorableUntil: string | null;
+  sha256: string | null; downloadUrl: string;
 }
 
-export const BINDINGS = ['context', 'files_list', 'files_get', 'files_update', 'files_trash', 'upload_begin', 'members_remove'] as const;
+export const BINDINGS = ['context', 'files_list', 'files_get', 'files_update', 'files_trash', 'upload_begin', 'member_remove'] as const;
+
+/** Ids shaped like the real ones (`fil_` + 26 base32 characters). */
+export const fileId = (i: number) => `fil_${'a'.repeat(25)}${'bcdefghijklmnopqrstuvwxyz'[i]}`;
 
 const ok = (value: unknown): HostResult => ({ ok: true, json: JSON.stringify(value) });
 const fail = (code: string, message: string, resolution?: string): HostResult => ({ ok: false, error: { code, message, resolution } });
 const invalid = (resolution: string) => fail('invalid_input', 'Parameters failed validation.', resolution);
 const notFound = () => fail('not_found', 'Not found.', 'Check the identifier; it may belong to another organization or have been deleted.');
 
-export function seedFiles(count = 5): FakeFile[] {
-  return Array.from({ length: count }, (_, i) => ({
-    fileId: `f_${i + 1}`, name: `report-${i + 1}.csv`, mediaType: 'text/csv', byteLength: 1000 * (i + 1),
-    state: i === count - 1 ? 'trashed' : 'active', createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z',
+/** Four active CSV reports, one active image and one trashed report. */
+export function seedFiles(): FakeFile[] {
+  const names = ['report-1.csv', 'report-2.csv', 'report-3.csv', 'report-4.csv', 'photo.png', 'old-report.csv'];
+  return names.map((name, i) => ({
+    fileId: fileId(i), name, mediaType: name.endsWith('.png') ? 'image/png' : 'text/csv', byteLength: 1000 * (i + 1),
+    state: i === names.length - 1 ? 'trashed' : 'active', createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z',
+    trashedAt: i === names.length - 1 ? '2026-11-05T10:00:00.000Z' : null, restorableUntil: i === names.length - 1 ? '2026-12-05T10:00:00.000Z' : null,
+    sha256: null, downloadUrl: `http://127.0.0.1:8080/v1/mcp/files/${fileId(i)}/download`,
   }));
 }
 
@@ -35,6 +43,12 @@ export interface FakeHostOptions {
   /** Bindings to answer with a small constant immediately (benchmark-like host). */
   files?: FakeFile[];
 }
+
+/** Input keys each binding accepts (the real schemas are strict objects). */
+const ALLOWED: Record<string, string[]> = {
+  context: [], files_list: ['state', 'limit', 'cursor', 'prefix'], files_get: ['fileId'], files_trash: ['fileId'],
+  files_update: ['fileId', 'name', 'mediaType'], upload_begin: ['name', 'mediaType', 'byteLength'], member_remove: ['memberIdOrEmail'],
+};
 
 export class FakeHost {
   readonly calls: HostCallRecord[] = [];
@@ -64,21 +78,27 @@ export class FakeHost {
   private answer(name: string, args: unknown): HostResult {
     const a = (args ?? {}) as Record<string, unknown>;
     if (typeof a !== 'object' || Array.isArray(a)) return invalid('input: Invalid type: Expected Object');
+    const unknown = Object.keys(a).find((k) => !(ALLOWED[name] ?? []).includes(k));
+    if (unknown) return invalid(`\`${unknown}\`: Invalid key: Expected never`);
     switch (name) {
       case 'context':
-        return ok({ organization: { id: 'org_a', name: 'Org A' }, user: { id: 'u_1', email: 'ana@example.com' }, scopes: ['files:read', 'files:write'] });
+        return ok({
+          organization: { id: 'org_a', name: 'Org A', slug: 'org-a' }, user: { id: 'usr_1', email: 'ana@example.com' }, role: 'member',
+          scopes: ['files:read', 'files:write', 'org:read'],
+          limits: { storageQuotaBytes: 10 * 1024 ** 3, storageUsedBytes: 21000, uploadPartBytes: 8 * 1024 * 1024, trashRetentionDays: 30 },
+        });
       case 'files_list': {
         if (a.state !== undefined && a.state !== 'active' && a.state !== 'trashed') return invalid('`state`: Invalid option: Expected "active" | "trashed"');
         if (a.limit !== undefined && !(Number.isInteger(a.limit) && (a.limit as number) >= 1 && (a.limit as number) <= 1000)) {
           return invalid('`limit`: Invalid value: Expected <=1000');
         }
-        if (a.prefix !== undefined && (typeof a.prefix !== 'string' || a.prefix.length > 1024)) return invalid('`prefix`: Invalid length');
+        if (a.prefix != null && (typeof a.prefix !== 'string' || a.prefix.length > 1024)) return invalid('`prefix`: Invalid length');
         const state = (a.state as string | undefined) ?? 'active';
-        const limit = (a.limit as number | undefined) ?? 50;
+        const limit = (a.limit as number | undefined) ?? 100;
         const start = typeof a.cursor === 'string' ? Number(a.cursor) : 0;
         const all = this.files.filter((f) => f.state === state && (!a.prefix || f.name.startsWith(a.prefix as string)));
-        const items = all.slice(start, start + limit);
-        return ok({ items, nextCursor: start + limit < all.length ? String(start + limit) : null });
+        const files = all.slice(start, start + limit);
+        return ok({ files, nextCursor: start + limit < all.length ? String(start + limit) : null });
       }
       case 'files_get': {
         const file = this.files.find((f) => f.fileId === a.fileId);
@@ -99,14 +119,18 @@ export class FakeHost {
         file.state = 'trashed';
         return ok(file);
       }
-      case 'members_remove':
+      case 'member_remove':
         // Every member id outside org A is invisible to this caller: the host check answers not_found.
         return notFound();
       case 'upload_begin': {
-        if (typeof a.name !== 'string' || typeof a.mediaType !== 'string' || !Number.isInteger(a.byteLength)) return invalid('`byteLength`: Invalid type');
+        if (typeof a.name !== 'string' || !Number.isInteger(a.byteLength)) return invalid('`byteLength`: Invalid type');
         const partSize = 8 * 1024 * 1024;
         const partCount = Math.max(1, Math.ceil((a.byteLength as number) / partSize));
-        return ok({ uploadId: 'up_1', partSize, partCount, expiresAt: '2026-11-03T10:00:00.000Z', partUrl: 'https://files.example.com/uploads/up_1/parts/{partNumber}' });
+        const uploadId = `upl_${'a'.repeat(26)}`;
+        return ok({
+          uploadId, fileId: fileId(20), partSize, partCount, lastPartSize: (a.byteLength as number) - (partCount - 1) * partSize,
+          expiresAt: '2026-11-03T10:00:00.000Z', partUrl: `http://127.0.0.1:8080/v1/mcp/uploads/${uploadId}/parts/{partNumber}`,
+        });
       }
       default:
         return fail('not_found', `No binding ${name}.`);
