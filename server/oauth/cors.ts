@@ -14,7 +14,8 @@ const PUBLIC_PATHS = new Set([
   '/.well-known/oauth-protected-resource/mcp',
   OAUTH_PATHS.jwks,
 ]);
-const ORIGIN_CHECKED_PATHS = new Set<string>([OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.revoke]);
+// The MCP endpoint is here too (research/mcp.md B3): browser clients from allowed origins, WWW-Authenticate exposed.
+const ORIGIN_CHECKED_PATHS = new Set<string>([OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.revoke, '/v1/mcp', '/mcp']);
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, MCP-Protocol-Version, X-Service-Locale';
 const EXPOSE_HEADERS = 'WWW-Authenticate, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, x-request-id';

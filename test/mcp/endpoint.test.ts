@@ -159,3 +159,17 @@ t.test('MCP endpoint', async (t) => {
     t.same(await res.body.json(), { jsonrpc: '2.0', id: 1, result: {} });
   });
 });
+
+t.test('CORS on the MCP endpoint for allowed origins only', async (t) => {
+  const app = await startTestApp(t);
+  const pre = await http(`${app.url}/v1/mcp`, { method: 'OPTIONS', headers: { origin: app.url, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+  t.equal(pre.status, 204);
+  t.equal(pre.headers['access-control-allow-origin'], app.url);
+  t.match(pre.headers['access-control-allow-headers'], /Authorization/);
+  const denied = await http(`${app.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+  t.equal(denied.status, 403);
+  t.equal(denied.body.error.code, 'ORIGIN_NOT_ALLOWED');
+  const unauth = await http(`${app.url}/v1/mcp`, { json: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { origin: app.url } });
+  t.equal(unauth.status, 401);
+  t.match(unauth.headers['access-control-expose-headers'], /WWW-Authenticate/, 'a browser client can read the challenge');
+});

@@ -173,3 +173,28 @@ t.test('XLSX work runs at most xlsxConcurrency at a time, first come first serve
   t.same(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled'], 'a failure frees its slot');
   t.equal(SPREADSHEET_LIMITS.xlsxConcurrency, 2);
 });
+
+t.test('names and values other writers get wrong still make a valid workbook', async (t) => {
+  const rel = (id: string, type: string, target: string) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
+  const rels = (...items: string[]) => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items.join('')}</Relationships>`;
+  const names = ['Data', 'DATA', `'${'long'.repeat(12)}'`];
+  const sheet = '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+    + '<row r="1"><c r="A1" t="inlineStr"><is><t>when</t></is></c><c r="B1" t="inlineStr"><is><t>tab\there</t></is></c></row>'
+    + '<row r="2"><c r="A2" s="1"><v>3000000</v></c><c r="B2"><v>1</v></c></row></sheetData></worksheet>';
+  const bytes = zip([
+    ['[Content_Types].xml', '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>'],
+    ['_rels/.rels', rels(rel('rId1', 'officeDocument', 'xl/workbook.xml'))],
+    ['xl/workbook.xml', '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
+      + names.map((n, i) => `<sheet name="${n.replace(/"/g, '&quot;')}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') + '</sheets></workbook>'],
+    ['xl/_rels/workbook.xml.rels', rels(...names.map((_, i) => rel(`rId${i + 1}`, 'worksheet', `worksheets/sheet${i + 1}.xml`)), rel('rId9', 'styles', 'styles.xml'))],
+    ['xl/styles.xml', '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>'],
+    ...names.map((_, i): [string, string] => [`xl/worksheets/sheet${i + 1}.xml`, sheet]),
+  ]);
+  const wb = await read(bytes);
+  const parsed = v.safeParse(WorkbookSchema, wb);
+  t.ok(parsed.success, `valid: ${parsed.success ? '' : JSON.stringify(parsed.issues[0].message)}`);
+  t.same(wb.sheets.map((s) => s.name), ['Data', 'DATA_2', 'longlonglonglonglonglonglonglon'], 'names made valid and unique ignoring case');
+  t.same(wb.sheets[0].tables[0].columns.map((c) => c.name), ['when', 'tab here'], 'control characters in a header become spaces');
+  t.same(wb.sheets[0].tables[0].rows, [['+010113-06-13T00:00:00.000Z', 1]], 'a date past year 9999 is kept as text');
+  t.ok(await writeXlsx(wb), 'and it can be written back');
+});

@@ -11,7 +11,7 @@ function clip(s: string, max: number): string {
 export function columnNames(header: readonly (string | null)[]): string[] {
   const used = new Set<string>();
   return header.map((raw, i) => {
-    const base = clip((raw ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim(), MAX_NAME_CHARS - 6) || `column_${i + 1}`;
+    const base = clip((raw ?? '').toWellFormed().replace(/[\u0000-\u001f\u007f]+/g, ' ').trim(), MAX_NAME_CHARS - 6) || `column_${i + 1}`;
     let name = base;
     for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base}_${n}`;
     used.add(name.toLowerCase());
@@ -19,12 +19,24 @@ export function columnNames(header: readonly (string | null)[]): string[] {
   });
 }
 
+function cleanSheetName(raw: string): string {
+  return clip(raw.toWellFormed().replace(/[\\/?*[\]:\u0000-\u001f\u007f]/g, '_').trim(), MAX_SHEET_NAME_CHARS).replace(/^'+|'+$/g, '').trim();
+}
+
 /** A file name (`reports/2026/sales.csv`) → a sheet name XLSX accepts (`sales`). */
 export function sheetNameFromFile(fileName: string): string {
   const last = fileName.split('/').pop() ?? '';
   const stem = last.includes('.') && !last.startsWith('.') ? last.slice(0, last.lastIndexOf('.')) : last;
-  const cleaned = clip(stem.replace(/[\\/?*[\]:\u0000-\u001f\u007f]/g, '_').trim(), MAX_SHEET_NAME_CHARS).replace(/^'+|'+$/g, '').trim();
-  return cleaned || 'Sheet1';
+  return cleanSheetName(stem) || 'Sheet1';
+}
+
+/** An XLSX sheet name as read (Excel keeps them valid; other writers may not) → valid and unique ignoring case. */
+export function sheetNameFromXlsx(raw: string, position: number, used: Set<string>): string {
+  const base = cleanSheetName(raw) || `Sheet${position}`;
+  let name = base;
+  for (let n = 2; used.has(name.toLowerCase()); n++) name = `${clip(base, MAX_SHEET_NAME_CHARS - String(n).length - 1)}_${n}`;
+  used.add(name.toLowerCase());
+  return name;
 }
 
 /** Excel table names: a letter, `_` or `\` first, then letters, digits, `_` or `.`; never a cell reference like `A1` or `R1C1`. */

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import type { Cell, Column, Sheet, Table, Workbook } from '../../bindings/spreadsheets/workbook.ts';
 import { MAX_CELL_CHARS, MAX_COLUMNS, WORKBOOK_VERSION } from '../../bindings/spreadsheets/workbook.ts';
 import { canonicalTime, typedColumnType, typedCellValue, type TypedCell } from './types.ts';
-import { columnNames, excelTableName } from './names.ts';
+import { columnNames, excelTableName, sheetNameFromXlsx } from './names.ts';
 import { guardXlsxZip } from './zip-guard.ts';
 import { SPREADSHEET_LIMITS, concurrencyLimit, invalid, tooManyCells } from './limits.ts';
 
@@ -25,6 +25,7 @@ function formatTokens(numFmt: string | undefined): { time: boolean; date: boolea
 function fromDate(d: Date, numFmt: string | undefined): TypedCell {
   if (Number.isNaN(d.getTime())) return null;
   const iso = d.toISOString(); // exceljs reads serials as UTC wall-clock time
+  if (!/^\d{4}-/.test(iso)) return { kind: 'string', value: iso }; // past year 9999: not a date Excel can show
   const day = iso.slice(0, 10);
   const time = canonicalTime(iso.slice(11, 23));
   const tokens = formatTokens(numFmt);
@@ -140,17 +141,17 @@ function readTable(ws: ExcelJS.Worksheet, name: string, box: Box, excludeLastRow
   return table;
 }
 
-function readSheet(ws: ExcelJS.Worksheet, budget: ReadBudget): Sheet {
+function readSheet(ws: ExcelJS.Worksheet, name: string, budget: ReadBudget): Sheet {
   const listObjects = ws.getTables()
     .map((t) => (t as unknown as { table: { name: string; tableRef: string; totalsRow?: boolean } }).table)
     .map((t) => ({ name: t.name, box: parseRef(t.tableRef), totals: !!t.totalsRow }))
     .filter((t): t is { name: string; box: Box; totals: boolean } => t.box !== null)
     .sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
   if (listObjects.length) {
-    return { name: ws.name, tables: listObjects.map((t) => readTable(ws, t.name, t.box, t.totals, budget)) };
+    return { name, tables: listObjects.map((t) => readTable(ws, t.name, t.box, t.totals, budget)) };
   }
   const box = usedBox(ws);
-  return { name: ws.name, tables: box ? [readTable(ws, ws.name, box, false, budget)] : [] };
+  return { name, tables: box ? [readTable(ws, name, box, false, budget)] : [] };
 }
 
 export interface XlsxReadOptions {
@@ -180,7 +181,8 @@ async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workb
   }
   if (!sheets.length) throw invalid('fileId', 'the XLSX workbook has no worksheets.');
   const budget: ReadBudget = { maxRows: options.maxRows, cellsLeft: options.maxCells };
-  return { version: WORKBOOK_VERSION, sheets: sheets.map((ws) => readSheet(ws, budget)) };
+  const used = new Set<string>();
+  return { version: WORKBOOK_VERSION, sheets: sheets.map((ws, i) => readSheet(ws, sheetNameFromXlsx(ws.name, i + 1, used), budget)) };
 }
 
 // ---- writing ----
