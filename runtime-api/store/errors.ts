@@ -18,6 +18,11 @@ export function fromDatabaseError(err: unknown): ServiceError | null {
     return null;
   }
   const code = String(err.code);
+  // Data exceptions come from the request's values (e.g. a NUL character, which PostgreSQL text cannot hold, or a
+  // number out of range): the caller can fix them.
+  if (code === '22021' || code === '22P05' || code === '22P02' || code === '22003' || code === '22001' || code === '22007' || code === '22008') {
+    return new ServiceError('invalid_input', { resolution: 'A value cannot be stored as given (for example it contains a NUL character or is out of range); remove such characters or use a smaller value.', cause: err });
+  }
   // 23505 unique violation, 40001 serialization failure, 40P01 deadlock, 55P03 lock not available
   if (code === '23505' || code === '40001' || code === '40P01' || code === '55P03') {
     return new ServiceError('conflict', { cause: err });

@@ -2,6 +2,7 @@
 // 500 whose body hides internals, logged with the request id.
 import type Koa from 'koa';
 import { ServiceError, type ErrorCode } from '../../runtime-api/errors.ts';
+import { fromDatabaseError } from '../../runtime-api/store/errors.ts';
 import type { Logger } from '../logger.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -12,6 +13,8 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 /** Normalise anything thrown into a ServiceError. */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
+  const fromDatabase = fromDatabaseError(err);
+  if (fromDatabase) return fromDatabase;
   const status = (err as { status?: unknown; expose?: unknown })?.status;
   if (typeof status === 'number' && status < 500 && STATUS_CODES[status]) {
     return new ServiceError(STATUS_CODES[status], { cause: err });
