@@ -56,7 +56,7 @@ async function serve(): Promise<void> {
     begin: (a) => invoke(upload_begin, { name: a.name, mediaType: 'application/octet-stream', byteLength: a.byteLength }, caller, deps),
     complete: (a) => invoke(upload_complete, { uploadId: a.uploadId }, caller, deps),
     remove: async (a) => { await invoke(files_trash, { fileId: a.fileId }, caller, deps); return invoke(files_delete, { fileId: a.fileId }, caller, deps); },
-    blobPath: async (a) => join(config.dataDir, 'blobs', 'objects', caller.membership!.orgId, a.fileId as string),
+    memory: async () => process.memoryUsage(),
     stop: async () => { server.closeAllConnections(); server.close(); await running.close(); setTimeout(() => process.exit(0), 10); return null; },
   };
   process.on('message', (m: Message) => {
@@ -91,7 +91,7 @@ async function freePort(): Promise<number> {
 }
 
 function startChild(mode: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: any; call: (cmd: string, args?: Record<string, unknown>) => Promise<any> }> {
-  const child = fork(SELF, [mode], { execArgv: ['--no-node-snapshot'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(SELF, [mode], { execArgv: ['--no-node-snapshot', ...(process.env.BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean)], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let next = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   return new Promise((resolve, reject) => {
@@ -110,6 +110,13 @@ function startChild(mode: string, env: Record<string, string>): Promise<{ child:
       if (m.error) p?.reject(new Error(m.error)); else p?.resolve(m.result);
     });
   });
+}
+
+/** User + system CPU seconds a process has used so far. */
+async function cpuOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  if (process.env.BENCH_DEBUG) process.stderr.write(`cpu utime ${fields[11]} stime ${fields[12]}\n`);
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
 }
 
 async function rssOf(pid: number): Promise<number> {
@@ -203,16 +210,22 @@ export async function main(): Promise<void> {
     const rssBase = await rssOf(pid);
     const watcher = watchRss(pid);
 
-    const rows: { round: number; writeBase: number; upload: number; readBase: number; download: number }[] = [];
+    const rows: { round: number; writeBase: number; upload: number; readBase: number; download: number; upCpu: number; downCpu: number }[] = [];
+    const memory: Record<string, number>[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const base = await baselineWrite(dataDir, block, TOTAL);
+      let cpu = await cpuOf(pid);
       const up = await uploadViaApp(app, agent, block, TOTAL, `bench-${round}.bin`);
+      const upCpu = (await cpuOf(pid)) - cpu;
+      memory.push(await app.call('memory'));
       statik = await startChild('--static', { BENCH_STATIC_FILE: base.file, BENCH_PORT: String(await freePort()) });
       const readBase = await downloadFrom(statik.ready.url, agent, {}, TOTAL);
+      cpu = await cpuOf(pid);
       const download = await downloadFrom(`${app.ready.url}/v1/mcp/files/${up.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, TOTAL);
+      const downCpu = (await cpuOf(pid)) - cpu;
       statik.child.send({ cmd: 'stop' });
       statik = null;
-      rows.push({ round, writeBase: base.seconds, upload: up.seconds, readBase, download });
+      rows.push({ round, writeBase: base.seconds, upload: up.seconds, readBase, download, upCpu, downCpu });
       await rm(base.file, { force: true });
       await app.call('remove', { fileId: up.fileId });
     }
@@ -234,9 +247,11 @@ export async function main(): Promise<void> {
     out.push(`| download: GET /v1/mcp/files/{id}/download | ${dl.toFixed(0)} MB/s | ${rb.toFixed(0)} MB/s (plain node:http static handler) | ${pct(dl, rb)} | ≥ 70 %: ${ok(dl >= 0.7 * rb)} |`);
     out.push(`| server RSS growth (peak − after warm-up) | ${growth.toFixed(0)} MB | — (base ${(rssBase / 1e6).toFixed(0)} MB, peak ${(rssPeak / 1e6).toFixed(0)} MB) | — | < 100 MB: ${ok(growth < 100)} |`);
     out.push('');
-    out.push('| round | write+fsync | upload | static read | download |');
-    out.push('|---|---|---|---|---|');
-    for (const r of rows) out.push(`| ${r.round} | ${mbps(r.writeBase).toFixed(0)} | ${mbps(r.upload).toFixed(0)} | ${mbps(r.readBase).toFixed(0)} | ${mbps(r.download).toFixed(0)} |`);
+    out.push('| round | write+fsync MB/s | upload MB/s | server CPU s (upload) | static read MB/s | download MB/s | server CPU s (download) | server heap / external after upload (MB) |');
+    out.push('|---|---|---|---|---|---|---|---|');
+    rows.forEach((r, i) => out.push(`| ${r.round} | ${mbps(r.writeBase).toFixed(0)} | ${mbps(r.upload).toFixed(0)} | ${r.upCpu.toFixed(2)} | ${mbps(r.readBase).toFixed(0)} | ${mbps(r.download).toFixed(0)} | ${r.downCpu.toFixed(2)} | ${(memory[i].heapUsed / 1e6).toFixed(0)} / ${(memory[i].external / 1e6).toFixed(0)} |`));
+    out.push('');
+    out.push(`Load average during the run: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${(await import('node:os')).availableParallelism()} cores.`);
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     if (statik) statik.child.send({ cmd: 'stop' });

@@ -805,7 +805,7 @@ type SpreadsheetReadOutput = {
   version: 1;
   /** The sheets in workbook order (at least 1). Sheet names are unique ignoring case. — minItems 1 */
   sheets: Array<{
-    /** Sheet name as XLSX allows it: 1 to 31 characters, none of \ / ? * [ ] :, not starting or ending with an apostrophe. Unique within the workbook, ignoring case. For CSV it is the file name without folders and extension. — minLength 1, maxLength 31, pattern ^[^\\/?*[\]:]*$ */
+    /** Sheet name as XLSX allows it: 1 to 31 characters, none of \ / ? * [ ] :, not starting or ending with an apostrophe, not `History` (reserved by Excel). Unique within the workbook, ignoring case. For CSV it is the file name without folders and extension. — minLength 1, maxLength 31, pattern ^[^\\/?*[\]:]*$ */
     name: string;
     /** The tables on the sheet (none for an empty sheet). Table names are unique within the sheet. */
     tables: Array<{
@@ -853,7 +853,7 @@ type SpreadsheetWriteInput = {
     version: 1;
     /** The sheets in workbook order (at least 1). Sheet names are unique ignoring case. — minItems 1 */
     sheets: Array<{
-      /** Sheet name as XLSX allows it: 1 to 31 characters, none of \ / ? * [ ] :, not starting or ending with an apostrophe. Unique within the workbook, ignoring case. For CSV it is the file name without folders and extension. — minLength 1, maxLength 31, pattern ^[^\\/?*[\]:]*$ */
+      /** Sheet name as XLSX allows it: 1 to 31 characters, none of \ / ? * [ ] :, not starting or ending with an apostrophe, not `History` (reserved by Excel). Unique within the workbook, ignoring case. For CSV it is the file name without folders and extension. — minLength 1, maxLength 31, pattern ^[^\\/?*[\]:]*$ */
       name: string;
       /** The tables on the sheet (none for an empty sheet). Table names are unique within the sheet. */
       tables: Array<{

@@ -64,8 +64,11 @@ export function fsBlobStore(root: string): BlobStore {
         // O_CREAT without O_TRUNC: parts arriving together must not wipe each other's bytes.
         const fh = await open(file, constants.O_RDWR | constants.O_CREAT, 0o600);
         try {
+          const a = performance.now();
           await writeAll(fh, part.data, part.offset);
+          const b = performance.now();
           await fh.datasync();
+          process.stderr.write(`TRACE fs ${part.number} write ${(b - a).toFixed(1)} sync ${(performance.now() - b).toFixed(1)}\n`);
         } finally {
           await fh.close();
         }

@@ -201,7 +201,9 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         const sha256 = createHash('sha256');
         const md5 = digests.md5 ? createHash('md5') : null;
         const sha512 = digests.sha512 ? createHash('sha512') : null;
+        const t0 = performance.now();
         const buf = await pool.acquire();
+        const t1 = performance.now();
         try {
           const got = await readBody(ctx.req, buf, expectedBytes, [sha256, ...(md5 ? [md5] : []), ...(sha512 ? [sha512] : [])]);
           if (got.overflow || got.length !== expectedBytes) {
@@ -218,7 +220,9 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
             });
           }
           const hex = sha256Digest.toString('hex');
+          const t2 = performance.now();
           await storePart(deps, orgId, uploadId, partNumber, buf.subarray(0, got.length), hex);
+          process.stderr.write(`TRACE part ${partNumber} wait ${(t1 - t0).toFixed(1)} body ${(t2 - t1).toFixed(1)} store ${(performance.now() - t2).toFixed(1)}\n`);
           ctx.status = 200;
           ctx.set('ETag', `"${hex}"`);
           ctx.body = { uploadId, partNumber, byteLength: got.length, sha256: hex } satisfies v.InferOutput<typeof PartStored>;

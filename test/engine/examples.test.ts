@@ -13,7 +13,7 @@ const run = (name: string, host = new FakeHost()) => engine.execute({ source: ex
 
 t.test('list-active-files pages through every active file', async (t) => {
   const r = await run('list-active-files');
-  t.equal(r.ok, true, r.error?.message);
+  t.equal(r.ok, true, r.error?.message ?? 'ok');
   t.same(r.result, [
     'report-1.csv (text/csv, 1000 bytes)', 'report-2.csv (text/csv, 2000 bytes)', 'report-3.csv (text/csv, 3000 bytes)',
     'report-4.csv (text/csv, 4000 bytes)', 'photo.png (image/png, 5000 bytes)',

@@ -1,7 +1,7 @@
 // Every hostile script of research B7 (fixtures/scripts/hostile) against real isolates: the outcome its
 // header expects, no host call after the end, the host alive, and the pool whole afterwards, first one
 // at a time and then all at once beside benign scripts.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
 import { checkOutcome, loadFixtures, startEngine, type Fixture } from './helpers/engine.ts';
 import type { Engine, ExecutionResult } from '../../engine/index.ts';
@@ -16,7 +16,7 @@ async function runFixture(engine: Engine, fx: Fixture, host = new FakeHost(), wa
   return { result, host, endedAt: performance.now() };
 }
 
-function checkHost(t: Tap.Test, fx: Fixture, host: FakeHost, endedAt: number): void {
+function checkHost(t: Test, fx: Fixture, host: FakeHost, endedAt: number): void {
   const late = host.calls.filter((c) => c.at > endedAt);
   t.same(late.map((c) => c.name), [], `${fx.file}: no host call after the execution ended`);
   if (fx.neverCalled) t.equal(host.called(fx.neverCalled).length, 0, `${fx.file}: ${fx.neverCalled} never reached the host`);
@@ -26,7 +26,7 @@ function checkHost(t: Tap.Test, fx: Fixture, host: FakeHost, endedAt: number): v
   }
 }
 
-async function checkHealthy(t: Tap.Test, engine: Engine): Promise<void> {
+async function checkHealthy(t: Test, engine: Engine): Promise<void> {
   await engine.ready();
   const stats = engine.stats();
   t.equal(stats.slots.ready, POOL, 'every slot is usable again');

@@ -83,6 +83,10 @@ t.test('maxRows and the cell cap', async (t) => {
   t.match(err.resolution, /^`fileId`: the CSV file has more than 100,000 data cells.*`maxRows` \(at most 25,000 here\)/);
   t.equal(read(wide, 25_000).tables[0].rows.length, 25_000);
   t.throws(() => read(`a\n"${'x'.repeat(40_000)}"\n`), { code: 'invalid_input' }, 'a field longer than an XLSX cell is refused');
+  t.throws(() => read(`${','.repeat(20_000)}\n`), { code: 'invalid_input' }, 'more fields than Excel has columns');
+  const gap = '\n'.repeat(3_000_000);
+  t.same(read(`a\n1\n${gap}`).tables[0].rows, [[1]], 'millions of trailing blank lines cost nothing');
+  t.throws(() => read(`a\n1\n${gap}2\n`), { code: 'invalid_input' }, 'blank rows inside the table count as cells');
 });
 
 t.test('writing: RFC 4180, quoting only where needed, options', async (t) => {

@@ -10,6 +10,7 @@ import { SPREADSHEET_LIMITS, concurrencyLimit } from '../../runtime-api/services
 import { WorkbookSchema, type Workbook } from '../../runtime-api/bindings/spreadsheets/workbook.ts';
 import type { ServiceError } from '../../runtime-api/errors.ts';
 import { zip } from './zip-writer.ts';
+import { sheetNameFromFile, sheetNameFromXlsx } from '../../runtime-api/services/spreadsheets/names.ts';
 
 const FIXTURES = new URL('../../fixtures/spreadsheets/', import.meta.url);
 const fixture = (name: string) => readFile(new URL(name, FIXTURES));
@@ -177,7 +178,7 @@ t.test('XLSX work runs at most xlsxConcurrency at a time, first come first serve
 t.test('names and values other writers get wrong still make a valid workbook', async (t) => {
   const rel = (id: string, type: string, target: string) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
   const rels = (...items: string[]) => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items.join('')}</Relationships>`;
-  const names = ['Data', 'DATA', `'${'long'.repeat(12)}'`];
+  const names = ['Data'];
   const sheet = '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
     + '<row r="1"><c r="A1" t="inlineStr"><is><t>when</t></is></c><c r="B1" t="inlineStr"><is><t>tab\there</t></is></c></row>'
     + '<row r="2"><c r="A2" s="1"><v>3000000</v></c><c r="B2"><v>1</v></c></row></sheetData></worksheet>';
@@ -193,8 +194,14 @@ t.test('names and values other writers get wrong still make a valid workbook', a
   const wb = await read(bytes);
   const parsed = v.safeParse(WorkbookSchema, wb);
   t.ok(parsed.success, `valid: ${parsed.success ? '' : JSON.stringify(parsed.issues[0].message)}`);
-  t.same(wb.sheets.map((s) => s.name), ['Data', 'DATA_2', 'longlonglonglonglonglonglonglon'], 'names made valid and unique ignoring case');
+  t.same(sheetNameFromXlsx('History', 1, new Set()), 'History_', 'Excel reserves History');
+  t.same(sheetNameFromXlsx('data', 2, new Set(['data'])), 'data_2', 'unique ignoring case (exceljs itself refuses forbidden characters and repeated names)');
+  t.same(sheetNameFromFile('reports/2026/history.csv'), 'history_');
+  t.same(sheetNameFromFile('reports/Q1: [draft]?.tar.csv'), 'Q1_ _draft__.tar');
+  t.same(sheetNameFromFile('.csv'), '.csv', 'a dot-file keeps its name');
+  t.same(sheetNameFromFile(`${'x'.repeat(40)}.csv`).length, 31);
+  t.notOk(v.safeParse(WorkbookSchema, { version: 1, sheets: [{ name: 'HISTORY', tables: [] }] }).success, 'History cannot be written');
   t.same(wb.sheets[0].tables[0].columns.map((c) => c.name), ['when', 'tab here'], 'control characters in a header become spaces');
-  t.same(wb.sheets[0].tables[0].rows, [['+010113-06-13T00:00:00.000Z', 1]], 'a date past year 9999 is kept as text');
+  t.same(wb.sheets[0].tables[0].rows, [['+010113-09-19T00:00:00.000Z', 1]], 'a date past year 9999 is kept as text');
   t.ok(await writeXlsx(wb), 'and it can be written back');
 });

@@ -56,7 +56,8 @@ export const SheetName = v.pipe(
   v.maxLength(MAX_SHEET_NAME_CHARS),
   v.regex(/^[^\\/?*[\]:]*$/, 'a sheet name must not contain \\ / ? * [ ] or :'),
   v.check((s) => wellFormedName(s) && !s.startsWith('\'') && !s.endsWith('\''), 'a sheet name must not start or end with \' nor contain control characters'),
-  v.description('Sheet name as XLSX allows it: 1 to 31 characters, none of \\ / ? * [ ] :, not starting or ending with an apostrophe. '
+  v.check((s) => s.toLowerCase() !== 'history', 'History is a sheet name Excel reserves'),
+  v.description('Sheet name as XLSX allows it: 1 to 31 characters, none of \\ / ? * [ ] :, not starting or ending with an apostrophe, not `History` (reserved by Excel). '
     + 'Unique within the workbook, ignoring case. For CSV it is the file name without folders and extension.'),
 );
 

@@ -34,7 +34,7 @@ function decode(encoding: string, bytes: Buffer): string {
 type Field = string | null;
 
 /** RFC 4180 records. An empty unquoted field is null; a quoted empty field (`""`) is the empty string. */
-export function* records(text: string, delimiter: string, start = 0): Generator<Field[]> {
+export function* records(text: string, delimiter: string, start = 0, maxFields = Infinity): Generator<Field[]> {
   const n = text.length;
   let i = start;
   while (i < n) {
@@ -60,6 +60,7 @@ export function* records(text: string, delimiter: string, start = 0): Generator<
         row.push(k === i ? null : text.slice(i, k));
       }
       i = k;
+      if (row.length > maxFields) throw invalid('fileId', `the CSV has a line with more than ${maxFields} fields (Excel's column limit).`);
       if (i >= n) { yield row; return; }
       if (text[i] === delimiter) { i++; continue; }
       i += text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
@@ -116,23 +117,22 @@ export interface CsvReadOptions {
 export function readCsv(bytes: Buffer, options: CsvReadOptions): Sheet {
   const text = decodeText(bytes);
   const { delimiter, start } = detectDelimiter(text);
-  const it = records(text, delimiter, start);
+  const it = records(text, delimiter, start, MAX_COLUMNS);
   let first = it.next();
   while (!first.done && first.value.every((f) => f === null)) first = it.next(); // blank lines before the header
   if (first.done) return { name: options.sheetName, tables: [] };
   const header = first.value;
   let width = header.length;
   const rows: Field[][] = [];
-  let blankRun: Field[][] = [];
+  let blank = 0; // blank lines seen since the last record: rows of nulls if a record follows, dropped at the end
   let truncated = false;
   for (const record of it) {
-    if (record.every((f) => f === null)) { blankRun.push(record); continue; }
-    if (options.maxRows !== undefined && rows.length + blankRun.length >= options.maxRows) { truncated = true; break; }
-    rows.push(...blankRun, record);
-    blankRun = [];
+    if (record.every((f) => f === null)) { blank++; continue; }
+    if (options.maxRows !== undefined && rows.length + blank >= options.maxRows) { truncated = true; break; }
     if (record.length > width) width = record.length;
-    if (width > MAX_COLUMNS) throw invalid('fileId', `the CSV has more than ${MAX_COLUMNS} columns (Excel's limit).`);
-    if (rows.length * width > options.maxCells) throw tooManyCells('the CSV file', width, options.maxCells);
+    if ((rows.length + blank + 1) * width > options.maxCells) throw tooManyCells('the CSV file', width, options.maxCells);
+    for (; blank > 0; blank--) rows.push([]);
+    rows.push(record);
     for (const f of record) {
       if (f !== null && f.length > MAX_CELL_CHARS) throw invalid('fileId', `a CSV field on data row ${rows.length} has ${f.length} characters; a cell holds at most ${MAX_CELL_CHARS}.`);
     }

@@ -20,6 +20,7 @@ export function columnNames(header: readonly (string | null)[]): string[] {
 }
 
 function cleanSheetName(raw: string): string {
+  if (raw.trim().toLowerCase() === 'history') return `${raw.trim()}_`; // reserved by Excel
   return clip(raw.toWellFormed().replace(/[\\/?*[\]:\u0000-\u001f\u007f]/g, '_').trim(), MAX_SHEET_NAME_CHARS).replace(/^'+|'+$/g, '').trim();
 }
 
