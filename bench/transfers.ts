@@ -3,7 +3,8 @@
 // per 8 MiB, and reading them back through a plain node:http static handler. The server runs in a child process
 // (bootstrap with embedded PostgreSQL in a temporary DATA_DIR) so that its RSS can be watched from outside.
 // Targets: ≥ 70 % of each baseline, server RSS growth < 100 MB.
-//   node_modules/.bin/node --no-node-snapshot bench/transfers.ts     (BENCH_TRANSFER_MIB=1024, BENCH_ROUNDS=3)
+//   node_modules/.bin/node --no-node-snapshot bench/transfers.ts     (BENCH_TRANSFER_MIB=1024, BENCH_ROUNDS=3;
+//   BENCH_CHILD_ARGS="--cpu-prof" or "--trace-gc" passes flags to the server process)
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createServer as netServer } from 'node:net';
@@ -52,11 +53,21 @@ async function serve(): Promise<void> {
   const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, { email: 'bench@example.com', org: 'bench', scopes: ['files:read', 'files:write'], ttlSeconds: 86400 });
   const caller = (await callerFromToken(d, token, 'en-US')).caller;
   const deps = invokeDeps(d);
+  // Main-thread GC time by kind (major = mark-compact), so the report can say where the upload's CPU goes.
+  const gc = { major: 0, minor: 0, count: 0 };
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.major += e.duration; else gc.minor += e.duration;
+      gc.count++;
+    }
+  }).observe({ entryTypes: ['gc'] });
   const commands: Record<string, (a: any) => Promise<unknown>> = {
     begin: (a) => invoke(upload_begin, { name: a.name, mediaType: 'application/octet-stream', byteLength: a.byteLength }, caller, deps),
     complete: (a) => invoke(upload_complete, { uploadId: a.uploadId }, caller, deps),
     remove: async (a) => { await invoke(files_trash, { fileId: a.fileId }, caller, deps); return invoke(files_delete, { fileId: a.fileId }, caller, deps); },
-    memory: async () => process.memoryUsage(),
+    memory: async () => ({ ...process.memoryUsage(), gcMajorMs: gc.major, gcMinorMs: gc.minor, gcCount: gc.count }),
     stop: async () => { server.closeAllConnections(); server.close(); await running.close(); setTimeout(() => process.exit(0), 10); return null; },
   };
   process.on('message', (m: Message) => {
@@ -68,17 +79,36 @@ async function serve(): Promise<void> {
   process.send!({ id: 0, result: { url: `http://127.0.0.1:${config.port}`, token } });
 }
 
-/** A plain node:http static file handler: the download baseline. */
+/**
+ * The plain node:http reference server: GET serves BENCH_STATIC_FILE (the download baseline); PUT /parts/{n} writes
+ * the body at its offset in BENCH_PUT_FILE with an fdatasync per part (a reference for the HTTP transport itself:
+ * no auth, no database, no verification).
+ */
 async function serveStatic(): Promise<void> {
   const file = process.env.BENCH_STATIC_FILE!;
+  const putFile = await open(process.env.BENCH_PUT_FILE!, 'w');
   const { size } = await stat(file);
-  const server = createServer((_req, res) => {
+  const buffers: Buffer[] = [];
+  const server = createServer((req, res) => {
+    if (req.method === 'PUT') {
+      const n = Number(req.url!.split('/').pop());
+      const buf = buffers.pop() ?? Buffer.allocUnsafeSlow(PART);
+      let len = 0;
+      req.on('data', (c: Buffer) => { c.copy(buf, len); len += c.length; });
+      req.on('end', async () => {
+        await putFile.write(buf, 0, len, (n - 1) * PART);
+        await putFile.datasync();
+        buffers.push(buf);
+        res.end('{}');
+      });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
     createReadStream(file).pipe(res);
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', resolve));
-  process.on('message', () => { server.closeAllConnections(); server.close(); process.exit(0); });
+  process.on('message', async () => { server.closeAllConnections(); server.close(); await putFile.close(); process.exit(0); });
   process.send!({ id: 0, result: { url: `http://127.0.0.1:${process.env.BENCH_PORT}` } });
 }
 
@@ -115,9 +145,26 @@ function startChild(mode: string, env: Record<string, string>): Promise<{ child:
 /** User + system CPU seconds a process has used so far. */
 async function cpuOf(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-  if (process.env.BENCH_DEBUG) process.stderr.write(`cpu utime ${fields[11]} stime ${fields[12]}\n`);
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
 }
+
+/** CPU seconds by thread group: the JS main thread, V8's GC helper threads, libuv's pool (fs), the rest. */
+async function cpuByThread(pid: number): Promise<Record<'main' | 'gc' | 'pool' | 'other', number>> {
+  const out = { main: 0, gc: 0, pool: 0, other: 0 };
+  const { readdir } = await import('node:fs/promises');
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+    const group = tid === String(pid) ? 'main' : comm.startsWith('V8Worker') ? 'gc' : comm.startsWith('libuv-worker') ? 'pool' : 'other';
+    out[group] += seconds;
+  }
+  return out;
+}
+
+const minus = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - b[k]])) as Record<'main' | 'gc' | 'pool' | 'other', number>;
 
 async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -161,22 +208,24 @@ async function baselineWrite(dir: string, block: Buffer, total: number): Promise
   return { seconds, file };
 }
 
-async function uploadViaApp(app: Awaited<ReturnType<typeof startChild>>, agent: Agent, block: Buffer, total: number, name: string): Promise<{ seconds: number; fileId: string }> {
-  const { url, token } = app.ready;
-  const started = performance.now();
-  const begun = await app.call('begin', { name, byteLength: total });
+async function putParts(urlOf: (n: number) => string, headers: Record<string, string>, agent: Agent, block: Buffer, total: number): Promise<void> {
+  const parts = Math.ceil(total / PART);
   let next = 1;
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next <= begun.partCount) {
+    while (next <= parts) {
       const n = next++;
-      const res = await request(`${url}/v1/mcp/uploads/${begun.uploadId}/parts/${n}`, {
-        method: 'PUT', dispatcher: agent, body: partData(block, n, total),
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-      });
+      const res = await request(urlOf(n), { method: 'PUT', dispatcher: agent, body: partData(block, n, total), headers: { 'content-type': 'application/octet-stream', ...headers } });
       const text = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`part ${n}: ${res.statusCode} ${text}`);
     }
   }));
+}
+
+async function uploadViaApp(app: Awaited<ReturnType<typeof startChild>>, agent: Agent, block: Buffer, total: number, name: string): Promise<{ seconds: number; fileId: string }> {
+  const { url, token } = app.ready;
+  const started = performance.now();
+  const begun = await app.call('begin', { name, byteLength: total });
+  await putParts((n) => `${url}/v1/mcp/uploads/${begun.uploadId}/parts/${n}`, { authorization: `Bearer ${token}` }, agent, block, total);
   const done = await app.call('complete', { uploadId: begun.uploadId });
   return { seconds: (performance.now() - started) / 1000, fileId: done.file.fileId };
 }
@@ -210,22 +259,34 @@ export async function main(): Promise<void> {
     const rssBase = await rssOf(pid);
     const watcher = watchRss(pid);
 
-    const rows: { round: number; writeBase: number; upload: number; readBase: number; download: number; upCpu: number; downCpu: number }[] = [];
+    const rows: { round: number; upThreads: Record<string, number>; writeBase: number; plainPut: number; plainCpu: number; upload: number; readBase: number; download: number; upCpu: number; downCpu: number }[] = [];
     const memory: Record<string, number>[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const base = await baselineWrite(dataDir, block, TOTAL);
+      const putFile = join(dataDir, `plain-put-${round}.bin`);
+      statik = await startChild('--static', { BENCH_STATIC_FILE: base.file, BENCH_PUT_FILE: putFile, BENCH_PORT: String(await freePort()) });
+      const plainCpu0 = await cpuOf(statik.child.pid!);
+      const started = performance.now();
+      await putParts((n) => `${statik!.ready.url}/parts/${n}`, {}, agent, block, TOTAL);
+      const plainPut = (performance.now() - started) / 1000;
+      const plainCpu = (await cpuOf(statik.child.pid!)) - plainCpu0;
+      const before = await app.call('memory');
+      const threads0 = await cpuByThread(pid);
       let cpu = await cpuOf(pid);
       const up = await uploadViaApp(app, agent, block, TOTAL, `bench-${round}.bin`);
       const upCpu = (await cpuOf(pid)) - cpu;
-      memory.push(await app.call('memory'));
-      statik = await startChild('--static', { BENCH_STATIC_FILE: base.file, BENCH_PORT: String(await freePort()) });
+      const upThreads = minus(await cpuByThread(pid), threads0);
+      const after = await app.call('memory');
+      memory.push({ ...after, gcMajorMs: after.gcMajorMs - before.gcMajorMs, gcMinorMs: after.gcMinorMs - before.gcMinorMs, gcCount: after.gcCount - before.gcCount });
       const readBase = await downloadFrom(statik.ready.url, agent, {}, TOTAL);
       cpu = await cpuOf(pid);
       const download = await downloadFrom(`${app.ready.url}/v1/mcp/files/${up.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, TOTAL);
       const downCpu = (await cpuOf(pid)) - cpu;
       statik.child.send({ cmd: 'stop' });
+      await new Promise((r) => statik!.child.once('exit', r));
       statik = null;
-      rows.push({ round, writeBase: base.seconds, upload: up.seconds, readBase, download, upCpu, downCpu });
+      await rm(putFile, { force: true });
+      rows.push({ round, upThreads, writeBase: base.seconds, plainPut, plainCpu, upload: up.seconds, readBase, download, upCpu, downCpu });
       await rm(base.file, { force: true });
       await app.call('remove', { fileId: up.fileId });
     }
@@ -233,6 +294,7 @@ export async function main(): Promise<void> {
 
     const w = median(rows.map((r) => mbps(r.writeBase)));
     const u = median(rows.map((r) => mbps(r.upload)));
+    const pp = median(rows.map((r) => mbps(r.plainPut)));
     const rb = median(rows.map((r) => mbps(r.readBase)));
     const dl = median(rows.map((r) => mbps(r.download)));
     const growth = (rssPeak - rssBase) / 1e6;
@@ -244,12 +306,13 @@ export async function main(): Promise<void> {
     out.push('| measure | ours | baseline (same run) | ours / baseline | target |');
     out.push('|---|---|---|---|---|');
     out.push(`| upload: begin + PUT parts + complete | ${u.toFixed(0)} MB/s | ${w.toFixed(0)} MB/s (write + fsync per 8 MiB) | ${pct(u, w)} | ≥ 70 %: ${ok(u >= 0.7 * w)} |`);
+    out.push(`| upload, for reference | ${u.toFixed(0)} MB/s | ${pp.toFixed(0)} MB/s (plain node:http PUT handler: pwrite + fdatasync per part, same client) | ${pct(u, pp)} | (not a target) |`);
     out.push(`| download: GET /v1/mcp/files/{id}/download | ${dl.toFixed(0)} MB/s | ${rb.toFixed(0)} MB/s (plain node:http static handler) | ${pct(dl, rb)} | ≥ 70 %: ${ok(dl >= 0.7 * rb)} |`);
     out.push(`| server RSS growth (peak − after warm-up) | ${growth.toFixed(0)} MB | — (base ${(rssBase / 1e6).toFixed(0)} MB, peak ${(rssPeak / 1e6).toFixed(0)} MB) | — | < 100 MB: ${ok(growth < 100)} |`);
     out.push('');
-    out.push('| round | write+fsync MB/s | upload MB/s | server CPU s (upload) | static read MB/s | download MB/s | server CPU s (download) | server heap / external after upload (MB) |');
-    out.push('|---|---|---|---|---|---|---|---|');
-    rows.forEach((r, i) => out.push(`| ${r.round} | ${mbps(r.writeBase).toFixed(0)} | ${mbps(r.upload).toFixed(0)} | ${r.upCpu.toFixed(2)} | ${mbps(r.readBase).toFixed(0)} | ${mbps(r.download).toFixed(0)} | ${r.downCpu.toFixed(2)} | ${(memory[i].heapUsed / 1e6).toFixed(0)} / ${(memory[i].external / 1e6).toFixed(0)} |`));
+    out.push('| round | write+fsync MB/s | plain PUT MB/s (CPU s) | upload MB/s | server CPU s (upload): total = JS main + V8 GC threads + libuv pool | static read MB/s | download MB/s | server CPU s (download) | server heap / external after upload (MB) | server GC during upload: major / minor ms (count) |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|');
+    rows.forEach((r, i) => out.push(`| ${r.round} | ${mbps(r.writeBase).toFixed(0)} | ${mbps(r.plainPut).toFixed(0)} (${r.plainCpu.toFixed(2)}) | ${mbps(r.upload).toFixed(0)} | ${r.upCpu.toFixed(2)} = ${r.upThreads.main.toFixed(2)} + ${r.upThreads.gc.toFixed(2)} + ${r.upThreads.pool.toFixed(2)} | ${mbps(r.readBase).toFixed(0)} | ${mbps(r.download).toFixed(0)} | ${r.downCpu.toFixed(2)} | ${(memory[i].heapUsed / 1e6).toFixed(0)} / ${(memory[i].external / 1e6).toFixed(0)} | ${memory[i].gcMajorMs.toFixed(0)} / ${memory[i].gcMinorMs.toFixed(0)} (${memory[i].gcCount}) |`));
     out.push('');
     out.push(`Load average during the run: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${(await import('node:os')).availableParallelism()} cores.`);
     process.stdout.write(`${out.join('\n')}\n`);

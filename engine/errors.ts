@@ -2,11 +2,10 @@
 // into an ExecutionError of research B5. Nothing from the isolate is trusted to have the right shape.
 import { clip, type ErrorType, type ExecutionError } from './result.ts';
 
-/** What `run` reported: a JSON result, a classified error, or a syntax error whose line the host finds. */
+/** What the prelude reported with 'done': a JSON result or a classified error. */
 export type Outcome =
   | { kind: 'ok'; json: string }
-  | { kind: 'error'; error: ExecutionError }
-  | { kind: 'syntax'; message: string };
+  | { kind: 'error'; error: ExecutionError };
 
 /** Types the isolate may claim for itself; timeouts, busy and the rest are only decided by the host. */
 const ISOLATE_TYPES = new Set<ErrorType>(['script_error', 'tool_error', 'limit_exceeded', 'memory_limit', 'internal_error']);
@@ -18,7 +17,6 @@ export function decodeOutcome(raw: unknown): Outcome {
   const tag = raw[0];
   const body = raw.slice(1);
   if (tag === 'R') return { kind: 'ok', json: body };
-  if (tag === 'S') return { kind: 'syntax', message: clip(body) };
   if (tag !== 'E') return { kind: 'error', error: CORRUPT };
   let parsed: unknown;
   try {

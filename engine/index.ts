@@ -3,6 +3,7 @@
 import { Execution, type HostCall } from './bridge.ts';
 import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
 import { Pool } from './pool.ts';
+import { checkSyntax } from './compile.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
 export type { EngineConfig, EngineLimits } from './limits.ts';
@@ -21,17 +22,22 @@ export interface ExecutionRequest {
 }
 
 export interface EngineStats {
+  /** Configured pre-warmed slots; `slots` counts every slot, overflow ones included. */
   poolSize: number;
   /** Slots idle with a prepared context / running a script / building an isolate or context. */
   slots: { ready: number; busy: number; starting: number };
   queued: number;
   executions: number;
   busyRejections: number;
-  /** Isolates currently alive (never more than poolSize) and built since start. */
+  /** Overflow slots added since start (see EngineConfig.maxPoolSize). */
+  overflowSlots: number;
+  /** Isolates currently alive (never more than maxPoolSize) and built since start. */
   isolatesLive: number;
   isolatesBuilt: number;
-  /** Sum of `isolate.referenceCount` over live isolates: flat unless handles leak. */
+  /** Sum of `isolate.referenceCount` over live isolates: flat (beside cachedScripts) unless handles leak. */
   referenceCount: number;
+  /** Compiled user scripts kept for reuse (each holds one reference); at most 64 per isolate. */
+  cachedScripts: number;
   /** Isolate replacements by reason (timeout, memory_limit, abandoned_calls, max_executions, heap_high…). */
   recycled: Record<string, number>;
   catastrophicErrors: number;
@@ -90,6 +96,9 @@ export function createEngine(config: EngineConfig): Engine {
       if (source.length > limits.maxSourceBytes || Buffer.byteLength(source) > limits.maxSourceBytes) {
         return refusal({ type: 'limit_exceeded', code: 'max_source_bytes', message: `The script is larger than ${limits.maxSourceBytes} bytes.` });
       }
+      // Checked here, on the host, before any isolate is involved (and cached per source).
+      const syntax = checkSyntax(source);
+      if (syntax) return refusal(syntax);
       return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits));
     },
     ready: () => pool.whenReady(),
@@ -101,9 +110,11 @@ export function createEngine(config: EngineConfig): Engine {
         queued: pool.queued,
         executions: pool.counters.executions,
         busyRejections: pool.counters.busyRejections,
+        overflowSlots: pool.counters.overflowSlots,
         isolatesLive: pool.slots.filter((s) => s.live).length,
         isolatesBuilt: pool.slots.reduce((n, s) => n + s.isolatesBuilt, 0),
         referenceCount: pool.slots.reduce((n, s) => n + s.referenceCount, 0),
+        cachedScripts: pool.slots.reduce((n, s) => n + s.cachedScripts, 0),
         recycled: { ...pool.counters.recycled },
         catastrophicErrors: pool.counters.catastrophicErrors,
       };

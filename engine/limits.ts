@@ -25,8 +25,15 @@ export interface EngineLimits {
 
 /** The `engine` block of server/config.ts, plus optional tuning with defaults. */
 export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
-  /** Isolates in the pool (one execution each at a time). */
+  /** Isolates pre-warmed at start and always kept (one execution each at a time). */
   poolSize: number;
+  /**
+   * Upper bound with overflow isolates, added while work is queued and every isolate has held its
+   * execution for overflowAfterMs, retired after idleRetireMs idle (default 2 × poolSize).
+   */
+  maxPoolSize?: number;
+  overflowAfterMs?: number;
+  idleRetireMs?: number;
   /** Executions waiting for an isolate; beyond it `engine_busy`. 0 = no queue. */
   queueMax: number;
   /** Longest wait in the queue before `engine_busy`. */
@@ -62,7 +69,7 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof EngineLimits)[];
 const CONFIG_KEYS = new Set<string>([
-  ...LIMIT_KEYS, 'poolSize', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
+  ...LIMIT_KEYS, 'poolSize', 'maxPoolSize', 'overflowAfterMs', 'idleRetireMs', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
   'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError',
 ]);
 
@@ -80,8 +87,12 @@ export function resolveConfig(config: EngineConfig): ResolvedConfig {
   }
   const ratio = config.heapHighRatio ?? 0.6;
   if (!(ratio > 0 && ratio <= 1)) throw new TypeError('engine config: heapHighRatio must be in (0, 1]');
+  const poolSize = positiveInt('poolSize', config.poolSize);
   return {
-    poolSize: positiveInt('poolSize', config.poolSize),
+    poolSize,
+    maxPoolSize: Math.max(poolSize, positiveInt('maxPoolSize', config.maxPoolSize ?? 2 * poolSize)),
+    overflowAfterMs: positiveInt('overflowAfterMs', config.overflowAfterMs ?? 10, 0),
+    idleRetireMs: positiveInt('idleRetireMs', config.idleRetireMs ?? 10_000),
     queueMax: positiveInt('queueMax', config.queueMax, 0),
     queueWaitMs: positiveInt('queueWaitMs', config.queueWaitMs, 0),
     memoryMb: positiveInt('memoryMb', config.memoryMb, 8),

@@ -1,6 +1,7 @@
-// The pool: P slots pre-warmed at start, one execution per slot, and a bounded FIFO queue in front.
-// A full queue or a wait longer than queueWaitMs answers `engine_busy` instead of piling up work.
-import { Slot } from './slot.ts';
+// The pool: poolSize slots pre-warmed at start, one execution per slot, a bounded FIFO queue in front
+// (full, or waited longer than queueWaitMs: `engine_busy`), and overflow slots up to maxPoolSize when
+// every slot has been held for a while, so long scripts (spinning or awaiting I/O) cannot starve short ones.
+import { Slot, type SlotHooks } from './slot.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
@@ -14,21 +15,24 @@ interface Waiter {
 export interface PoolCounters {
   executions: number;
   busyRejections: number;
+  overflowSlots: number;
   recycled: Record<string, number>;
   catastrophicErrors: number;
 }
 
 export class Pool {
-  readonly slots: Slot[];
-  readonly counters: PoolCounters = { executions: 0, busyRejections: 0, recycled: {}, catastrophicErrors: 0 };
+  readonly slots: Slot[] = [];
+  readonly counters: PoolCounters = { executions: 0, busyRejections: 0, overflowSlots: 0, recycled: {}, catastrophicErrors: 0 };
   private readonly queue: Waiter[] = [];
   private readonly config: ResolvedConfig;
+  private readonly hooks: SlotHooks;
   private readonly readyWaiters: (() => void)[] = [];
+  private growTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(config: ResolvedConfig) {
     this.config = config;
-    const hooks = {
+    this.hooks = {
       ready: (slot: Slot) => this.onReady(slot),
       recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
       catastrophic: (message: string) => {
@@ -37,18 +41,27 @@ export class Pool {
         else process.stderr.write(`engine: isolated-vm catastrophic error: ${message}\n`);
       },
     };
-    this.slots = Array.from({ length: config.poolSize }, () => new Slot(config, hooks));
-    for (const slot of this.slots) slot.start();
+    for (let i = 0; i < config.poolSize; i++) this.addSlot();
   }
 
   get queued(): number {
     return this.queue.length;
   }
 
+  private addSlot(): void {
+    const slot = new Slot(this.config, this.hooks);
+    this.slots.push(slot);
+    slot.start();
+  }
+
   /** Resolves once every slot is idle with a prepared context (after start, or after a burst). */
   whenReady(): Promise<void> {
-    if (this.closed || this.slots.every((s) => s.state === 'ready')) return Promise.resolve();
+    if (this.closed || this.allReady()) return Promise.resolve();
     return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  private allReady(): boolean {
+    return this.queue.length === 0 && this.slots.every((s) => s.state === 'ready');
   }
 
   submit(ex: Execution): Promise<ExecutionResult> {
@@ -66,7 +79,33 @@ export class Pool {
         resolve(this.busy(ex));
       }, this.config.queueWaitMs);
       this.queue.push(waiter);
+      this.maybeGrow();
     });
+  }
+
+  /**
+   * Work is waiting: keep poolSize slots for it that are not held by long executions (busy for
+   * overflowAfterMs or more: spinning, or awaiting slow host calls), adding overflow slots up to
+   * maxPoolSize. A burst of short scripts never grows the pool.
+   */
+  private maybeGrow(): void {
+    clearTimeout(this.growTimer);
+    this.growTimer = undefined;
+    if (this.closed || this.queue.length === 0 || this.slots.length >= this.config.maxPoolSize) return;
+    const now = performance.now();
+    const busy = this.slots.filter((s) => s.state === 'busy');
+    const long = busy.filter((s) => now - s.busySince >= this.config.overflowAfterMs).length;
+    if (this.slots.length - long < this.config.poolSize) {
+      this.counters.overflowSlots++;
+      this.addSlot();
+      return;
+    }
+    // Not yet: look again when the next busy slot would count as long.
+    const next = Math.min(...busy.filter((s) => now - s.busySince < this.config.overflowAfterMs).map((s) => s.busySince));
+    if (Number.isFinite(next)) {
+      this.growTimer = setTimeout(() => this.maybeGrow(), Math.max(1, Math.ceil(next + this.config.overflowAfterMs - now)));
+      this.growTimer.unref();
+    }
   }
 
   private busy(ex: Execution): ExecutionResult {
@@ -76,7 +115,9 @@ export class Pool {
 
   private start(slot: Slot, ex: Execution): Promise<ExecutionResult> {
     this.counters.executions++;
-    return slot.run(ex, performance.now() - ex.queuedAt);
+    const result = slot.run(ex, performance.now() - ex.queuedAt);
+    if (this.queue.length) this.maybeGrow();
+    return result;
   }
 
   private onReady(slot: Slot): void {
@@ -86,14 +127,26 @@ export class Pool {
       this.start(slot, next.ex).then(next.resolve);
       return;
     }
-    if (this.readyWaiters.length && this.slots.every((s) => s.state === 'ready')) {
+    if (this.slots.length > this.config.poolSize) this.retireLater(slot);
+    if (this.readyWaiters.length && this.allReady()) {
       for (const resolve of this.readyWaiters.splice(0)) resolve();
     }
+  }
+
+  /** An overflow slot idle for idleRetireMs is closed, back down to poolSize. */
+  private retireLater(slot: Slot): void {
+    const runs = slot.executions;
+    setTimeout(() => {
+      if (this.closed || slot.state !== 'ready' || slot.executions !== runs || this.slots.length <= this.config.poolSize) return;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      slot.close();
+    }, this.config.idleRetireMs).unref();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.growTimer);
     for (const waiter of this.queue.splice(0)) {
       clearTimeout(waiter.timer);
       waiter.resolve(refusal({ type: 'engine_busy', message: 'The script engine is shutting down.' }, performance.now() - waiter.ex.queuedAt));

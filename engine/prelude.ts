@@ -4,26 +4,31 @@
 /** Name the prelude's frames carry in stack traces; user code is `SCRIPT_URL`. */
 export const PRELUDE_FILENAME = 'engine:prelude';
 export const SCRIPT_URL = 'file:///script.js';
-/** `new AsyncFunction(body)` puts the body on line 3 of `(async function anonymous(\n) {\n…`. */
-export const FUNCTION_LINE_OFFSET = 2;
-/** The primitive every host→isolate task rejects with (see "Sentinel" below); the host ignores it. */
+/** Every host→isolate task rejects with an error whose message starts with this (see "Sentinel" below). */
 export const SENTINEL = 'engine:sentinel';
+/** Separates the records appended to the sentinel's message: JSON and names never contain a raw NUL. */
+export const SEP = '\u0000';
 
 /*
- * Protocol (only strings and numbers cross, both ways; every crossing is fire-and-forget except `run`):
- *   host → run('start', execId, source, names, dispatch, maxArgBytes, maxResultBytes, maxLogBytes, maxLogLines,
- *              maxHostCalls, maxInFlight)
+ * Protocol (only strings, numbers and the dispatcher Reference cross; all fire-and-forget but the tasks):
+ *   host → run('setup', execId, names, dispatch, maxArgBytes, maxResultBytes, maxLogBytes, maxLogLines,
+ *              maxHostCalls, maxInFlight)         installs bindings and console, and a one-shot `__start`
+ *   host → the user's compiled script, `__start(async function anonymous() {…})` (compile.ts)
  *   host → run('deliver', callId, reply)        reply: 'R' + json | 'E' + {kind, code, message, resolution?}
- *   isolate → dispatch(execId, 'call', callId, name, argJson)
- *   isolate → dispatch(execId, 'log', level, message)       level 'trunc' = the budget is exhausted
- *   isolate → dispatch(execId, 'done', outcome)   'R' + json ('' = undefined)
- *                                                 | 'E' + {type, code?, message, resolution?, line?}
- *                                                 | 'S' + syntax error message (the host finds the line)
+ *   isolate → host, when a task ends, in the message of its sentinel (below), NUL-separated records:
+ *     'C' + callId, name, argJson                 a binding call made during the task
+ *     'D' + outcome                               'R' + json ('' = undefined) | 'E' + {type, code?, message, …}
+ *   isolate → dispatch(execId, 'log', level, message)  at once (logs must survive a kill); 'trunc' = cut
+ * The user's code is compiled by the host with compileScript (never eval or new Function in the fresh
+ * context: dynamic code generation costs each new context ~0.15 ms and keeps some alive), after the host
+ * checked that it is one function body, so it cannot close the wrapper and run at the top level.
+ *
  * Sentinel: at the end of every task isolated-vm copies the *first* unhandled rejection out of the isolate
  * with ExternalCopy::CopyThrownValue, which reads `message`/`stack` outside any timeout and swallows
  * termination, so a looping getter on a rejected value would spin a thread forever (research A3). User
- * code only ever runs inside `run`, whose first act is to leave one unhandled rejection with a primitive
- * value, held strongly until the task ends: that one is always first, and the only one copied.
+ * code only ever runs inside `__start` and `run`, whose first act is to leave one unhandled rejection of
+ * our own null-prototype record, held strongly until the task ends: it is always first, the only one
+ * copied, and its plain `message` doubles as the task's outbox (calls, outcome): one crossing per task.
  * Host replies arrive as host-initiated tasks (never as isolate-side promise resolutions) for that reason.
  *
  * Everything used after user code starts is captured first, and every object built then has a null
@@ -43,7 +48,6 @@ export const PRELUDE = `'use strict';
   const TypeErrorCtor = TypeError;
   const PromiseCtor = Promise;
   const promiseReject = Promise.reject;
-  const AsyncFunction = (async function () {}).constructor;
   const strSlice = String.prototype.slice;
   const strIndexOf = String.prototype.indexOf;
   const strCharCodeAt = String.prototype.charCodeAt;
@@ -63,8 +67,14 @@ export const PRELUDE = `'use strict';
   const MEMORY_MESSAGES = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length'];
   const MARKER = '${SCRIPT_URL}:';
 
+  let box;
   let held;
-  const arm = () => { held = rapply(promiseReject, PromiseCtor, ['${SENTINEL}']); };
+  const arm = () => {
+    box = { __proto__: null, message: '${SENTINEL}' };
+    held = rapply(promiseReject, PromiseCtor, [box]);
+  };
+  // Appends to this task's outbox; strings only, so nothing the script planted can run when it is read.
+  const post = (record) => { box.message = box.message + '${SEP}' + record; };
 
   const slice = (s, a, b) => rapply(strSlice, s, b === undefined ? [a] : [a, b]);
   const utf8Length = (s) => {
@@ -91,7 +101,6 @@ export const PRELUDE = `'use strict';
       if (c < 48 || c > 57) break;
       n = n * 10 + (c - 48);
     }
-    n -= ${FUNCTION_LINE_OFFSET};
     return n >= 1 ? n : undefined;
   };
   const primitive = (v) => { try { return StringCtor(v); } catch (_) { return typeof v; } };
@@ -121,8 +130,8 @@ export const PRELUDE = `'use strict';
     }
   };
 
-  const send = (kind, a, b, c) => {
-    rapply(ex.dispatch.applyIgnored, ex.dispatch, [undefined, [ex.id, kind, a, b, c], SEND_OPTS]);
+  const send = (kind, a, b) => {
+    rapply(ex.dispatch.applyIgnored, ex.dispatch, [undefined, [ex.id, kind, a, b], SEND_OPTS]);
   };
 
   // A binding failure is a real Error the script can catch; the WeakMap remembers what it was, so an
@@ -151,7 +160,9 @@ export const PRELUDE = `'use strict';
   };
 
   const call = (name, arg) => {
-    // One shared error once closed: a flood of late calls must not allocate an Error (and a stack) each.
+    // Once the outcome is decided nobody observes these calls: they never settle, which costs nothing
+    // (a flood of rejections would cost isolated-vm quadratic bookkeeping, and an Error each).
+    if (ex.finished) return ex.never;
     if (ex.closed) throw ex.closedError || (ex.closedError = hostError({ __proto__: null, kind: 'tool', code: 'EXECUTION_CLOSED', message: 'The execution has ended; binding calls are refused.' }));
     let json = 'null';
     if (arg !== undefined) {
@@ -175,7 +186,7 @@ export const PRELUDE = `'use strict';
     const id = ++ex.calls;
     return new PromiseCtor((resolve, reject) => {
       rapply(mapSet, ex.pending, [id, { __proto__: null, resolve, reject, site: new ErrorCtor() }]);
-      send('call', id, name, json);
+      post('C' + id + '${SEP}' + name + '${SEP}' + json);
     });
   };
 
@@ -223,7 +234,7 @@ export const PRELUDE = `'use strict';
     if (ex.finished) return;
     ex.finished = true;
     ex.closed = true;
-    send('done', outcome);
+    post('D' + outcome);
   };
   const encode = (value) => {
     const max = ex.maxResult;
@@ -261,34 +272,41 @@ export const PRELUDE = `'use strict';
     defineProperty(G, 'console', { __proto__: null, value: freeze(consoleObject), writable: false, enumerable: false, configurable: false });
   };
 
-  const start = (id, source, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
-    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
-      closed: false, finished: false, calls: 0,
-      pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
-    install(names);
-    let main;
+  const startMain = (main) => {
+    arm();
+    delete G.__start;
+    if (ex === null || ex.started || typeof main !== 'function') return;
+    ex.started = true;
     try {
-      main = new AsyncFunction(source + '\\n//# sourceURL=${SCRIPT_URL}');
-    } catch (e) {
-      return finish('S' + (read(e, 'message') || 'Invalid or unexpected token'));
+      let promise;
+      try { promise = main(); } catch (e) { return finish('E' + jsonStringify(describe(e))); }
+      // An own constructor keeps await on the fast path: no patched Promise.prototype.then is consulted.
+      try { defineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor }); } catch (_) {}
+      (async () => {
+        let value;
+        try { value = await promise; } catch (e) { return finish('E' + jsonStringify(describe(e))); }
+        ex.closed = true;
+        finish(encode(value));
+      })();
+    } catch (_) {
+      finish('E{"type":"internal_error","message":"The engine could not encode the outcome."}');
     }
-    let promise;
-    try { promise = main(); } catch (e) { return finish('E' + jsonStringify(describe(e))); }
-    // An own constructor keeps await on the fast path: no patched Promise.prototype.then is consulted.
-    try { defineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor }); } catch (_) {}
-    (async () => {
-      let value;
-      try { value = await promise; } catch (e) { return finish('E' + jsonStringify(describe(e))); }
-      ex.closed = true;
-      finish(encode(value));
-    })();
   };
 
-  return function run(op, a, b, c, d, e, f, g, h, i, j) {
+  const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
+    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
+      started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
+      pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
+    install(names);
+    // Called first by the user's compiled script (its argument, a function expression, runs nothing).
+    defineProperty(G, '__start', { __proto__: null, value: startMain, writable: false, enumerable: false, configurable: true });
+  };
+
+  return function run(op, a, b, c, d, e, f, g, h, i) {
     arm();
     try {
       if (op === 'deliver') deliver(a, b);
-      else if (op === 'start') start(a, b, c, d, e, f, g, h, i, j);
+      else if (op === 'setup') setup(a, b, c, d, e, f, g, h, i);
     } catch (_) {
       if (ex !== null) finish('E{"type":"internal_error","message":"The engine could not encode the outcome."}');
     }

@@ -1,7 +1,7 @@
 // One execution on one isolate: start it, carry host calls and replies, enforce the wall and CPU
 // deadlines (disposing the isolate, even mid host call), and decide when it is really over.
 import type ivm from 'isolated-vm';
-import { SCRIPT_URL, FUNCTION_LINE_OFFSET, SENTINEL } from './prelude.ts';
+import { SCRIPT_URL, SENTINEL, SEP } from './prelude.ts';
 import { decodeOutcome, fromIvmError, killError, stripLocation, syntaxLine, type Kill, type Outcome } from './errors.ts';
 import type { Execution } from './bridge.ts';
 import type { ExecutionError } from './result.ts';
@@ -20,7 +20,9 @@ export interface RunEnd {
 export class Run {
   readonly ex: Execution;
   private readonly iso: ivm.Isolate;
+  private readonly ctx: ivm.Context;
   private readonly runRef: ivm.Reference;
+  private readonly script: ivm.Script | Promise<ivm.Script>;
   private readonly dispatcher: ivm.Reference;
   private readonly onEnd: (end: RunEnd) => void;
   private readonly t0 = performance.now();
@@ -34,9 +36,12 @@ export class Run {
   private cpuTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
 
-  constructor(iso: ivm.Isolate, runRef: ivm.Reference, dispatcher: ivm.Reference, ex: Execution, onEnd: (end: RunEnd) => void) {
+  constructor(iso: ivm.Isolate, prepared: { ctx: ivm.Context; run: ivm.Reference }, script: ivm.Script | Promise<ivm.Script>,
+    dispatcher: ivm.Reference, ex: Execution, onEnd: (end: RunEnd) => void) {
     this.iso = iso;
-    this.runRef = runRef;
+    this.ctx = prepared.ctx;
+    this.runRef = prepared.run;
+    this.script = script;
     this.dispatcher = dispatcher;
     this.ex = ex;
     this.onEnd = onEnd;
@@ -47,26 +52,57 @@ export class Run {
     const { limits } = this.ex;
     this.wallTimer = setTimeout(() => this.kill('wall'), limits.wallMs);
     if (limits.cpuMs < limits.wallMs) this.cpuTimer = setTimeout(() => this.checkCpu(), limits.cpuMs);
-    const ex = this.ex;
-    this.task(this.runRef.apply(undefined,
-      ['start', ex.id, ex.source, ex.names, this.dispatcher, limits.maxArgBytes, limits.maxResultBytes, limits.maxLogBytes,
-        limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight],
-      { timeout: limits.wallMs }));
-  }
-
-  /** Fire-and-forget messages from the isolate (already filtered to this execution's id). */
-  message(kind: unknown, a: unknown, b: unknown, c: unknown): void {
-    if (this.ended) return;
-    if (kind === 'log') this.ex.log(a, b);
-    else if (kind === 'call') this.call(a, b, c);
-    else if (kind === 'done' && this.done === null) {
-      this.done = typeof a === 'string' ? a : '';
-      this.ex.close();
-      this.maybeEnd();
+    if (this.script instanceof Promise) {
+      // First time this isolate sees the source: compiling counts against the deadline like the rest.
+      this.script.then((script) => this.begin(script), (err: unknown) => this.compileFailed(err));
+    } else {
+      this.begin(this.script);
     }
   }
 
-  private call(callId: unknown, name: unknown, json: unknown): void {
+  private begin(script: ivm.Script): void {
+    if (this.ended) return;
+    const { ex } = this;
+    const { limits } = ex;
+    // Two tasks queued back to back (FIFO on the isolate), no round trip in between: set up this
+    // execution's bindings, then run the user's compiled function.
+    this.runRef.applyIgnored(undefined, ['setup', ex.id, ex.names, this.dispatcher, limits.maxArgBytes, limits.maxResultBytes,
+      limits.maxLogBytes, limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight]);
+    this.task(script.run(this.ctx, { timeout: limits.wallMs }));
+  }
+
+  /** The host's syntax check passed but the isolate refused the wrapper: report what it said. */
+  private compileFailed(err: unknown): void {
+    if (this.ended) return;
+    const message = err instanceof Error ? err.message : '';
+    if (!/SyntaxError|Unexpected|Invalid/.test(`${(err as Error)?.name} ${message}`)) {
+      return this.end(fromIvmError(err, this.ex.limits), 'compile_failed');
+    }
+    const line = syntaxLine(message, SCRIPT_URL);
+    this.end({ type: 'syntax_error', message: stripLocation(message), ...(line ? { line } : {}) }, null);
+  }
+
+  /** Log lines from the isolate (already filtered to this execution's id), the only immediate messages. */
+  message(kind: unknown, a: unknown, b: unknown): void {
+    if (!this.ended && kind === 'log') this.ex.log(a, b);
+  }
+
+  /** A task's outbox (see prelude.ts): the calls it made, then its outcome if the script finished. */
+  private consume(outbox: string): void {
+    const parts = outbox.split(SEP);
+    for (let i = 1; i < parts.length; i++) {
+      const part = parts[i];
+      if (part[0] === 'C' && i + 2 < parts.length) {
+        this.call(part.slice(1), parts[i + 1], parts[i + 2]);
+        i += 2;
+      } else if (part[0] === 'D' && this.done === null) {
+        this.done = part.slice(1);
+        this.ex.close();
+      }
+    }
+  }
+
+  private call(callId: string, name: string, json: string): void {
     const reply = this.ex.call(name, json);
     if (this.ex.breach) {
       const { code, message } = this.ex.breach;
@@ -76,16 +112,22 @@ export class Run {
     reply.then((r) => this.deliver(callId, r));
   }
 
-  private deliver(callId: unknown, reply: string): void {
+  private deliver(callId: string, reply: string): void {
     if (this.ended || this.ex.closed) return;
     if (this.iso.isDisposed) return this.end(fromIvmError(new Error('disposed'), this.ex.limits), 'memory_limit');
-    this.task(this.runRef.apply(undefined, ['deliver', callId, reply]));
+    this.task(this.runRef.apply(undefined, ['deliver', Number(callId), reply]));
   }
 
   /** Every task ends by rejecting with the sentinel (see prelude.ts); anything else is a real failure. */
   private task(promise: Promise<unknown>): void {
     this.tasks++;
-    promise.then(() => this.settled(null), (err: unknown) => this.settled(err === SENTINEL ? null : err));
+    promise.then(() => this.settled(null), (err: unknown) => {
+      const message = err instanceof Error ? err.message : '';
+      if (!message.startsWith(SENTINEL)) return this.settled(err);
+      // Consumed while this task still counts, so calls refused at once (new deliver tasks) keep it busy.
+      if (!this.ended) this.consume(message);
+      this.settled(null);
+    });
   }
 
   private settled(err: unknown): void {
@@ -117,18 +159,7 @@ export class Run {
       this.readCpu();
       try { this.iso.dispose(); } catch { /* already gone */ }
     }
-    const outcome = decodeOutcome(this.done);
-    if (outcome.kind !== 'syntax' || recycle) return this.end(outcome, recycle);
-    // Only on this error path: compile the same wrapper once more to learn the line V8 complains about.
-    this.iso.compileScript(`(async function anonymous(\n) {\n${this.ex.source}\n})`, { filename: SCRIPT_URL, lineOffset: -FUNCTION_LINE_OFFSET })
-      .then((script) => {
-        script.release();
-        this.end({ type: 'syntax_error', message: outcome.message }, null);
-      }, (err: unknown) => {
-        const msg = err instanceof Error ? err.message : '';
-        const line = syntaxLine(msg, SCRIPT_URL);
-        this.end({ type: 'syntax_error', message: stripLocation(msg) || outcome.message, ...(line ? { line } : {}) }, null);
-      });
+    this.end(decodeOutcome(this.done), recycle);
   }
 
   private checkCpu(): void {

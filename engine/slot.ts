@@ -1,7 +1,8 @@
 // One pool slot: an isolate with its prelude compiled once, a fresh context prepared ahead of each
 // execution, and the decision to replace the isolate afterwards (kill, memory, abandoned calls, age, heap).
 import ivm from 'isolated-vm';
-import { PRELUDE, PRELUDE_FILENAME } from './prelude.ts';
+import { PRELUDE, PRELUDE_FILENAME, SCRIPT_URL } from './prelude.ts';
+import { WRAPPER_LINE_OFFSET, wrapSource } from './compile.ts';
 import { Run, type RunEnd } from './run.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
@@ -18,6 +19,9 @@ export interface SlotHooks {
 
 interface Prepared { ctx: ivm.Context; run: ivm.Reference }
 
+/** Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size. */
+const SCRIPT_CACHE_ENTRIES = 64;
+const SCRIPT_CACHE_CHARS = 1024 * 1024;
 /** A prepare that does not finish (an isolate that will not come back) is abandoned after this. */
 const PREPARE_DEADLINE_MS = 2000;
 const RETRY_MS = 100;
@@ -25,10 +29,15 @@ const RETRY_MS = 100;
 export class Slot {
   state: SlotState = 'starting';
   isolatesBuilt = 0;
+  /** Executions run by this slot (all isolates), and when the current one started. */
+  executions = 0;
+  busySince = 0;
   private isolate: ivm.Isolate | null = null;
   private prelude: ivm.Script | null = null;
   private dispatcher: ivm.Reference | null = null;
   private prepared: Prepared | null = null;
+  private scripts = new Map<string, ivm.Script>();
+  private scriptChars = 0;
   private current: Run | null = null;
   private runs = 0;
   private highHeap = 0;
@@ -43,6 +52,10 @@ export class Slot {
 
   get referenceCount(): number {
     try { return this.isolate && !this.isolate.isDisposed ? this.isolate.referenceCount : 0; } catch { return 0; }
+  }
+
+  get cachedScripts(): number {
+    return this.scripts.size;
   }
 
   get live(): boolean {
@@ -67,10 +80,10 @@ export class Slot {
     this.isolatesBuilt++;
     this.runs = 0;
     this.highHeap = 0;
-    this.dispatcher = new ivm.Reference((id: unknown, kind: unknown, a: unknown, b: unknown, c: unknown) => {
+    this.dispatcher = new ivm.Reference((id: unknown, kind: unknown, a: unknown, b: unknown) => {
       // Only the current execution is ever served; a stale id (an earlier execution) is dropped.
       const run = this.current;
-      if (run && run.ex.id === id) run.message(kind, a, b, c);
+      if (run && run.ex.id === id) run.message(kind, a, b);
     });
     iso.compileScript(PRELUDE, { filename: PRELUDE_FILENAME }).then((script) => {
       if (gen !== this.generation) return;
@@ -124,14 +137,38 @@ export class Slot {
     this.prepared = null;
     this.state = 'busy';
     this.runs++;
+    this.executions++;
+    this.busySince = performance.now();
     return new Promise<ExecutionResult>((resolve) => {
-      const run = new Run(iso, prepared.run, this.dispatcher!, ex, (end: RunEnd) => {
+      const run = new Run(iso, prepared, this.script(iso, ex.source), this.dispatcher!, ex, (end: RunEnd) => {
         this.current = null;
         resolve(toResult(ex, end, queueMs));
         this.afterRun(gen, prepared, end.recycle);
       });
       this.current = run;
       run.start();
+    });
+  }
+
+  /** The compiled wrapper for this source on this isolate: from the cache, or compiling now. */
+  private script(iso: ivm.Isolate, source: string): ivm.Script | Promise<ivm.Script> {
+    const hit = this.scripts.get(source);
+    if (hit) {
+      this.scripts.delete(source);
+      this.scripts.set(source, hit);
+      return hit;
+    }
+    return iso.compileScript(wrapSource(source), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET }).then((script) => {
+      if (iso !== this.isolate || source.length > SCRIPT_CACHE_CHARS / 4) return script;
+      this.scripts.set(source, script);
+      this.scriptChars += source.length;
+      for (const [key, old] of this.scripts) {
+        if (this.scripts.size <= SCRIPT_CACHE_ENTRIES && this.scriptChars <= SCRIPT_CACHE_CHARS) break;
+        this.scripts.delete(key);
+        this.scriptChars -= key.length;
+        old.release();
+      }
+      return script;
     });
   }
 
@@ -154,6 +191,8 @@ export class Slot {
     this.isolate = null;
     this.prelude = null;
     this.prepared = null;
+    this.scripts = new Map();
+    this.scriptChars = 0;
     try { this.dispatcher?.release(); } catch { /* released */ }
     this.dispatcher = null;
     if (iso && !iso.isDisposed) {
@@ -188,7 +227,6 @@ function toResult(ex: Execution, end: RunEnd, queueMs: number): ExecutionResult 
   let error: ExecutionError;
   if ('type' in outcome) error = outcome;
   else if (outcome.kind === 'error') error = outcome.error;
-  else if (outcome.kind === 'syntax') error = { type: 'syntax_error', message: outcome.message };
   else if (outcome.json.length > ex.limits.maxResultBytes || Buffer.byteLength(outcome.json) > ex.limits.maxResultBytes) {
     error = { type: 'limit_exceeded', code: 'max_result_bytes', message: `The result is larger than ${ex.limits.maxResultBytes} bytes.` };
   } else {

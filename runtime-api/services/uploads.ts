@@ -93,14 +93,14 @@ export async function partTarget(deps: UploadDeps, orgId: string, uploadId: stri
  * manifest row locked for the duration, so a completion waits for this write and two copies of one part never
  * interleave; a failed write rolls the manifest back.
  */
-export async function storePart(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number, data: Buffer, sha256: string): Promise<PartRow> {
+export async function storePart(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number, data: Buffer, sums: { crc32: string; sha256: string | null }): Promise<PartRow> {
   return inTransaction(deps.sql, async (tx) => {
     const now = deps.clock.now();
     const upload = assertOpen(await findUpload(tx, orgId, uploadId, 'share'), uploadId, now);
     if (partNumber > upload.partCount || data.length !== expectedPartBytes(upload, partNumber)) {
       throw new ServiceError('part_mismatch');
     }
-    const part: PartRow = { partNumber, byteLength: data.length, sha256, receivedAt: now };
+    const part: PartRow = { partNumber, byteLength: data.length, crc32: sums.crc32, sha256: sums.sha256, receivedAt: now };
     await upsertPart(tx, uploadId, part);
     try {
       await deps.blobs.putPart(uploadId, { number: partNumber, offset: (partNumber - 1) * upload.partSize, data });
@@ -154,7 +154,8 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
       name: upload.name,
       mediaType: upload.mediaType,
       byteLength: upload.byteLength,
-      // One part: its hash is the file's. Several: a whole-file hash would cost a second full read.
+      // One part: its hash is the file's (computed on the way in). Several: a whole-file hash would cost a second
+      // full read, and hashing every part costs more CPU than the rest of the upload path (bench/transfers.ts).
       sha256: upload.partCount === 1 && received.length === 1 ? received[0].sha256 : null,
       blobKey: upload.blobKey,
       createdBy: upload.createdBy,

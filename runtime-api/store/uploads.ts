@@ -24,7 +24,8 @@ export interface UploadRow {
 export interface PartRow {
   partNumber: number;
   byteLength: number;
-  sha256: string;
+  crc32: string | null;
+  sha256: string | null;
   receivedAt: Date;
 }
 
@@ -59,14 +60,14 @@ export async function transitionUpload(sql: Sql, uploadId: string, from: readonl
 
 /** Record a part (replacing an earlier copy). The row stays locked until the caller's transaction ends. */
 export async function upsertPart(sql: Sql, uploadId: string, part: PartRow): Promise<void> {
-  await sql`insert into upload_parts (upload_id, part_number, byte_length, sha256, received_at)
-    values (${uploadId}, ${part.partNumber}, ${part.byteLength}, ${part.sha256}, ${part.receivedAt})
+  await sql`insert into upload_parts (upload_id, part_number, byte_length, crc32, sha256, received_at)
+    values (${uploadId}, ${part.partNumber}, ${part.byteLength}, ${part.crc32}, ${part.sha256}, ${part.receivedAt})
     on conflict (upload_id, part_number) do update
-      set byte_length = excluded.byte_length, sha256 = excluded.sha256, received_at = excluded.received_at`;
+      set byte_length = excluded.byte_length, crc32 = excluded.crc32, sha256 = excluded.sha256, received_at = excluded.received_at`;
 }
 
 export async function listParts(sql: Sql, uploadId: string): Promise<PartRow[]> {
-  return sql<PartRow[]>`select part_number as "partNumber", byte_length as "byteLength", sha256, received_at as "receivedAt"
+  return sql<PartRow[]>`select part_number as "partNumber", byte_length as "byteLength", crc32, sha256, received_at as "receivedAt"
     from upload_parts where upload_id = ${uploadId} order by part_number`;
 }
 

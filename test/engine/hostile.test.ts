@@ -29,8 +29,8 @@ function checkHost(t: Test, fx: Fixture, host: FakeHost, endedAt: number): void 
 async function checkHealthy(t: Test, engine: Engine): Promise<void> {
   await engine.ready();
   const stats = engine.stats();
-  t.equal(stats.slots.ready, POOL, 'every slot is usable again');
-  t.ok(stats.isolatesLive <= POOL, 'no isolate outlives its slot');
+  t.ok(stats.slots.ready >= POOL && stats.slots.busy === 0 && stats.slots.starting === 0, `every slot is usable again (${stats.slots.ready})`);
+  t.ok(stats.isolatesLive <= 2 * POOL, 'no isolate outlives its slot; overflow stays within maxPoolSize');
   const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.files.map((f) => f.name)', bindings: BINDINGS, hostCall: new FakeHost().hostCall });
   t.same(benign.result, ['report-1.csv', 'report-2.csv'], 'a benign script runs');
 }

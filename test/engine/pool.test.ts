@@ -20,7 +20,7 @@ t.test('starts pre-warmed: every slot ready, one isolate each', async (t) => {
 });
 
 t.test('one execution per isolate at a time; the rest wait in FIFO order', async (t) => {
-  const engine = await startEngine({ poolSize: 1, queueMax: 10 });
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, queueMax: 10 });
   t.teardown(() => engine.close());
   const order: number[] = [];
   const runs = Array.from({ length: 5 }, (_, i) => engine.execute({
@@ -33,7 +33,7 @@ t.test('one execution per isolate at a time; the rest wait in FIFO order', async
 });
 
 t.test('a full queue answers engine_busy at once', async (t) => {
-  const engine = await startEngine({ poolSize: 1, queueMax: 1 });
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, queueMax: 1 });
   t.teardown(() => engine.close());
   const slow = { source: 'const t = Date.now(); while (Date.now() - t < 100) {} return 1', bindings: [], hostCall: host() };
   const running = engine.execute(slow);
@@ -50,13 +50,32 @@ t.test('a full queue answers engine_busy at once', async (t) => {
 });
 
 t.test('waiting longer than queueWaitMs answers engine_busy', async (t) => {
-  const engine = await startEngine({ poolSize: 1, queueMax: 5, queueWaitMs: 50 });
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, queueMax: 5, queueWaitMs: 50 });
   t.teardown(() => engine.close());
   const running = engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 300) {} return 1', bindings: [], hostCall: host() });
   const waiting = await engine.execute({ source: 'return 2', bindings: [], hostCall: host() });
   t.equal(waiting.error?.type, 'engine_busy');
   t.ok(waiting.stats.queueMs >= 45 && waiting.stats.queueMs < 250, `gave up after ~50 ms (${waiting.stats.queueMs})`);
   t.equal((await running).result, 1);
+});
+
+t.test('long executions get overflow isolates so short ones are not stuck behind them', async (t) => {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 2, overflowAfterMs: 50, idleRetireMs: 100 });
+  t.teardown(() => engine.close());
+  const long = engine.execute({ source: 'await files_list({}); return "slow io"', bindings: BINDINGS, hostCall: new FakeHost({ delayMs: 300 }).hostCall });
+  const t0 = performance.now();
+  const short = await engine.execute({ source: 'return "quick"', bindings: [], hostCall: host() });
+  t.equal(short.result, 'quick');
+  t.ok(performance.now() - t0 < 200, `did not wait for the 300 ms one (${(performance.now() - t0).toFixed(0)} ms)`);
+  t.equal(engine.stats().overflowSlots, 1);
+  t.equal((await long).result, 'slow io');
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  const s = engine.stats();
+  t.equal(s.isolatesLive, 1, 'the overflow isolate is retired once idle');
+  t.same(s.slots, { ready: 1, busy: 0, starting: 0 });
+  const burst = await Promise.all(Array.from({ length: 9 }, () => engine.execute({ source: 'return 1', bindings: [], hostCall: host() })));
+  t.equal(burst.filter((r) => r.ok).length, 9, 'one runs, eight wait in the queue');
+  t.equal(engine.stats().overflowSlots, 1, 'a burst of short scripts does not grow the pool');
 });
 
 t.test('every execution gets a fresh context on a reused isolate', async (t) => {
@@ -71,7 +90,7 @@ t.test('every execution gets a fresh context on a reused isolate', async (t) => 
 });
 
 t.test('an isolate is replaced after N executions, after a timeout and after a memory kill', async (t) => {
-  const engine = await startEngine({ poolSize: 1, maxExecutionsPerIsolate: 3 });
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, maxExecutionsPerIsolate: 3 });
   t.teardown(() => engine.close());
   for (let i = 0; i < 7; i++) await engine.execute({ source: 'return 1', bindings: [], hostCall: host() });
   await engine.ready();
@@ -118,7 +137,7 @@ t.test('requests are validated before anything runs', async (t) => {
 });
 
 t.test('close() refuses queued work and ends running executions', async (t) => {
-  const engine = await startEngine({ poolSize: 1, queueMax: 5 });
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, queueMax: 5 });
   const running = engine.execute({ source: 'while (true) {}', bindings: [], hostCall: host() });
   const queued = engine.execute({ source: 'return 1', bindings: [], hostCall: host() });
   await engine.close();

@@ -31,7 +31,7 @@ export const files_list = defineBinding({
     + '`prefix` matches the start of the name, so `reports/` lists a folder-like group.',
   examples: [
     'const { files } = await files_list({ state: "active", limit: 10 });\nreturn files.map((f) => `${f.name} (${f.byteLength} bytes)`);',
-    'let cursor = null, all = [];\ndo {\n  const page = await files_list({ prefix: "reports/", cursor });\n  all.push(...page.files);\n  cursor = page.nextCursor;\n} while (cursor);\nreturn all.length;',
+    'let page = await files_list({ prefix: "reports/" });\nlet count = page.files.length;\nwhile (page.nextCursor) {\n  page = await files_list({ prefix: "reports/", cursor: page.nextCursor });\n  count += page.files.length;\n}\nreturn count;',
   ],
   input: v.strictObject({
     state: v.pipe(v.optional(v.picklist(['active', 'trashed']), 'active'), v.description('Which files: `active` (default) or `trashed`.')),
