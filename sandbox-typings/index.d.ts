@@ -93,13 +93,13 @@ type FilesListOutput = {
  * const { files } = await files_list({ state: "active", limit: 10 });
  * return files.map((f) => `${f.name} (${f.byteLength} bytes)`);
  * @example
- * let cursor = null, all = [];
- * do {
- *   const page = await files_list({ prefix: "reports/", cursor });
- *   all.push(...page.files);
- *   cursor = page.nextCursor;
- * } while (cursor);
- * return all.length;
+ * let page = await files_list({ prefix: "reports/" });
+ * let count = page.files.length;
+ * while (page.nextCursor) {
+ *   page = await files_list({ prefix: "reports/", cursor: page.nextCursor });
+ *   count += page.files.length;
+ * }
+ * return count;
  */
 declare function files_list(input?: FilesListInput): Promise<FilesListOutput>;
 
