@@ -50,7 +50,7 @@ export async function main(): Promise<void> {
   const pool = new Pool(base, { connections: 32 });
   const stats = new Map<string, { ms: number[]; status: Map<number, number>; failedBenign: number }>();
   const record = (route: string, ms: number, status: number, benign: boolean, ok: boolean) => {
-    const s = stats.get(route) ?? { ms: [], status: new Map(), failedBenign: 0 };
+    const s = stats.get(route) ?? { ms: [] as number[], status: new Map<number, number>(), failedBenign: 0 };
     stats.set(route, s);
     s.ms.push(ms);
     s.status.set(status, (s.status.get(status) ?? 0) + 1);

@@ -12,6 +12,15 @@ export function wrapSource(source: string): string {
 }
 
 const AsyncFunction = (async function () {}).constructor as new (body: string) => unknown;
+
+/** The check needs the host to allow code generation from strings (it parses, never runs, the result). */
+export function assertHostCanCheck(): void {
+  try {
+    new AsyncFunction('');
+  } catch (err) {
+    throw new Error(`the script engine checks script syntax with the Function constructor, which this process forbids (${(err as Error).message})`);
+  }
+}
 const CACHE_MAX_ENTRIES = 500;
 const CACHE_MAX_CHARS = 4 * 1024 * 1024;
 const checked = new Map<string, ExecutionError | null>();

@@ -1,8 +1,8 @@
-// Turning what comes back from the isolate (the prelude's tagged string, or an isolated-vm rejection)
+// Turning what comes back from the isolate (the prelude's 'D' outcome, or an isolated-vm rejection)
 // into an ExecutionError of research B5. Nothing from the isolate is trusted to have the right shape.
 import { clip, type ErrorType, type ExecutionError } from './result.ts';
 
-/** What the prelude reported with 'done': a JSON result or a classified error. */
+/** What the prelude reported in its 'D' record: a JSON result or a classified error. */
 export type Outcome =
   | { kind: 'ok'; json: string }
   | { kind: 'error'; error: ExecutionError };

@@ -3,7 +3,7 @@
 import { Execution, type HostCall } from './bridge.ts';
 import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
 import { Pool } from './pool.ts';
-import { checkSyntax } from './compile.ts';
+import { assertHostCanCheck, checkSyntax } from './compile.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
 export type { EngineConfig, EngineLimits } from './limits.ts';
@@ -82,6 +82,7 @@ function validate(request: ExecutionRequest): string | null {
 
 export function createEngine(config: EngineConfig): Engine {
   assertNoNodeSnapshot();
+  assertHostCanCheck();
   const resolved = resolveConfig(config);
   const pool = new Pool(resolved);
   let nextId = 1;

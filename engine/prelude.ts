@@ -131,7 +131,7 @@ export const PRELUDE = `'use strict';
   };
 
   const send = (kind, a, b) => {
-    rapply(ex.dispatch.applyIgnored, ex.dispatch, [undefined, [ex.id, kind, a, b], SEND_OPTS]);
+    rapply(ex.sendIgnored, ex.dispatch, [undefined, [ex.id, kind, a, b], SEND_OPTS]);
   };
 
   // A binding failure is a real Error the script can catch; the WeakMap remembers what it was, so an
@@ -294,7 +294,7 @@ export const PRELUDE = `'use strict';
   };
 
   const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
-    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
+    ex = { __proto__: null, id, dispatch, sendIgnored: dispatch.applyIgnored, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
       started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
       pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
     install(names);

@@ -6,7 +6,7 @@ import { decodeOutcome, fromIvmError, killError, stripLocation, syntaxLine, type
 import type { Execution } from './bridge.ts';
 import type { ExecutionError } from './result.ts';
 
-/** How long a finished script's isolate may stay busy before it is replaced instead of awaited. */
+/** How long an isolate may stay busy after the outcome is known before it is replaced instead of awaited. */
 const DONE_GRACE_MS = 50;
 
 export interface RunEnd {
@@ -145,8 +145,8 @@ export class Run {
   private maybeEnd(): void {
     if (this.done === null || this.ended) return;
     if (this.tasks > 0) {
-      // The outcome is final but the isolate is still busy (user code running on after it): give the task
-      // a moment to finish normally, then answer anyway and replace the isolate rather than wait for it.
+      // The outcome is final but tasks queued before it (replies to refused calls) are still to settle:
+      // they return at once; if they do not, answer anyway and replace the isolate rather than wait.
       this.graceTimer ??= setTimeout(() => this.finalize('busy_after_done'), DONE_GRACE_MS);
       return;
     }
