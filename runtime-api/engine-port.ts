@@ -22,7 +22,8 @@ export interface ExecutionError {
 export interface ExecutionResult {
   ok: boolean;
   result?: unknown;
-  logs: unknown[];
+  /** One entry per console call; a final `[logs truncated …]` warn entry when capped. */
+  logs: { level: 'log' | 'info' | 'warn' | 'error'; message: string }[];
   error?: ExecutionError;
   truncated: boolean;
   stats: { wallMs: number; cpuMs: number; hostCalls: number; queueMs: number };
