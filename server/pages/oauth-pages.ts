@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Locale } from '../../runtime-api/errors.ts';
 import { tr } from '../../runtime-api/services/membership.ts';
 import { escapeHtml, pageLocale, renderPage } from './layout.ts';
+import { signInForm } from './sign-in.ts';
 
 const SCOPE_TEXT: Record<string, [string, string]> = {
   'files:read': ['List, read and download the organization\'s files', 'Listar, ler e baixar os arquivos da organização'],
@@ -60,25 +61,14 @@ export function oauthErrorPage(ctx: Koa.Context, code: string, description: stri
 export function oauthSignInPage(ctx: Koa.Context, opts: { clientName: string; returnTo: string; expired: boolean }): void {
   const locale = pageLocale(ctx);
   const t = (en: string, pt: string) => escapeHtml(tr(locale, en, pt));
-  const sent = JSON.stringify(tr(locale, 'Check your e-mail: we sent you a sign-in link. Opening it brings you back to this authorization.',
+  const form = signInForm(locale, opts.returnTo, tr(locale, 'Check your e-mail: we sent you a sign-in link. Opening it brings you back to this authorization.',
     'Confira seu e-mail: enviamos um link de acesso. Ao abri-lo, você volta para esta autorização.'));
-  const failed = JSON.stringify(tr(locale, 'Could not send the link: ', 'Não foi possível enviar o link: '));
   renderPage(ctx, {
     locale, title: tr(locale, 'Sign in to continue', 'Entre para continuar'),
     body: `${opts.expired ? `<p class="note">${t('Your session has expired.', 'Sua sessão expirou.')}</p>` : ''}
 <p><strong>${escapeHtml(opts.clientName)}</strong> ${t('wants to access your Siglata workspace. Sign in first; we will e-mail you a link.', 'quer acessar seu espaço de trabalho na Siglata. Entre primeiro; enviaremos um link por e-mail.')}</p>
-<form id="signin" data-return="${escapeHtml(opts.returnTo)}"><label for="email">${t('E-mail address', 'Endereço de e-mail')}</label>
-<input id="email" name="email" type="email" autocomplete="email" required>
-<button type="submit">${t('Send me a sign-in link', 'Enviar link de acesso')}</button></form>
-<p id="msg" role="status"></p><noscript><p>${t('This page needs JavaScript.', 'Esta página precisa de JavaScript.')}</p></noscript>`,
-    script: `document.getElementById('signin').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const msg = document.getElementById('msg');
-  const res = await fetch('/auth/sign-in/magic-link', { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-locale': ${JSON.stringify(locale)} },
-    body: JSON.stringify({ email: document.getElementById('email').value, callbackURL: e.target.dataset.return }) });
-  const body = await res.json().catch(() => ({}));
-  msg.textContent = res.ok ? ${sent} : ${failed} + ((body.error && body.error.resolution) || res.status);
-});`,
+${form.body}`,
+    script: form.script,
   });
 }
 

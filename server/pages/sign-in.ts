@@ -1,27 +1,33 @@
 // The sign-in page: an e-mail field that asks for a magic link (POST /auth/sign-in/magic-link, JSON), carrying a
 // same-site return path (e.g. an OAuth authorize request to resume after signing in).
 import type Koa from 'koa';
+import type { Locale } from '../../runtime-api/errors.ts';
 import { tr } from '../../runtime-api/services/membership.ts';
 import { escapeHtml, pageLocale, renderPage } from './layout.ts';
 
-export function signInPage(ctx: Koa.Context, returnTo: string): void {
-  const locale = pageLocale(ctx);
+/** The magic-link form and its script, shared by this page and the OAuth sign-in step. `sentText` is what the
+ * user reads once the link is on its way. */
+export function signInForm(locale: Locale, returnTo: string, sentText: string): { body: string; script: string } {
   const t = (en: string, pt: string) => escapeHtml(tr(locale, en, pt));
-  const sent = JSON.stringify(tr(locale, 'Check your e-mail: we sent you a sign-in link.', 'Confira seu e-mail: enviamos um link de acesso.'));
   const failed = JSON.stringify(tr(locale, 'Could not send the link: ', 'Não foi possível enviar o link: '));
-  renderPage(ctx, {
-    locale, title: tr(locale, 'Sign in to Siglata', 'Entrar na Siglata'),
-    body: `<form id="f" data-return="${escapeHtml(returnTo)}"><label for="email">${t('E-mail address', 'Endereço de e-mail')}</label>
+  return {
+    body: `<form id="signin" data-return="${escapeHtml(returnTo)}"><label for="email">${t('E-mail address', 'Endereço de e-mail')}</label>
 <input id="email" name="email" type="email" autocomplete="email" required>
 <button type="submit">${t('Send me a sign-in link', 'Enviar link de acesso')}</button></form>
 <p id="msg" role="status"></p><noscript><p>${t('This page needs JavaScript.', 'Esta página precisa de JavaScript.')}</p></noscript>`,
-    script: `document.getElementById('f').addEventListener('submit', async (e) => {
+    script: `document.getElementById('signin').addEventListener('submit', async (e) => {
   e.preventDefault();
   const msg = document.getElementById('msg');
   const res = await fetch('/auth/sign-in/magic-link', { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-locale': ${JSON.stringify(locale)} },
     body: JSON.stringify({ email: document.getElementById('email').value, callbackURL: e.target.dataset.return }) });
   const body = await res.json().catch(() => ({}));
-  msg.textContent = res.ok ? ${sent} : ${failed} + ((body.error && body.error.resolution) || res.status);
+  msg.textContent = res.ok ? ${JSON.stringify(sentText)} : ${failed} + ((body.error && body.error.resolution) || res.status);
 });`,
-  });
+  };
+}
+
+export function signInPage(ctx: Koa.Context, returnTo: string): void {
+  const locale = pageLocale(ctx);
+  const form = signInForm(locale, returnTo, tr(locale, 'Check your e-mail: we sent you a sign-in link.', 'Confira seu e-mail: enviamos um link de acesso.'));
+  renderPage(ctx, { locale, title: tr(locale, 'Sign in to Siglata', 'Entrar na Siglata'), body: form.body, script: form.script });
 }

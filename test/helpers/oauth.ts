@@ -6,6 +6,8 @@ import type { TestApp } from './app.ts';
 import { http, type JsonResponse } from './http.ts';
 import type { SmtpCatcher } from './smtp-catcher.ts';
 import { signIn, sessionCookieOf } from './session.ts';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 export interface RegisteredClient {
   client_id: string;
@@ -196,4 +198,35 @@ export async function oauthFlow(app: Pick<TestApp, 'url'>, options: {
   const response = await exchangeCode(app, { clientId: client.client_id, code: authorization.code, verifier: pair.verifier, redirectUri, resource: options.resource });
   if (response.status !== 200) throw new Error(`token exchange answered ${response.status}: ${response.text}`);
   return { client, pkce: pair, redirectUri, authorization, tokens: response.body, response };
+}
+
+/**
+ * An in-memory MCP SDK OAuthClientProvider whose "browser" is approveAuthorization with the user's session cookie:
+ * the SDK's own discovery, registration, PKCE and token code run against our server, headlessly.
+ */
+export function headlessProvider(cookie: string, options: { redirectUrl?: string; state?: string; clientName?: string } = {}) {
+  const redirectUrl = options.redirectUrl ?? 'http://127.0.0.1:61234/callback';
+  const state: {
+    client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string;
+    authorizationUrl?: URL; result?: AuthorizationResult; redirects: number;
+  } = { redirects: 0 };
+  const provider: OAuthClientProvider = {
+    get redirectUrl() { return redirectUrl; },
+    get clientMetadata(): OAuthClientMetadata {
+      return { client_name: options.clientName ?? 'SDK headless', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    },
+    state: () => options.state ?? 'sdk-state',
+    clientInformation: () => state.client,
+    saveClientInformation: (info) => { state.client = info; },
+    tokens: () => state.tokens,
+    saveTokens: (tokens) => { state.tokens = tokens; },
+    saveCodeVerifier: (verifier) => { state.verifier = verifier; },
+    codeVerifier: () => state.verifier!,
+    redirectToAuthorization: async (url) => {
+      state.redirects++;
+      state.authorizationUrl = url;
+      state.result = await approveAuthorization(url, { cookie });
+    },
+  };
+  return { provider, state };
 }

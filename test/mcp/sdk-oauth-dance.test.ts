@@ -4,36 +4,15 @@
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startTestApp } from '../helpers/app.ts';
-import { approveAuthorization, createOrganization, signInCookie, type AuthorizationResult } from '../helpers/oauth.ts';
+import { createOrganization, headlessProvider, signInCookie } from '../helpers/oauth.ts';
 
-function headlessProvider(cookie: string) {
-  const state: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; result?: AuthorizationResult; redirects: number } = { redirects: 0 };
-  const provider: OAuthClientProvider = {
-    get redirectUrl() { return 'http://127.0.0.1:61235/callback'; },
-    get clientMetadata(): OAuthClientMetadata {
-      return { client_name: 'SDK dance', redirect_uris: ['http://127.0.0.1:61235/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-    },
-    state: () => 'dance-state',
-    clientInformation: () => state.client,
-    saveClientInformation: (info) => { state.client = info; },
-    tokens: () => state.tokens,
-    saveTokens: (tokens) => { state.tokens = tokens; },
-    saveCodeVerifier: (verifier) => { state.verifier = verifier; },
-    codeVerifier: () => state.verifier!,
-    // The "browser": the signed-in user consents on our real pages, headlessly.
-    redirectToAuthorization: async (url) => { state.redirects++; state.result = await approveAuthorization(url, { cookie }); },
-  };
-  return { provider, state };
-}
 
 t.test('the MCP SDK client does the whole OAuth dance and refreshes after expiry', async (t) => {
   const app = await startTestApp(t, { manualClock: true, env: { RATE_LIMIT_MAX: '100000' } });
   const cookie = await signInCookie(app, 'dancer@example.com');
   await createOrganization(app, cookie, 'dance-org');
-  const { provider, state } = headlessProvider(cookie);
+  const { provider, state } = headlessProvider(cookie, { redirectUrl: 'http://127.0.0.1:61235/callback', state: 'dance-state', clientName: 'SDK dance' });
   const url = new URL(`${app.url}/v1/mcp`);
 
   const first = new Client({ name: 'dance', version: '1.0.0' });

@@ -3,34 +3,11 @@
 // request with `resource`, headless consent through test/helpers/oauth.ts, the code exchange, and a refresh.
 // (The MCP endpoint half of research/auth.md case 44, tools/list through the transport, lives with the MCP tests.)
 import t from 'tap';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
-import { approveAuthorization, createOrganization, signInCookie, type AuthorizationResult } from '../helpers/oauth.ts';
+import { approveAuthorization, createOrganization, headlessProvider, signInCookie } from '../helpers/oauth.ts';
 
-/** An in-memory provider whose "browser" is approveAuthorization with the user's session cookie. */
-function headlessProvider(cookie: string) {
-  const state: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; authorizationUrl?: URL; result?: AuthorizationResult } = {};
-  const provider: OAuthClientProvider = {
-    get redirectUrl() { return 'http://127.0.0.1:61234/callback'; },
-    get clientMetadata(): OAuthClientMetadata {
-      return { client_name: 'SDK headless', redirect_uris: ['http://127.0.0.1:61234/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-    },
-    state: () => 'sdk-state',
-    clientInformation: () => state.client,
-    saveClientInformation: (info) => { state.client = info; },
-    tokens: () => state.tokens,
-    saveTokens: (tokens) => { state.tokens = tokens; },
-    saveCodeVerifier: (verifier) => { state.verifier = verifier; },
-    codeVerifier: () => state.verifier!,
-    redirectToAuthorization: async (url) => {
-      state.authorizationUrl = url;
-      state.result = await approveAuthorization(url, { cookie });
-    },
-  };
-  return { provider, state };
-}
 
 t.test('MCP SDK client auth() against the authorization server', async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
