@@ -6,7 +6,7 @@ import t from 'tap';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
-import { approveAuthorization, createOrganization, headlessProvider, signInCookie } from '../helpers/oauth.ts';
+import { createOrganization, headlessProvider, signInCookie } from '../helpers/oauth.ts';
 
 
 t.test('MCP SDK client auth() against the authorization server', async (t) => {
