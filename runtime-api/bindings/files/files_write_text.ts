@@ -1,12 +1,13 @@
 // files_write_text: create a small text file, or replace the content of an existing one (at most config
 // textFileMaxBytes of UTF-8). The new bytes are written first under a fresh blob key; the catalogue then points at
 // them in one transaction (quota-checked under the organization's lock), and the old bytes are deleted after commit.
-import * as v from 'valibot';
 import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import { createFileFromBytes } from '../../services/files.ts';
 import { defineBinding } from '../../define.ts';
 import { ServiceError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { findFile, inTransaction, insertFile, replaceContent } from '../../store/files.ts';
+import { findFile, inTransaction, replaceContent } from '../../store/files.ts';
 import { assertQuota } from '../../services/quota.ts';
 import { deleteBlobsAfterCommit, notFound } from '../../services/trash.ts';
 import { storageFailure } from '../../services/uploads.ts';
@@ -41,13 +42,15 @@ export const files_write_text = defineBinding({
     if (data.length > config.textFileMaxBytes) {
       throw new ServiceError('invalid_input', { resolution: `\`text\`: ${data.length} bytes of UTF-8; files_write_text takes at most ${config.textFileMaxBytes}. Use upload_begin for larger files.` });
     }
-    if (input.fileId) {
-      const existing = await findFile(sql, orgId, input.fileId);
-      if (!existing) throw notFound(input.fileId);
+    const contentType = input.mediaType ?? DEFAULT_TEXT_TYPE;
+    if (!input.fileId) {
+      return toFileRecord(await createFileFromBytes({ sql, blobs, clock, caller, config }, { name: input.name!, mediaType: contentType, data }), config);
     }
+    const existing = await findFile(sql, orgId, input.fileId);
+    if (!existing) throw notFound(input.fileId);
+    const fileId = input.fileId;
     const sha256 = createHash('sha256').update(data).digest('hex');
     const blobKey = `${orgId}/${newId('blb')}`;
-    const contentType = input.mediaType ?? DEFAULT_TEXT_TYPE;
     try {
       await blobs.write(blobKey, data, { contentType });
     } catch (err) {
@@ -56,25 +59,16 @@ export const files_write_text = defineBinding({
     try {
       const { row, oldKey } = await inTransaction(sql, async (tx) => {
         const now = clock.now();
-        if (!input.fileId) {
-          await assertQuota(tx, orgId, config.quotaBytes, now, data.length);
-          const fileId = newId('fil');
-          const created = await insertFile(tx, {
-            id: fileId, orgId, name: input.name!, mediaType: contentType, byteLength: data.length, sha256, blobKey,
-            createdBy: caller.userId, createdAt: now, updatedAt: now,
-          });
-          return { row: created, oldKey: null };
-        }
-        const file = await findFile(tx, orgId, input.fileId, 'update');
-        if (!file) throw notFound(input.fileId);
+        const file = await findFile(tx, orgId, fileId, 'update');
+        if (!file) throw notFound(fileId);
         if (file.state !== 'active') {
-          throw new ServiceError('conflict', { resolution: `File ${input.fileId} is in the trash; restore it with files_restore first.`, details: { state: file.state } });
+          throw new ServiceError('conflict', { resolution: `File ${fileId} is in the trash; restore it with files_restore first.`, details: { state: file.state } });
         }
         await assertQuota(tx, orgId, config.quotaBytes, now, data.length, file.byteLength);
-        const updated = await replaceContent(tx, orgId, input.fileId, { blobKey, byteLength: data.length, sha256, name: input.name, mediaType: input.mediaType }, now);
+        const updated = await replaceContent(tx, orgId, fileId, { blobKey, byteLength: data.length, sha256, name: input.name, mediaType: input.mediaType }, now);
         return { row: updated!, oldKey: file.blobKey };
       });
-      if (oldKey) await deleteBlobsAfterCommit(sql, blobs, [oldKey]);
+      await deleteBlobsAfterCommit(sql, blobs, [oldKey]);
       return toFileRecord(row, config);
     } catch (err) {
       await deleteBlobsAfterCommit(sql, blobs, [blobKey]);

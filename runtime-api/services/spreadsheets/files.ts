@@ -1,13 +1,8 @@
-// The catalogue side of the spreadsheet bindings: read a file's bytes (capped) and create a file from bytes.
-// Creation follows files_write_text's order exactly — bytes first under a fresh blob key, then the row in one
-// transaction after the quota check (services/quota.ts), the bytes deleted again if the transaction fails.
-// TODO(files): replace createFileFromBytes with the files service's own "create a file from a Buffer" once it exists.
-import { createHash } from 'node:crypto';
+// The catalogue side of the spreadsheet bindings: read a file's bytes, capped. Creating a file from bytes is the
+// files service's createFileFromBytes (services/files.ts), shared with files_write_text.
 import type { HandlerContext } from '../../define.ts';
-import { newId } from '../../ids.ts';
-import { findFile, inTransaction, insertFile, type FileRow } from '../../store/files.ts';
-import { assertQuota } from '../quota.ts';
-import { deleteBlobsAfterCommit, notFound } from '../trash.ts';
+import { findFile, type FileRow } from '../../store/files.ts';
+import { notFound } from '../trash.ts';
 import { storageFailure } from '../uploads.ts';
 import { invalid, mib } from './limits.ts';
 
@@ -34,28 +29,4 @@ export async function readFileBytes(deps: Deps, fileId: string, maxBytes: number
   return { file, bytes: Buffer.concat(chunks, total) };
 }
 
-/** A new active file in the caller's organization, counted against the quota. */
-export async function createFileFromBytes(deps: Deps, input: { name: string; mediaType: string; data: Buffer }): Promise<FileRow> {
-  const orgId = deps.caller.membership!.orgId;
-  const { data } = input;
-  const sha256 = createHash('sha256').update(data).digest('hex');
-  const blobKey = `${orgId}/${newId('blb')}`;
-  try {
-    await deps.blobs.write(blobKey, data, { contentType: input.mediaType });
-  } catch (err) {
-    throw storageFailure(err);
-  }
-  try {
-    return await inTransaction(deps.sql, async (tx) => {
-      const now = deps.clock.now();
-      await assertQuota(tx, orgId, deps.config.quotaBytes, now, data.length);
-      return insertFile(tx, {
-        id: newId('fil'), orgId, name: input.name, mediaType: input.mediaType, byteLength: data.length, sha256, blobKey,
-        createdBy: deps.caller.userId, createdAt: now, updatedAt: now,
-      });
-    });
-  } catch (err) {
-    await deleteBlobsAfterCommit(deps.sql, deps.blobs, [blobKey]);
-    throw err;
-  }
-}
+export { createFileFromBytes } from '../files.ts';
