@@ -1,11 +1,14 @@
 // bench/mcp.ts: end-to-end `tools/call execute` over HTTP (token validation, JSON-RPC, engine, one binding call
 // against PostgreSQL) beside (a) the same script run on the engine in-process and (b) a bare Koa JSON echo route,
 // all in one run. Targets: ≥ 1,000 req/s at concurrency 16 with p99 ≤ 30 ms, and ≥ 50 % of engine-only throughput.
+// The HTTP servers run in a child process (as in production), so the load generator does not share their event loop.
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as netServer } from 'node:net';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { Pool } from 'undici';
 import { loadConfig } from '../server/config.ts';
@@ -31,7 +34,10 @@ function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
 }
 
-export async function main(): Promise<void> {
+interface Served { port: number; echoPort: number; token: string; dataDir: string }
+
+/** The child: the real app (embedded PostgreSQL in a temp DATA_DIR) and a bare Koa echo, each on its own port. */
+async function serve(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-bench-mcp-'));
   const port = await freePort();
   const config = loadConfig({}, { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_POOL_MAX: '20', ENGINE_QUEUE_MAX: '256' });
@@ -48,10 +54,28 @@ export async function main(): Promise<void> {
   const echoServer = createServer(echo.callback());
   const echoPort = await freePort();
   await listen(echoServer, echoPort);
+  const d = running.deps;
+  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, { email: 'bench@example.com', org: 'bench', scopes: ['files:read', 'files:write'] });
+  process.send!({ port, echoPort, token, dataDir } satisfies Served);
+  process.once('message', async () => {
+    server.closeAllConnections();
+    server.close();
+    echoServer.closeAllConnections();
+    echoServer.close();
+    await running.close();
+    process.exit(0);
+  });
+}
 
+export async function main(): Promise<void> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--no-node-snapshot', ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const served = await new Promise<Served>((resolve, reject) => { child.once('message', (m) => resolve(m as Served)); child.once('exit', () => reject(new Error('bench server exited'))); });
+  const { port, echoPort, token } = served;
+  // Engine-only row: the same script, the same bindings, on an engine in this process against the same database.
+  const config = loadConfig({}, { DATA_DIR: served.dataDir, PORT: String(port), LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_POOL_MAX: '20', ENGINE_QUEUE_MAX: '256' });
+  const running = await bootstrap(config, { logger: createLogger('silent') });
   try {
     const d = running.deps;
-    const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, { email: 'bench@example.com', org: 'bench', scopes: ['files:read', 'files:write'] });
     const caller = (await callerFromToken(d, token, 'en-US')).caller;
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: SCRIPT } } });
     const rows: { name: string; c: number; r: LoadResult }[] = [];
@@ -86,13 +110,12 @@ export async function main(): Promise<void> {
     const ratio = at16('MCP').perSecond / at16('(a)').perSecond;
     console.log(`\nMCP over HTTP at concurrency 16: ${fmt(at16('MCP').perSecond, 0)} req/s (target ≥ 1000), p99 ${fmt(at16('MCP').p99)} ms (target ≤ 30), ${fmt(ratio * 100, 0)} % of engine-only throughput (target ≥ 50 %).`);
   } finally {
-    server.closeAllConnections();
-    server.close();
-    echoServer.closeAllConnections();
-    echoServer.close();
     await running.close();
-    await rm(dataDir, { recursive: true, force: true });
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
+    await rm(served.dataDir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.main) await main();
+if (process.argv[2] === 'serve') await serve();
+else if (import.meta.main) await main();

@@ -16,6 +16,7 @@ import { systemClock, type Clock } from '../runtime-api/clock.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEngine } from '../engine/index.ts';
 import { loadAskIndex } from './ask/load.ts';
+import { auditLogFor } from '../runtime-api/services/audit-log.ts';
 
 export interface Running {
   deps: AppDeps;
@@ -60,6 +61,7 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
       async close() {
         await stopJanitors();
         await engine.close();
+        await auditLogFor(sql).flush();
         await sql.end({ timeout: 5 });
         await embedded?.stop();
       },

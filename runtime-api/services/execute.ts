@@ -10,7 +10,7 @@ import type { InvokeDeps } from '../invoke.ts';
 import { invoke, authorize, parseInput } from '../invoke.ts';
 import { BINDINGS, findBinding } from '../registry.ts';
 import { ServiceError, type Locale } from '../errors.ts';
-import { recordExecution } from '../store/executions.ts';
+import { auditLogFor } from './audit-log.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult, HostResult } from '../engine-port.ts';
 
@@ -96,7 +96,7 @@ function throwIfBusy(result: ExecutionResult): ExecutionResult {
 }
 
 async function audit(ctx: ExecuteContext, caller: Caller, mode: ExecuteMode, source: string, result: ExecutionResult): Promise<void> {
-  await recordExecution(ctx.deps.sql, {
+  auditLogFor(ctx.deps.sql).record({
     orgId: caller.membership!.orgId, userId: caller.userId, clientId: caller.clientId ?? null, via: ctx.via, mode,
     scriptSha256: scriptHash(source), ok: result.ok, errorType: result.error?.type ?? null, errorCode: result.error?.code ?? null,
     wallMs: result.stats.wallMs, cpuMs: result.stats.cpuMs, hostCalls: result.stats.hostCalls,

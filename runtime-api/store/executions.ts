@@ -1,6 +1,5 @@
 // The execution audit log rows.
 import type { Sql } from 'postgres';
-import { newId } from '../ids.ts';
 
 export interface ExecutionRecord {
   orgId: string;
@@ -18,14 +17,6 @@ export interface ExecutionRecord {
 }
 
 export interface ExecutionRow extends ExecutionRecord { id: string; createdAt: Date }
-
-export async function recordExecution(sql: Sql, r: ExecutionRecord, at: Date): Promise<string> {
-  const id = newId('exe');
-  await sql`insert into executions (id, org_id, user_id, client_id, via, mode, script_sha256, ok, error_type, error_code, wall_ms, cpu_ms, host_calls, created_at)
-    values (${id}, ${r.orgId}, ${r.userId}, ${r.clientId}, ${r.via}, ${r.mode}, ${r.scriptSha256}, ${r.ok}, ${r.errorType}, ${r.errorCode},
-      ${Math.round(r.wallMs)}, ${Math.round(r.cpuMs)}, ${r.hostCalls}, ${at})`;
-  return id;
-}
 
 /** Newest first; keyset pagination on (created_at, id). */
 export async function listExecutions(sql: Sql, orgId: string, limit: number, before?: { createdAt: Date; id: string }): Promise<ExecutionRow[]> {

@@ -10,6 +10,7 @@ import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
 import { createEngine } from '../../engine/index.ts';
 import { loadAskIndex } from '../../server/ask/load.ts';
+import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
 import type { RouteDef } from '../../server/http/route.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { AppDeps } from '../../server/deps.ts';
@@ -100,6 +101,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await deps.engine.close();
+    await auditLogFor(sql).flush();
     await sql.end({ timeout: 2 });
     await db.drop();
     await rm(dataDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { defineBinding } from '../../define.ts';
 import { ServiceError } from '../../errors.ts';
 import { isAdminRole } from '../../scopes.ts';
 import { listExecutions } from '../../store/executions.ts';
+import { auditLogFor } from '../../services/audit-log.ts';
 
 const Cursor = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,200}$/), v.description('`nextCursor` of the previous page.'));
 
@@ -54,6 +55,7 @@ export const executions_list = defineBinding({
   async handler(input, { sql, caller }) {
     const membership = caller.membership!;
     if (!isAdminRole(membership.role)) throw new ServiceError('ORGANIZATION_ADMIN_REQUIRED');
+    await auditLogFor(sql).flush(); // this instance's queued rows first
     const rows = await listExecutions(sql, membership.orgId, input.limit + 1, input.cursor ? decodeCursor(input.cursor) : undefined);
     const page = rows.slice(0, input.limit);
     return {
