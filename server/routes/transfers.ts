@@ -246,12 +246,12 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
       params: DownloadParams,
       responses: {
         200: {
-          description: 'The whole file.',
-          contentType: 'application/octet-stream',
+          description: 'The whole file, with the Content-Type it was uploaded with.',
+          contentType: '*/*',
           jsonSchema: { type: 'string', format: 'binary' },
           headers: { 'Content-Disposition': 'attachment; filename="…"; filename*=UTF-8\'\'…', ETag: 'Strong validator of the content.', 'Accept-Ranges': 'bytes' },
         },
-        206: { description: 'The requested byte range.', contentType: 'application/octet-stream', jsonSchema: { type: 'string', format: 'binary' }, headers: { 'Content-Range': 'bytes start-end/size' } },
+        206: { description: 'The requested byte range, with the file\'s Content-Type.', contentType: '*/*', jsonSchema: { type: 'string', format: 'binary' }, headers: { 'Content-Range': 'bytes start-end/size' } },
         304: { description: 'Not modified (If-None-Match matched the ETag).' },
         416: { description: 'The range cannot be satisfied.', headers: { 'Content-Range': 'bytes */size' } },
       },

@@ -28,7 +28,7 @@ export function contract(doc: any) {
       }
       const type = String(res.headers['content-type'] ?? '').split(';')[0];
       if (!response.content) return t.pass(`${method} ${pathTemplate} ${status} has no documented body`);
-      const media = response.content[type];
+      const media = response.content[type] ?? response.content['*/*'];
       if (!media) return t.fail(`${method} ${pathTemplate} ${status}: content type ${type} is not documented (${Object.keys(response.content).join(', ')})`);
       if (!media.schema || type !== 'application/json') return t.pass(`${method} ${pathTemplate} ${status} ${type}`);
       const key = pointer('paths', pathTemplate, method.toLowerCase(), 'responses', response === op.responses[status] ? status : 'default', 'content', type, 'schema');
