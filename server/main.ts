@@ -21,6 +21,12 @@ const running = await bootstrap(config, { logger });
 const app = createApp(running.deps);
 const server = createServer(app.callback());
 server.requestTimeout = 0; // long part uploads and downloads; idle sockets are still closed by headersTimeout/keepAlive
+server.on('error', async (err: NodeJS.ErrnoException) => {
+  // e.g. EADDRINUSE: say so in one line, and stop the embedded database we started.
+  logger.error(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`);
+  await running.close();
+  process.exit(1);
+});
 server.listen(config.port, config.host, () => {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
