@@ -65,9 +65,10 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   const store = limits.store === 'postgres' ? postgresRateLimitStore(deps.sql, deps.clock) : memoryRateLimitStore(deps.clock);
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  // Every response carries the rate-limit headers (spec section 8), CORS preflights and refusals included.
+  app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
   app.use(askCors());
   app.use(oauthCors(deps));
-  app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
   app.use(resolveBearer(deps, [grantCheck(deps)]));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

@@ -69,3 +69,12 @@ t.test('the memory store stays bounded under many distinct clients', async (t) =
   t.equal(store.size(), 1000, 'at most maxKeys windows are kept');
   t.same(await store.hit('ip:k99999', 60_000), { count: 2, resetAt: clock.now().getTime() + 60_000 }, 'recent keys are kept');
 });
+
+t.test('preflights and CORS refusals carry the headers too', async (t) => {
+  const app = await startTestApp(t);
+  const pre = await http(`${app.url}/ask`, { method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' } });
+  t.equal(pre.headers['ratelimit-policy'], '120;w=60');
+  const refused = await http(`${app.url}/oauth/token`, { method: 'POST', body: 'grant_type=x', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' } });
+  t.equal(refused.status, 403);
+  t.equal(refused.headers['ratelimit-limit'], '120');
+});
