@@ -1,6 +1,7 @@
 // Access tokens: ES256 JWTs per RFC 9068 (`typ: at+jwt`), audience = the MCP resource, carrying the user,
 // organization, client and scopes. Every Bearer request goes through verifyAccessToken; nothing bypasses it.
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { SigningKeys } from './signing-keys.ts';
@@ -58,7 +59,34 @@ export async function issueAccessToken(
 export class InvalidTokenError extends Error {}
 
 /** Verify signature, algorithm, type, issuer, audience and expiry. Throws InvalidTokenError with the reason. */
+/**
+ * Tokens whose signature this process already verified, per key set: an ES256 verification costs more CPU than the
+ * rest of a request's authentication. Expiry is still checked on every use (against the injected clock); revocation
+ * and membership are checked per request by the caller, never cached.
+ */
+const verifiedTokens = new WeakMap<SigningKeys, LRUCache<string, { claims: AccessTokenClaims; kid: string }>>();
+
 export async function verifyAccessToken(keys: SigningKeys, settings: TokenSettings, clock: Clock, token: string): Promise<AccessTokenClaims> {
+  let cache = verifiedTokens.get(keys);
+  if (!cache) {
+    cache = new LRUCache<string, { claims: AccessTokenClaims; kid: string }>({ max: 5000 });
+    verifiedTokens.set(keys, cache);
+  }
+  const known = cache.get(token);
+  // A hit still needs its signing key published (a key past its retirement window takes its tokens with it).
+  if (known && keys.has(known.kid)) {
+    if (known.claims.exp * 1000 <= clock.now().getTime()) {
+      cache.delete(token);
+      throw new InvalidTokenError('token expired');
+    }
+    return known.claims;
+  }
+  const { claims, kid } = await verifySignedToken(keys, settings, clock, token);
+  cache.set(token, { claims, kid });
+  return claims;
+}
+
+async function verifySignedToken(keys: SigningKeys, settings: TokenSettings, clock: Clock, token: string): Promise<{ claims: AccessTokenClaims; kid: string }> {
   let kid: string | undefined;
   try {
     const header = decodeProtectedHeader(token);
@@ -82,7 +110,7 @@ export async function verifyAccessToken(keys: SigningKeys, settings: TokenSettin
     if (typeof payload.org !== 'string' || typeof payload.scope !== 'string' || typeof payload.client_id !== 'string') {
       throw new InvalidTokenError('missing claims');
     }
-    return payload as unknown as AccessTokenClaims;
+    return { claims: payload as unknown as AccessTokenClaims, kid: key.kid };
   } catch (err) {
     if (err instanceof InvalidTokenError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('token expired');

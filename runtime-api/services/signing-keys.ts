@@ -64,6 +64,11 @@ export class SigningKeys {
     return key;
   }
 
+  /** Whether `kid` is among the loaded (published) keys, without touching the database. */
+  has(kid: string): boolean {
+    return this.keys.some((k) => k.kid === kid);
+  }
+
   /** The key for a `kid`, reloading once (rate-limited) when another instance rotated. */
   async find(kid: string): Promise<SigningKey | undefined> {
     let key = this.keys.find((k) => k.kid === kid);
