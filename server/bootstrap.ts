@@ -8,7 +8,6 @@ import { startEmbeddedPostgres, ensureDatabase, type EmbeddedPostgres } from './
 import { connect } from '../runtime-api/store/sql.ts';
 import { migrate } from '../runtime-api/store/migrate.ts';
 import { fsBlobStore } from '../runtime-api/blobs/fs.ts';
-import { gcsBlobStore } from '../runtime-api/blobs/gcs.ts';
 import { startJanitors, JANITOR_INTERVAL_MS } from '../runtime-api/services/janitors.ts';
 import type { BlobStore } from '../runtime-api/blobs/port.ts';
 import { SigningKeys } from '../runtime-api/services/signing-keys.ts';
@@ -26,6 +25,8 @@ export interface Running {
 export async function openBlobStore(config: Config): Promise<BlobStore> {
   if (config.blobStore === 'gcs') {
     // GCS_API_ENDPOINT points the client at an emulator or test server (unauthenticated); else ADC credentials.
+    // Loaded only when configured: the GCS client is several MB of heap every other deployment would carry.
+    const { gcsBlobStore } = await import('../runtime-api/blobs/gcs.ts');
     return gcsBlobStore({ bucket: config.gcs.bucket!, apiEndpoint: config.gcs.apiEndpoint, projectId: config.gcs.projectId });
   }
   return fsBlobStore(join(config.dataDir, 'blobs'));

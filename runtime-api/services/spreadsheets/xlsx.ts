@@ -1,7 +1,15 @@
 // XLSX ⇄ workbook, through exceljs. Reading: each sheet's Excel tables (ListObjects) become tables; a sheet without
 // any becomes one table over the bounding box of its non-empty cells, its top row being the header. Formulas give
 // their cached result; dates follow the cell's number format. Writing mirrors that (see TableName in workbook.ts).
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+
+// exceljs is loaded on first use: it is ~10 MB of heap that every major GC would otherwise mark, in every process,
+// for a feature most requests never touch.
+let excel: typeof ExcelJS | null = null;
+async function loadExcel(): Promise<typeof ExcelJS> {
+  excel ??= (await import('exceljs')).default;
+  return excel;
+}
 import type { Cell, Column, Sheet, Table, Workbook } from '../../bindings/spreadsheets/workbook.ts';
 import { MAX_CELL_CHARS, MAX_COLUMNS, WORKBOOK_VERSION } from '../../bindings/spreadsheets/workbook.ts';
 import { canonicalTime, typedColumnType, typedCellValue, type TypedCell } from './types.ts';
@@ -9,7 +17,6 @@ import { columnNames, excelTableName, sheetNameFromXlsx } from './names.ts';
 import { guardXlsxZip } from './zip-guard.ts';
 import { SPREADSHEET_LIMITS, concurrencyLimit, invalid, tooManyCells } from './limits.ts';
 
-const V = ExcelJS.ValueType;
 const exclusive = concurrencyLimit(SPREADSHEET_LIMITS.xlsxConcurrency);
 
 // ---- reading ----
@@ -56,6 +63,7 @@ function fromValue(value: unknown, numFmt: string | undefined): TypedCell {
 }
 
 function readCell(cell: ExcelJS.Cell): TypedCell {
+  const V = excel!.ValueType;
   if (cell.type === V.Merge || cell.type === V.Null || cell.type === V.Error) return null;
   // A formula's cached result: `cell.result`, since exceljs' `cell.value` drops falsy results (0, false, '').
   const raw = cell.type === V.Formula ? (cell as unknown as { result: unknown }).result : cell.value;
@@ -166,7 +174,7 @@ export async function readXlsx(bytes: Buffer, options: XlsxReadOptions): Promise
 }
 
 async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workbook> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcel()).Workbook();
   try {
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (err) {
@@ -243,7 +251,7 @@ export async function writeXlsx(workbook: Workbook): Promise<Buffer> {
 }
 
 async function buildXlsx(workbook: Workbook): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcel()).Workbook();
   wb.creator = 'siglata';
   const tableNames = new Set<string>();
   for (const sheet of workbook.sheets) {
