@@ -121,7 +121,7 @@ export function createEngine(config: EngineConfig): Engine {
       };
     },
     async close(): Promise<void> {
-      pool.close();
+      await pool.close();
     },
   };
 }

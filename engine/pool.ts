@@ -139,19 +139,20 @@ export class Pool {
     setTimeout(() => {
       if (this.closed || slot.state !== 'ready' || slot.executions !== runs || this.slots.length <= this.config.poolSize) return;
       this.slots.splice(this.slots.indexOf(slot), 1);
-      slot.close();
+      void slot.close();
     }, this.config.idleRetireMs).unref();
   }
 
-  close(): void {
-    if (this.closed) return;
+  close(): Promise<void> {
+    if (this.closed) return Promise.all(this.slots.map((slot) => slot.close())).then(() => {});
     this.closed = true;
     clearTimeout(this.growTimer);
     for (const waiter of this.queue.splice(0)) {
       clearTimeout(waiter.timer);
       waiter.resolve(refusal({ type: 'engine_busy', message: 'The script engine is shutting down.' }, performance.now() - waiter.ex.queuedAt));
     }
-    for (const slot of this.slots) slot.close();
+    const closing = this.slots.map((slot) => slot.close());
     for (const resolve of this.readyWaiters.splice(0)) resolve();
+    return Promise.all(closing).then(() => {});
   }
 }

@@ -85,7 +85,7 @@ export class Slot {
       const run = this.current;
       if (run && run.ex.id === id) run.message(kind, a, b);
     });
-    iso.compileScript(PRELUDE, { filename: PRELUDE_FILENAME }).then((script) => {
+    this.track(iso.compileScript(PRELUDE, { filename: PRELUDE_FILENAME })).then((script) => {
       if (gen !== this.generation) return;
       this.prelude = script;
       this.prepareNext(gen);
@@ -112,6 +112,7 @@ export class Slot {
         throw err;
       }
     })();
+    this.track(work);
     const timer = setTimeout(() => { if (gen === this.generation) this.start('prepare_stuck'); }, PREPARE_DEADLINE_MS);
     work.then((prepared) => {
       clearTimeout(timer);
@@ -158,7 +159,7 @@ export class Slot {
       this.scripts.set(source, hit);
       return hit;
     }
-    return iso.compileScript(wrapSource(source), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET }).then((script) => {
+    return this.track(iso.compileScript(wrapSource(source), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET })).then((script) => {
       if (iso !== this.isolate || source.length > SCRIPT_CACHE_CHARS / 4) return script;
       this.scripts.set(source, script);
       this.scriptChars += source.length;
@@ -200,14 +201,28 @@ export class Slot {
     }
   }
 
-  /** Stop for good: a running execution ends as internal_error, the isolate is disposed. */
-  close(): void {
-    if (this.state === 'closed') return;
-    const run = this.current;
-    this.state = 'closed';
-    this.generation++;
-    run?.kill('closed');
-    this.dispose();
+  /** Isolate work in flight (compiling the prelude, preparing a context), so close() can wait for it to settle. */
+  private pending = new Set<Promise<unknown>>();
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    const forget = () => { this.pending.delete(work); };
+    work.then(forget, forget);
+    return work;
+  }
+
+  /**
+   * Stop for good: a running execution ends as internal_error, the isolate is disposed. Resolves once the isolate's
+   * in-flight work has settled: a process that exits while an isolate thread still runs a task can abort.
+   */
+  close(): Promise<void> {
+    if (this.state !== 'closed') {
+      const run = this.current;
+      this.state = 'closed';
+      this.generation++;
+      run?.kill('closed');
+      this.dispose();
+    }
+    return Promise.allSettled([...this.pending]).then(() => {});
   }
 }
 
