@@ -1,6 +1,8 @@
 // Membership rules shared by the organization bindings and the HTTP adapters: which organization a caller acts on,
 // who may administer it, and the owner rules (only owners touch the owner role; an organization always keeps an
 // owner), enforced under the organization's row lock inside one transaction.
+import type * as v from 'valibot';
+import type { MemberSchema } from '../bindings/organization/schemas.ts';
 import type { Sql } from 'postgres';
 import type { Caller } from '../caller.ts';
 import { ServiceError, type Locale } from '../errors.ts';
@@ -138,16 +140,8 @@ export async function removeMember(sql: Sql, caller: Caller, memberIdOrEmail: st
   });
 }
 
-export interface MemberView {
-  id: string;
-  organizationId: string;
-  userId: string;
-  email: string;
-  name: string;
-  image: string | null;
-  role: Role;
-  createdAt: string;
-}
+/** A member as bindings return it: the type of the one MemberSchema (bindings/organization/schemas.ts). */
+export type MemberView = v.InferOutput<typeof MemberSchema>;
 
 export function memberView(m: MemberRow): MemberView {
   return { id: m.id, organizationId: m.orgId, userId: m.userId, email: m.email, name: m.name, image: m.image, role: m.role, createdAt: m.createdAt.toISOString() };
