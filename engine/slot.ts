@@ -26,6 +26,9 @@ const SCRIPT_CACHE_CHARS = 1024 * 1024;
 const PREPARE_DEADLINE_MS = 2000;
 const RETRY_MS = 100;
 
+/** Longest close() waits for in-flight isolate work before disposing anyway. */
+const CLOSE_WAIT_MS = 2000;
+
 export class Slot {
   state: SlotState = 'starting';
   isolatesBuilt = 0;
@@ -211,19 +214,22 @@ export class Slot {
   }
 
   /**
-   * Stop for good: a running execution ends as internal_error, the isolate is disposed. Resolves once the isolate's
-   * in-flight work has settled: a process that exits while an isolate thread still runs a task can abort.
+   * Stop for good: a running execution ends as internal_error, then the isolate is disposed once its in-flight work
+   * (prelude compile, context preparation) has settled — disposing under a live isolate task, right before the
+   * process exits, can abort the process.
    */
   close(): Promise<void> {
-    if (this.state !== 'closed') {
-      const run = this.current;
-      this.state = 'closed';
-      this.generation++;
-      run?.kill('closed');
-      this.dispose();
-    }
-    return Promise.allSettled([...this.pending]).then(() => {});
+    if (this.closing) return this.closing;
+    const run = this.current;
+    this.state = 'closed';
+    this.generation++;
+    run?.kill('closed');
+    const settled = Promise.allSettled([...this.pending]);
+    const bounded = Promise.race([settled, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+    this.closing = bounded.then(() => { this.dispose(); });
+    return this.closing;
   }
+  private closing: Promise<void> | null = null;
 }
 
 function release(prepared: Prepared): void {

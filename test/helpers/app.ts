@@ -8,7 +8,7 @@ import type { Test } from 'tap';
 import type Koa from 'koa';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
-import { createEngine } from '../../engine/index.ts';
+import { createEngine, type Engine } from '../../engine/index.ts';
 import { loadAskIndex } from '../../server/ask/load.ts';
 import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
 import type { RouteDef } from '../../server/http/route.ts';
@@ -57,6 +57,21 @@ export function memoryMailer(): Mailer & { sent: { to: string; subject: string; 
   return { sent, async send(m) { sent.push(m); } };
 }
 
+/**
+ * The real engine, built on first use: most test files never run a script, and a file that builds isolates only to
+ * dispose of them at once gains nothing but a process exit racing isolate teardown under tap.
+ */
+function lazyEngine(build: () => Engine): Engine {
+  let engine: Engine | null = null;
+  const get = () => (engine ??= build());
+  return {
+    execute: (request) => get().execute(request),
+    ready: () => get().ready(),
+    stats: () => get().stats(),
+    close: async () => { await engine?.close(); },
+  };
+}
+
 export async function startTestApp(t: Test, options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.sharedWith ? { url: options.sharedWith.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-test-'));
@@ -79,7 +94,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
     askIndex: await loadAskIndex(undefined, createLogger('silent')),
-    engine: createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } }),
+    engine: lazyEngine(() => createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
   };
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
   server.on('request', app.callback());
