@@ -172,6 +172,19 @@ export function fsBlobStore(root: string): BlobStore {
       try { return (await readdir(uploadsDir)).sort(); } catch { return []; }
     },
 
+    async deleteStaleTemporaries(before: Date) {
+      // write() renames its temporary file into place (or removes it on failure); one that is still here and not
+      // touched for a while belongs to a process that died mid-write.
+      let deleted = 0;
+      for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
+        const s = await stat(join(tmpDir, name)).catch(() => null);
+        if (!s || s.mtime.getTime() >= before.getTime()) continue;
+        await rm(join(tmpDir, name), { force: true });
+        deleted++;
+      }
+      return deleted;
+    },
+
     async listKeys(prefix: string) {
       const out: BlobListing[] = [];
       async function walk(dir: string, rel: string): Promise<void> {

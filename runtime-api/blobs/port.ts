@@ -49,6 +49,11 @@ export interface BlobStore {
   listUploads(): Promise<string[]>;
   /** Blob keys under a prefix, sorted (for janitors finding orphans). */
   listKeys(prefix: string): Promise<BlobListing[]>;
+  /**
+   * Delete what writes that never finished (their process died mid-write) left behind, if last modified before
+   * `before`; returns how many. For stores whose writes can leave such things (fs: files in its tmp/ directory).
+   */
+  deleteStaleTemporaries?(before: Date): Promise<number>;
   /** Release clients and handles (optional). */
   close?(): Promise<void>;
 }

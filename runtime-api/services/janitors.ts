@@ -73,8 +73,11 @@ export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ 
   });
 }
 
-/** Delete staging data of reservations that are no longer open, and objects no file or reservation points at. */
-export async function deleteOrphanBlobs(deps: JanitorDeps, options: { graceMs?: number } = {}): Promise<JanitorResult<{ uploads: number; objects: number }>> {
+/**
+ * Delete staging data of reservations that are no longer open, objects no file or reservation points at, and
+ * temporaries of writes whose process died (the last two only once older than the grace period).
+ */
+export async function deleteOrphanBlobs(deps: JanitorDeps, options: { graceMs?: number } = {}): Promise<JanitorResult<{ uploads: number; objects: number; temporaries: number }>> {
   const graceMs = options.graceMs ?? ORPHAN_GRACE_MS;
   return exclusively(deps, LOCK_KEYS.deleteOrphanBlobs, async () => {
     let uploads = 0;
@@ -100,7 +103,8 @@ export async function deleteOrphanBlobs(deps: JanitorDeps, options: { graceMs?: 
         objects++;
       }
     }
-    return { uploads, objects };
+    const temporaries = (await deps.blobs.deleteStaleTemporaries?.(new Date(before))) ?? 0;
+    return { uploads, objects, temporaries };
   });
 }
 

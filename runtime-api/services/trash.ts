@@ -71,22 +71,22 @@ export async function deleteBlobsAfterCommit(sql: Sql, blobs: BlobStore, keys: r
   await Promise.allSettled(keys.map((k) => blobs.delete(k))); // failures: the orphan janitor retries
 }
 
-/** Purge trashed files whose window closed before `now`: bytes, then rows (in batches). Returns files purged. */
+/**
+ * Purge trashed files whose window closed before `now`, in batches: each batch's rows are deleted and committed
+ * first, then their bytes. A process that dies in between leaves bytes no row points at, which deleteOrphanBlobs
+ * removes; never a row pointing at bytes that are gone. Returns files purged.
+ */
 export async function purgeTrash(deps: TrashDeps, now: Date, batch = 500): Promise<number> {
   const cutoff = new Date(now.getTime() - deps.config.trashRetentionMs);
   let purged = 0;
   for (;;) {
-    const done = await inTransaction(deps.sql, async (tx) => {
-      const rows = await expiredTrash(tx, cutoff, batch);
-      const gone: string[] = [];
-      // Rows are locked (skip locked) while their bytes go; a failed delete keeps its row for the next run.
-      await Promise.all(rows.map(async (r) => {
-        try { await deps.blobs.delete(r.blobKey); gone.push(r.id); } catch { /* retried next run */ }
-      }));
-      await deleteFileRows(tx, gone);
-      return { found: rows.length, gone: gone.length };
+    const rows = await inTransaction(deps.sql, async (tx) => {
+      const expired = await expiredTrash(tx, cutoff, batch); // locked (skip locked): a concurrent purge takes others
+      await deleteFileRows(tx, expired.map((r) => r.id));
+      return expired;
     });
-    purged += done.gone;
-    if (done.found < batch || done.gone === 0) return purged;
+    purged += rows.length;
+    await deleteBlobsAfterCommit(deps.sql, deps.blobs, rows.map((r) => r.blobKey)); // failures: the orphan janitor retries
+    if (rows.length < batch) return purged;
   }
 }

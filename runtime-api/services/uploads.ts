@@ -7,7 +7,7 @@ import { ServiceError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { inTransaction, insertFile, isOuterTransaction, type FileRow } from '../store/files.ts';
 import {
-  findUpload, insertUpload, listParts, transitionUpload, upsertPart, type PartRow, type UploadRow,
+  findUpload, forgetDifferentPart, insertUpload, listParts, recordPart, transitionUpload, type PartRow, type UploadRow,
 } from '../store/uploads.ts';
 import { assertQuota } from './quota.ts';
 
@@ -92,23 +92,38 @@ export async function partTarget(deps: UploadDeps, orgId: string, uploadId: stri
  * Store a verified part durably and record it in the manifest. The reservation row is share-locked and the part's
  * manifest row locked for the duration, so a completion waits for this write and two copies of one part never
  * interleave; a failed write rolls the manifest back.
+ *
+ * A part's staged bytes are overwritten in place (fs: one file per upload), so the manifest must never vouch for a
+ * part while different bytes are being written over it: a recorded copy that differs from this one is forgotten,
+ * and that committed, before the write. If the process dies (or the write fails) half-way, the part is then
+ * missing rather than part old, part new. An identical copy (a retried send) stays recorded throughout.
  */
 export async function storePart(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number, data: Buffer, sums: { crc32: string; sha256: string | null }): Promise<PartRow> {
-  return inTransaction(deps.sql, async (tx) => {
-    const now = deps.clock.now();
-    const upload = assertOpen(await findUpload(tx, orgId, uploadId, 'share'), uploadId, now);
-    if (partNumber > upload.partCount || data.length !== expectedPartBytes(upload, partNumber)) {
-      throw new ServiceError('part_mismatch');
+  let forget = false;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await inTransaction(deps.sql, async (tx) => {
+      const now = deps.clock.now();
+      const upload = assertOpen(await findUpload(tx, orgId, uploadId, 'share'), uploadId, now);
+      if (partNumber > upload.partCount || data.length !== expectedPartBytes(upload, partNumber)) {
+        throw new ServiceError('part_mismatch');
+      }
+      const part: PartRow = { partNumber, byteLength: data.length, crc32: sums.crc32, sha256: sums.sha256, receivedAt: now };
+      if (forget && (await forgetDifferentPart(tx, uploadId, part))) return 'forgotten' as const; // committed first
+      if (!(await recordPart(tx, uploadId, part))) return 'different' as const; // another copy is recorded
+      try {
+        await deps.blobs.putPart(uploadId, { number: partNumber, offset: (partNumber - 1) * upload.partSize, data });
+      } catch (err) {
+        throw storageFailure(err);
+      }
+      return part;
+    });
+    if (typeof outcome === 'object') return outcome;
+    forget = outcome === 'different';
+    // Giving up only when another copy is recorded: the part is never left forgotten by a request that failed.
+    if (outcome === 'different' && attempt >= 16) {
+      throw new ServiceError('conflict', { resolution: `Other copies of part ${partNumber} were being stored at the same time; send it again if this copy should win.` });
     }
-    const part: PartRow = { partNumber, byteLength: data.length, crc32: sums.crc32, sha256: sums.sha256, receivedAt: now };
-    await upsertPart(tx, uploadId, part);
-    try {
-      await deps.blobs.putPart(uploadId, { number: partNumber, offset: (partNumber - 1) * upload.partSize, data });
-    } catch (err) {
-      throw storageFailure(err);
-    }
-    return part;
-  });
+  }
 }
 
 export interface UploadStatus {

@@ -58,12 +58,30 @@ export async function transitionUpload(sql: Sql, uploadId: string, from: readonl
   return row ?? null;
 }
 
-/** Record a part (replacing an earlier copy). The row stays locked until the caller's transaction ends. */
-export async function upsertPart(sql: Sql, uploadId: string, part: PartRow): Promise<void> {
-  await sql`insert into upload_parts (upload_id, part_number, byte_length, crc32, sha256, received_at)
+/**
+ * Record a part: insert its row, or refresh the row of an identical copy (same size and checksums). False, with
+ * nothing changed, when a different copy is recorded (it must be forgotten first: forgetDifferentPart). The row
+ * stays locked until the caller's transaction ends; a concurrent copy's uncommitted row is waited for.
+ */
+export async function recordPart(sql: Sql, uploadId: string, part: PartRow): Promise<boolean> {
+  const rows = await sql`insert into upload_parts as p (upload_id, part_number, byte_length, crc32, sha256, received_at)
     values (${uploadId}, ${part.partNumber}, ${part.byteLength}, ${part.crc32}, ${part.sha256}, ${part.receivedAt})
     on conflict (upload_id, part_number) do update
-      set byte_length = excluded.byte_length, crc32 = excluded.crc32, sha256 = excluded.sha256, received_at = excluded.received_at`;
+      set sha256 = coalesce(excluded.sha256, p.sha256), received_at = excluded.received_at
+      where p.byte_length = excluded.byte_length and p.crc32 = excluded.crc32
+        and (p.sha256 is null or excluded.sha256 is null or p.sha256 = excluded.sha256)
+    returning part_number`;
+  return rows.length > 0;
+}
+
+/** Drop the part's manifest row unless it records a copy identical to `part`; whether a row was dropped. */
+export async function forgetDifferentPart(sql: Sql, uploadId: string, part: Pick<PartRow, 'partNumber' | 'byteLength' | 'crc32' | 'sha256'>): Promise<boolean> {
+  const rows = await sql`delete from upload_parts
+    where upload_id = ${uploadId} and part_number = ${part.partNumber}
+      and not coalesce(byte_length = ${part.byteLength} and crc32 = ${part.crc32}
+               and (sha256 is null or ${part.sha256}::text is null or sha256 = ${part.sha256}), false)
+    returning part_number`;
+  return rows.length > 0;
 }
 
 export async function listParts(sql: Sql, uploadId: string): Promise<PartRow[]> {

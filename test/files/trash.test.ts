@@ -17,6 +17,8 @@ import { purgeExpiredTrash, deleteOrphanBlobs, expireUploads, startJanitors } fr
 import { storageUsedBytes } from '../../runtime-api/services/usage.ts';
 import { download, putPart } from './transfer-helpers.ts';
 import { manualClock } from '../../runtime-api/clock.ts';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 const DAY = 86400_000;
 const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a ServiceError'); }, (e) => e as ServiceError);
@@ -116,15 +118,20 @@ t.test('trash and janitors', async (t) => {
     t.equal((await putPart(app, token, open.uploadId, 1, Buffer.from('abc'))).status, 200);
 
     // Blob timestamps are wall-clock time (file mtime, GCS `updated`): run this janitor on a clock that starts now.
+    // What a write whose process died mid-way leaves in the fs store's tmp/.
+    await mkdir(join(app.config.dataDir, 'blobs', 'tmp'), { recursive: true });
+    await writeFile(join(app.config.dataDir, 'blobs', 'tmp', 'interrupted'), 'half a blob');
     const clock = manualClock(new Date());
     const early = await deleteOrphanBlobs({ ...deps, clock });
-    t.same(early, { uploads: 1, objects: 0 }, 'fresh orphan objects are left alone (a writer may be about to commit)');
+    t.same(early, { uploads: 1, objects: 0, temporaries: 0 }, 'fresh orphan objects and temporaries are left alone (a writer may be about to commit)');
     t.notOk((await app.deps.blobs.listUploads()).includes('upl_orphanstaging'));
     t.ok((await app.deps.blobs.listUploads()).includes(open.uploadId), 'an open upload keeps its parts');
 
     clock.advance(2 * 3600_000);
     const later = await deleteOrphanBlobs({ ...deps, clock });
     t.equal(later?.objects, 1);
+    t.equal(later?.temporaries, 1);
+    t.same(await readdir(join(app.config.dataDir, 'blobs', 'tmp')), [], 'the stale temporary is gone');
     t.equal(await app.deps.blobs.stat(`${orgId}/blb_orphan`), null, 'the orphan is gone');
     t.ok(await app.deps.blobs.stat(keptKey), 'referenced blobs stay');
     t.ok((await app.deps.blobs.listUploads()).includes(open.uploadId));

@@ -156,6 +156,23 @@ t.test('uploads', async (t) => {
     t.equal(sha256((await download(app, ana.token, done.file.fileId)).body), sha256(second));
   });
 
+  t.test('concurrent copies of one part: each stored whole, the manifest names the one staged', async (t) => {
+    const u = await call(upload_begin, { name: 'racing.bin', byteLength: 64 * 1024 });
+    const copies = [bytes(64 * 1024), bytes(64 * 1024), bytes(64 * 1024)];
+    t.equal((await putPart(app, ana.token, u.uploadId, 1, copies[0])).status, 200);
+    // The first copy again (identical: stays recorded while rewritten) racing two different ones (each forgets the
+    // recorded copy before overwriting its bytes).
+    const sent = [copies[0], copies[1], copies[2], copies[1], copies[0]];
+    const statuses = (await Promise.all(sent.map((c) => putPart(app, ana.token, u.uploadId, 1, c)))).map((r) => r.status);
+    t.same(statuses, [200, 200, 200, 200, 200]);
+    const [row] = await app.deps.sql`select crc32, sha256 from upload_parts where upload_id = ${u.uploadId} and part_number = 1`;
+    const winner = copies.find((c) => sha256(c) === row.sha256);
+    t.ok(winner, 'the manifest names one of the copies');
+    t.equal(row.crc32, crc32(winner!).toString(16).padStart(8, '0'));
+    const done = await call(upload_complete, { uploadId: u.uploadId });
+    t.equal(sha256((await download(app, ana.token, done.file.fileId)).body), row.sha256, 'and that copy is the file');
+  });
+
   t.test('Content-MD5 and Content-Digest are verified', async (t) => {
     const data = bytes(4096);
     const md5 = createHash('md5').update(data).digest('base64');
