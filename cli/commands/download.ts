@@ -1,0 +1,107 @@
+// download: stream a file to disk with progress. Bytes go to `<out>.part` beside a small record of the file's
+// ETag; after an interruption, running the command again asks for the rest with Range + If-Range, so a file that
+// changed meanwhile is sent whole instead of being spliced. The result is checked against the announced length,
+// the ETag of every response, and the catalogue's SHA-256 when it has one.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import { defineCommand } from '../command.ts';
+import { CliError } from '../errors.ts';
+import { t } from '../i18n.ts';
+import { callBinding } from '../service.ts';
+import { header } from '../http.ts';
+import { formatBytes } from '../format.ts';
+import { progress } from '../progress.ts';
+
+interface PartialRecord { fileId: string; etag: string; byteLength: number }
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/** The last segment of a catalogue name, safe as a local file name. */
+function localName(name: string): string {
+  const last = name.split('/').pop() || 'download';
+  return last.replace(/[\u0000-\u001f\u007f\\:]/g, '_').replace(/^\.+$/, '_');
+}
+
+async function readRecord(path: string): Promise<PartialRecord | null> {
+  try { return JSON.parse(await readFile(path, 'utf8')) as PartialRecord; } catch { return null; }
+}
+
+export const downloadCommand = defineCommand({
+  name: 'download',
+  args: '<fileId>',
+  summary: ['Download a file, with progress; run again to resume', 'Baixar um arquivo, com progresso; execute de novo para retomar'],
+  details: [
+    'Writes to <out>.part and renames it when complete and verified. After an interruption, the same command continues\nwhere it stopped (HTTP Range), unless the file changed on the server meanwhile.\n\nExample: siglata download fil_… -o report.pdf',
+    'Grava em <saída>.part e renomeia quando completo e verificado. Após uma interrupção, o mesmo comando continua de onde\nparou (HTTP Range), a menos que o arquivo tenha mudado no servidor.\n\nExemplo: siglata download fil_… -o relatorio.pdf',
+  ],
+  options: {
+    output: { type: 'string', short: 'o', placeholder: 'PATH', help: ['Where to save (default: the file\'s name, in the current directory)', 'Onde salvar (padrão: o nome do arquivo, no diretório atual)'] },
+  },
+  positionals: { min: 1, max: 1, name: 'fileId' },
+  async run(ctx, values, [fileId]) {
+    const api = await ctx.api();
+    const file = await callBinding(api, 'files_get', { fileId });
+    const out = (values.output as string | undefined) ?? localName(file.name);
+    const partPath = `${out}.part`;
+    const recordPath = `${out}.part.json`;
+
+    const record = await readRecord(recordPath);
+    let start = 0;
+    if (record && record.fileId === fileId) start = (await stat(partPath).catch(() => null))?.size ?? 0;
+    if (start > file.byteLength) start = 0; // not a prefix of this file: fetch it whole
+    const headers: Record<string, string> = {};
+    if (start > 0 && record) { headers.range = `bytes=${start}-`; headers['if-range'] = record.etag; }
+
+    const signal = ctx.interrupt.signal;
+    const res = await api.raw(file.downloadUrl, { headers, signal, accept: [206, 416] });
+    const etag = header(res, 'etag') ?? '';
+    if (res.status === 416) {
+      // Everything was already here: Range asked for bytes past the end.
+      await res.body.dump();
+    } else if (res.status === 206) {
+      ctx.io.err(`${t('downloadResuming', { done: formatBytes(start), size: formatBytes(file.byteLength) })}\n`);
+    } else {
+      if (start > 0) ctx.io.err(`${t('downloadRestart')}\n`);
+      start = 0;
+    }
+    if (res.status !== 416 && record && res.status === 206 && etag !== record.etag) {
+      await res.body.dump();
+      throw new CliError('conflict', t('downloadRestart'));
+    }
+    const total = res.status === 206 || res.status === 416 ? file.byteLength : Number(header(res, 'content-length') ?? file.byteLength);
+    await writeFile(recordPath, JSON.stringify({ fileId, etag: res.status === 416 ? record!.etag : etag, byteLength: total } satisfies PartialRecord));
+
+    if (res.status !== 416) {
+      const bar = progress(total, start, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: basename(out) });
+      const count = new Transform({ transform(chunk: Buffer, _enc, cb) { bar.add(chunk.length); cb(null, chunk); } });
+      try {
+        await pipeline(res.body, count, createWriteStream(partPath, { flags: start > 0 ? 'a' : 'w' }), { signal });
+      } catch (err) {
+        if (signal.aborted) throw signal.reason;
+        throw new CliError('network_error', t('network', { server: api.server, detail: (err as NodeJS.ErrnoException).code ?? (err as Error).message }), { resolution: t('networkHelp') });
+      }
+      bar.done();
+    }
+    const size = (await stat(partPath)).size;
+    if (size !== total) throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: total }), { resolution: t('networkHelp') });
+    const sha256 = await sha256Of(partPath);
+    if (file.sha256 && file.sha256 !== sha256) {
+      await rm(partPath, { force: true });
+      await rm(recordPath, { force: true });
+      throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('digestMismatchHelp', { path: out }) });
+    }
+    await rename(partPath, out);
+    await rm(recordPath, { force: true });
+    if (ctx.json) ctx.printJson({ fileId, path: out, byteLength: size, sha256, etag, resumedFrom: res.status === 206 ? start : 0 });
+    else ctx.io.out(`${t('downloadDone', { fileId, path: out, size: formatBytes(size), sha256 })}\n`);
+    return 0;
+  },
+});

@@ -1,0 +1,104 @@
+// ls, info, trash, restore, rm: the catalogue as a table for people, as JSON with --json.
+import { defineCommand } from '../command.ts';
+import { describeError, CliError, usageError } from '../errors.ts';
+import { t } from '../i18n.ts';
+import { callBinding, callBindingForEach } from '../service.ts';
+import { formatBytes, shortDate, table } from '../format.ts';
+import type { CommandContext } from '../context.ts';
+
+interface FileRecord {
+  fileId: string; name: string; mediaType: string; byteLength: number; state: string;
+  createdAt: string; updatedAt: string; trashedAt: string | null; restorableUntil: string | null; sha256: string | null;
+}
+
+function fileTable(files: FileRecord[], trashed: boolean): string {
+  const headers = trashed ? ['ID', 'SIZE', 'TRASHED', 'RESTORABLE UNTIL', 'NAME'] : ['ID', 'SIZE', 'UPDATED', 'TYPE', 'NAME'];
+  const rows = files.map((f) => trashed
+    ? [f.fileId, formatBytes(f.byteLength), shortDate(f.trashedAt), shortDate(f.restorableUntil), f.name]
+    : [f.fileId, formatBytes(f.byteLength), shortDate(f.updatedAt), f.mediaType.split(';')[0], f.name]);
+  return table(headers, rows, [false, true]);
+}
+
+export const lsCommand = defineCommand({
+  name: 'ls',
+  args: '',
+  summary: ['List the organization\'s files', 'Listar os arquivos da organização'],
+  details: ['Example: siglata ls --prefix reports/ --json', 'Exemplo: siglata ls --prefix relatorios/ --json'],
+  options: {
+    trashed: { type: 'boolean', help: ['List the trash instead (with the end of each restore window)', 'Listar a lixeira (com o fim de cada prazo de restauração)'] },
+    prefix: { type: 'string', placeholder: 'PREFIX', help: ['Only names starting with PREFIX (e.g. reports/)', 'Só nomes que começam com PREFIXO (ex.: relatorios/)'] },
+    limit: { type: 'string', placeholder: 'N', help: ['At most N files (default 1000)', 'No máximo N arquivos (padrão 1000)'] },
+  },
+  positionals: { min: 0, max: 0, name: '' },
+  async run(ctx, values) {
+    const limit = values.limit === undefined ? 1000 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw usageError('--limit: a whole number, 1 or more');
+    const api = await ctx.api();
+    const files: FileRecord[] = [];
+    let cursor: string | null = null;
+    do {
+      const query = new URLSearchParams({ state: values.trashed ? 'trashed' : 'active', limit: String(Math.min(1000, limit - files.length)) });
+      if (values.prefix) query.set('prefix', String(values.prefix));
+      if (cursor) query.set('cursor', cursor);
+      const page = (await api.json<{ files: FileRecord[]; nextCursor: string | null }>(`/app/v1/files?${query}`)).body;
+      files.push(...page.files);
+      cursor = page.nextCursor;
+    } while (cursor && files.length < limit);
+    if (ctx.json) ctx.printJson({ files, more: cursor !== null });
+    else ctx.io.out(`${files.length ? fileTable(files, Boolean(values.trashed)) : t('noFiles')}\n`);
+    return 0;
+  },
+});
+
+export const infoCommand = defineCommand({
+  name: 'info',
+  args: '<fileId>',
+  summary: ['Show one file\'s record', 'Mostrar o registro de um arquivo'],
+  options: {},
+  positionals: { min: 1, max: 1, name: 'fileId' },
+  async run(ctx, _values, [fileId]) {
+    const file = await callBinding<FileRecord>(await ctx.api(), 'files_get', { fileId });
+    if (ctx.json) { ctx.printJson(file); return 0; }
+    const rows: [string, string][] = [
+      ['id', file.fileId], ['name', file.name], ['type', file.mediaType], ['size', `${formatBytes(file.byteLength)} (${file.byteLength} bytes)`],
+      ['state', file.state], ['created', shortDate(file.createdAt)], ['updated', shortDate(file.updatedAt)],
+    ];
+    if (file.trashedAt) rows.push(['trashed', shortDate(file.trashedAt)], ['restorable until', shortDate(file.restorableUntil)]);
+    if (file.sha256) rows.push(['sha256', file.sha256]);
+    ctx.io.out(`${rows.map(([k, v]) => `${k.padEnd(17)}${v.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')}`).join('\n')}\n`);
+    return 0;
+  },
+});
+
+/** trash, restore and rm share this: one execution for all ids, each reported on its own line. */
+function batchCommand(name: string, binding: string, summary: readonly [string, string], verb: (r: any) => string) {
+  return defineCommand({
+    name,
+    args: '<fileId...>',
+    summary,
+    options: {},
+    positionals: { min: 1, name: 'fileId' },
+    async run(ctx: CommandContext, _values, ids) {
+      const outcomes = await callBindingForEach(await ctx.api(), binding, 'fileId', ids);
+      if (ctx.json) ctx.printJson(outcomes);
+      let failures = 0;
+      for (const o of outcomes) {
+        if (o.ok) { if (!ctx.json) ctx.io.out(`${o.id}  ${verb(o.value)}\n`); continue; }
+        failures++;
+        const e = o.error!;
+        ctx.io.err(`${o.id}: ${describeError(new CliError(e.code, e.message, { resolution: e.resolution }))}\n`);
+      }
+      return failures ? 1 : 0;
+    },
+  });
+}
+
+export const trashCommand = batchCommand('trash', 'files_trash',
+  ['Move files to the trash (restorable for 30 days)', 'Mover arquivos para a lixeira (restauráveis por 30 dias)'],
+  (f) => `trashed, restorable until ${shortDate(f.restorableUntil)}`);
+export const restoreCommand = batchCommand('restore', 'files_restore',
+  ['Restore files from the trash', 'Restaurar arquivos da lixeira'],
+  (f) => `restored as ${f.name}`);
+export const rmCommand = batchCommand('rm', 'files_delete',
+  ['Delete trashed files permanently', 'Apagar definitivamente arquivos da lixeira'],
+  (r) => `deleted, ${formatBytes(r.byteLength)} freed`);

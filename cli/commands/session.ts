@@ -1,0 +1,62 @@
+// login, logout and whoami.
+import { defineCommand } from '../command.ts';
+import { login, logout } from '../auth.ts';
+import { t } from '../i18n.ts';
+import { usageError } from '../errors.ts';
+
+export const loginCommand = defineCommand({
+  name: 'login',
+  args: '',
+  summary: ['Sign in through the browser (OAuth, PKCE) and store the tokens', 'Entrar pelo navegador (OAuth, PKCE) e guardar os tokens'],
+  details: [
+    'Prints an address to open in a browser, where you sign in and choose an organization; the browser then comes back to a\none-time listener on 127.0.0.1. Tokens are kept in the config directory (0600) and refreshed when needed.\n\nExample: siglata login --server https://workspace.example.com',
+    'Mostra um endereço para abrir no navegador, onde você entra e escolhe uma organização; o navegador volta então a um\nreceptor temporário em 127.0.0.1. Os tokens ficam no diretório de configuração (0600) e são renovados quando preciso.\n\nExemplo: siglata login --server https://workspace.example.com',
+  ],
+  options: {
+    scope: { type: 'string', placeholder: 'SCOPES', help: ['Scopes to ask for (space-separated; default: all the organization allows)', 'Escopos pedidos (separados por espaço; padrão: todos que a organização permite)'] },
+    port: { type: 'string', placeholder: 'N', help: ['Port of the loopback listener (default: any free port)', 'Porta do receptor local (padrão: qualquer porta livre)'] },
+    'no-browser': { type: 'boolean', help: ['Only print the address; do not try to open a browser', 'Só mostrar o endereço; não tentar abrir um navegador'] },
+  },
+  positionals: { min: 0, max: 0, name: '' },
+  async run(ctx, values) {
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port: a number from 0 to 65535');
+    const api = await ctx.anonymous();
+    const stored = await login(api, {
+      scope: values.scope as string | undefined, port, browser: !values['no-browser'],
+      print: (line) => ctx.io.err(`${line}\n`),
+    });
+    const authed = await ctx.api();
+    const context = (await authed.json('/app/v1/context')).body;
+    if (ctx.json) ctx.printJson({ server: stored.server, scope: stored.scope, context });
+    else ctx.io.out(`${t('signedIn', { server: stored.server, user: context?.user?.email ?? context?.userId ?? '?', organization: context?.organization?.slug ?? context?.organization?.name ?? context?.organizationId ?? '?', scopes: stored.scope })}\n`);
+    return 0;
+  },
+});
+
+export const logoutCommand = defineCommand({
+  name: 'logout',
+  args: '',
+  summary: ['Revoke the stored tokens and forget them', 'Revogar os tokens guardados e esquecê-los'],
+  options: {},
+  positionals: { min: 0, max: 0, name: '' },
+  async run(ctx) {
+    const server = await ctx.server();
+    const had = await logout(server);
+    ctx.io.out(`${had ? t('loggedOut', { server }) : t('notLoggedIn', { server })}\n`);
+    return 0;
+  },
+});
+
+export const whoamiCommand = defineCommand({
+  name: 'whoami',
+  args: '',
+  summary: ['Show the user, organization, role, scopes and limits of the current credentials', 'Mostrar usuário, organização, papel, escopos e limites das credenciais atuais'],
+  options: {},
+  positionals: { min: 0, max: 0, name: '' },
+  async run(ctx) {
+    const api = await ctx.api();
+    ctx.printJson((await api.json('/app/v1/context')).body);
+    return 0;
+  },
+});

@@ -1,0 +1,103 @@
+// Where the CLI keeps what outlives one command: sign-ins per server (tokens, 0600) and the state of interrupted
+// uploads. The directory is SIGLATA_CONFIG_DIR, else $XDG_CONFIG_HOME/siglata, else ~/.config/siglata (0700).
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface StoredLogin {
+  server: string;
+  issuer: string;
+  tokenEndpoint: string;
+  revocationEndpoint: string | null;
+  resource: string;
+  clientId: string;
+  accessToken: string;
+  refreshToken: string | null;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+  scope: string;
+}
+
+interface CredentialsFile {
+  /** The server used when a command names none: the last one signed in to. */
+  current: string | null;
+  logins: Record<string, StoredLogin>;
+}
+
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SIGLATA_CONFIG_DIR) return env.SIGLATA_CONFIG_DIR;
+  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return join(base, 'siglata');
+}
+
+const credentialsPath = () => join(configDir(), 'credentials.json');
+
+async function ensureDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Write a file readable by its owner only, atomically (a crash leaves the old or the new content, never half). */
+export async function writePrivate(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, text, { mode: 0o600 });
+  await chmod(tmp, 0o600); // mode is masked by the umask on creation
+  await rename(tmp, path);
+}
+
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return null;
+    throw err;
+  }
+}
+
+async function readCredentials(): Promise<CredentialsFile> {
+  const file = await readJson<CredentialsFile>(credentialsPath());
+  return file && typeof file === 'object' && file.logins ? file : { current: null, logins: {} };
+}
+
+/** The origin (scheme://host:port) a server URL is stored under. */
+export function serverKey(server: string): string {
+  return new URL(server).origin;
+}
+
+export async function loadLogin(server: string): Promise<StoredLogin | null> {
+  return (await readCredentials()).logins[serverKey(server)] ?? null;
+}
+
+export async function currentServer(): Promise<string | null> {
+  return (await readCredentials()).current;
+}
+
+export async function saveLogin(login: StoredLogin): Promise<void> {
+  await ensureDir(configDir());
+  const file = await readCredentials();
+  file.logins[serverKey(login.server)] = login;
+  file.current = serverKey(login.server);
+  await writePrivate(credentialsPath(), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+export async function removeLogin(server: string): Promise<void> {
+  const file = await readCredentials();
+  delete file.logins[serverKey(server)];
+  if (file.current === serverKey(server)) file.current = null;
+  await ensureDir(configDir());
+  await writePrivate(credentialsPath(), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+/** Small JSON state files under the config directory (interrupted uploads), also private. */
+export const stateFiles = {
+  async read<T>(kind: string, key: string): Promise<T | null> {
+    return readJson<T>(join(configDir(), kind, `${key}.json`));
+  },
+  async write(kind: string, key: string, value: unknown): Promise<void> {
+    await ensureDir(join(configDir(), kind));
+    await writePrivate(join(configDir(), kind, `${key}.json`), JSON.stringify(value));
+  },
+  async remove(kind: string, key: string): Promise<void> {
+    await rm(join(configDir(), kind, `${key}.json`), { force: true });
+  },
+};

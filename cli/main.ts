@@ -1,0 +1,136 @@
+// siglata: the command line. Parses `siglata [global options] <command> [options] [arguments]`, prints help from the
+// command declarations, runs the command, and turns every failure into code + message + resolution on stderr.
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import type { Command, OptionSpec } from './command.ts';
+import { CommandContext, type Io } from './context.ts';
+import { CliError, describeError, usageError } from './errors.ts';
+import { lang, parseLang, setLang, t } from './i18n.ts';
+import { loginCommand, logoutCommand, whoamiCommand } from './commands/session.ts';
+import { execCommand } from './commands/exec.ts';
+import { uploadCommand } from './commands/upload.ts';
+import { downloadCommand } from './commands/download.ts';
+import { infoCommand, lsCommand, restoreCommand, rmCommand, trashCommand } from './commands/files.ts';
+import { askCommand, searchCommand } from './commands/lookup.ts';
+
+export const COMMANDS: readonly Command[] = [
+  loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand,
+  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand,
+];
+
+const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  server: { type: 'string', placeholder: 'URL', help: ['Service address (default: SIGLATA_SERVER, else the last sign-in)', 'Endereço do serviço (padrão: SIGLATA_SERVER, senão o último acesso)'] },
+  token: { type: 'string', placeholder: 'TOKEN', help: ['Access token to use instead of the stored sign-in (or SIGLATA_TOKEN)', 'Token de acesso a usar no lugar do acesso guardado (ou SIGLATA_TOKEN)'] },
+  lang: { type: 'string', placeholder: 'LANG', help: ['Language of messages: en-US or pt-BR (or SIGLATA_LANG)', 'Idioma das mensagens: en-US ou pt-BR (ou SIGLATA_LANG)'] },
+  json: { type: 'boolean', help: ['Print results as JSON', 'Mostrar resultados como JSON'] },
+  help: { type: 'boolean', short: 'h', help: ['Show help', 'Mostrar ajuda'] },
+  version: { type: 'boolean', help: ['Show the version', 'Mostrar a versão'] },
+};
+
+const pick = (pair: readonly [string, string]) => pair[lang() === 'pt-BR' ? 1 : 0];
+
+function optionLines(options: Record<string, OptionSpec>): string[] {
+  const entries = Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ` ${o.placeholder ?? 'VALUE'}` : ''}`;
+    return [flag, pick(o.help)] as const;
+  });
+  const width = Math.max(...entries.map(([f]) => f.length));
+  return entries.map(([f, h]) => `  ${f.padEnd(width)}  ${h}`);
+}
+
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    `${t('usage')}: siglata [--server URL] <command> [options]`,
+    '',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${pick(c.summary)}`),
+    '',
+    ...optionLines(GLOBAL_OPTIONS),
+    '',
+    lang() === 'pt-BR' ? 'Ajuda de um comando: siglata <comando> --help' : 'Help on a command: siglata <command> --help',
+  ].join('\n');
+}
+
+export function commandHelp(c: Command): string {
+  return [
+    `${t('usage')}: siglata ${c.name}${c.args ? ` ${c.args}` : ''}${Object.keys(c.options).length ? ' [options]' : ''}`,
+    '',
+    pick(c.summary),
+    ...(c.details ? ['', pick(c.details)] : []),
+    '',
+    ...optionLines({ ...c.options, ...GLOBAL_OPTIONS }),
+  ].join('\n');
+}
+
+/** Index of the command word: the first argument that is neither an option nor a global option's value. */
+function commandIndex(args: string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return i + 1 < args.length ? i + 1 : -1;
+    if (!a.startsWith('-') || a === '-') return i;
+    const name = a.replace(/^--?/, '');
+    if (GLOBAL_OPTIONS[name]?.type === 'string') i++;
+  }
+  return -1;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  setLang(parseLang(process.env.SIGLATA_LANG) ?? 'en-US');
+  let ctx: CommandContext | null = null;
+  try {
+    const at = commandIndex(argv);
+    const name = at >= 0 ? argv[at] : undefined;
+    const command = name === undefined ? undefined : COMMANDS.find((c) => c.name === name);
+    const rest = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 1)] : argv;
+    const options = { ...GLOBAL_OPTIONS, ...(command?.options ?? {}) };
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    } catch (err) {
+      // The language may be on the same line as the mistake; honour it for the message.
+      const langArg = argv.find((a) => a.startsWith('--lang='))?.slice(7) ?? argv[argv.indexOf('--lang') + 1];
+      if (parseLang(langArg)) setLang(parseLang(langArg)!);
+      throw usageError(t('badOption', { detail: (err as Error).message, command: command?.name ?? '' }).replace(/ {2,}/g, ' '));
+    }
+    const values = parsed.values as Record<string, string | boolean | undefined>;
+    if (values.lang !== undefined) {
+      const chosen = parseLang(String(values.lang));
+      if (!chosen) throw usageError('--lang: en-US or pt-BR');
+      setLang(chosen);
+    }
+    if (values.version) { io.out(`${version()}\n`); return 0; }
+    if (name !== undefined && !command) throw usageError(t('unknownCommand', { name }));
+    if (!command) { (values.help ? io.out : io.err)(`${mainHelp()}\n`); return values.help ? 0 : 2; }
+    if (values.help) { io.out(`${commandHelp(command)}\n`); return 0; }
+    const positionals = parsed.positionals;
+    if (positionals.length < command.positionals.min) throw usageError(t('missingArgument', { what: `<${command.positionals.name}>`, command: command.name }));
+    if (command.positionals.max !== undefined && positionals.length > command.positionals.max) throw usageError(t('badOption', { detail: `unexpected argument "${positionals[command.positionals.max]}"`, command: command.name }));
+
+    ctx = new CommandContext({ server: values.server as string | undefined, token: values.token as string | undefined, json: Boolean(values.json) }, io);
+    const current = ctx;
+    const onSigint = () => {
+      if (current.interrupt.signal.aborted) process.exit(130); // a second Ctrl-C: leave now
+      current.interrupt.abort(new CliError('interrupted', t('interrupted'), { exitCode: 130 }));
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      return await command.run(ctx, values, positionals);
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  } catch (err) {
+    if (err instanceof CliError) {
+      if (err.code === 'interrupted') { io.err(`\n${err.message}\n`); return err.exitCode; }
+      if (ctx?.json) io.out(`${JSON.stringify({ error: err.toJSON() }, null, 2)}\n`);
+      io.err(`${describeError(err)}\n`);
+      return err.exitCode;
+    }
+    io.err(`${t('error')}: ${(err as Error)?.stack ?? String(err)}\n`);
+    return 1;
+  }
+}

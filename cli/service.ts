@@ -1,0 +1,94 @@
+// The service as the CLI sees it: MCP tools (execute, search) over JSON-RPC, bindings run through `execute`
+// scripts, and /app/v1/execute for plan and apply.
+import { Api } from './http.ts';
+import { CliError, errorFromBody } from './errors.ts';
+import { t } from './i18n.ts';
+
+export const MCP_PROTOCOL_VERSION = '2025-06-18';
+
+export interface ExecuteError { type: string; code?: string; message: string; line?: number; resolution?: string }
+
+export interface ExecuteContent {
+  ok: boolean;
+  result?: unknown;
+  logs: unknown[];
+  error?: ExecuteError;
+  truncated: boolean;
+  resolution?: string;
+  stats: { wallMs: number; cpuMs: number; hostCalls: number; queueMs: number };
+  operations?: { index: number; binding: string; input: unknown }[];
+  planToken?: string;
+  applied?: boolean;
+}
+
+let nextId = 1;
+
+/** One `tools/call`; the server is stateless, so no session is set up first. */
+export async function callTool(api: Api, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; structuredContent: any; text: string }> {
+  const res = await api.json('/v1/mcp', {
+    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': MCP_PROTOCOL_VERSION },
+    json: { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } },
+  });
+  const body = res.body ?? {};
+  if (body.error) throw new CliError(String(body.error.data?.code ?? body.error.code), String(body.error.message), { resolution: body.error.data?.resolution });
+  const result = body.result ?? {};
+  const text = Array.isArray(result.content) ? result.content.filter((c: any) => c?.type === 'text').map((c: any) => c.text).join('\n') : '';
+  return { isError: result.isError === true, structuredContent: result.structuredContent, text };
+}
+
+export async function execute(api: Api, script: string): Promise<ExecuteContent> {
+  const out = await callTool(api, 'execute', { script });
+  const content = out.structuredContent as ExecuteContent | undefined;
+  if (!content || typeof content.ok !== 'boolean') throw new CliError('http_error', t('badResponse', { status: 200 }), { resolution: t('badResponseHelp') });
+  return content;
+}
+
+/** The error of a failed execution, as a CliError (binding errors keep their code and resolution). */
+export function executionError(content: ExecuteContent): CliError {
+  const e = content.error;
+  if (!e) return new CliError('script_error', t('scriptFailed'), { resolution: content.resolution });
+  const where = e.line ? ` (line ${e.line})` : '';
+  return new CliError(e.code ?? e.type, `${e.message}${where}`, { resolution: e.resolution ?? content.resolution, details: { type: e.type } });
+}
+
+/**
+ * Run one binding with `input` and return its output. The input travels as a JSON literal inside the script
+ * (JSON is valid JavaScript), so no value can turn into code.
+ */
+export async function callBinding<T = any>(api: Api, name: string, input: Record<string, unknown>): Promise<T> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`not a binding name: ${name}`);
+  const content = await execute(api, `return await ${name}(${JSON.stringify(input)});`);
+  if (!content.ok) throw executionError(content);
+  return content.result as T;
+}
+
+export interface BatchOutcome<T> { id: string; ok: boolean; value?: T; error?: { code: string; message: string; resolution?: string } }
+
+/** One binding over many ids in a single execution; each id succeeds or fails on its own. */
+export async function callBindingForEach<T = any>(api: Api, name: string, key: string, ids: string[]): Promise<BatchOutcome<T>[]> {
+  if (!/^[a-z_]+$/.test(name) || !/^[a-zA-Z]+$/.test(key)) throw new Error('bad binding call');
+  const script = `const out = [];
+for (const id of ${JSON.stringify(ids)}) {
+  try { out.push({ id, ok: true, value: await ${name}({ ${key}: id }) }); }
+  catch (e) { out.push({ id, ok: false, error: { code: e.code ?? 'error', message: e.message, resolution: e.resolution } }); }
+}
+return out;`;
+  const content = await execute(api, script);
+  if (!content.ok) throw executionError(content);
+  return content.result as BatchOutcome<T>[];
+}
+
+/** POST /app/v1/execute: run, plan, or apply a plan. */
+export async function appExecute(api: Api, body: { script: string; mode: 'run' | 'plan' | 'apply'; planToken?: string }): Promise<ExecuteContent> {
+  return (await api.json<ExecuteContent>('/app/v1/execute', { json: body })).body;
+}
+
+/** POST /ask (JSON answer). */
+export async function ask(api: Api, text: string, maxResults?: number): Promise<any> {
+  const res = await api.json('/ask', {
+    auth: false, accept: [400, 413, 415, 503],
+    json: { query: { text, ...(maxResults ? { max_results: maxResults } : {}) }, prefer: { streaming: false } },
+  });
+  if (res.status !== 200) throw errorFromBody(res.status, res.body);
+  return res.body;
+}
