@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { Api, type TokenSource } from './http.ts';
 import { CliError } from './errors.ts';
 import { t } from './i18n.ts';
-import { loadLogin, removeLogin, saveLogin, type StoredLogin } from './config.ts';
+import { loadLogin, removeLogin, saveLogin, withCredentialsLock, type StoredLogin } from './config.ts';
 
 export const DEFAULT_SCOPES = 'files:read files:write org:read org:admin offline_access';
 /** Refresh this long before the access token expires, so a long upload does not meet a dead token mid-part. */
@@ -150,7 +150,13 @@ export function storedTokens(server: string, initial: StoredLogin): TokenSource 
   const plain = new Api(server, null);
 
   // One refresh at a time: parallel part uploads share it (a rotated refresh token is single-use).
-  const refresh = () => refreshing ??= (async () => {
+  const refresh = () => refreshing ??= withCredentialsLock(async () => {
+    // Another siglata process may have refreshed meanwhile: its tokens are the live ones.
+    const latest = await loadLogin(server);
+    if (latest && latest.refreshToken !== login.refreshToken) {
+      login = latest;
+      if (login.expiresAt - REFRESH_MARGIN_MS > Date.now()) return login.accessToken;
+    }
     if (!login.refreshToken) return null;
     const res = await plain.json(login.tokenEndpoint, {
       auth: false, accept: [400, 401],
@@ -166,7 +172,7 @@ export function storedTokens(server: string, initial: StoredLogin): TokenSource 
     };
     await saveLogin(login);
     return login.accessToken;
-  })().finally(() => { refreshing = null; });
+  }).finally(() => { refreshing = null; });
 
   return {
     async get() {

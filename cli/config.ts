@@ -1,6 +1,6 @@
 // Where the CLI keeps what outlives one command: sign-ins per server (tokens, 0600) and the state of interrupted
 // uploads. The directory is SIGLATA_CONFIG_DIR, else $XDG_CONFIG_HOME/siglata, else ~/.config/siglata (0700).
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -86,6 +86,35 @@ export async function removeLogin(server: string): Promise<void> {
   if (file.current === serverKey(server)) file.current = null;
   await ensureDir(configDir());
   await writePrivate(credentialsPath(), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+const LOCK_STALE_MS = 30_000;
+
+/**
+ * Run `fn` while holding the credentials lock (an O_EXCL lock file), so that two siglata processes never redeem
+ * the same refresh token: the server takes a reused refresh token as theft and revokes the whole grant.
+ */
+export async function withCredentialsLock<T>(fn: () => Promise<T>): Promise<T> {
+  await ensureDir(configDir());
+  const lock = join(configDir(), 'credentials.lock');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const fh = await open(lock, 'wx', 0o600);
+      await fh.close();
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS || Date.now() > deadline) { await rm(lock, { force: true }); continue; } // its holder died
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(lock, { force: true });
+  }
 }
 
 /** Small JSON state files under the config directory (interrupted uploads), also private. */

@@ -250,12 +250,32 @@ return files.length;`);
     t.match(flag.stderr, /resolution: .*Authorization: Bearer/, 'and its resolution');
   });
 
+  t.test('two token sources racing to refresh redeem the refresh token once', async (t) => {
+    // In-process, so both refreshes start together: without the credentials lock the second redemption of the same
+    // refresh token is reuse, and the server revokes the whole grant.
+    const saved = process.env.SIGLATA_CONFIG_DIR;
+    process.env.SIGLATA_CONFIG_DIR = configDir;
+    t.teardown(() => { if (saved === undefined) delete process.env.SIGLATA_CONFIG_DIR; else process.env.SIGLATA_CONFIG_DIR = saved; });
+    const { storedTokens } = await import('../../cli/auth.ts');
+    const login = (await credentials()).logins[app.url];
+    app.clock.advance!(3600_000 + 60_000);
+    const [a, b] = [storedTokens(app.url, login), storedTokens(app.url, login)];
+    const [ta, tb] = await Promise.all([a.renew(login.accessToken), b.renew(login.accessToken)]);
+    t.ok(ta && ta !== login.accessToken, 'a new access token');
+    t.equal(tb, ta, 'the second source took the first one\'s result');
+    t.equal((await http(`${app.url}/app/v1/context`, { token: ta! })).status, 200, 'and the grant stands');
+  });
+
   t.test('an expired access token is refreshed transparently; logout revokes', async (t) => {
     const before = (await credentials()).logins[app.url];
     app.clock.advance!(3600_000 + 60_000);
-    const r = await cli(['exec', '-'], 'return (await context()).organization.slug');
-    t.equal(r.code, 0, r.stderr);
-    t.equal(JSON.parse(r.stdout), 'cli-org');
+    // Three commands at once meet the expired token: one refresh, the others use its result (a refresh token
+    // redeemed twice would make the server revoke the whole grant).
+    const runs = await Promise.all([1, 2, 3].map(() => cli(['exec', '-'], 'return (await context()).organization.slug')));
+    for (const r of runs) {
+      t.equal(r.code, 0, r.stderr);
+      t.equal(JSON.parse(r.stdout), 'cli-org');
+    }
     const after = (await credentials()).logins[app.url];
     t.not(after.accessToken, before.accessToken, 'a new access token was stored');
     t.not(after.refreshToken, before.refreshToken, 'and the rotated refresh token');
