@@ -101,16 +101,31 @@ export function parseDigests(md5Header: string, digestHeader: string): Digests {
   return out;
 }
 
-interface ReadResult { length: number; overflow: boolean }
+interface ReadResult { length: number; overflow: boolean; crc32: number }
 
 /**
- * Read the request body into `buf` (at most `expected` bytes), feeding the hashes as chunks arrive. Stops reading
+ * Free a body chunk's memory now rather than at the next major GC. Node's HTTP parser copies each body chunk
+ * (up to 64 KiB) into a fresh ArrayBuffer of its own; their external memory is what drives most garbage
+ * collections of an upload (each a mark of the whole heap). Once the chunk has been copied and hashed nothing
+ * reads it again (this reader is its only listener), so its ArrayBuffer is detached, which frees the memory and
+ * takes it off V8's external-memory count at once. Chunks that share their ArrayBuffer are left alone.
+ */
+function release(chunk: Buffer): void {
+  const ab = chunk.buffer;
+  if (!(ab instanceof ArrayBuffer) || chunk.byteOffset !== 0 || ab.byteLength !== chunk.length) return;
+  try { ab.transfer(0); } catch { /* not detachable: the GC frees it */ }
+}
+
+/**
+ * Read the request body into `buf` (at most `expected` bytes), computing its CRC-32 and feeding the hashes as chunks
+ * arrive (each chunk is hashed right after its copy, while it is still in cache). Stops reading
  * at the first byte past `expected` (the connection is then closed after the 400).
  */
 function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes: Hash[]): Promise<ReadResult> {
   return new Promise((resolve, reject) => {
     if (req.destroyed) { reject(new ServiceError('invalid_request', { resolution: 'The request body was not received completely.' })); return; }
     let length = 0;
+    let crc = 0;
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
@@ -121,17 +136,20 @@ function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes
       if (length + chunk.length > expected) {
         cleanup();
         req.pause();
-        resolve({ length: length + chunk.length, overflow: true });
+        resolve({ length: length + chunk.length, overflow: true, crc32: crc });
         return;
       }
       chunk.copy(buf, length);
+      crc = crc32(chunk, crc);
       for (const h of hashes) h.update(chunk);
       length += chunk.length;
+      if (sole) release(chunk);
     };
-    const onEnd = () => { cleanup(); resolve({ length, overflow: false }); };
+    const onEnd = () => { cleanup(); resolve({ length, overflow: false, crc32: crc }); };
     const onError = (err: Error) => { cleanup(); reject(new ServiceError('invalid_request', { resolution: 'The request body was not received completely.', cause: err })); };
     const onClose = () => { if (!req.complete) onError(new Error('client closed the request')); };
     req.on('data', onData);
+    const sole = req.listenerCount('data') === 1;
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('close', onClose);
@@ -222,7 +240,7 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
               details: { partNumber, digest: mismatch },
             });
           }
-          const crc = crc32(buf.subarray(0, got.length)).toString(16).padStart(8, '0');
+          const crc = got.crc32.toString(16).padStart(8, '0');
           const sums = { crc32: crc, sha256: sha256Digest ? sha256Digest.toString('hex') : null };
           await storePart(deps, orgId, uploadId, partNumber, buf.subarray(0, got.length), sums);
           ctx.status = 200;
