@@ -1,4 +1,4 @@
-// The file-system BlobStore: each upload is one file written at part offsets (fdatasync before acknowledging),
+// The file-system BlobStore: each upload is one file written at part offsets (O_DSYNC writes: durable before acknowledging),
 // completed by fsync + rename into objects/; see research/storage.md section 2 (local mirror).
 import { mkdir, open, rename, rm, stat, readdir } from 'node:fs/promises';
 import { constants, createReadStream } from 'node:fs';
@@ -42,32 +42,26 @@ export function fsBlobStore(root: string): BlobStore {
   const tmpDir = join(root, 'tmp');
   const stagingFile = (uploadId: string) => join(uploadsDir, uploadId, 'data');
   const objectFile = (key: string) => join(objectsDir, key);
-  // Group commit, one writer per staging file: parts of an upload that arrive together are written in arrival
-  // order by a single writer, then made durable by one fdatasync covering the batch; each part's promise settles
-  // only after a sync that followed its write. Concurrent syncs of one file would each flush all of it and tie up
-  // the libuv threadpool; this is as fast as one sequential writer, and faster when parts queue up.
-  const queues = new Map<string, { part: PartWrite; resolve: () => void; reject: (err: unknown) => void }[]>();
-  async function drain(uploadId: string): Promise<void> {
-    const queue = queues.get(uploadId)!;
+  // Parts are written concurrently, each through its own O_DSYNC descriptor: a write returns only once its own
+  // bytes (and the metadata needed to read them back, such as the file size) are durable, as if followed by an
+  // fdatasync of just that range. Unlike fdatasync, which flushes every dirty page of the file, parts in flight
+  // do not wait on each other's data, so their copies into the page cache and their flushes overlap. At most
+  // WRITERS parts are written at once, leaving libuv's pool (4 threads) room for reads and other file work.
+  const WRITERS = 3;
+  let writing = 0;
+  const waiting: (() => void)[] = [];
+  async function writePart(uploadId: string, part: PartWrite): Promise<void> {
     const file = stagingFile(uploadId);
-    while (queue.length) {
-      const batch = queue.splice(0);
-      try {
-        await ensureDir(dirname(file));
-        // O_CREAT without O_TRUNC: an existing staging file keeps the parts already written.
-        const fh = await open(file, constants.O_RDWR | constants.O_CREAT, 0o600);
-        try {
-          for (const { part } of batch) await writeAll(fh, part.data, part.offset);
-          await fh.datasync();
-        } finally {
-          await fh.close();
-        }
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        for (const p of batch) p.reject(err);
-      }
+    await ensureDir(dirname(file));
+    // O_CREAT without O_TRUNC: an existing staging file keeps the parts already written.
+    const fh = await open(file, constants.O_RDWR | constants.O_CREAT | constants.O_DSYNC, 0o600);
+    try {
+      await writeAll(fh, part.data, part.offset);
+      // A zero-byte part writes nothing, so nothing was synced: make the (created) file itself durable.
+      if (part.data.length === 0) await fh.datasync();
+    } finally {
+      await fh.close();
     }
-    queues.delete(uploadId);
   }
 
   return {
@@ -75,12 +69,15 @@ export function fsBlobStore(root: string): BlobStore {
 
     async putPart(uploadId: string, part: PartWrite): Promise<void> {
       assertSafeUploadId(uploadId);
-      return new Promise<void>((resolve, reject) => {
-        const queue = queues.get(uploadId);
-        if (queue) { queue.push({ part, resolve, reject }); return; }
-        queues.set(uploadId, [{ part, resolve, reject }]);
-        void drain(uploadId);
-      });
+      if (writing >= WRITERS) await new Promise<void>((resolve) => waiting.push(resolve));
+      else writing++;
+      try {
+        await writePart(uploadId, part);
+      } finally {
+        const next = waiting.shift();
+        if (next) next(); // the slot passes on
+        else writing--;
+      }
     },
 
     async finalize(uploadId: string, layout: UploadLayout, key: string) {
