@@ -184,21 +184,44 @@ function watchRss(pid: number) {
   return { async stop() { stopped = true; await loop; return peak; } };
 }
 
-/** Part n of the test data: one random 8 MiB block, stamped with the part number so parts differ. */
-function partData(block: Buffer, n: number, total: number): Buffer {
+/**
+ * Part n of the test data: one random 8 MiB block, stamped with the part number so parts differ. Written into
+ * `buf` (a copy of the block that the caller reuses, one per sender), so that producing a part costs the client
+ * nothing: the client shares the machine's cores with the servers it measures.
+ */
+function partData(buf: Buffer, n: number, total: number): Buffer {
   const len = Math.min(PART, total - (n - 1) * PART);
-  const buf = Buffer.from(block.subarray(0, len));
   if (len >= 4) buf.writeUInt32BE(n, 0);
-  return buf;
+  return buf.subarray(0, len);
 }
 
-async function baselineWrite(dir: string, block: Buffer, total: number): Promise<{ seconds: number; file: string }> {
+/**
+ * On this VM, page-cache pages are cheap only when memory freed moments before is reused: freed memory goes back
+ * to the host at roughly 1 GiB/s, and touching it again costs ~2 s of system CPU per GiB, charged to whoever
+ * copies into the page cache (`dd` of 1 GiB: 0.18 s right after deleting a 1 GiB file, 1.7-2.3 s a second or
+ * more later). A write measured without care is then fast or slow depending on what was deleted just before it
+ * and on how long it runs. So each measured write (the write+fsync baseline, the plain PUT, our upload) starts
+ * right after twice its size of page cache was written and freed, and the files of earlier measurements are
+ * deleted before that.
+ */
+async function recyclePages(dir: string, buf: Buffer, total: number): Promise<void> {
+  const file = join(dir, 'scratch.bin');
+  const fh = await open(file, 'w');
+  try {
+    for (let at = 0; at < total; at += PART) await fh.write(buf, 0, Math.min(PART, total - at), at);
+  } finally {
+    await fh.close();
+  }
+  await rm(file);
+}
+
+async function baselineWrite(dir: string, buf: Buffer, total: number): Promise<{ seconds: number; file: string }> {
   const file = join(dir, `baseline-${Date.now()}.bin`);
   const fh = await open(file, 'w');
   const parts = Math.ceil(total / PART);
   const started = performance.now();
   for (let n = 1; n <= parts; n++) {
-    const data = partData(block, n, total);
+    const data = partData(buf, n, total);
     let written = 0;
     while (written < data.length) written += (await fh.write(data, written, data.length - written, (n - 1) * PART + written)).bytesWritten;
     await fh.datasync();
@@ -208,24 +231,25 @@ async function baselineWrite(dir: string, block: Buffer, total: number): Promise
   return { seconds, file };
 }
 
-async function putParts(urlOf: (n: number) => string, headers: Record<string, string>, agent: Agent, block: Buffer, total: number): Promise<void> {
+async function putParts(urlOf: (n: number) => string, headers: Record<string, string>, agent: Agent, senders: Buffer[], total: number): Promise<void> {
   const parts = Math.ceil(total / PART);
   let next = 1;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+  // One buffer per sender: a part's buffer is free again once its response arrived (the body was sent by then).
+  await Promise.all(senders.map(async (buf) => {
     while (next <= parts) {
       const n = next++;
-      const res = await request(urlOf(n), { method: 'PUT', dispatcher: agent, body: partData(block, n, total), headers: { 'content-type': 'application/octet-stream', ...headers } });
+      const res = await request(urlOf(n), { method: 'PUT', dispatcher: agent, body: partData(buf, n, total), headers: { 'content-type': 'application/octet-stream', ...headers } });
       const text = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`part ${n}: ${res.statusCode} ${text}`);
     }
   }));
 }
 
-async function uploadViaApp(app: Awaited<ReturnType<typeof startChild>>, agent: Agent, block: Buffer, total: number, name: string): Promise<{ seconds: number; fileId: string }> {
+async function uploadViaApp(app: Awaited<ReturnType<typeof startChild>>, agent: Agent, senders: Buffer[], total: number, name: string): Promise<{ seconds: number; fileId: string }> {
   const { url, token } = app.ready;
   const started = performance.now();
   const begun = await app.call('begin', { name, byteLength: total });
-  await putParts((n) => `${url}/v1/mcp/uploads/${begun.uploadId}/parts/${n}`, { authorization: `Bearer ${token}` }, agent, block, total);
+  await putParts((n) => `${url}/v1/mcp/uploads/${begun.uploadId}/parts/${n}`, { authorization: `Bearer ${token}` }, agent, senders, total);
   const done = await app.call('complete', { uploadId: begun.uploadId });
   return { seconds: (performance.now() - started) / 1000, fileId: done.file.fileId };
 }
@@ -248,12 +272,13 @@ export async function main(): Promise<void> {
   await chmod(dataDir, 0o755); // embedded PostgreSQL runs as the postgres user when we are root
   const agent = new Agent({ connections: IN_FLIGHT + 2, keepAliveTimeout: 60_000 });
   const block = randomBytes(PART);
+  const senders = Array.from({ length: IN_FLIGHT }, () => Buffer.from(block));
   const app = await startChild('--serve', { BENCH_DATA_DIR: dataDir, BENCH_PORT: String(await freePort()) });
   let statik: Awaited<ReturnType<typeof startChild>> | null = null;
   try {
     const pid = app.child.pid!;
     // warm-up: a small upload and download, so JIT and pools are not counted as growth... of code
-    const warm = await uploadViaApp(app, agent, block, 2 * PART + 1, 'warmup.bin');
+    const warm = await uploadViaApp(app, agent, senders, 2 * PART + 1, 'warmup.bin');
     await downloadFrom(`${app.ready.url}/v1/mcp/files/${warm.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, 2 * PART + 1);
     await app.call('remove', { fileId: warm.fileId });
     const rssBase = await rssOf(pid);
@@ -262,32 +287,35 @@ export async function main(): Promise<void> {
     const rows: { round: number; upThreads: Record<string, number>; writeBase: number; plainPut: number; plainCpu: number; upload: number; readBase: number; download: number; upCpu: number; downCpu: number }[] = [];
     const memory: Record<string, number>[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const base = await baselineWrite(dataDir, block, TOTAL);
+      await recyclePages(dataDir, senders[0], 2 * TOTAL); // before each measured write (see there)
+      const base = await baselineWrite(dataDir, senders[0], TOTAL);
       const putFile = join(dataDir, `plain-put-${round}.bin`);
       statik = await startChild('--static', { BENCH_STATIC_FILE: base.file, BENCH_PUT_FILE: putFile, BENCH_PORT: String(await freePort()) });
+      const readBase = await downloadFrom(statik.ready.url, agent, {}, TOTAL);
+      await rm(base.file, { force: true });
+      await recyclePages(dataDir, senders[0], 2 * TOTAL);
       const plainCpu0 = await cpuOf(statik.child.pid!);
       const started = performance.now();
-      await putParts((n) => `${statik!.ready.url}/parts/${n}`, {}, agent, block, TOTAL);
+      await putParts((n) => `${statik!.ready.url}/parts/${n}`, {}, agent, senders, TOTAL);
       const plainPut = (performance.now() - started) / 1000;
       const plainCpu = (await cpuOf(statik.child.pid!)) - plainCpu0;
-      const before = await app.call('memory');
-      const threads0 = await cpuByThread(pid);
-      let cpu = await cpuOf(pid);
-      const up = await uploadViaApp(app, agent, block, TOTAL, `bench-${round}.bin`);
-      const upCpu = (await cpuOf(pid)) - cpu;
-      const upThreads = minus(await cpuByThread(pid), threads0);
-      const after = await app.call('memory');
-      memory.push({ ...after, gcMajorMs: after.gcMajorMs - before.gcMajorMs, gcMinorMs: after.gcMinorMs - before.gcMinorMs, gcCount: after.gcCount - before.gcCount });
-      const readBase = await downloadFrom(statik.ready.url, agent, {}, TOTAL);
-      cpu = await cpuOf(pid);
-      const download = await downloadFrom(`${app.ready.url}/v1/mcp/files/${up.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, TOTAL);
-      const downCpu = (await cpuOf(pid)) - cpu;
       statik.child.send({ cmd: 'stop' });
       await new Promise((r) => statik!.child.once('exit', r));
       statik = null;
       await rm(putFile, { force: true });
+      await recyclePages(dataDir, senders[0], 2 * TOTAL);
+      const before = await app.call('memory');
+      const threads0 = await cpuByThread(pid);
+      let cpu = await cpuOf(pid);
+      const up = await uploadViaApp(app, agent, senders, TOTAL, `bench-${round}.bin`);
+      const upCpu = (await cpuOf(pid)) - cpu;
+      const upThreads = minus(await cpuByThread(pid), threads0);
+      const after = await app.call('memory');
+      memory.push({ ...after, gcMajorMs: after.gcMajorMs - before.gcMajorMs, gcMinorMs: after.gcMinorMs - before.gcMinorMs, gcCount: after.gcCount - before.gcCount });
+      cpu = await cpuOf(pid);
+      const download = await downloadFrom(`${app.ready.url}/v1/mcp/files/${up.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, TOTAL);
+      const downCpu = (await cpuOf(pid)) - cpu;
       rows.push({ round, upThreads, writeBase: base.seconds, plainPut, plainCpu, upload: up.seconds, readBase, download, upCpu, downCpu });
-      await rm(base.file, { force: true });
       await app.call('remove', { fileId: up.fileId });
     }
     const rssPeak = await watcher.stop();
