@@ -140,6 +140,17 @@ t.test('siglata, end to end', async (t) => {
     t.match(again.stdout, /Uploaded copy\/big\.bin as fil_/);
   });
 
+  t.test('upload and download an empty file', async (t) => {
+    await writeFile(join(work, 'empty.txt'), '');
+    const up = await cli(['upload', 'empty.txt', '--json']);
+    t.equal(up.code, 0, up.stderr);
+    const file = JSON.parse(up.stdout);
+    t.match(file, { name: 'empty.txt', byteLength: 0, mediaType: 'text/plain; charset=utf-8' }, 'media type from the extension');
+    const down = await cli(['download', file.fileId, '-o', 'empty-back.txt']);
+    t.equal(down.code, 0, down.stderr);
+    t.equal((await readFile(join(work, 'empty-back.txt'))).length, 0);
+  });
+
   t.test('download: streamed, SHA-256 equal to the source, resumed with Range', async (t) => {
     const whole = await cli(['download', bigFileId, '-o', 'back.bin', '--json']);
     t.equal(whole.code, 0, whole.stderr);
