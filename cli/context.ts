@@ -12,7 +12,8 @@ export interface GlobalOptions {
 }
 
 export interface Io {
-  out: (text: string) => void;
+  /** Returns false when the stream wants a drain before more (process.stdout.write). */
+  out: (data: string | Buffer) => boolean | void;
   err: (text: string) => void;
   stdin: NodeJS.ReadableStream;
   stderrIsTTY: boolean;

@@ -15,6 +15,8 @@ import { callBinding } from '../service.ts';
 import { header } from '../http.ts';
 import { formatBytes } from '../format.ts';
 import { progress } from '../progress.ts';
+import type { Api } from '../http.ts';
+import type { CommandContext } from '../context.ts';
 
 interface PartialRecord { fileId: string; etag: string; byteLength: number }
 
@@ -34,6 +36,21 @@ async function readRecord(path: string): Promise<PartialRecord | null> {
   try { return JSON.parse(await readFile(path, 'utf8')) as PartialRecord; } catch { return null; }
 }
 
+/** `-o -`: the bytes to stdout (for pipes); nothing to resume, the SHA-256 still checked when known. */
+async function toStdout(ctx: CommandContext, api: Api, file: { downloadUrl: string; sha256: string | null; byteLength: number }): Promise<number> {
+  const res = await api.raw(file.downloadUrl, { signal: ctx.interrupt.signal });
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of res.body) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (ctx.io.out(chunk as Buffer) === false) await new Promise((r) => process.stdout.once('drain', r));
+  }
+  if (size !== file.byteLength) throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: file.byteLength }), { resolution: t('networkHelp') });
+  if (file.sha256 && file.sha256 !== hash.digest('hex')) throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
+  return 0;
+}
+
 export const downloadCommand = defineCommand({
   name: 'download',
   args: '<fileId>',
@@ -43,13 +60,14 @@ export const downloadCommand = defineCommand({
     'Grava em <saída>.part e renomeia quando completo e verificado. Após uma interrupção, o mesmo comando continua de onde\nparou (HTTP Range), a menos que o arquivo tenha mudado no servidor.\n\nExemplo: siglata download fil_… -o relatorio.pdf',
   ],
   options: {
-    output: { type: 'string', short: 'o', placeholder: 'PATH', help: ['Where to save (default: the file\'s name, in the current directory)', 'Onde salvar (padrão: o nome do arquivo, no diretório atual)'] },
+    output: { type: 'string', short: 'o', placeholder: 'PATH', help: ['Where to save (default: the file\'s name, in the current directory; - for stdout, not resumable)', 'Onde salvar (padrão: o nome do arquivo, no diretório atual; - para stdout, sem retomada)'] },
   },
   positionals: { min: 1, max: 1, name: 'fileId' },
   async run(ctx, values, [fileId]) {
     const api = await ctx.api();
     const file = await callBinding(api, 'files_get', { fileId });
     const out = (values.output as string | undefined) ?? localName(file.name);
+    if (out === '-') return toStdout(ctx, api, file);
     const partPath = `${out}.part`;
     const recordPath = `${out}.part.json`;
 

@@ -175,6 +175,10 @@ t.test('siglata, end to end', async (t) => {
     t.match(restarted.stderr, /changed on the server/);
     t.equal(sha256(await readFile(join(work, 'back3.bin'))), sha256(source), 'stale bytes were not spliced in');
 
+    const piped = await cli(['download', bigFileId, '-o', '-']);
+    t.equal(piped.code, 0, '-o - streams to stdout');
+    t.equal(sha256(piped.stdoutBytes), sha256(source));
+
     const missing = await cli(['download', 'fil_aaaaaaaaaaaaaaaaaaaaaaaaaa']);
     t.equal(missing.code, 1);
     t.match(missing.stderr, /error: not_found/);
