@@ -104,11 +104,22 @@ export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_TABLE, code);
 }
 
+/** A text in every locale, e.g. a throw site's specific resolution. */
+export type Localized = Record<Locale, string>;
+
+/** A specific text in both languages: `l10n(english, portuguese)`. */
+export function l10n(en: string, pt: string): Localized {
+  return { 'en-US': en, 'pt-BR': pt };
+}
+
 export interface ServiceErrorOptions {
   /** Overrides the table's generic message (English; localized callers pass `messages`). */
   message?: string;
-  /** A specific resolution, e.g. naming the failing field. */
-  resolution?: string;
+  /**
+   * A specific resolution, e.g. naming the failing field: in both locales (`l10n(en, pt)`), or one string that is
+   * already in the request's locale (e.g. `tr(locale, en, pt)` or a localized validation message).
+   */
+  resolution?: string | Localized;
   /** Extra members merged into the body (e.g. `missingParts`). Never internals. */
   details?: Record<string, unknown>;
   /** Headers the response must carry (e.g. `Retry-After`, `WWW-Authenticate`). */
@@ -120,10 +131,12 @@ export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly shape: ErrorShape;
+  /** The specific resolution in en-US (or the one string given); `resolutionFor(locale)` localizes it. */
   readonly resolution: string | undefined;
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly customMessage: boolean;
+  readonly #resolution: string | Localized | undefined;
 
   constructor(code: ErrorCode, options: ServiceErrorOptions = {}) {
     const row = ERROR_TABLE[code];
@@ -132,10 +145,17 @@ export class ServiceError extends Error {
     this.code = code;
     this.status = row.status;
     this.shape = row.shape;
-    this.resolution = options.resolution;
+    this.#resolution = options.resolution;
+    this.resolution = typeof options.resolution === 'string' ? options.resolution : options.resolution?.['en-US'];
     this.details = options.details;
     this.headers = options.headers;
     this.customMessage = options.message !== undefined;
+  }
+
+  /** The specific resolution in `locale`, if the throw site gave one. */
+  resolutionFor(locale: Locale = 'en-US'): string | undefined {
+    const r = this.#resolution;
+    return typeof r === 'string' ? r : r?.[locale];
   }
 
   /** The JSON body in the code's shape; 5xx bodies carry the table's text only. */
@@ -143,7 +163,7 @@ export class ServiceError extends Error {
     const row = ERROR_TABLE[this.code];
     const internal = this.status >= 500;
     const message = internal || !this.customMessage || locale !== 'en-US' ? row.message[locale] : this.message;
-    const resolution = (!internal && this.resolution) || row.resolution[locale];
+    const resolution = (!internal && this.resolutionFor(locale)) || row.resolution[locale];
     const extra = internal ? {} : (this.details ?? {});
     if (this.shape === 'typed') return { code: this.code, message, ...extra };
     return { error: { code: this.code, message, resolution, ...extra } };

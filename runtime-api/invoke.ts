@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import type { Binding, HandlerContext } from './define.ts';
 import type { Caller } from './caller.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError, l10n } from './errors.ts';
 import { fromDatabaseError } from './store/errors.ts';
 import { isAdminRole } from './scopes.ts';
 
@@ -20,21 +20,26 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
 export function authorize(binding: Binding, caller: Caller): void {
   if (binding.sessionOnly && caller.kind === 'token') {
     throw new ServiceError('INSUFFICIENT_SCOPE', {
-      resolution: `${binding.name} can only be called from a signed-in session, never with an access token.`,
+      resolution: l10n(`${binding.name} can only be called from a signed-in session, never with an access token.`,
+        `${binding.name} só pode ser chamado a partir de uma sessão autenticada, nunca com um token de acesso.`),
     });
   }
   if (binding.needsOrganization && !caller.membership) {
     throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
-      resolution: `${binding.name} acts on an organization: select one you are an active member of.`,
+      resolution: l10n(`${binding.name} acts on an organization: select one you are an active member of.`,
+        `${binding.name} atua sobre uma organização: selecione uma da qual você é membro ativo.`),
     });
   }
   // A member asking for an admin operation lacks the role, not just a scope: say so, as the HTTP routes do.
   if (binding.scope === 'org:admin' && caller.membership && !isAdminRole(caller.membership.role)) {
-    throw new ServiceError('ORGANIZATION_ADMIN_REQUIRED', { resolution: `${binding.name} needs the owner or admin role in this organization.` });
+    throw new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
+      resolution: l10n(`${binding.name} needs the owner or admin role in this organization.`, `${binding.name} exige o papel de proprietário ou administrador nesta organização.`),
+    });
   }
   if (binding.scope && !caller.scopes.includes(binding.scope)) {
     throw new ServiceError('INSUFFICIENT_SCOPE', {
-      resolution: `${binding.name} needs the scope ${binding.scope}; this caller holds ${caller.scopes.join(' ') || 'none'}.`,
+      resolution: l10n(`${binding.name} needs the scope ${binding.scope}; this caller holds ${caller.scopes.join(' ') || 'none'}.`,
+        `${binding.name} exige o escopo ${binding.scope}; este chamador tem ${caller.scopes.join(' ') || 'nenhum'}.`),
       details: { requiredScope: binding.scope },
     });
   }

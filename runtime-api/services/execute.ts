@@ -9,7 +9,7 @@ import type { Caller } from '../caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
 import { invoke, authorize, parseInput } from '../invoke.ts';
 import { BINDINGS, findBinding } from '../registry.ts';
-import { ServiceError, type Locale } from '../errors.ts';
+import { ServiceError, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult, HostResult } from '../engine-port.ts';
@@ -52,7 +52,7 @@ function operationsHash(ops: readonly PlannedOperation[]): string {
 export function hostError(err: unknown, locale: Locale): HostResult {
   const e = err instanceof ServiceError ? err : new ServiceError('internal_error', { cause: err });
   const body = e.toBody(locale) as { code?: string; message?: string; error?: { code: string; message: string; resolution: string } };
-  const flat = body.error ?? { code: body.code!, message: body.message!, resolution: e.status < 500 ? e.resolution : undefined };
+  const flat = body.error ?? { code: body.code!, message: body.message!, resolution: e.status < 500 ? e.resolutionFor(locale) : undefined };
   return { ok: false, error: { code: flat.code, message: flat.message, ...(flat.resolution ? { resolution: flat.resolution } : {}) } };
 }
 
@@ -62,7 +62,7 @@ function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, ap
   return async (name: string, argsJson: string): Promise<HostResult> => {
     const binding = findBinding(name);
     try {
-      if (!binding) throw new ServiceError('not_found', { resolution: `There is no binding ${name}.` });
+      if (!binding) throw new ServiceError('not_found', { resolution: l10n(`There is no binding ${name}.`, `Não existe o binding ${name}.`) });
       const raw = argsJson === '' ? null : JSON.parse(argsJson);
       if (binding.writes && plan) {
         authorize(binding, caller);
@@ -90,7 +90,7 @@ function nestable(tx: Sql): Sql {
 /** A full pool is the service's condition, not the script's: it answers 503 engine_busy with Retry-After. */
 function throwIfBusy(result: ExecutionResult): ExecutionResult {
   if (result.error?.type === 'engine_busy') {
-    throw new ServiceError('engine_busy', { resolution: 'Every sandbox is busy and the queue is full; retry in a moment.', headers: { 'Retry-After': '1' } });
+    throw new ServiceError('engine_busy', { resolution: l10n('Every sandbox is busy and the queue is full; retry in a moment.', 'Todas as sandboxes estão ocupadas e a fila está cheia; tente de novo em instantes.'), headers: { 'Retry-After': '1' } });
   }
   return result;
 }
@@ -129,20 +129,22 @@ export async function planScript(ctx: ExecuteContext, caller: Caller, source: st
 }
 
 async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, planToken: string) {
-  const invalid = (why: string) => new ServiceError('invalid_input', { resolution: `\`planToken\`: ${why}; run the script with mode "plan" again.` });
+  const invalid = (why: string, whyPt: string) => new ServiceError('invalid_input', {
+    resolution: l10n(`\`planToken\`: ${why}; run the script with mode "plan" again.`, `\`planToken\`: ${whyPt}; execute o script com mode "plan" de novo.`),
+  });
   let kid: string | undefined;
-  try { kid = decodeProtectedHeader(planToken).kid; } catch { throw invalid('not a plan token'); }
+  try { kid = decodeProtectedHeader(planToken).kid; } catch { throw invalid('not a plan token', 'não é um token de plano'); }
   const key = kid ? await ctx.keys.find(kid) : undefined;
-  if (!key) throw invalid('signed by an unknown key');
+  if (!key) throw invalid('signed by an unknown key', 'assinado por uma chave desconhecida');
   let payload;
   try {
     ({ payload } = await jwtVerify(planToken, key.publicKey, { algorithms: ['ES256'], typ: 'plan+jwt', currentDate: ctx.deps.clock.now() }));
   } catch {
-    throw invalid('invalid or expired (plans are valid 15 minutes)');
+    throw invalid('invalid or expired (plans are valid 15 minutes)', 'inválido ou expirado (planos valem 15 minutos)');
   }
-  if (payload.org !== caller.membership!.orgId || payload.sub !== caller.userId) throw invalid('planned by another user or organization');
+  if (payload.org !== caller.membership!.orgId || payload.sub !== caller.userId) throw invalid('planned by another user or organization', 'planejado por outro usuário ou organização');
   if (payload.script !== scriptHash(source)) {
-    throw new ServiceError('conflict', { resolution: 'The script differs from the planned one; apply exactly the planned script.' });
+    throw new ServiceError('conflict', { resolution: l10n('The script differs from the planned one; apply exactly the planned script.', 'O script difere do planejado; aplique exatamente o script planejado.') });
   }
   return { ops: payload.ops as string, n: payload.n as number };
 }
@@ -161,7 +163,8 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
         throw new ServiceError('conflict', {
-          resolution: `The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied. Plan again and review.`,
+          resolution: l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied. Plan again and review.`,
+            `As escritas do script mudaram desde o planejamento (${plan.n} planejadas, ${operations.length} agora); nada foi aplicado. Planeje de novo e revise.`),
         });
       }
     });

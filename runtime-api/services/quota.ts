@@ -3,7 +3,7 @@
 // org_storage_locks, then sums usage: concurrent callers queue on the lock, so the sum each sees is exact and the
 // quota can never be overshot (design.md section 4: invariants under row locks, never read-then-write).
 import type { Sql } from 'postgres';
-import { ServiceError } from '../errors.ts';
+import { ServiceError, l10n } from '../errors.ts';
 import { storageUsedBytes } from './usage.ts';
 
 /** Take the organization's storage lock until the end of the caller's transaction. */
@@ -28,8 +28,11 @@ export async function assertQuota(tx: Sql, orgId: string, quotaBytes: number, no
   // A change that shrinks usage always passes (even over a lowered quota); a re-check (0, 0) fails when over.
   if (addingBytes >= releasingBytes && after > quotaBytes) {
     throw new ServiceError('quota_exceeded', {
-      resolution: `The organization uses ${gib(used)} of its ${gib(quotaBytes)} quota (files, trash and open uploads); `
-        + `${addingBytes - releasingBytes} more bytes do not fit. Delete files, empty the trash or abort open uploads.`,
+      resolution: l10n(
+        `The organization uses ${gib(used)} of its ${gib(quotaBytes)} quota (files, trash and open uploads); `
+          + `${addingBytes - releasingBytes} more bytes do not fit. Delete files, empty the trash or abort open uploads.`,
+        `A organização usa ${gib(used)} da sua cota de ${gib(quotaBytes)} (arquivos, lixeira e envios abertos); `
+          + `mais ${addingBytes - releasingBytes} bytes não cabem. Exclua arquivos, esvazie a lixeira ou cancele envios abertos.`),
       details: { quotaBytes, usedBytes: used, requestedBytes: addingBytes - releasingBytes },
     });
   }

@@ -4,7 +4,7 @@
 import type { Sql } from 'postgres';
 import type { BlobStore } from '../blobs/port.ts';
 import type { InvokeDeps } from '../invoke.ts';
-import { ServiceError } from '../errors.ts';
+import { ServiceError, l10n } from '../errors.ts';
 import {
   deleteFileRow, deleteFileRows, expiredTrash, findFile, inTransaction, isOuterTransaction, setFileState, type FileRow,
 } from '../store/files.ts';
@@ -12,7 +12,7 @@ import {
 export type TrashDeps = Pick<InvokeDeps, 'sql' | 'blobs' | 'clock' | 'config'>;
 
 export function notFound(fileId: string): ServiceError {
-  return new ServiceError('not_found', { resolution: `No file ${fileId} in this organization.` });
+  return new ServiceError('not_found', { resolution: l10n(`No file ${fileId} in this organization.`, `Não há arquivo ${fileId} nesta organização.`) });
 }
 
 /** Whether a trashed file is past its restore window at `now` (more than trashRetentionMs in the trash). */
@@ -40,7 +40,8 @@ export async function restoreFile(deps: TrashDeps, orgId: string, fileId: string
     if (restoreWindowClosed(file, deps.config.trashRetentionMs, now)) {
       const days = Math.round(deps.config.trashRetentionMs / 86400_000);
       throw new ServiceError('restore_expired', {
-        resolution: `The file was trashed at ${file.trashedAt!.toISOString()}, more than ${days} days ago; upload it again.`,
+        resolution: l10n(`The file was trashed at ${file.trashedAt!.toISOString()}, more than ${days} days ago; upload it again.`,
+          `O arquivo foi para a lixeira em ${file.trashedAt!.toISOString()}, há mais de ${days} dias; envie-o de novo.`),
       });
     }
     return (await setFileState(tx, orgId, fileId, 'active', now))!;
@@ -53,7 +54,7 @@ export async function deleteFile(deps: TrashDeps, orgId: string, fileId: string)
     const row = await findFile(tx, orgId, fileId, 'update');
     if (!row) throw notFound(fileId);
     if (row.state !== 'trashed') {
-      throw new ServiceError('conflict', { resolution: `File ${fileId} is active; move it to the trash with files_trash first.`, details: { state: row.state } });
+      throw new ServiceError('conflict', { resolution: l10n(`File ${fileId} is active; move it to the trash with files_trash first.`, `O arquivo ${fileId} está ativo; mova-o para a lixeira com files_trash primeiro.`), details: { state: row.state } });
     }
     await deleteFileRow(tx, orgId, fileId);
     return row;

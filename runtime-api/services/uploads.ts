@@ -3,7 +3,7 @@
 // completion (open → completing → completed, each a conditional update: concurrent completions get 409), abort.
 import type { Sql } from 'postgres';
 import type { InvokeDeps } from '../invoke.ts';
-import { ServiceError } from '../errors.ts';
+import { ServiceError, l10n } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { inTransaction, insertFile, isOuterTransaction, type FileRow } from '../store/files.ts';
 import {
@@ -39,13 +39,13 @@ export function isExpired(upload: UploadRow, now: Date): boolean {
 /** The reservation, if it exists in this organization and can still take parts or be completed. */
 export function assertOpen(upload: UploadRow | null, uploadId: string, now: Date): UploadRow {
   if (!upload || upload.state === 'aborted') {
-    throw new ServiceError('not_found', { resolution: `No upload ${uploadId} in this organization (it may have been aborted).` });
+    throw new ServiceError('not_found', { resolution: l10n(`No upload ${uploadId} in this organization (it may have been aborted).`, `Não há envio ${uploadId} nesta organização (ele pode ter sido cancelado).`) });
   }
   if (isExpired(upload, now)) {
-    throw new ServiceError('upload_expired', { resolution: `The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.` });
+    throw new ServiceError('upload_expired', { resolution: l10n(`The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.`, `A reserva expirou em ${upload.expiresAt.toISOString()}; comece um novo envio.`) });
   }
   if (upload.state === 'completing' || upload.state === 'completed') {
-    throw new ServiceError('conflict', { resolution: `Upload ${uploadId} is already ${upload.state}; its parts can no longer change.`, details: { state: upload.state } });
+    throw new ServiceError('conflict', { resolution: l10n(`Upload ${uploadId} is already ${upload.state}; its parts can no longer change.`, `O envio ${uploadId} já está no estado ${upload.state}; suas partes não podem mais mudar.`), details: { state: upload.state } });
   }
   return upload;
 }
@@ -81,7 +81,7 @@ export async function partTarget(deps: UploadDeps, orgId: string, uploadId: stri
   const upload = assertOpen(await findUpload(deps.sql, orgId, uploadId), uploadId, deps.clock.now());
   if (partNumber > upload.partCount) {
     throw new ServiceError('part_mismatch', {
-      resolution: `This reservation has ${upload.partCount} part(s); part ${partNumber} is out of range.`,
+      resolution: l10n(`This reservation has ${upload.partCount} part(s); part ${partNumber} is out of range.`, `Esta reserva tem ${upload.partCount} parte(s); a parte ${partNumber} está fora do intervalo.`),
       details: { partCount: upload.partCount },
     });
   }
@@ -121,7 +121,7 @@ export async function storePart(deps: UploadDeps, orgId: string, uploadId: strin
     forget = outcome === 'different';
     // Giving up only when another copy is recorded: the part is never left forgotten by a request that failed.
     if (outcome === 'different' && attempt >= 16) {
-      throw new ServiceError('conflict', { resolution: `Other copies of part ${partNumber} were being stored at the same time; send it again if this copy should win.` });
+      throw new ServiceError('conflict', { resolution: l10n(`Other copies of part ${partNumber} were being stored at the same time; send it again if this copy should win.`, `Outras cópias da parte ${partNumber} estavam sendo gravadas ao mesmo tempo; envie-a de novo se esta cópia deve prevalecer.`) });
     }
   }
 }
@@ -141,9 +141,9 @@ export function missingParts(upload: UploadRow, received: readonly PartRow[]): n
 
 export async function uploadStatus(deps: UploadDeps, orgId: string, uploadId: string): Promise<UploadStatus> {
   const upload = await findUpload(deps.sql, orgId, uploadId);
-  if (!upload || upload.state === 'aborted') throw new ServiceError('not_found', { resolution: `No upload ${uploadId} in this organization.` });
+  if (!upload || upload.state === 'aborted') throw new ServiceError('not_found', { resolution: l10n(`No upload ${uploadId} in this organization.`, `Não há envio ${uploadId} nesta organização.`) });
   if (isExpired(upload, deps.clock.now())) {
-    throw new ServiceError('upload_expired', { resolution: `The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.` });
+    throw new ServiceError('upload_expired', { resolution: l10n(`The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.`, `A reserva expirou em ${upload.expiresAt.toISOString()}; comece um novo envio.`) });
   }
   const received = await listParts(deps.sql, uploadId);
   return { upload, received, missing: upload.state === 'open' ? missingParts(upload, received) : [] };
@@ -161,7 +161,7 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
   return inTransaction(deps.sql, async (tx) => {
     const now = deps.clock.now();
     if (!(await transitionUpload(tx, upload.id, ['completing'], 'completed', now))) {
-      throw new ServiceError('conflict', { resolution: `Upload ${upload.id} was completed or changed concurrently.` });
+      throw new ServiceError('conflict', { resolution: l10n(`Upload ${upload.id} was completed or changed concurrently.`, `O envio ${upload.id} foi concluído ou alterado ao mesmo tempo por outra requisição.`) });
     }
     return insertFile(tx, {
       id: upload.fileId,
@@ -189,7 +189,7 @@ export async function completeUpload(deps: UploadDeps, orgId: string, uploadId: 
     const missing = missingParts(current, parts);
     if (missing.length) {
       throw new ServiceError('upload_incomplete', {
-        resolution: `Send the missing part(s) ${summarize(missing)}, then complete again.`,
+        resolution: l10n(`Send the missing part(s) ${summarize(missing)}, then complete again.`, `Envie a(s) parte(s) que falta(m), ${summarize(missing)}, e conclua de novo.`),
         details: { missingParts: missing.slice(0, MISSING_LISTED), missingPartCount: missing.length },
       });
     }

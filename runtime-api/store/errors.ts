@@ -1,5 +1,5 @@
 // SQLSTATE → ServiceError, at the store boundary and nowhere else.
-import { ServiceError } from '../errors.ts';
+import { ServiceError, l10n } from '../errors.ts';
 
 interface PgError { code?: unknown; severity?: unknown; constraint_name?: unknown }
 
@@ -21,7 +21,11 @@ export function fromDatabaseError(err: unknown): ServiceError | null {
   // Data exceptions come from the request's values (e.g. a NUL character, which PostgreSQL text cannot hold, or a
   // number out of range): the caller can fix them.
   if (code === '22021' || code === '22P05' || code === '22P02' || code === '22003' || code === '22001' || code === '22007' || code === '22008') {
-    return new ServiceError('invalid_input', { resolution: 'A value cannot be stored as given (for example it contains a NUL character or is out of range); remove such characters or use a smaller value.', cause: err });
+    return new ServiceError('invalid_input', {
+      resolution: l10n('A value cannot be stored as given (for example it contains a NUL character or is out of range); remove such characters or use a smaller value.',
+        'Um valor não pode ser gravado como foi enviado (por exemplo, contém um caractere NUL ou está fora do intervalo); remova esses caracteres ou use um valor menor.'),
+      cause: err,
+    });
   }
   // 23505 unique violation, 40001 serialization failure, 40P01 deadlock, 55P03 lock not available
   if (code === '23505' || code === '40001' || code === '40P01' || code === '55P03') {

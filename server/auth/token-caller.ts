@@ -1,6 +1,6 @@
 // Bearer token → Caller: verify the JWT, then resolve the user, the active membership and the organization's MCP
 // ceiling from the database on every request (a removed member or a lowered ceiling takes effect at once).
-import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n, type Locale } from '../../runtime-api/errors.ts';
 import type { Caller } from '../../runtime-api/caller.ts';
 import { verifyAccessToken, InvalidTokenError, mcpAudiences, type AccessTokenClaims } from '../../runtime-api/services/access-tokens.ts';
 import { mcpAccess, tokenSubject, type McpAccessRow } from '../../runtime-api/store/organizations.ts';
@@ -27,10 +27,28 @@ export function wwwAuthenticate(deps: Pick<AppDeps, 'config'>, extra = '', reque
   return `Bearer resource_metadata="${metadata}"${extra}`;
 }
 
+/** The pt-BR wording of each reason a token is refused (the English one also goes into `WWW-Authenticate`). */
+const REASONS_PT: Record<string, string> = {
+  'malformed token': 'o token está malformado',
+  'missing claims': 'faltam claims no token',
+  'token expired': 'o token expirou',
+  'token verification failed': 'a verificação do token falhou',
+  'unexpected token type': 'o tipo do token é inesperado',
+  'unknown signing key': 'a chave de assinatura é desconhecida',
+  'the grant behind this token was revoked': 'a autorização por trás deste token foi revogada',
+  'the token\'s user no longer exists': 'o usuário do token não existe mais',
+  'the Authorization header is not a Bearer token': 'o cabeçalho Authorization não traz um token Bearer',
+  'this route needs a signed-in session': 'esta rota exige uma sessão autenticada',
+  'a Bearer access token is required': 'é preciso um token de acesso Bearer',
+  'this route needs a Bearer access token': 'esta rota exige um token de acesso Bearer',
+};
+
 /** 401; `error="invalid_token"` only when a token was actually sent (RFC 6750 section 3.1). */
 export function unauthorized(deps: Pick<AppDeps, 'config'>, reason: string, requestPath?: string, tokenSent = true): ServiceError {
+  const reasonPt = REASONS_PT[reason] ?? 'o token foi recusado';
   return new ServiceError('unauthorized', {
-    resolution: `${reason}. Obtain a new access token through the authorization server and send it as Authorization: Bearer <token>.`,
+    resolution: l10n(`${reason}. Obtain a new access token through the authorization server and send it as Authorization: Bearer <token>.`,
+      `${reasonPt[0]!.toUpperCase()}${reasonPt.slice(1)}. Obtenha um novo token de acesso pelo servidor de autorização e envie-o como Authorization: Bearer <token>.`),
     headers: { 'WWW-Authenticate': wwwAuthenticate(deps, tokenSent ? `, error="invalid_token", error_description="${reason}"` : '', requestPath) },
   });
 }
@@ -55,7 +73,10 @@ export async function callerFromToken(deps: AppDeps, token: string, locale: Loca
   if (!found) throw unauthorized(deps, 'the token\'s user no longer exists', requestPath);
   const { user, membership } = found;
   if (!membership) {
-    throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', { resolution: 'The token\'s user is no longer a member of its organization; sign in again and pick an organization you belong to.' });
+    throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
+      resolution: l10n('The token\'s user is no longer a member of its organization; sign in again and pick an organization you belong to.',
+        'O usuário do token não é mais membro da organização dele; entre de novo e escolha uma organização da qual você faz parte.'),
+    });
   }
   const mcp = found.mcp ?? await mcpAccess(deps.sql, claims.org);
   const scopes = effectiveScopes(membership.role, claims.scope.split(' '), mcp.maxScopes);

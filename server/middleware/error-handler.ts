@@ -1,7 +1,7 @@
 // The only writer of error bodies. ServiceErrors are written in their code's shape and locale; anything else is a
 // 500 whose body hides internals, logged with the request id.
 import type Koa from 'koa';
-import { ServiceError, type ErrorCode } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n, type ErrorCode } from '../../runtime-api/errors.ts';
 import { fromDatabaseError } from '../../runtime-api/store/errors.ts';
 import type { Logger } from '../logger.ts';
 
@@ -35,7 +35,7 @@ export function errorHandler(logger: Logger): Koa.Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ServiceError('not_found', { resolution: `No route ${ctx.method} ${ctx.path}; see /openapi.json.` });
+        throw new ServiceError('not_found', { resolution: l10n(`No route ${ctx.method} ${ctx.path}; see /openapi.json.`, `Não há rota ${ctx.method} ${ctx.path}; consulte /openapi.json.`) });
       }
     } catch (err) {
       const error = toServiceError(err);

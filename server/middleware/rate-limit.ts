@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Sql } from 'postgres';
 import type { Clock } from '../../runtime-api/clock.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n } from '../../runtime-api/errors.ts';
 
 export interface Hit {
   count: number;
@@ -73,7 +73,7 @@ export function rateLimit(options: { store: RateLimitStore; max: number; windowS
     ctx.set('RateLimit-Policy', policy);
     if (count > max) {
       throw new ServiceError('rate_limited', {
-        resolution: `At most ${max} requests per ${windowSeconds} s; retry in ${reset} s.`,
+        resolution: l10n(`At most ${max} requests per ${windowSeconds} s; retry in ${reset} s.`, `No máximo ${max} requisições a cada ${windowSeconds} s; tente de novo em ${reset} s.`),
         headers: { 'Retry-After': String(Math.max(1, reset)) },
       });
     }

@@ -7,7 +7,7 @@ import { parseJsonBody, validate } from '../http/body.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
 import { findBinding } from '../../runtime-api/registry.ts';
 import { runScript, planScript, applyScript } from '../../runtime-api/services/execute.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n } from '../../runtime-api/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
 
@@ -72,7 +72,9 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
         const exec = { engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'app' as const };
         const caller = ctx.state.caller;
         if (body.mode === 'apply') {
-          if (!body.planToken) throw new ServiceError('invalid_input', { resolution: '`planToken`: required with mode "apply"; take it from the plan response.' });
+          if (!body.planToken) throw new ServiceError('invalid_input', {
+            resolution: l10n('`planToken`: required with mode "apply"; take it from the plan response.', '`planToken`: obrigatório com mode "apply"; use o da resposta do plano.'),
+          });
           ctx.body = await applyScript(exec, caller, body.script, body.planToken);
         } else if (body.mode === 'plan') {
           ctx.body = await planScript(exec, caller, body.script);

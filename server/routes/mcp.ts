@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { readJson } from '../http/body.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n } from '../../runtime-api/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
 import { BINDINGS, findBinding } from '../../runtime-api/registry.ts';
@@ -39,7 +39,8 @@ function toolError(text: string, extra: Record<string, unknown> = {}) {
 function insufficientScope(deps: AppDeps, path: string, held: readonly string[], needed: string): ServiceError {
   const scope = [...new Set([...held, needed])].join(' ');
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: `This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
+    resolution: l10n(`This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
+      `Esta chamada exige o escopo ${needed}; peça um token com scope "${scope}" (dentro do maxScopes da organização).`),
     headers: { 'WWW-Authenticate': wwwAuthenticate(deps, `, error="insufficient_scope", scope="${scope}"`, path) },
   });
 }
@@ -57,7 +58,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
   function checkOrigin(ctx: Koa.Context) {
     const origin = ctx.get('origin');
     if (origin && !deps.config.allowedOrigins.includes(origin)) {
-      throw new ServiceError('ORIGIN_NOT_ALLOWED', { resolution: `The origin ${origin} may not call the MCP endpoint.` });
+      throw new ServiceError('ORIGIN_NOT_ALLOWED', { resolution: l10n(`The origin ${origin} may not call the MCP endpoint.`, `A origem ${origin} não pode chamar o endpoint MCP.`) });
     }
   }
 
@@ -71,7 +72,10 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       const key = caller.credentialId ?? caller.userId;
       const running = inFlight.get(key) ?? 0;
       if (running >= MAX_CONCURRENT_PER_TOKEN) {
-        throw new ServiceError('rate_limited', { resolution: `At most ${MAX_CONCURRENT_PER_TOKEN} executions may run at once per token; wait for one to finish.`, headers: { 'Retry-After': '1' } });
+        throw new ServiceError('rate_limited', {
+          resolution: l10n(`At most ${MAX_CONCURRENT_PER_TOKEN} executions may run at once per token; wait for one to finish.`,
+            `No máximo ${MAX_CONCURRENT_PER_TOKEN} execuções podem rodar ao mesmo tempo por token; espere uma terminar.`),
+          headers: { 'Retry-After': '1' } });
       }
       inFlight.set(key, running + 1);
       let missingScope: string | null = null;
@@ -105,7 +109,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       } catch (err) {
         const e = err instanceof ServiceError ? err : new ServiceError('internal_error', { cause: err });
         if (e.status >= 500) throw e;
-        return rpcResult(id, toolError(`${e.code}: ${e.resolution ?? e.message}`));
+        return rpcResult(id, toolError(`${e.code}: ${e.resolutionFor(caller.locale) ?? e.message}`));
       }
     }
     return rpcError(id, -32602, `Unknown tool: ${name}. The tools are execute and search.`);
@@ -117,14 +121,18 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     const caller = ctx.state.caller as Caller | undefined;
     if (!token || !caller || caller.kind !== 'token') {
       throw new ServiceError('unauthorized', {
-        resolution: 'Send an OAuth access token as Authorization: Bearer <token>; discover the authorization server from the resource metadata.',
+        resolution: l10n('Send an OAuth access token as Authorization: Bearer <token>; discover the authorization server from the resource metadata.',
+          'Envie um token de acesso OAuth como Authorization: Bearer <token>; descubra o servidor de autorização pelos metadados do recurso.'),
         headers: { 'WWW-Authenticate': wwwAuthenticate(deps, '', ctx.path) },
       });
     }
     if (token.mcp.state === 'revoked') throw new ServiceError('MCP_ACCESS_REVOKED');
     const version = ctx.get('mcp-protocol-version');
     if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-      throw new ServiceError('invalid_request', { resolution: `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.` });
+      throw new ServiceError('invalid_request', {
+        resolution: l10n(`Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+          `MCP-Protocol-Version ${version} não suportada; suportadas: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`),
+      });
     }
     const msg = checkEnvelope(await readJson(ctx, MAX_BODY));
     ctx.type = 'application/json';
@@ -159,7 +167,10 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
 
   function methodNotAllowed(ctx: Koa.Context) {
     ctx.set('Allow', 'POST');
-    throw new ServiceError('method_not_allowed', { resolution: 'This MCP endpoint is stateless: send JSON-RPC messages with POST; there is no SSE stream or session to open or delete.' });
+    throw new ServiceError('method_not_allowed', {
+      resolution: l10n('This MCP endpoint is stateless: send JSON-RPC messages with POST; there is no SSE stream or session to open or delete.',
+        'Este endpoint MCP não guarda estado: envie mensagens JSON-RPC com POST; não há fluxo SSE nem sessão para abrir ou excluir.'),
+    });
   }
 
   const rpcBody = { contentType: 'application/json', jsonSchema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } } };

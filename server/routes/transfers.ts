@@ -14,12 +14,14 @@ import type { Caller } from '../../runtime-api/caller.ts';
 import type { Binding } from '../../runtime-api/define.ts';
 import type { Scope } from '../../runtime-api/scopes.ts';
 import { authorize, describeIssues } from '../../runtime-api/invoke.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n, type Localized } from '../../runtime-api/errors.ts';
 import { BlobNotFoundError } from '../../runtime-api/blobs/port.ts';
 import { findFile } from '../../runtime-api/store/files.ts';
 import { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from '../../runtime-api/services/uploads.ts';
 import { notFound } from '../../runtime-api/services/trash.ts';
 import { FileId, UploadId } from '../../runtime-api/bindings/files/schemas.ts';
+
+const BODY_INCOMPLETE = l10n('The request body was not received completely.', 'O corpo da requisição não foi recebido por completo.');
 
 const PartParams = v.object({
   uploadId: UploadId,
@@ -38,7 +40,10 @@ const PartStored = v.object({
 function transferAccess(ctx: Koa.Context, name: string, scope: Scope): Caller {
   const caller = ctx.state.caller as Caller;
   if (ctx.state.token?.mcp?.state === 'revoked') {
-    throw new ServiceError('MCP_ACCESS_REVOKED', { resolution: 'An owner or admin of the organization must restore its MCP access before files can be transferred.' });
+    throw new ServiceError('MCP_ACCESS_REVOKED', {
+      resolution: l10n('An owner or admin of the organization must restore its MCP access before files can be transferred.',
+        'Um proprietário ou administrador da organização precisa restaurar o acesso MCP antes que arquivos possam ser transferidos.'),
+    });
   }
   authorize({ name, scope, needsOrganization: true, sessionOnly: false } as Binding, caller);
   return caller;
@@ -77,7 +82,10 @@ interface Digests {
 }
 
 function badDigest(header: string): ServiceError {
-  return new ServiceError('invalid_request', { resolution: `The ${header} header is malformed: send Content-MD5: <base64 MD5> or Content-Digest: sha-256=:<base64>: (RFC 9530).` });
+  return new ServiceError('invalid_request', {
+    resolution: l10n(`The ${header} header is malformed: send Content-MD5: <base64 MD5> or Content-Digest: sha-256=:<base64>: (RFC 9530).`,
+      `O cabeçalho ${header} está malformado: envie Content-MD5: <base64 MD5> ou Content-Digest: sha-256=:<base64>: (RFC 9530).`),
+  });
 }
 
 /** Content-MD5 (base64) and RFC 9530 Content-Digest (sha-256 and sha-512; other algorithms are ignored). */
@@ -141,7 +149,7 @@ function release(chunk: Buffer): void {
  */
 function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes: Hash[]): Promise<ReadResult> {
   return new Promise((resolve, reject) => {
-    if (req.destroyed) { reject(new ServiceError('invalid_request', { resolution: 'The request body was not received completely.' })); return; }
+    if (req.destroyed) { reject(new ServiceError('invalid_request', { resolution: BODY_INCOMPLETE })); return; }
     let length = 0;
     let crc = 0;
     const cleanup = () => {
@@ -164,7 +172,7 @@ function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes
       if (sole) release(chunk);
     };
     const onEnd = () => { cleanup(); resolve({ length, overflow: false, crc32: crc }); };
-    const onError = (err: Error) => { cleanup(); reject(new ServiceError('invalid_request', { resolution: 'The request body was not received completely.', cause: err })); };
+    const onError = (err: Error) => { cleanup(); reject(new ServiceError('invalid_request', { resolution: BODY_INCOMPLETE, cause: err })); };
     const onClose = () => { if (!req.complete) onError(new Error('client closed the request')); };
     req.on('data', onData);
     const sole = req.listenerCount('data') === 1;
@@ -174,11 +182,13 @@ function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes
   });
 }
 
-function partMismatch(partNumber: number, expected: number, got: string, ctx: Koa.Context, bodyUnread: boolean): ServiceError {
+function partMismatch(partNumber: number, expected: number, got: Localized, ctx: Koa.Context, bodyUnread: boolean): ServiceError {
   // An unread body would otherwise be drained first; closing is cheaper and ends an oversized send early.
   if (bodyUnread) ctx.set('Connection', 'close');
   return new ServiceError('part_mismatch', {
-    resolution: `Part ${partNumber} must be exactly ${expected} bytes (${expected === PART_SIZE ? 'every part but the last is 8,388,608 bytes' : 'the final part carries the remainder'}); ${got}. Nothing was stored.`,
+    resolution: l10n(
+      `Part ${partNumber} must be exactly ${expected} bytes (${expected === PART_SIZE ? 'every part but the last is 8,388,608 bytes' : 'the final part carries the remainder'}); ${got['en-US']}. Nothing was stored.`,
+      `A parte ${partNumber} precisa ter exatamente ${expected} bytes (${expected === PART_SIZE ? 'toda parte, exceto a última, tem 8.388.608 bytes' : 'a parte final leva o restante'}); ${got['pt-BR']}. Nada foi gravado.`),
     details: { partNumber, expectedBytes: expected },
   });
 }
@@ -227,14 +237,14 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         const type = (ctx.get('content-type') || '').split(';')[0].trim().toLowerCase();
         if (type !== 'application/octet-stream') {
           ctx.set('Connection', 'close');
-          throw new ServiceError('unsupported_media_type', { resolution: 'Send the part as Content-Type: application/octet-stream.' });
+          throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the part as Content-Type: application/octet-stream.', 'Envie a parte com Content-Type: application/octet-stream.') });
         }
         const orgId = caller.membership!.orgId;
         const target = await partTarget(deps, orgId, uploadId, partNumber);
         const { expectedBytes } = target;
         const declared = ctx.get('content-length');
         if (declared !== '' && Number(declared) !== expectedBytes) {
-          throw partMismatch(partNumber, expectedBytes, `this request declares ${declared}`, ctx, true);
+          throw partMismatch(partNumber, expectedBytes, l10n(`this request declares ${declared}`, `esta requisição declara ${declared}`), ctx, true);
         }
         const digests = parseDigests(ctx.get('content-md5'), ctx.get('content-digest'));
         // CRC-32 always (zlib's, ~4x cheaper than SHA-256); cryptographic hashes only when they are needed.
@@ -246,7 +256,7 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         try {
           const got = await readBody(ctx.req, buf, expectedBytes, [sha256, md5, sha512].filter((h): h is Hash => h !== null));
           if (got.overflow || got.length !== expectedBytes) {
-            throw partMismatch(partNumber, expectedBytes, got.overflow ? 'more bytes arrived' : `${got.length} arrived`, ctx, got.overflow);
+            throw partMismatch(partNumber, expectedBytes, got.overflow ? l10n('more bytes arrived', 'chegaram mais bytes') : l10n(`${got.length} arrived`, `chegaram ${got.length}`), ctx, got.overflow);
           }
           const sha256Digest = sha256?.digest() ?? null;
           const mismatch = (digests.md5 && !md5!.digest().equals(digests.md5) && 'Content-MD5')
@@ -254,7 +264,8 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
             || (digests.sha512 && !sha512!.digest().equals(digests.sha512) && 'Content-Digest sha-512');
           if (mismatch) {
             throw new ServiceError('part_mismatch', {
-              resolution: `The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
+              resolution: l10n(`The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
+                `O ${mismatch} não corresponde aos bytes recebidos na parte ${partNumber}; nada foi gravado. Envie a parte de novo.`),
               details: { partNumber, digest: mismatch },
             });
           }

@@ -1,7 +1,7 @@
 // executions_list: the organization's execution audit log, newest first (owners and admins).
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError } from '../../errors.ts';
+import { ServiceError, l10n } from '../../errors.ts';
 import { isAdminRole } from '../../scopes.ts';
 import { listExecutions } from '../../store/executions.ts';
 import { auditLogFor } from '../../services/audit-log.ts';
@@ -19,7 +19,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
     if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
-    throw new ServiceError('invalid_input', { resolution: '`cursor`: pass the `nextCursor` of a previous page unchanged.' });
+    throw new ServiceError('invalid_input', { resolution: l10n('`cursor`: pass the `nextCursor` of a previous page unchanged.', '`cursor`: passe sem alterações o `nextCursor` de uma página anterior.') });
   }
 }
 

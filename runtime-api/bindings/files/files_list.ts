@@ -2,7 +2,7 @@
 // optional name prefix; pass `nextCursor` back as `cursor` for the next page.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError } from '../../errors.ts';
+import { ServiceError, l10n } from '../../errors.ts';
 import { listFiles, type FileState } from '../../store/files.ts';
 import { FileRecord, toFileRecord } from './schemas.ts';
 
@@ -16,10 +16,16 @@ function decodeCursor(raw: string, state: FileState, prefix: string | null): { n
   let c: Partial<Cursor> | null = null;
   try { c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')); } catch { /* below */ }
   if (!c || typeof c.n !== 'string' || typeof c.i !== 'string') {
-    throw new ServiceError('invalid_input', { resolution: '`cursor`: not a cursor returned by files_list; omit it to start from the first page.' });
+    throw new ServiceError('invalid_input', {
+      resolution: l10n('`cursor`: not a cursor returned by files_list; omit it to start from the first page.',
+        '`cursor`: não é um cursor devolvido por files_list; omita-o para começar da primeira página.'),
+    });
   }
   if (c.s !== state || (c.p ?? null) !== prefix) {
-    throw new ServiceError('invalid_input', { resolution: '`cursor`: it belongs to a listing with another `state` or `prefix`; pass the same filters as the first page.' });
+    throw new ServiceError('invalid_input', {
+      resolution: l10n('`cursor`: it belongs to a listing with another `state` or `prefix`; pass the same filters as the first page.',
+        '`cursor`: ele pertence a uma listagem com outro `state` ou `prefix`; passe os mesmos filtros da primeira página.'),
+    });
   }
   return { name: c.n, id: c.i };
 }

@@ -1,7 +1,7 @@
 // files_read_text: the content of a small UTF-8 text file (at most config textFileMaxBytes, 1 MiB by default).
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError } from '../../errors.ts';
+import { ServiceError, l10n } from '../../errors.ts';
 import { findFile } from '../../store/files.ts';
 import { notFound } from '../../services/trash.ts';
 import { storageFailure } from '../../services/uploads.ts';
@@ -27,7 +27,8 @@ export const files_read_text = defineBinding({
     if (!file) throw notFound(input.fileId);
     if (file.byteLength > config.textFileMaxBytes) {
       throw new ServiceError('invalid_input', {
-        resolution: `\`fileId\`: the file has ${file.byteLength} bytes; files_read_text reads at most ${config.textFileMaxBytes}. Download it from ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download instead.`,
+        resolution: l10n(`\`fileId\`: the file has ${file.byteLength} bytes; files_read_text reads at most ${config.textFileMaxBytes}. Download it from ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download instead.`,
+          `\`fileId\`: o arquivo tem ${file.byteLength} bytes; files_read_text lê no máximo ${config.textFileMaxBytes}. Baixe-o de ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download.`),
       });
     }
     let bytes: Buffer;
@@ -42,7 +43,7 @@ export const files_read_text = defineBinding({
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
-      throw new ServiceError('invalid_input', { resolution: '`fileId`: the file is not valid UTF-8 text; download it instead.' });
+      throw new ServiceError('invalid_input', { resolution: l10n('`fileId`: the file is not valid UTF-8 text; download it instead.', '`fileId`: o arquivo não é texto UTF-8 válido; baixe-o.') });
     }
     return { fileId: file.id, name: file.name, mediaType: file.mediaType, byteLength: file.byteLength, text };
   },

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { createFileFromBytes } from '../../services/files.ts';
 import { defineBinding } from '../../define.ts';
-import { ServiceError } from '../../errors.ts';
+import { ServiceError, l10n } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { findFile, inTransaction, replaceContent } from '../../store/files.ts';
 import { assertQuota } from '../../services/quota.ts';
@@ -40,7 +40,10 @@ export const files_write_text = defineBinding({
     const orgId = caller.membership!.orgId;
     const data = Buffer.from(input.text, 'utf8');
     if (data.length > config.textFileMaxBytes) {
-      throw new ServiceError('invalid_input', { resolution: `\`text\`: ${data.length} bytes of UTF-8; files_write_text takes at most ${config.textFileMaxBytes}. Use upload_begin for larger files.` });
+      throw new ServiceError('invalid_input', {
+        resolution: l10n(`\`text\`: ${data.length} bytes of UTF-8; files_write_text takes at most ${config.textFileMaxBytes}. Use upload_begin for larger files.`,
+          `\`text\`: ${data.length} bytes em UTF-8; files_write_text aceita no máximo ${config.textFileMaxBytes}. Use upload_begin para arquivos maiores.`),
+      });
     }
     const contentType = input.mediaType ?? DEFAULT_TEXT_TYPE;
     if (!input.fileId) {
@@ -62,7 +65,7 @@ export const files_write_text = defineBinding({
         const file = await findFile(tx, orgId, fileId, 'update');
         if (!file) throw notFound(fileId);
         if (file.state !== 'active') {
-          throw new ServiceError('conflict', { resolution: `File ${fileId} is in the trash; restore it with files_restore first.`, details: { state: file.state } });
+          throw new ServiceError('conflict', { resolution: l10n(`File ${fileId} is in the trash; restore it with files_restore first.`, `O arquivo ${fileId} está na lixeira; restaure-o com files_restore primeiro.`), details: { state: file.state } });
         }
         await assertQuota(tx, orgId, config.quotaBytes, now, data.length, file.byteLength);
         const updated = await replaceContent(tx, orgId, fileId, { blobKey, byteLength: data.length, sha256, name: input.name, mediaType: input.mediaType }, now);

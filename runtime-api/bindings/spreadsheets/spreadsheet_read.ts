@@ -8,6 +8,7 @@ import { readCsv } from '../../services/spreadsheets/csv.ts';
 import { readXlsx } from '../../services/spreadsheets/xlsx.ts';
 import { isZip } from '../../services/spreadsheets/zip-guard.ts';
 import { sheetNameFromFile } from '../../services/spreadsheets/names.ts';
+import { l10n } from '../../errors.ts';
 import { SPREADSHEET_LIMITS, invalid } from '../../services/spreadsheets/limits.ts';
 
 export const spreadsheet_read = defineBinding({
@@ -47,7 +48,7 @@ export const spreadsheet_read = defineBinding({
     if (isZip(bytes)) return readXlsx(bytes, { ...options, sheet: input.sheet });
     const sheetName = sheetNameFromFile(file.name);
     if (input.sheet !== undefined && input.sheet.toLowerCase() !== sheetName.toLowerCase()) {
-      throw invalid('sheet', `a CSV file has one sheet, named ${JSON.stringify(sheetName)} after the file; omit \`sheet\`.`);
+      throw invalid('sheet', l10n(`a CSV file has one sheet, named ${JSON.stringify(sheetName)} after the file; omit \`sheet\`.`, `um arquivo CSV tem uma só planilha, chamada ${JSON.stringify(sheetName)} como o arquivo; omita \`sheet\`.`));
     }
     return { version: WORKBOOK_VERSION, sheets: [readCsv(bytes, { ...options, sheetName })] } satisfies Workbook;
   },

@@ -6,6 +6,7 @@ import { WorkbookSchema } from './workbook.ts';
 import { createFileFromBytes } from '../../services/spreadsheets/files.ts';
 import { writeCsv } from '../../services/spreadsheets/csv.ts';
 import { writeXlsx } from '../../services/spreadsheets/xlsx.ts';
+import { l10n } from '../../errors.ts';
 import { SPREADSHEET_LIMITS, invalid, mib } from '../../services/spreadsheets/limits.ts';
 
 export const MEDIA_TYPES = {
@@ -49,20 +50,26 @@ export const spreadsheet_write = defineBinding({
     const { workbook } = input;
     const cells = workbook.sheets.reduce((n, s) => n + s.tables.reduce((m, t) => m + t.rows.length * t.columns.length, 0), 0);
     if (cells > SPREADSHEET_LIMITS.maxCells) {
-      throw invalid('workbook', `${cells.toLocaleString('en-US')} data cells; spreadsheet_write takes at most ${SPREADSHEET_LIMITS.maxCells.toLocaleString('en-US')} per call. Write several files.`);
+      const n = cells.toLocaleString('en-US'), most = SPREADSHEET_LIMITS.maxCells.toLocaleString('en-US');
+      throw invalid('workbook', l10n(`${n} data cells; spreadsheet_write takes at most ${most} per call. Write several files.`,
+        `${n} células de dados; spreadsheet_write aceita no máximo ${most} por chamada. Grave vários arquivos.`));
     }
     let data: Buffer;
     if (input.format === 'csv') {
       const [sheet, ...others] = workbook.sheets;
       if (others.length || sheet.tables.length > 1) {
-        throw invalid('workbook', `a CSV file holds one sheet with at most one table; this workbook has ${workbook.sheets.length} sheets and ${sheet.tables.length} tables on the first. Use format "xlsx", or write one CSV per table.`);
+        throw invalid('workbook', l10n(
+          `a CSV file holds one sheet with at most one table; this workbook has ${workbook.sheets.length} sheets and ${sheet.tables.length} tables on the first. Use format "xlsx", or write one CSV per table.`,
+          `um arquivo CSV comporta uma planilha com no máximo uma tabela; esta pasta de trabalho tem ${workbook.sheets.length} planilhas e ${sheet.tables.length} tabelas na primeira. Use format "xlsx", ou grave um CSV por tabela.`));
       }
       data = writeCsv(sheet.tables[0] ?? null, { delimiter: input.csv?.delimiter ?? ',', bom: input.csv?.bom ?? false });
     } else {
       data = await writeXlsx(workbook);
     }
     if (data.length > SPREADSHEET_LIMITS.maxFileBytes) {
-      throw invalid('workbook', `the ${input.format.toUpperCase()} file would have ${data.length} bytes, more than ${mib(SPREADSHEET_LIMITS.maxFileBytes)}, the most spreadsheet_read reads back. Write several files.`);
+      throw invalid('workbook', l10n(
+        `the ${input.format.toUpperCase()} file would have ${data.length} bytes, more than ${mib(SPREADSHEET_LIMITS.maxFileBytes)}, the most spreadsheet_read reads back. Write several files.`,
+        `o arquivo ${input.format.toUpperCase()} teria ${data.length} bytes, mais de ${mib(SPREADSHEET_LIMITS.maxFileBytes)}, o máximo que spreadsheet_read lê de volta. Grave vários arquivos.`));
     }
     const row = await createFileFromBytes(deps, { name: input.name, mediaType: MEDIA_TYPES[input.format], data });
     return toFileRecord(row, deps.config);

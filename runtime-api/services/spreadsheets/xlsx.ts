@@ -16,6 +16,7 @@ import { canonicalTime, typedColumnType, typedCellValue, type TypedCell } from '
 import { columnNames, excelTableName, sheetNameFromXlsx } from './names.ts';
 import { guardXlsxZip } from './zip-guard.ts';
 import { SPREADSHEET_LIMITS, concurrencyLimit, invalid, tooManyCells } from './limits.ts';
+import { l10n } from '../../errors.ts';
 
 const exclusive = concurrencyLimit(SPREADSHEET_LIMITS.xlsxConcurrency);
 
@@ -69,7 +70,8 @@ function readCell(cell: ExcelJS.Cell): TypedCell {
   const raw = cell.type === V.Formula ? (cell as unknown as { result: unknown }).result : cell.value;
   const typed = fromValue(raw, cell.numFmt);
   if (typed?.kind === 'string' && typed.value.length > MAX_CELL_CHARS) {
-    throw invalid('fileId', `cell ${cell.address} of sheet ${JSON.stringify(cell.worksheet.name)} has more than ${MAX_CELL_CHARS} characters.`);
+    throw invalid('fileId', l10n(`cell ${cell.address} of sheet ${JSON.stringify(cell.worksheet.name)} has more than ${MAX_CELL_CHARS} characters.`,
+      `a célula ${cell.address} da planilha ${JSON.stringify(cell.worksheet.name)} tem mais de ${MAX_CELL_CHARS} caracteres.`));
   }
   return typed;
 }
@@ -120,7 +122,7 @@ function rowEmpty(ws: ExcelJS.Worksheet, r: number, box: Box): boolean {
 
 function readTable(ws: ExcelJS.Worksheet, name: string, box: Box, excludeLastRow: boolean, budget: ReadBudget): Table {
   const width = box.right - box.left + 1;
-  if (width > MAX_COLUMNS) throw invalid('fileId', `a table of sheet ${JSON.stringify(ws.name)} is wider than ${MAX_COLUMNS} columns.`);
+  if (width > MAX_COLUMNS) throw invalid('fileId', l10n(`a table of sheet ${JSON.stringify(ws.name)} is wider than ${MAX_COLUMNS} columns.`, `uma tabela da planilha ${JSON.stringify(ws.name)} tem mais de ${MAX_COLUMNS} colunas.`));
   const header: (string | null)[] = [];
   for (let c = box.left; c <= box.right; c++) {
     const cell = cellAt(ws, box.top, c);
@@ -133,7 +135,7 @@ function readTable(ws: ExcelJS.Worksheet, name: string, box: Box, excludeLastRow
   let dataRows = Math.max(0, bottom - box.top);
   let truncated = false;
   if (budget.maxRows !== undefined && dataRows > budget.maxRows) { dataRows = budget.maxRows; truncated = true; }
-  if (dataRows * width > budget.cellsLeft) throw tooManyCells(`sheet ${JSON.stringify(ws.name)}`, width, budget.cellsLeft);
+  if (dataRows * width > budget.cellsLeft) throw tooManyCells(l10n(`sheet ${JSON.stringify(ws.name)}`, `a planilha ${JSON.stringify(ws.name)}`), width, budget.cellsLeft);
   budget.cellsLeft -= dataRows * width;
   const typed: TypedCell[][] = [];
   for (let r = box.top + 1; r <= box.top + dataRows; r++) {
@@ -178,16 +180,20 @@ async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workb
   try {
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (err) {
-    throw invalid('fileId', `the file is not a readable XLSX workbook (${String((err as Error).message ?? err).slice(0, 200)}).`);
+    const why = String((err as Error).message ?? err).slice(0, 200);
+    throw invalid('fileId', l10n(`the file is not a readable XLSX workbook (${why}).`, `o arquivo não é uma pasta de trabalho XLSX legível (${why}).`));
   }
   let sheets = wb.worksheets;
   if (options.sheet !== undefined) {
     const wanted = options.sheet;
     const match = sheets.find((s) => s.name === wanted) ?? sheets.find((s) => s.name.toLowerCase() === wanted.toLowerCase());
-    if (!match) throw invalid('sheet', `no sheet named ${JSON.stringify(wanted)}; the workbook has ${sheets.map((s) => JSON.stringify(s.name)).join(', ')}.`);
+    if (!match) {
+      const names = sheets.map((s) => JSON.stringify(s.name)).join(', ');
+      throw invalid('sheet', l10n(`no sheet named ${JSON.stringify(wanted)}; the workbook has ${names}.`, `não há planilha chamada ${JSON.stringify(wanted)}; a pasta de trabalho tem ${names}.`));
+    }
     sheets = [match];
   }
-  if (!sheets.length) throw invalid('fileId', 'the XLSX workbook has no worksheets.');
+  if (!sheets.length) throw invalid('fileId', l10n('the XLSX workbook has no worksheets.', 'a pasta de trabalho XLSX não tem planilhas.'));
   const budget: ReadBudget = { maxRows: options.maxRows, cellsLeft: options.maxCells };
   const used = new Set<string>();
   return { version: WORKBOOK_VERSION, sheets: sheets.map((ws, i) => readSheet(ws, sheetNameFromXlsx(ws.name, i + 1, used), budget)) };

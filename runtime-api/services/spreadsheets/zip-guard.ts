@@ -3,6 +3,7 @@
 // `<c>` cell elements in the worksheets. A zip bomb or a sheet of millions of cells is refused before it costs memory.
 import { inflateRawSync } from 'node:zlib';
 import { SPREADSHEET_LIMITS, invalid, mib } from './limits.ts';
+import { l10n } from '../../errors.ts';
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
@@ -13,11 +14,11 @@ export function isZip(bytes: Buffer): boolean {
 }
 
 function notXlsx(why: string): Error {
-  return invalid('fileId', `the file is not a readable XLSX workbook (${why}).`);
+  return invalid('fileId', l10n(`the file is not a readable XLSX workbook (${why}).`, `o arquivo não é uma pasta de trabalho XLSX legível (${why}).`));
 }
 
 function tooLarge(max: number): Error {
-  return invalid('fileId', `the XLSX inflates to more than ${mib(max)}, the most spreadsheet_read unpacks.`);
+  return invalid('fileId', l10n(`the XLSX inflates to more than ${mib(max)}, the most spreadsheet_read unpacks.`, `o XLSX descompactado passa de ${mib(max)}, o máximo que spreadsheet_read descompacta.`));
 }
 
 export interface ZipCensus {
@@ -48,7 +49,7 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
   const total = bytes.readUInt16LE(eocd + 10);
   const cdOffset = bytes.readUInt32LE(eocd + 16);
   if (total === 0xffff || cdOffset === 0xffffffff) throw notXlsx('zip64 archives are not supported');
-  if (total > limits.maxXlsxEntries) throw invalid('fileId', `the XLSX zip has ${total} entries; at most ${limits.maxXlsxEntries} are read.`);
+  if (total > limits.maxXlsxEntries) throw invalid('fileId', l10n(`the XLSX zip has ${total} entries; at most ${limits.maxXlsxEntries} are read.`, `o zip do XLSX tem ${total} entradas; no máximo ${limits.maxXlsxEntries} são lidas.`));
   const census: ZipCensus = { entries: total, hasWorkbook: false, inflatedBytes: 0, cellElements: 0 };
   let p = cdOffset;
   for (let n = 0; n < total; n++) {
@@ -86,12 +87,15 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
     if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) {
       census.cellElements += countElements(data, 'c') + countElements(data, 'row');
       if (census.cellElements > limits.maxXlsxCellElements) {
-        throw invalid('fileId', `the XLSX holds more than ${limits.maxXlsxCellElements.toLocaleString('en-US')} cells and rows across its sheets, the most spreadsheet_read parses; split the workbook or export the needed sheet as CSV.`);
+        const most = limits.maxXlsxCellElements.toLocaleString('en-US');
+        throw invalid('fileId', l10n(`the XLSX holds more than ${most} cells and rows across its sheets, the most spreadsheet_read parses; split the workbook or export the needed sheet as CSV.`,
+          `o XLSX tem mais de ${most} células e linhas somando as planilhas, o máximo que spreadsheet_read analisa; divida a pasta de trabalho ou exporte a planilha necessária como CSV.`));
       }
     }
   }
   if (!census.hasWorkbook) {
-    throw invalid('fileId', 'the file is a zip but not an XLSX workbook (it has no xl/workbook.xml). OpenDocument (.ods), Numbers and other formats are not read: save as .xlsx or .csv.');
+    throw invalid('fileId', l10n('the file is a zip but not an XLSX workbook (it has no xl/workbook.xml). OpenDocument (.ods), Numbers and other formats are not read: save as .xlsx or .csv.',
+      'o arquivo é um zip, mas não uma pasta de trabalho XLSX (não tem xl/workbook.xml). OpenDocument (.ods), Numbers e outros formatos não são lidos: salve como .xlsx ou .csv.'));
   }
   return census;
 }

@@ -110,7 +110,7 @@ export function oauthEndpointRoutes(deps: AppDeps): RouteDef[] {
           try {
             body = await readJson(ctx, REGISTRATION_MAX_BYTES);
           } catch (err) {
-            if (err instanceof ServiceError) throw new OAuthError('invalid_client_metadata', `send the client metadata as a JSON object of at most ${REGISTRATION_MAX_BYTES} bytes (${err.resolution ?? err.message})`);
+            if (err instanceof ServiceError) throw new OAuthError('invalid_client_metadata', `send the client metadata as a JSON object of at most ${REGISTRATION_MAX_BYTES} bytes (${err.resolutionFor('en-US') ?? err.message})`);
             throw err;
           }
           const client = await registerClient(sql, clock, body);
