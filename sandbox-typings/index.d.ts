@@ -79,6 +79,8 @@ type FilesListOutput = {
     restorableUntil: string | null;
     /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
     sha256: string | null;
+    /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+    crc32: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
   }>;
@@ -128,6 +130,8 @@ type FilesGetOutput = {
   restorableUntil: string | null;
   /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
   sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -169,6 +173,8 @@ type FilesUpdateOutput = {
   restorableUntil: string | null;
   /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
   sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -206,6 +212,8 @@ type FilesTrashOutput = {
   restorableUntil: string | null;
   /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
   sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -244,6 +252,8 @@ type FilesRestoreOutput = {
   restorableUntil: string | null;
   /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
   sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -335,6 +345,8 @@ type FilesWriteTextOutput = {
   restorableUntil: string | null;
   /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
   sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -453,6 +465,8 @@ type UploadCompleteOutput = {
     restorableUntil: string | null;
     /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
     sha256: string | null;
+    /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+    crc32: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
   };
@@ -902,6 +916,8 @@ type SpreadsheetWriteOutput = {
   restorableUntil: string | null;
   /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
   sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };

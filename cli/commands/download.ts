@@ -1,11 +1,12 @@
 // download: stream a file to disk with progress. Bytes go to `<out>.part` beside a small record of the file's
 // ETag; after an interruption, running the command again asks for the rest with Range + If-Range, so a file that
 // changed meanwhile is sent whole instead of being spliced. The result is checked against the announced length,
-// the ETag of every response, and the catalogue's SHA-256 when it has one.
+// the ETag of every response, and the catalogue's checksums: CRC-32 (every file) and SHA-256 (when known).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { defineCommand } from '../command.ts';
@@ -20,10 +21,20 @@ import type { CommandContext } from '../context.ts';
 
 interface PartialRecord { fileId: string; etag: string; byteLength: number }
 
-async function sha256Of(path: string): Promise<string> {
+/** SHA-256 and CRC-32 (hex) of a file, in one read. */
+async function digestsOf(path: string): Promise<{ sha256: string; crc32: string }> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
+  let crc = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    crc = crc32(chunk as Buffer, crc);
+  }
+  return { sha256: hash.digest('hex'), crc32: crc.toString(16).padStart(8, '0') };
+}
+
+/** The catalogue's checksums (CRC-32 for every file, SHA-256 when known) against what arrived. */
+function matches(file: { sha256: string | null; crc32?: string | null }, got: { sha256: string; crc32: string }): boolean {
+  return (!file.sha256 || file.sha256 === got.sha256) && (!file.crc32 || file.crc32 === got.crc32);
 }
 
 /** The last segment of a catalogue name, safe as a local file name. */
@@ -37,17 +48,19 @@ async function readRecord(path: string): Promise<PartialRecord | null> {
 }
 
 /** `-o -`: the bytes to stdout (for pipes); nothing to resume, the SHA-256 still checked when known. */
-async function toStdout(ctx: CommandContext, api: Api, file: { downloadUrl: string; sha256: string | null; byteLength: number }): Promise<number> {
+async function toStdout(ctx: CommandContext, api: Api, file: { downloadUrl: string; sha256: string | null; crc32?: string | null; byteLength: number }): Promise<number> {
   const res = await api.raw(file.downloadUrl, { signal: ctx.interrupt.signal });
   const hash = createHash('sha256');
   let size = 0;
+  let crc = 0;
   for await (const chunk of res.body) {
     hash.update(chunk as Buffer);
+    crc = crc32(chunk as Buffer, crc);
     size += (chunk as Buffer).length;
     if (ctx.io.out(chunk as Buffer) === false) await new Promise((r) => process.stdout.once('drain', r));
   }
   if (size !== file.byteLength) throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: file.byteLength }), { resolution: t('networkHelp') });
-  if (file.sha256 && file.sha256 !== hash.digest('hex')) throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
+  if (!matches(file, { sha256: hash.digest('hex'), crc32: crc.toString(16).padStart(8, '0') })) throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
   return 0;
 }
 
@@ -110,8 +123,9 @@ export const downloadCommand = defineCommand({
     }
     const size = (await stat(partPath)).size;
     if (size !== total) throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: total }), { resolution: t('networkHelp') });
-    const sha256 = await sha256Of(partPath);
-    if (file.sha256 && file.sha256 !== sha256) {
+    const got = await digestsOf(partPath);
+    const { sha256 } = got;
+    if (!matches(file, got)) {
       await rm(partPath, { force: true });
       await rm(recordPath, { force: true });
       throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('digestMismatchHelp', { path: out }) });

@@ -1,5 +1,6 @@
 // Creating a file from bytes: the bytes first under a fresh blob key, then the row in one transaction after the
 // quota check, the bytes deleted again if the transaction fails. files_write_text and spreadsheet_write share it.
+import { crc32Hex } from '../crc32-combine.ts';
 import { createHash } from 'node:crypto';
 import type { HandlerContext } from '../define.ts';
 import { newId } from '../ids.ts';
@@ -26,7 +27,7 @@ export async function createFileFromBytes(deps: Deps, input: { name: string; med
       const now = deps.clock.now();
       await assertQuota(tx, orgId, deps.config.quotaBytes, now, data.length);
       return insertFile(tx, {
-        id: newId('fil'), orgId, name: input.name, mediaType: input.mediaType, byteLength: data.length, sha256, blobKey,
+        id: newId('fil'), orgId, name: input.name, mediaType: input.mediaType, byteLength: data.length, sha256, crc32: crc32Hex(data), blobKey,
         createdBy: deps.caller.userId, createdAt: now, updatedAt: now,
       });
     });

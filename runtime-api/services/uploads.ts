@@ -1,6 +1,7 @@
 // Upload reservations (design.md section 5, Uploads): begin (quota-checked under the organization's lock), parts
 // (stored while the reservation row is share-locked, so completion, abort and expiry wait for writes in flight),
 // completion (open → completing → completed, each a conditional update: concurrent completions get 409), abort.
+import { combineHexCrcs } from '../crc32-combine.ts';
 import type { Sql } from 'postgres';
 import type { InvokeDeps } from '../invoke.ts';
 import { ServiceError, l10n } from '../errors.ts';
@@ -172,6 +173,8 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
       // One part: its hash is the file's (computed on the way in). Several: a whole-file hash would cost a second
       // full read, and hashing every part costs more CPU than the rest of the upload path (bench/transfers.ts).
       sha256: upload.partCount === 1 && received.length === 1 ? received[0].sha256 : null,
+      // The parts' CRC-32s combine into the whole content's, so every upload has a checksum to verify downloads by.
+      crc32: received.every((p) => p.crc32) ? combineHexCrcs([...received].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ crc32: p.crc32!, byteLength: p.byteLength }))) : null,
       blobKey: upload.blobKey,
       createdBy: upload.createdBy,
       createdAt: now,

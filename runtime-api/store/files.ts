@@ -10,6 +10,8 @@ export interface FileRow {
   mediaType: string;
   byteLength: number;
   sha256: string | null;
+  /** Hex CRC-32 of the content; null only for rows written before it was recorded. */
+  crc32: string | null;
   blobKey: string;
   state: FileState;
   createdBy: string | null;
@@ -19,7 +21,7 @@ export interface FileRow {
 }
 
 const columns = (sql: Sql) => sql`id, org_id as "orgId", name, media_type as "mediaType", byte_length as "byteLength",
-  sha256, blob_key as "blobKey", state, created_by as "createdBy", created_at as "createdAt", updated_at as "updatedAt",
+  sha256, crc32, blob_key as "blobKey", state, created_by as "createdBy", created_at as "createdAt", updated_at as "updatedAt",
   trashed_at as "trashedAt"`;
 
 /** Run `fn` in a transaction, or in a savepoint when `sql` already is one (plan/apply runs a script in one). */
@@ -59,8 +61,8 @@ export async function listFiles(sql: Sql, orgId: string, q: ListQuery): Promise<
 
 export async function insertFile(sql: Sql, row: Omit<FileRow, 'state' | 'trashedAt'>): Promise<FileRow> {
   const [out] = await sql<FileRow[]>`insert into files
-      (id, org_id, name, media_type, byte_length, sha256, blob_key, state, created_by, created_at, updated_at)
-    values (${row.id}, ${row.orgId}, ${row.name}, ${row.mediaType}, ${row.byteLength}, ${row.sha256}, ${row.blobKey},
+      (id, org_id, name, media_type, byte_length, sha256, crc32, blob_key, state, created_by, created_at, updated_at)
+    values (${row.id}, ${row.orgId}, ${row.name}, ${row.mediaType}, ${row.byteLength}, ${row.sha256}, ${row.crc32}, ${row.blobKey},
       'active', ${row.createdBy}, ${row.createdAt}, ${row.updatedAt})
     returning ${columns(sql)}`;
   return out;
@@ -76,9 +78,9 @@ export async function updateFileMeta(sql: Sql, orgId: string, fileId: string, pa
   return row ?? null;
 }
 
-export async function replaceContent(sql: Sql, orgId: string, fileId: string, c: { blobKey: string; byteLength: number; sha256: string | null; name?: string; mediaType?: string }, now: Date): Promise<FileRow | null> {
+export async function replaceContent(sql: Sql, orgId: string, fileId: string, c: { blobKey: string; byteLength: number; sha256: string | null; crc32: string | null; name?: string; mediaType?: string }, now: Date): Promise<FileRow | null> {
   const [row] = await sql<FileRow[]>`update files set
-      blob_key = ${c.blobKey}, byte_length = ${c.byteLength}, sha256 = ${c.sha256},
+      blob_key = ${c.blobKey}, byte_length = ${c.byteLength}, sha256 = ${c.sha256}, crc32 = ${c.crc32},
       name = coalesce(${c.name ?? null}, name), media_type = coalesce(${c.mediaType ?? null}, media_type),
       updated_at = ${now}
     where id = ${fileId} and org_id = ${orgId}

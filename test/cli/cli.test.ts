@@ -4,6 +4,7 @@
 // with Range), the catalogue commands, plan and apply of a batch rename, search, ask, refresh and logout.
 import t from 'tap';
 import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +180,16 @@ t.test('siglata, end to end', async (t) => {
     t.equal(piped.code, 0, '-o - streams to stdout');
     t.equal(sha256(piped.stdoutBytes), sha256(source));
 
+    // A partial file whose bytes are wrong under the right ETag (disk corruption, a tampered .part): the resumed
+    // download is checked against the catalogue's CRC-32 (a multi-part upload has no SHA-256) and refused.
+    await writeFile(join(work, 'back4.bin.part'), randomBytes(20_000_000));
+    await writeFile(join(work, 'back4.bin.part.json'), JSON.stringify({ fileId: bigFileId, etag: got.etag, byteLength: source.length }));
+    const corrupt = await cli(['download', bigFileId, '-o', 'back4.bin']);
+    t.equal(corrupt.code, 1, 'corruption is not accepted');
+    t.match(corrupt.stderr, /error: digest_mismatch: /);
+    await t.rejects(stat(join(work, 'back4.bin')), { code: 'ENOENT' }, 'nothing saved under the target name');
+    await t.rejects(stat(join(work, 'back4.bin.part')), { code: 'ENOENT' }, 'and the bad partial is gone, so a rerun starts clean');
+
     const missing = await cli(['download', 'fil_aaaaaaaaaaaaaaaaaaaaaaaaaa']);
     t.equal(missing.code, 1);
     t.match(missing.stderr, /error: not_found/);
@@ -220,7 +231,7 @@ return files.length;`);
     t.match(table.stdout, /^ID\s+SIZE\s+UPDATED\s+TYPE\s+NAME$/m);
     t.match(table.stdout, new RegExp(`^${bigFileId}\\s+47\\.7 MiB\\s+.*big\\.bin$`, 'm'));
     const info = JSON.parse((await cli(['info', bigFileId, '--json'])).stdout);
-    t.match(info, { fileId: bigFileId, name: 'big.bin', byteLength: 50_000_000, state: 'active' });
+    t.match(info, { fileId: bigFileId, name: 'big.bin', byteLength: 50_000_000, state: 'active', sha256: null, crc32: crc32(source).toString(16).padStart(8, '0') }, 'a multi-part upload has its whole-content CRC-32');
     t.match((await cli(['info', bigFileId])).stdout, /^size\s+47\.7 MiB \(50000000 bytes\)$/m);
 
     const listed = JSON.parse((await cli(['ls', '--prefix', 'archive/', '--json'])).stdout).files;

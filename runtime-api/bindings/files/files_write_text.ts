@@ -1,6 +1,7 @@
 // files_write_text: create a small text file, or replace the content of an existing one (at most config
 // textFileMaxBytes of UTF-8). The new bytes are written first under a fresh blob key; the catalogue then points at
 // them in one transaction (quota-checked under the organization's lock), and the old bytes are deleted after commit.
+import { crc32Hex } from '../../crc32-combine.ts';
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { createFileFromBytes } from '../../services/files.ts';
@@ -68,7 +69,7 @@ export const files_write_text = defineBinding({
           throw new ServiceError('conflict', { resolution: l10n(`File ${fileId} is in the trash; restore it with files_restore first.`, `O arquivo ${fileId} está na lixeira; restaure-o com files_restore primeiro.`), details: { state: file.state } });
         }
         await assertQuota(tx, orgId, config.quotaBytes, now, data.length, file.byteLength);
-        const updated = await replaceContent(tx, orgId, fileId, { blobKey, byteLength: data.length, sha256, name: input.name, mediaType: input.mediaType }, now);
+        const updated = await replaceContent(tx, orgId, fileId, { blobKey, byteLength: data.length, sha256, crc32: crc32Hex(data), name: input.name, mediaType: input.mediaType }, now);
         return { row: updated!, oldKey: file.blobKey };
       });
       await deleteBlobsAfterCommit(sql, blobs, [oldKey]);

@@ -68,6 +68,7 @@ export const FileRecord = v.object({
   trashedAt: v.pipe(v.nullable(v.string()), v.description('When the file was moved to the trash (ISO 8601), or null.')),
   restorableUntil: v.pipe(v.nullable(v.string()), v.description('For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active.')),
   sha256: v.pipe(v.nullable(v.string()), v.description('Hex SHA-256 of the content when known (text files and single-part uploads), else null.')),
+  crc32: v.pipe(v.nullable(v.string()), v.description('Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded.')),
   downloadUrl: v.pipe(v.string(), v.description('GET with a Bearer token to download the bytes (Range supported).')),
 });
 
@@ -85,6 +86,7 @@ export function toFileRecord(row: FileRow, config: RuntimeConfig): FileRecordOut
     trashedAt: row.trashedAt ? row.trashedAt.toISOString() : null,
     restorableUntil: row.trashedAt ? new Date(row.trashedAt.getTime() + config.trashRetentionMs).toISOString() : null,
     sha256: row.sha256,
+    crc32: row.crc32,
     downloadUrl: `${config.publicBaseUrl}/v1/mcp/files/${row.id}/download`,
   };
 }
