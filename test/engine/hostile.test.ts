@@ -77,8 +77,10 @@ t.test('hostile scripts all at once beside benign ones (B7 #33)', async (t) => {
   const benign = Array.from({ length: 60 }, (_, i) => engine.execute({
     source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.files.length`, bindings: BINDINGS, hostCall: benignHost.hostCall,
   }));
-  // Scripts meant to finish get more time here: they share two cores with everything else.
-  const runs = [...hostile, ...extra].map(async (fx) => ({ fx, ...(await runFixture(engine, fx, new FakeHost(), fx.expect.includes('timeout') ? WALL_MS : 1500)) }));
+  // Scripts meant to finish get more time here: they share two cores with 50 other scripts and, under `npm test`,
+  // with another test file. 1.5 s was once not enough for the 100,000-call flood to reach its in-flight cap under a
+  // full-suite run (it passes alone); the outcome asserted is unchanged, only the wall budget reflects the sharing.
+  const runs = [...hostile, ...extra].map(async (fx) => ({ fx, ...(await runFixture(engine, fx, new FakeHost(), fx.expect.includes('timeout') ? WALL_MS : 3000)) }));
   const outcomes = await Promise.all(runs);
   for (const { fx, result, host, endedAt } of outcomes) {
     // Under this load a memory bomb may reach its deadline before its heap limit: both stop it.
