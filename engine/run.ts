@@ -49,6 +49,7 @@ export class Run {
   }
 
   start(): void {
+    if (this.ended) return;
     const { limits } = this.ex;
     this.wallTimer = setTimeout(() => this.kill('wall'), limits.wallMs);
     if (limits.cpuMs < limits.wallMs) this.cpuTimer = setTimeout(() => this.checkCpu(), limits.cpuMs);

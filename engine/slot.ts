@@ -44,6 +44,11 @@ export class Slot {
   private current: Run | null = null;
   private runs = 0;
   private highHeap = 0;
+  /** A context is being prepared / its preparation failed during an execution / a heap check is pending. */
+  private preparing = false;
+  private prepareFailed = false;
+  private checkingHeap = false;
+  private stuckTimer: NodeJS.Timeout | undefined;
   private generation = 0;
   private readonly config: ResolvedConfig;
   private readonly hooks: SlotHooks;
@@ -83,6 +88,9 @@ export class Slot {
     this.isolatesBuilt++;
     this.runs = 0;
     this.highHeap = 0;
+    this.preparing = false;
+    this.prepareFailed = false;
+    this.checkingHeap = false;
     this.dispatcher = new ivm.Reference((id: unknown, kind: unknown, a: unknown, b: unknown) => {
       // Only the current execution is ever served; a stale id (an earlier execution) is dropped.
       const run = this.current;
@@ -91,22 +99,22 @@ export class Slot {
     this.track(iso.compileScript(PRELUDE, { filename: PRELUDE_FILENAME })).then((script) => {
       if (gen !== this.generation) return;
       this.prelude = script;
-      this.prepareNext(gen);
+      this.awaitPrepared(gen);
     }, retry);
   }
 
+  /**
+   * Create the next fresh context and run the prelude in it. Called when an execution is dispatched, so the
+   * isolate builds it right behind that execution's tasks (same thread session, off the critical path), or
+   * when the slot has nothing prepared. A context is only ever used by one execution.
+   */
   private prepareNext(gen: number): void {
     const iso = this.isolate;
     const script = this.prelude;
-    if (!iso || !script || gen !== this.generation) return;
-    const work = (async (): Promise<Prepared | 'heap'> => {
-      const every = this.config.heapCheckEvery;
-      if (this.runs > 0 && this.runs % every === 0) {
-        const heap = await iso.getHeapStatistics();
-        const used = heap.used_heap_size + heap.externally_allocated_size;
-        this.highHeap = used > this.config.heapHighRatio * this.config.memoryMb * 1024 * 1024 ? this.highHeap + 1 : 0;
-        if (this.highHeap >= 2) return 'heap';
-      }
+    if (!iso || !script || gen !== this.generation || this.preparing || this.prepared) return;
+    this.preparing = true;
+    this.prepareFailed = false;
+    const work = (async (): Promise<Prepared> => {
       const ctx = await iso.createContext();
       try {
         return { ctx, run: await script.run(ctx, { reference: true }) as ivm.Reference };
@@ -115,22 +123,44 @@ export class Slot {
         throw err;
       }
     })();
-    this.track(work);
-    const timer = setTimeout(() => { if (gen === this.generation) this.start('prepare_stuck'); }, PREPARE_DEADLINE_MS);
-    work.then((prepared) => {
-      clearTimeout(timer);
-      if (gen !== this.generation) {
-        if (prepared !== 'heap') release(prepared);
-        return;
-      }
-      if (prepared === 'heap') return this.start('heap_high');
+    this.track(work).then((prepared) => {
+      if (gen !== this.generation) return release(prepared);
+      this.preparing = false;
       this.prepared = prepared;
-      this.state = 'ready';
-      this.hooks.ready(this);
+      if (this.state === 'starting' && !this.checkingHeap) this.becomeReady();
     }, () => {
-      clearTimeout(timer);
-      if (gen === this.generation) this.start('prepare_failed');
+      if (gen !== this.generation) return;
+      this.preparing = false;
+      // While an execution runs, the isolate is its business: decide once it has ended.
+      if (this.state === 'busy') this.prepareFailed = true;
+      else this.start('prepare_failed');
     });
+  }
+
+  private becomeReady(): void {
+    clearTimeout(this.stuckTimer);
+    this.stuckTimer = undefined;
+    this.state = 'ready';
+    this.hooks.ready(this);
+    if (this.state === 'ready') setImmediate(() => this.flushReleased());
+  }
+
+  /**
+   * isolated-vm frees released handles (the last execution's context) on the isolate's next task, and the next
+   * context may already be built: an idle slot wakes its isolate with a no-op task (it runs no script code)
+   * once the handles are really released, rather than keep that context alive until the next execution.
+   */
+  private flushReleased(): void {
+    if (this.state !== 'ready' || !this.prepared) return;
+    try { this.prepared.run.applyIgnored(undefined, ['noop']); } catch { /* isolate gone */ }
+  }
+
+  /** The slot waits for its next context: give up on an isolate that does not come back. */
+  private awaitPrepared(gen: number): void {
+    this.state = 'starting';
+    clearTimeout(this.stuckTimer);
+    this.stuckTimer = setTimeout(() => { if (gen === this.generation && this.state === 'starting') this.start('prepare_stuck'); }, PREPARE_DEADLINE_MS);
+    this.prepareNext(gen);
   }
 
   /** Run one execution on the prepared context. Always resolves, at the latest at the wall deadline. */
@@ -144,13 +174,21 @@ export class Slot {
     this.executions++;
     this.busySince = performance.now();
     return new Promise<ExecutionResult>((resolve) => {
-      const run = new Run(iso, prepared, this.script(iso, ex.source), this.dispatcher!, ex, (end: RunEnd) => {
+      const script = this.script(iso, ex.source);
+      const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
         this.current = null;
         resolve(toResult(ex, end, queueMs));
         this.afterRun(gen, prepared, end.recycle);
       });
       this.current = run;
-      run.start();
+      // isolated-vm captures the calling JS stack (10 frames, with deoptimization data for optimized ones) on
+      // every async call; issued from a microtask, that stack is one frame deep instead of the caller's chain.
+      queueMicrotask(() => {
+        run.start();
+        // The next context is queued behind this execution's first task (a new source compiles first).
+        if (script instanceof Promise) script.then(() => this.prepareNext(gen), () => {});
+        else this.prepareNext(gen);
+      });
     });
   }
 
@@ -176,13 +214,33 @@ export class Slot {
     });
   }
 
-  private afterRun(gen: number, prepared: Prepared, recycle: string | null): void {
-    release(prepared);
+  private afterRun(gen: number, used: Prepared, recycle: string | null): void {
+    release(used);
     if (this.state === 'closed' || gen !== this.generation) return;
     if (!recycle && this.runs >= this.config.maxExecutionsPerIsolate) recycle = 'max_executions';
+    if (!recycle && this.prepareFailed) recycle = 'prepare_failed';
     if (recycle || !this.live) return this.start(recycle ?? 'disposed');
+    if (this.runs % this.config.heapCheckEvery === 0) return this.checkHeap(gen);
+    if (this.prepared) return this.becomeReady();
+    this.awaitPrepared(gen);
+  }
+
+  /** Every heapCheckEvery executions: replace an isolate whose heap stays high (twice in a row). */
+  private checkHeap(gen: number): void {
+    const iso = this.isolate!;
     this.state = 'starting';
-    this.prepareNext(gen);
+    this.checkingHeap = true;
+    this.track(iso.getHeapStatistics()).then((heap) => {
+      if (gen !== this.generation) return;
+      this.checkingHeap = false;
+      const used = heap.used_heap_size + heap.externally_allocated_size;
+      this.highHeap = used > this.config.heapHighRatio * this.config.memoryMb * 1024 * 1024 ? this.highHeap + 1 : 0;
+      if (this.highHeap >= 2) return this.start('heap_high');
+      if (this.prepared) return this.becomeReady();
+      this.awaitPrepared(gen);
+    }, () => {
+      if (gen === this.generation) this.start('prepare_failed');
+    });
   }
 
   private onCatastrophic(message: string): void {
@@ -223,6 +281,7 @@ export class Slot {
     const run = this.current;
     this.state = 'closed';
     this.generation++;
+    clearTimeout(this.stuckTimer);
     run?.kill('closed');
     const settled = Promise.allSettled([...this.pending]);
     const bounded = Promise.race([settled, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);

@@ -59,16 +59,24 @@ t.test(`${TOTAL} mixed executions keep memory and handles flat`, async (t) => {
   const counts: Record<string, number> = {};
   let baseline: { rss: number; refs: number } | undefined;
   let next = 0;
+  let pause: Promise<void> | null = null;
   const t0 = performance.now();
   const worker = async () => {
     while (next < plan.length) {
+      if (pause) await pause;
       const i = next++;
       const fx = plan[i];
       if (i === 1000 && !baseline) {
-        // Warmed up: record the baseline once the pool is idle.
+        // Warmed up: record the baseline once the pool is idle. RSS as the other workers go on; references
+        // once every worker waits and nothing runs (a busy slot also holds its next execution's context).
         await quiesce();
-        const s = engine.stats();
-        baseline = { rss: process.memoryUsage.rss(), refs: s.referenceCount - s.cachedScripts };
+        const rss = process.memoryUsage.rss();
+        pause = quiesce().then(() => {
+          const s = engine.stats();
+          baseline = { rss, refs: s.referenceCount - s.cachedScripts };
+          pause = null;
+        });
+        await pause;
       }
       const r = await runOne(fx);
       const key = r.ok ? 'ok' : r.error!.type;
