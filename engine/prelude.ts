@@ -10,7 +10,7 @@ export const SENTINEL = 'engine:sentinel';
 export const SEP = '\u0000';
 
 /*
- * Protocol (only strings, numbers and the dispatcher Reference cross; all fire-and-forget but the tasks):
+ * Protocol (only strings, numbers and the dispatcher Callback cross; all fire-and-forget but the tasks):
  *   host → run('setup', execId, names, dispatch, maxArgBytes, maxResultBytes, maxLogBytes, maxLogLines,
  *              maxHostCalls, maxInFlight)         installs bindings and console, and a one-shot `__start`
  *   host → the user's compiled script, `__start(async function anonymous() {…})` (compile.ts)
@@ -40,6 +40,7 @@ export const PRELUDE = `'use strict';
   const G = globalThis;
   const defineProperty = Object.defineProperty;
   const freeze = Object.freeze;
+  const defineProperties = Object.defineProperties;
   const rapply = Reflect.apply;
   const jsonParse = JSON.parse;
   const jsonStringify = JSON.stringify;
@@ -63,7 +64,6 @@ export const PRELUDE = `'use strict';
   delete G.WebAssembly;
   delete G.SharedArrayBuffer;
   delete G.Atomics;
-  const SEND_OPTS = freeze({ __proto__: null, arguments: freeze({ __proto__: null, copy: true }) });
   const MEMORY_MESSAGES = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length'];
   const MARKER = '${SCRIPT_URL}:';
 
@@ -131,7 +131,7 @@ export const PRELUDE = `'use strict';
   };
 
   const send = (kind, a, b) => {
-    rapply(ex.sendIgnored, ex.dispatch, [undefined, [ex.id, kind, a, b], SEND_OPTS]);
+    rapply(ex.dispatch, undefined, [ex.id, kind, a, b]);
   };
 
   // A binding failure is a real Error the script can catch; the WeakMap remembers what it was, so an
@@ -254,22 +254,29 @@ export const PRELUDE = `'use strict';
     }
   };
 
+  // A binding: an async function named after it. The names are set on plain function expressions and all the
+  // globals defined in one call: one defineProperty per name on the global object costs a context ~1 us each.
+  const binding = (name) => {
+    const fn = async function (options) { return call(name, options); };
+    defineProperty(fn, 'name', { __proto__: null, value: name, writable: false, enumerable: false, configurable: true });
+    return { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false };
+  };
   const install = (names) => {
     const list = rapply(strSplit, names, [',']);
+    const globals = { __proto__: null };
     for (let i = 0; i < list.length; i++) {
       const name = list[i];
-      if (name === '') continue;
-      const fn = { async [name](options) { return call(name, options); } }[name];
-      defineProperty(G, name, { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false });
+      if (name !== '') globals[name] = binding(name);
     }
-    const consoleObject = {};
-    const levels = ['log', 'info', 'warn', 'error'];
-    for (let i = 0; i < levels.length; i++) {
-      const level = levels[i];
-      const fn = { [level](...args) { emit(level, args); } }[level];
-      defineProperty(consoleObject, level, { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false });
-    }
-    defineProperty(G, 'console', { __proto__: null, value: freeze(consoleObject), writable: false, enumerable: false, configurable: false });
+    // Methods are non-writable and non-configurable once frozen.
+    const consoleObject = freeze({
+      log(...args) { emit('log', args); },
+      info(...args) { emit('info', args); },
+      warn(...args) { emit('warn', args); },
+      error(...args) { emit('error', args); },
+    });
+    globals.console = { __proto__: null, value: consoleObject, writable: false, enumerable: false, configurable: false };
+    defineProperties(G, globals);
   };
 
   const startMain = (main) => {
@@ -294,7 +301,7 @@ export const PRELUDE = `'use strict';
   };
 
   const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
-    ex = { __proto__: null, id, dispatch, sendIgnored: dispatch.applyIgnored, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
+    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
       started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
       pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
     install(names);

@@ -23,7 +23,7 @@ export class Run {
   private readonly ctx: ivm.Context;
   private readonly runRef: ivm.Reference;
   private readonly script: ivm.Script | Promise<ivm.Script>;
-  private readonly dispatcher: ivm.Reference;
+  private readonly dispatcher: ivm.Callback;
   private readonly onEnd: (end: RunEnd) => void;
   private readonly t0 = performance.now();
   private readonly cpu0: bigint;
@@ -37,7 +37,7 @@ export class Run {
   private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(iso: ivm.Isolate, prepared: { ctx: ivm.Context; run: ivm.Reference }, script: ivm.Script | Promise<ivm.Script>,
-    dispatcher: ivm.Reference, ex: Execution, onEnd: (end: RunEnd) => void) {
+    dispatcher: ivm.Callback, ex: Execution, onEnd: (end: RunEnd) => void) {
     this.iso = iso;
     this.ctx = prepared.ctx;
     this.runRef = prepared.run;

@@ -37,7 +37,7 @@ export class Slot {
   busySince = 0;
   private isolate: ivm.Isolate | null = null;
   private prelude: ivm.Script | null = null;
-  private dispatcher: ivm.Reference | null = null;
+  private dispatcher: ivm.Callback | null = null;
   private prepared: Prepared | null = null;
   private scripts = new Map<string, ivm.Script>();
   private scriptChars = 0;
@@ -91,11 +91,13 @@ export class Slot {
     this.preparing = false;
     this.prepareFailed = false;
     this.checkingHeap = false;
-    this.dispatcher = new ivm.Reference((id: unknown, kind: unknown, a: unknown, b: unknown) => {
+    // A Callback arrives in each context as a plain function (a Reference would instantiate isolated-vm's
+    // Reference class there, ~10 us per context); `ignored`: called asynchronously, arguments copied.
+    this.dispatcher = new ivm.Callback((id: unknown, kind: unknown, a: unknown, b: unknown) => {
       // Only the current execution is ever served; a stale id (an earlier execution) is dropped.
       const run = this.current;
       if (run && run.ex.id === id) run.message(kind, a, b);
-    });
+    }, { ignored: true });
     this.track(iso.compileScript(PRELUDE, { filename: PRELUDE_FILENAME })).then((script) => {
       if (gen !== this.generation) return;
       this.prelude = script;
@@ -255,7 +257,6 @@ export class Slot {
     this.prepared = null;
     this.scripts = new Map();
     this.scriptChars = 0;
-    try { this.dispatcher?.release(); } catch { /* released */ }
     this.dispatcher = null;
     if (iso && !iso.isDisposed) {
       try { iso.dispose(); } catch { /* already gone */ }
