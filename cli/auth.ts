@@ -191,17 +191,22 @@ export function fixedToken(token: string): TokenSource {
   return { get: async () => token, renew: async () => null };
 }
 
-/** Revoke the refresh token (its whole grant) and the access token, then forget them. */
-export async function logout(server: string): Promise<boolean> {
+/**
+ * Revoke the refresh token (its whole grant) and the access token, then forget them. 'unrevoked': forgotten, but
+ * the server could not be told (unreachable, or no revocation endpoint), so the tokens live until they expire.
+ */
+export async function logout(server: string): Promise<'none' | 'revoked' | 'unrevoked'> {
   const login = await loadLogin(server);
-  if (!login) return false;
+  if (!login) return 'none';
+  let revoked = login.revocationEndpoint !== null;
   if (login.revocationEndpoint) {
     const api = new Api(server, null);
     for (const [token, hint] of [[login.refreshToken, 'refresh_token'], [login.accessToken, 'access_token']] as const) {
       if (!token) continue;
-      await api.json(login.revocationEndpoint, { auth: false, accept: [400, 401], form: { token, token_type_hint: hint, client_id: login.clientId } }).catch(() => null);
+      const res = await api.json(login.revocationEndpoint, { auth: false, accept: [400, 401], form: { token, token_type_hint: hint, client_id: login.clientId } }).catch(() => null);
+      if (res?.status !== 200) revoked = false;
     }
   }
   await removeLogin(server);
-  return true;
+  return revoked ? 'revoked' : 'unrevoked';
 }

@@ -30,6 +30,7 @@ const MESSAGES = {
   callbackDone: ['Signed in. You can close this window and return to the terminal.', 'Acesso concluído. Pode fechar esta janela e voltar ao terminal.'],
   callbackFailed: ['Sign-in failed: {error}. Return to the terminal.', 'O acesso falhou: {error}. Volte ao terminal.'],
   loggedOut: ['Signed out of {server}; its tokens are revoked.', 'Sessão encerrada em {server}; os tokens foram revogados.'],
+  loggedOutUnrevoked: ['Forgot the sign-in for {server}, but could not revoke its tokens there; they stay valid until they expire.', 'O acesso a {server} foi esquecido, mas os tokens não puderam ser revogados lá; valem até expirar.'],
   notLoggedIn: ['No stored sign-in for {server}.', 'Nenhum acesso salvo para {server}.'],
   scriptFailed: ['the script failed', 'o script falhou'],
   planHeader: ['{count} planned write(s), nothing changed yet:', '{count} escrita(s) planejada(s), nada alterado ainda:'],

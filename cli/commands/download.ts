@@ -21,6 +21,9 @@ import type { CommandContext } from '../context.ts';
 
 interface PartialRecord { fileId: string; etag: string; byteLength: number }
 
+/** The catalogue's CRC-32 format: 8 hex digits. */
+const crcHex = (crc: number) => crc.toString(16).padStart(8, '0');
+
 /** SHA-256 and CRC-32 (hex) of a file, in one read. */
 async function digestsOf(path: string): Promise<{ sha256: string; crc32: string }> {
   const hash = createHash('sha256');
@@ -29,7 +32,7 @@ async function digestsOf(path: string): Promise<{ sha256: string; crc32: string 
     hash.update(chunk as Buffer);
     crc = crc32(chunk as Buffer, crc);
   }
-  return { sha256: hash.digest('hex'), crc32: crc.toString(16).padStart(8, '0') };
+  return { sha256: hash.digest('hex'), crc32: crcHex(crc) };
 }
 
 /** The catalogue's checksums (CRC-32 for every file, SHA-256 when known) against what arrived. */
@@ -60,7 +63,7 @@ async function toStdout(ctx: CommandContext, api: Api, file: { downloadUrl: stri
     if (ctx.io.out(chunk as Buffer) === false) await new Promise((r) => process.stdout.once('drain', r));
   }
   if (size !== file.byteLength) throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: file.byteLength }), { resolution: t('networkHelp') });
-  if (!matches(file, { sha256: hash.digest('hex'), crc32: crc.toString(16).padStart(8, '0') })) throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
+  if (!matches(file, { sha256: hash.digest('hex'), crc32: crcHex(crc) })) throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
   return 0;
 }
 
@@ -98,14 +101,15 @@ export const downloadCommand = defineCommand({
       // Everything was already here: Range asked for bytes past the end.
       await res.body.dump();
     } else if (res.status === 206) {
+      // If-Range already asked for this; a server that ignored it must not get its bytes spliced onto ours.
+      if (etag !== record!.etag) {
+        await res.body.dump();
+        throw new CliError('conflict', t('downloadRestart'));
+      }
       ctx.io.err(`${t('downloadResuming', { done: formatBytes(start), size: formatBytes(file.byteLength) })}\n`);
     } else {
       if (start > 0) ctx.io.err(`${t('downloadRestart')}\n`);
       start = 0;
-    }
-    if (res.status !== 416 && record && res.status === 206 && etag !== record.etag) {
-      await res.body.dump();
-      throw new CliError('conflict', t('downloadRestart'));
     }
     const total = res.status === 206 || res.status === 416 ? file.byteLength : Number(header(res, 'content-length') ?? file.byteLength);
     await writeFile(recordPath, JSON.stringify({ fileId, etag: res.status === 416 ? record!.etag : etag, byteLength: total } satisfies PartialRecord));

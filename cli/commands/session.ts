@@ -42,9 +42,11 @@ export const logoutCommand = defineCommand({
   positionals: { min: 0, max: 0, name: '' },
   async run(ctx) {
     const server = await ctx.server();
-    const had = await logout(server);
-    ctx.io.out(`${had ? t('loggedOut', { server }) : t('notLoggedIn', { server })}\n`);
-    return 0;
+    const outcome = await logout(server);
+    if (outcome === 'none') ctx.io.out(`${t('notLoggedIn', { server })}\n`);
+    else if (outcome === 'revoked') ctx.io.out(`${t('loggedOut', { server })}\n`);
+    else ctx.io.err(`${t('loggedOutUnrevoked', { server })}\n`);
+    return outcome === 'unrevoked' ? 1 : 0;
   },
 });
 

@@ -38,14 +38,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Statuses worth sending a part again for: the network, the server having a bad moment. */
 const transient = (err: unknown) => err instanceof CliError && (err.code === 'network_error' || (err.status !== undefined && err.status >= 500));
 
-async function readPart(fh: FileHandle, r: Reservation, size: number, partNumber: number): Promise<Buffer> {
+async function readPart(fh: FileHandle, r: Reservation, size: number, partNumber: number, path: string): Promise<Buffer> {
   const offset = (partNumber - 1) * r.partSize;
   const length = Math.min(r.partSize, size - offset);
   const buf = Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {
     const { bytesRead } = await fh.read(buf, got, length - got, offset + got);
-    if (bytesRead === 0) throw new CliError('file_changed', t('fileChanged', { path: 'file' }));
+    if (bytesRead === 0) throw new CliError('file_changed', t('fileChanged', { path }));
     got += bytesRead;
   }
   return buf;
@@ -166,16 +166,14 @@ export const uploadCommand = defineCommand({
     const signal = ctx.interrupt.signal;
     const fh = await open(path, 'r');
     let done = alreadyBytes;
-    let storedCount = already;
     try {
       const queue = [...todo];
       const worker = async () => {
         for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
           if (signal.aborted) return;
-          const data = await readPart(fh, reservation, info.size, n);
+          const data = await readPart(fh, reservation, info.size, n, pathArg);
           await sendPart(api, reservation, n, data, signal);
           done += data.length;
-          storedCount++;
           bar.add(data.length);
           bar.line(t('partStored', { part: n, total: reservation.partCount, done: formatBytes(done), size: formatBytes(info.size) }));
         }
@@ -188,7 +186,7 @@ export const uploadCommand = defineCommand({
     bar.done();
     const file = await complete(api, reservation.uploadId);
     await stateFiles.remove('uploads', key);
-    return finish(ctx, file, { uploadId: reservation.uploadId, resumed, partsSent: todo.length, partsSkipped: already, stored: storedCount });
+    return finish(ctx, file, { uploadId: reservation.uploadId, resumed, partsSent: todo.length, partsSkipped: already });
   },
 });
 
