@@ -1,11 +1,13 @@
-// The file-system BlobStore: each upload is one file written at part offsets (O_DSYNC writes: durable before acknowledging),
-// completed by fsync + rename into objects/; see research/storage.md section 2 (local mirror).
+// The file-system BlobStore: each upload is one file written at part offsets (O_DSYNC writes: durable before acknowledging;
+// O_DIRECT too for parts in the store's own aligned buffers, see direct-io.ts), completed by truncate to the exact
+// length + fsync + rename into objects/; see research/storage.md section 2 (local mirror).
 import { mkdir, open, rename, rm, stat, readdir } from 'node:fs/promises';
 import { constants, createReadStream } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { assertSafeKey, assertSafeUploadId, BlobNotFoundError, type BlobListing, type BlobStore, type PartWrite, type UploadLayout } from './port.ts';
+import { allocateAligned, directLength, O_DIRECT, type AlignedRegions } from './direct-io.ts';
 
 /** Each write durable on return (Linux, macOS); 0 where the platform lacks it (then an fdatasync follows). */
 const O_DSYNC = constants.O_DSYNC ?? 0;
@@ -38,7 +40,10 @@ function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
-export function fsBlobStore(root: string): BlobStore {
+/** Parts written with O_DIRECT and through the page cache, since the store was made (tests and diagnostics). */
+export interface FsIoCounters { direct: number; buffered: number }
+
+export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounters } {
   const uploadsDir = join(root, 'uploads');
   const objectsDir = join(root, 'objects');
   const tmpDir = join(root, 'tmp');
@@ -52,16 +57,37 @@ export function fsBlobStore(root: string): BlobStore {
   const WRITERS = 3;
   let writing = 0;
   const waiting: (() => void)[] = [];
+  // Buffers from partBuffer() are aligned for O_DIRECT (see direct-io.ts); `direct` turns off for good the first
+  // time the file system refuses it.
+  const regions: AlignedRegions = new WeakMap();
+  let direct = O_DIRECT !== 0;
+  const io: FsIoCounters = { direct: 0, buffered: 0 };
   async function writePart(uploadId: string, part: PartWrite): Promise<void> {
     const file = stagingFile(uploadId);
     await ensureDir(dirname(file));
+    const length = direct ? directLength(part.data, part.offset, regions) : null;
+    if (length !== null) {
+      try {
+        await writePartWith(file, constants.O_RDWR | constants.O_CREAT | O_DSYNC | O_DIRECT, part.data.buffer, part.data.byteOffset, length, part.offset);
+        io.direct++;
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EINVAL') throw err;
+        direct = false;
+      }
+    }
+    await writePartWith(file, constants.O_RDWR | constants.O_CREAT | O_DSYNC, part.data.buffer, part.data.byteOffset, part.data.length, part.offset);
+    io.buffered++;
+  }
+  async function writePartWith(file: string, flags: number, memory: ArrayBufferLike, from: number, length: number, offset: number): Promise<void> {
     // O_CREAT without O_TRUNC: an existing staging file keeps the parts already written.
-    const fh = await open(file, constants.O_RDWR | constants.O_CREAT | O_DSYNC, 0o600);
+    const fh = await open(file, flags, 0o600);
     try {
-      await writeAll(fh, part.data, part.offset);
+      const data = Buffer.from(memory, from, length);
+      await writeAll(fh, data, offset);
       // A zero-byte part writes nothing, so nothing was synced: make the (created) file itself durable. Likewise
       // where the platform has no O_DSYNC.
-      if (part.data.length === 0 || !O_DSYNC) await fh.datasync();
+      if (length === 0 || !O_DSYNC) await fh.datasync();
     } finally {
       await fh.close();
     }
@@ -69,6 +95,17 @@ export function fsBlobStore(root: string): BlobStore {
 
   return {
     kind: 'fs',
+    io,
+
+    async partBuffer(size: number): Promise<Buffer> {
+      if (direct) {
+        await ensureDir(tmpDir);
+        const aligned = allocateAligned(tmpDir, size, regions);
+        if (aligned) return aligned;
+        direct = false;
+      }
+      return Buffer.allocUnsafeSlow(size);
+    },
 
     async putPart(uploadId: string, part: PartWrite): Promise<void> {
       assertSafeUploadId(uploadId);

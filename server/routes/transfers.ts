@@ -56,7 +56,7 @@ function params<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOu
 }
 
 /** A fixed set of reusable 8 MiB buffers: at most `size` parts are in memory at once; later ones wait their turn. */
-export function bufferPool(size: number) {
+export function bufferPool(size: number, allocate: () => Promise<Buffer> = async () => Buffer.allocUnsafeSlow(PART_SIZE)) {
   const free: Buffer[] = [];
   const waiting: ((b: Buffer) => void)[] = [];
   let created = 0;
@@ -64,7 +64,10 @@ export function bufferPool(size: number) {
     async acquire(): Promise<Buffer> {
       const b = free.pop();
       if (b) return b;
-      if (created < size) { created++; return Buffer.allocUnsafeSlow(PART_SIZE); }
+      if (created < size) {
+        created++;
+        try { return await allocate(); } catch (err) { created--; throw err; }
+      }
       return new Promise((resolve) => waiting.push(resolve));
     },
     release(b: Buffer): void {
@@ -208,7 +211,9 @@ export function attachmentHeader(name: string): string {
 export function transferRoutes(deps: AppDeps): RouteDef[] {
   // Parts in memory at once. Each stored part also holds a database connection while it is written, so stay
   // below the pool size (leaving room for the rest of the traffic).
-  const pool = bufferPool(Math.max(2, Math.min(8, deps.config.databasePoolMax - 2)));
+  const blobs = deps.blobs;
+  const pool = bufferPool(Math.max(2, Math.min(8, deps.config.databasePoolMax - 2)),
+    blobs.partBuffer ? () => blobs.partBuffer!(PART_SIZE) : undefined);
 
   return [
     defineRoute({

@@ -1,9 +1,11 @@
 // The BlobStore contract against the fs adapter, plus its durability layout: one staging file written at offsets.
 import t from 'tap';
-import { mkdtemp, rm, stat, readdir } from 'node:fs/promises';
+import { mkdtemp, rm, stat, readdir, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fsBlobStore } from '../../runtime-api/blobs/fs.ts';
+import { directIoWorks } from '../helpers/direct-io.ts';
 import { blobStoreContract } from './blob-store.suite.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'siglata-fs-blobs-'));
@@ -22,4 +24,28 @@ t.test('fs: parts land at their offsets in one staging file; finalize renames it
   await store.finalize('upl_layout', { partCount: 3, partSize: 10, byteLength: 25 }, 'org_l/fil_l', { contentType: 'x/y' });
   const done = await stat(join(root, 'objects', 'org_l', 'fil_l'));
   t.equal(done.ino, staged.ino, 'the same inode: completion renamed the file, it did not copy it');
+});
+
+t.test('fs: parts in buffers from partBuffer() skip the page cache (O_DIRECT); other buffers are written through it', async (t) => {
+  const store = fsBlobStore(root);
+  const partSize = 1024 * 1024;
+  const data = randomBytes(2 * partSize + 5000); // the final part is not a whole number of 4 KiB blocks
+  const buf = await store.partBuffer!(partSize);
+  for (const n of [3, 1, 2]) {
+    const bytes = data.subarray((n - 1) * partSize, n * partSize);
+    bytes.copy(buf);
+    await store.putPart('upl_direct', { number: n, offset: (n - 1) * partSize, data: buf.subarray(0, bytes.length) });
+  }
+  if (directIoWorks(root)) {
+    t.same(store.io, { direct: 3, buffered: 0 }, 'every part went to the device directly, the short final one padded');
+    t.ok((await stat(join(root, 'uploads', 'upl_direct', 'data'))).size > data.length, 'staged with the final part padded to a whole block');
+  } else {
+    t.same(store.io, { direct: 0, buffered: 3 }, 'no O_DIRECT here: buffered O_DSYNC writes instead');
+  }
+  await store.putPart('upl_direct', { number: 3, offset: 2 * partSize, data: Buffer.from(data.subarray(2 * partSize)) });
+  t.equal(store.io.buffered, directIoWorks(root) ? 1 : 4, 'a buffer of the caller\'s own is written through the page cache');
+  await store.finalize('upl_direct', { partCount: 3, partSize, byteLength: data.length }, 'org_d/fil_direct', { contentType: 'x/y' });
+  const stored = await readFile(join(root, 'objects', 'org_d', 'fil_direct'));
+  t.equal(stored.length, data.length, 'finalize cut the padding: exactly the declared length');
+  t.ok(stored.equals(data), 'the bytes are the parts\' bytes');
 });
