@@ -4,23 +4,21 @@
 // 1 GiB in 0.4 s with O_DIRECT|O_DSYNC against 3 s buffered with O_DSYNC. Object stores do the same for large
 // writes. O_DIRECT needs the memory address, the file offset and the length aligned to the device's block size;
 // Node cannot ask for aligned memory, so an over-allocated buffer is probed once for the offset the kernel
-// accepts. Wherever any of this is unavailable (another OS, tmpfs on old kernels, a caller's own buffer), the
-// store falls back to its buffered O_DSYNC writes: same durability, just the extra copy.
+// accepts. Wherever any of this is unavailable (another OS, tmpfs on old kernels, a caller's unaligned buffer),
+// the store falls back to its buffered O_DSYNC writes: same durability, just the extra copy.
 import { closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs';
 
 export const O_DIRECT: number = (constants as Record<string, number>).O_DIRECT ?? 0;
 /** Alignment asked of memory, offsets and lengths: 4 KiB covers every common logical block size. */
 export const DIRECT_ALIGN = 4096;
 
-/** Where, in each aligned buffer handed out, the aligned region starts (its ArrayBuffer → byte offset). */
-export type AlignedRegions = WeakMap<ArrayBufferLike, number>;
-
 /**
  * A buffer of `size` bytes starting on a DIRECT_ALIGN memory boundary, or null when direct I/O does not work in
  * `dir`. The probe writes one block with O_DIRECT from each candidate offset of an over-allocated buffer to a
- * scratch file: misaligned memory is refused with EINVAL before anything is written.
+ * scratch file: misaligned memory is refused with EINVAL before anything is written. The memory stays where it
+ * is for the buffer's life, also when its ArrayBuffer is transferred to another thread and back.
  */
-export function allocateAligned(dir: string, size: number, regions: AlignedRegions): Buffer | null {
+export function allocateAligned(dir: string, size: number): Buffer | null {
   if (!O_DIRECT) return null;
   const probe = `${dir}/.direct-probe-${process.pid}-${Math.random().toString(36).slice(2)}`;
   let fd: number;
@@ -38,9 +36,7 @@ export function allocateAligned(dir: string, size: number, regions: AlignedRegio
       } catch {
         continue;
       }
-      const aligned = raw.subarray(at, at + size);
-      regions.set(raw.buffer, at);
-      return aligned;
+      return raw.subarray(at, at + size);
     }
     return null;
   } finally {
@@ -49,19 +45,7 @@ export function allocateAligned(dir: string, size: number, regions: AlignedRegio
   }
 }
 
-/**
- * The length to write `data` with O_DIRECT at `position`, or null when it cannot be: its memory must start at
- * an aligned address of a buffer from allocateAligned, the position must be aligned, and a length that is not a
- * whole number of blocks is rounded up when the buffer has room (the bytes past `data` are zeroed; the caller
- * truncates the file to its real size). Only the final part of an upload needs that.
- */
-export function directLength(data: Buffer, position: number, regions: AlignedRegions): number | null {
-  const start = regions.get(data.buffer);
-  if (start === undefined || data.length === 0 || position % DIRECT_ALIGN !== 0) return null;
-  if ((data.byteOffset - start) % DIRECT_ALIGN !== 0) return null;
-  const padded = Math.ceil(data.length / DIRECT_ALIGN) * DIRECT_ALIGN;
-  if (padded === data.length) return padded;
-  if (data.byteOffset + padded > data.buffer.byteLength) return null;
-  new Uint8Array(data.buffer, data.byteOffset + data.length, padded - data.length).fill(0);
-  return padded;
+/** Is this error the kernel refusing a direct write's alignment (or O_DIRECT itself)? */
+export function isAlignmentRefusal(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException)?.code === 'EINVAL';
 }

@@ -7,7 +7,7 @@ import { join, dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { assertSafeKey, assertSafeUploadId, BlobNotFoundError, type BlobListing, type BlobStore, type PartWrite, type UploadLayout } from './port.ts';
-import { allocateAligned, directLength, O_DIRECT, type AlignedRegions } from './direct-io.ts';
+import { allocateAligned, DIRECT_ALIGN, isAlignmentRefusal, O_DIRECT } from './direct-io.ts';
 
 /** Each write durable on return (Linux, macOS); 0 where the platform lacks it (then an fdatasync follows). */
 const O_DSYNC = constants.O_DSYNC ?? 0;
@@ -57,37 +57,67 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
   const WRITERS = 3;
   let writing = 0;
   const waiting: (() => void)[] = [];
-  // Buffers from partBuffer() are aligned for O_DIRECT (see direct-io.ts); `direct` turns off for good the first
-  // time the file system refuses it.
-  const regions: AlignedRegions = new WeakMap();
+  // O_DIRECT (see direct-io.ts) is tried for every part at an aligned offset: the whole blocks straight from the
+  // part's memory; a partial block at the end of the upload's last part through a small aligned block of the
+  // store's own, zero-padded (finalize cuts the file to its exact length; padding any other part would overwrite
+  // the start of the next one, so such a part is written through the page cache). Memory the kernel finds misaligned (a caller's own buffer; partBuffer()
+  // gives aligned ones) is refused before anything is written, and that part goes through the page cache.
+  // `direct` turns off for good when the file system refuses O_DIRECT itself.
   let direct = O_DIRECT !== 0;
   const io: FsIoCounters = { direct: 0, buffered: 0 };
+  const tailBlocks: Buffer[] = [];
   async function writePart(uploadId: string, part: PartWrite): Promise<void> {
     const file = stagingFile(uploadId);
     await ensureDir(dirname(file));
-    const length = direct ? directLength(part.data, part.offset, regions) : null;
-    if (length !== null) {
-      try {
-        await writePartWith(file, constants.O_RDWR | constants.O_CREAT | O_DSYNC | O_DIRECT, part.data.buffer, part.data.byteOffset, length, part.offset);
-        io.direct++;
-        return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EINVAL') throw err;
-        direct = false;
-      }
+    const fits = part.data.length % DIRECT_ALIGN === 0 || part.last === true;
+    if (direct && fits && part.offset % DIRECT_ALIGN === 0 && part.data.length > 0 && await writeDirect(file, part)) {
+      io.direct++;
+      return;
     }
-    await writePartWith(file, constants.O_RDWR | constants.O_CREAT | O_DSYNC, part.data.buffer, part.data.byteOffset, part.data.length, part.offset);
-    io.buffered++;
-  }
-  async function writePartWith(file: string, flags: number, memory: ArrayBufferLike, from: number, length: number, offset: number): Promise<void> {
     // O_CREAT without O_TRUNC: an existing staging file keeps the parts already written.
-    const fh = await open(file, flags, 0o600);
+    const fh = await open(file, constants.O_RDWR | constants.O_CREAT | O_DSYNC, 0o600);
     try {
-      const data = Buffer.from(memory, from, length);
-      await writeAll(fh, data, offset);
+      await writeAll(fh, part.data, part.offset);
       // A zero-byte part writes nothing, so nothing was synced: make the (created) file itself durable. Likewise
       // where the platform has no O_DSYNC.
-      if (length === 0 || !O_DSYNC) await fh.datasync();
+      if (part.data.length === 0 || !O_DSYNC) await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    io.buffered++;
+  }
+  /** The part written with O_DIRECT|O_DSYNC, or false when the kernel refused it (nothing written then). */
+  async function writeDirect(file: string, part: PartWrite): Promise<boolean> {
+    let fh;
+    try {
+      fh = await open(file, constants.O_RDWR | constants.O_CREAT | O_DSYNC | O_DIRECT, 0o600);
+    } catch (err) {
+      if (!isAlignmentRefusal(err)) throw err;
+      direct = false;
+      return false;
+    }
+    try {
+      const whole = part.data.length - (part.data.length % DIRECT_ALIGN);
+      if (whole > 0) {
+        try {
+          await writeAll(fh, part.data.subarray(0, whole), part.offset);
+        } catch (err) {
+          if (isAlignmentRefusal(err)) return false;
+          throw err;
+        }
+      }
+      if (whole < part.data.length) {
+        const block = tailBlocks.pop() ?? allocateAligned(tmpDir, DIRECT_ALIGN);
+        if (!block) return false;
+        try {
+          block.fill(0);
+          part.data.copy(block, 0, whole);
+          await writeAll(fh, block, part.offset + whole);
+        } finally {
+          tailBlocks.push(block);
+        }
+      }
+      return true;
     } finally {
       await fh.close();
     }
@@ -100,7 +130,7 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
     async partBuffer(size: number): Promise<Buffer> {
       if (direct) {
         await ensureDir(tmpDir);
-        const aligned = allocateAligned(tmpDir, size, regions);
+        const aligned = allocateAligned(tmpDir, size);
         if (aligned) return aligned;
         direct = false;
       }

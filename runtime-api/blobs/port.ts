@@ -9,6 +9,8 @@ export interface PartWrite {
   offset: number;
   /** The part's bytes. The caller may reuse the buffer once the returned promise settles. */
   data: Buffer;
+  /** The upload's final part: nothing lies past it in the finished file (a store may pad its write, finalize cuts). */
+  last?: boolean;
 }
 
 export interface UploadLayout {
@@ -30,8 +32,8 @@ export interface BlobListing {
 export interface BlobStore {
   readonly kind: string;
   /**
-   * A buffer to receive parts in, which this store writes fastest from (fs: aligned for O_DIRECT). Optional;
-   * putPart accepts any buffer, and may overwrite up to 4 KiB past a part's data in one from here (padding).
+   * A buffer to receive parts in, which this store writes fastest from (fs: memory aligned for O_DIRECT). Optional;
+   * putPart accepts any buffer.
    */
   partBuffer?(size: number): Promise<Buffer>;
   /** Store one part durably; storing the same part again replaces it. */

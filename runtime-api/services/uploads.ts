@@ -112,7 +112,7 @@ export async function storePart(deps: UploadDeps, orgId: string, uploadId: strin
       if (forget && (await forgetDifferentPart(tx, uploadId, part))) return 'forgotten' as const; // committed first
       if (!(await recordPart(tx, uploadId, part))) return 'different' as const; // another copy is recorded
       try {
-        await deps.blobs.putPart(uploadId, { number: partNumber, offset: (partNumber - 1) * upload.partSize, data });
+        await deps.blobs.putPart(uploadId, { number: partNumber, offset: (partNumber - 1) * upload.partSize, data, last: partNumber === upload.partCount });
       } catch (err) {
         throw storageFailure(err);
       }

@@ -52,7 +52,7 @@ export function blobStoreContract(t: Test, make: () => Promise<BlobStore>): void
     t.ok(buffers.every((b) => b.length === partSize), 'partBuffer gives the size asked for');
     const put = async (n: number, bytes: Buffer, buf: Buffer) => {
       bytes.copy(buf);
-      await store.putPart(up, { number: n, offset: (n - 1) * partSize, data: buf.subarray(0, bytes.length) });
+      await store.putPart(up, { number: n, offset: (n - 1) * partSize, data: buf.subarray(0, bytes.length), last: n === 4 });
     };
     const partOf = (n: number) => data.subarray((n - 1) * partSize, n * partSize);
     await put(4, randomBytes(1234), buffers[0]); // a final part that is replaced below
