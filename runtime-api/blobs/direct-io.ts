@@ -15,8 +15,7 @@ export const DIRECT_ALIGN = 4096;
 /**
  * A buffer of `size` bytes starting on a DIRECT_ALIGN memory boundary, or null when direct I/O does not work in
  * `dir`. The probe writes one block with O_DIRECT from each candidate offset of an over-allocated buffer to a
- * scratch file: misaligned memory is refused with EINVAL before anything is written. The memory stays where it
- * is for the buffer's life, also when its ArrayBuffer is transferred to another thread and back.
+ * scratch file: misaligned memory is refused with EINVAL before anything is written.
  */
 export function allocateAligned(dir: string, size: number): Buffer | null {
   if (!O_DIRECT) return null;
@@ -28,7 +27,8 @@ export function allocateAligned(dir: string, size: number): Buffer | null {
     return null; // the file system refuses O_DIRECT
   }
   try {
-    const raw = Buffer.allocUnsafeSlow(size + DIRECT_ALIGN);
+    // Shared memory: the upload route's checksum thread reads a part in place while it is here.
+    const raw = Buffer.from(new SharedArrayBuffer(size + DIRECT_ALIGN));
     // glibc aligns to 16 bytes at least; step by 16 through one block's worth of offsets.
     for (let at = 0; at < DIRECT_ALIGN; at += 16) {
       try {

@@ -1,11 +1,10 @@
 // Binary transfers (spec 4.5): PUT an upload part, GET a file's bytes. Both need a Bearer token of an active member
-// whose organization's MCP access is not revoked. Parts are read into one pooled 8 MiB buffer (hashed on the way,
-// the pool bounding memory), verified, then stored durably before the 200. Downloads stream from the blob store
+// whose organization's MCP access is not revoked. Parts are read into one pooled 8 MiB buffer (the pool bounding
+// memory), checksummed on a worker thread (part-checksums.ts) and verified, then stored durably before the 200. Downloads stream from the blob store
 // with backpressure; Koa's pipeline destroys the source (closing its file handle) when the client goes away.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { createHash, type Hash } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { copyInto, partChecksummer, sharedPartBuffer, type HashName } from '../http/part-checksums.ts';
 import rangeParser from 'range-parser';
 import { create as contentDisposition } from 'content-disposition';
 import { defineRoute, type RouteDef } from '../http/route.ts';
@@ -56,7 +55,7 @@ function params<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOu
 }
 
 /** A fixed set of reusable 8 MiB buffers: at most `size` parts are in memory at once; later ones wait their turn. */
-export function bufferPool(size: number, allocate: () => Promise<Buffer> = async () => Buffer.allocUnsafeSlow(PART_SIZE)) {
+export function bufferPool(size: number, allocate: () => Promise<Buffer> = async () => sharedPartBuffer(PART_SIZE)) {
   const free: Buffer[] = [];
   const waiting: ((b: Buffer) => void)[] = [];
   let created = 0;
@@ -130,7 +129,7 @@ function releaseWhenSent(res: Koa.Context['res']): void {
   } as typeof res.write;
 }
 
-interface ReadResult { length: number; overflow: boolean; crc32: number }
+interface ReadResult { length: number; overflow: boolean }
 
 /**
  * Free a body chunk's memory now rather than at the next major GC. Node's HTTP parser copies each body chunk
@@ -146,15 +145,13 @@ function release(chunk: Buffer): void {
 }
 
 /**
- * Read the request body into `buf` (at most `expected` bytes), computing its CRC-32 and feeding the hashes as chunks
- * arrive (each chunk is hashed right after its copy, while it is still in cache). Stops reading
- * at the first byte past `expected` (the connection is then closed after the 400).
+ * Read the request body into `buf` (at most `expected` bytes); its checksums are computed once it is all here, on
+ * the checksum thread. Stops reading at the first byte past `expected` (the connection is then closed after the 400).
  */
-function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes: Hash[]): Promise<ReadResult> {
+function readBody(req: Koa.Context['req'], buf: Buffer, expected: number): Promise<ReadResult> {
   return new Promise((resolve, reject) => {
     if (req.destroyed) { reject(new ServiceError('invalid_request', { resolution: BODY_INCOMPLETE })); return; }
     let length = 0;
-    let crc = 0;
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
@@ -165,16 +162,14 @@ function readBody(req: Koa.Context['req'], buf: Buffer, expected: number, hashes
       if (length + chunk.length > expected) {
         cleanup();
         req.pause();
-        resolve({ length: length + chunk.length, overflow: true, crc32: crc });
+        resolve({ length: length + chunk.length, overflow: true });
         return;
       }
-      chunk.copy(buf, length);
-      crc = crc32(chunk, crc);
-      for (const h of hashes) h.update(chunk);
+      copyInto(buf, chunk, length);
       length += chunk.length;
       if (sole) release(chunk);
     };
-    const onEnd = () => { cleanup(); resolve({ length, overflow: false, crc32: crc }); };
+    const onEnd = () => { cleanup(); resolve({ length, overflow: false }); };
     const onError = (err: Error) => { cleanup(); reject(new ServiceError('invalid_request', { resolution: BODY_INCOMPLETE, cause: err })); };
     const onClose = () => { if (!req.complete) onError(new Error('client closed the request')); };
     req.on('data', onData);
@@ -214,6 +209,7 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
   const blobs = deps.blobs;
   const pool = bufferPool(Math.max(2, Math.min(8, deps.config.databasePoolMax - 2)),
     blobs.partBuffer ? () => blobs.partBuffer!(PART_SIZE) : undefined);
+  const checksums = partChecksummer();
 
   return [
     defineRoute({
@@ -254,19 +250,21 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         const digests = parseDigests(ctx.get('content-md5'), ctx.get('content-digest'));
         // CRC-32 always (zlib's, ~4x cheaper than SHA-256); cryptographic hashes only when they are needed.
         const { upload } = target;
-        const sha256 = digests.sha256 || upload.partCount === 1 ? createHash('sha256') : null;
-        const md5 = digests.md5 ? createHash('md5') : null;
-        const sha512 = digests.sha512 ? createHash('sha512') : null;
+        const hashes: HashName[] = [];
+        if (digests.sha256 || upload.partCount === 1) hashes.push('sha256');
+        if (digests.md5) hashes.push('md5');
+        if (digests.sha512) hashes.push('sha512');
         const buf = await pool.acquire();
         try {
-          const got = await readBody(ctx.req, buf, expectedBytes, [sha256, md5, sha512].filter((h): h is Hash => h !== null));
+          const got = await readBody(ctx.req, buf, expectedBytes);
           if (got.overflow || got.length !== expectedBytes) {
             throw partMismatch(partNumber, expectedBytes, got.overflow ? l10n('more bytes arrived', 'chegaram mais bytes') : l10n(`${got.length} arrived`, `chegaram ${got.length}`), ctx, got.overflow);
           }
-          const sha256Digest = sha256?.digest() ?? null;
-          const mismatch = (digests.md5 && !md5!.digest().equals(digests.md5) && 'Content-MD5')
+          const sumsOf = await checksums.compute(buf.subarray(0, got.length), hashes);
+          const sha256Digest = sumsOf.hashes.sha256 ?? null;
+          const mismatch = (digests.md5 && !sumsOf.hashes.md5!.equals(digests.md5) && 'Content-MD5')
             || (digests.sha256 && !sha256Digest!.equals(digests.sha256) && 'Content-Digest sha-256')
-            || (digests.sha512 && !sha512!.digest().equals(digests.sha512) && 'Content-Digest sha-512');
+            || (digests.sha512 && !sumsOf.hashes.sha512!.equals(digests.sha512) && 'Content-Digest sha-512');
           if (mismatch) {
             throw new ServiceError('part_mismatch', {
               resolution: l10n(`The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
@@ -274,7 +272,7 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
               details: { partNumber, digest: mismatch },
             });
           }
-          const crc = got.crc32.toString(16).padStart(8, '0');
+          const crc = sumsOf.crc32.toString(16).padStart(8, '0');
           const sums = { crc32: crc, sha256: sha256Digest ? sha256Digest.toString('hex') : null };
           await storePart(deps, orgId, uploadId, partNumber, buf.subarray(0, got.length), sums);
           ctx.status = 200;
