@@ -89,6 +89,9 @@ export async function partTarget(deps: UploadDeps, orgId: string, uploadId: stri
   return { upload, expectedBytes: expectedPartBytes(upload, partNumber) };
 }
 
+/** A part's checksums as the manifest records them (hex). */
+export interface PartSums { crc32: string; sha256: string | null }
+
 /**
  * Store a verified part durably and record it in the manifest. The reservation row is share-locked and the part's
  * manifest row locked for the duration, so a completion waits for this write and two copies of one part never
@@ -99,7 +102,12 @@ export async function partTarget(deps: UploadDeps, orgId: string, uploadId: stri
  * and that committed, before the write. If the process dies (or the write fails) half-way, the part is then
  * missing rather than part old, part new. An identical copy (a retried send) stays recorded throughout.
  */
-export async function storePart(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number, data: Buffer, sums: { crc32: string; sha256: string | null }): Promise<PartRow> {
+export async function storePart(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number, data: Buffer,
+  checksums: PartSums | Promise<PartSums>): Promise<PartRow> {
+  // The checksums may still be computing (or fail verification) while the transaction opens: awaited before
+  // anything is recorded or written. Marked handled now; a rejection surfaces where it is awaited.
+  const pending = Promise.resolve(checksums);
+  pending.catch(() => {});
   let forget = false;
   for (let attempt = 1; ; attempt++) {
     const outcome = await inTransaction(deps.sql, async (tx) => {
@@ -108,6 +116,7 @@ export async function storePart(deps: UploadDeps, orgId: string, uploadId: strin
       if (partNumber > upload.partCount || data.length !== expectedPartBytes(upload, partNumber)) {
         throw new ServiceError('part_mismatch');
       }
+      const sums = await pending;
       const part: PartRow = { partNumber, byteLength: data.length, crc32: sums.crc32, sha256: sums.sha256, receivedAt: now };
       if (forget && (await forgetDifferentPart(tx, uploadId, part))) return 'forgotten' as const; // committed first
       if (!(await recordPart(tx, uploadId, part))) return 'different' as const; // another copy is recorded

@@ -260,21 +260,25 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
           if (got.overflow || got.length !== expectedBytes) {
             throw partMismatch(partNumber, expectedBytes, got.overflow ? l10n('more bytes arrived', 'chegaram mais bytes') : l10n(`${got.length} arrived`, `chegaram ${got.length}`), ctx, got.overflow);
           }
-          const sumsOf = await checksums.compute(buf.subarray(0, got.length), hashes);
-          const sha256Digest = sumsOf.hashes.sha256 ?? null;
-          const mismatch = (digests.md5 && !sumsOf.hashes.md5!.equals(digests.md5) && 'Content-MD5')
-            || (digests.sha256 && !sha256Digest!.equals(digests.sha256) && 'Content-Digest sha-256')
-            || (digests.sha512 && !sumsOf.hashes.sha512!.equals(digests.sha512) && 'Content-Digest sha-512');
-          if (mismatch) {
-            throw new ServiceError('part_mismatch', {
-              resolution: l10n(`The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
-                `O ${mismatch} não corresponde aos bytes recebidos na parte ${partNumber}; nada foi gravado. Envie a parte de novo.`),
-              details: { partNumber, digest: mismatch },
-            });
-          }
-          const crc = sumsOf.crc32.toString(16).padStart(8, '0');
-          const sums = { crc32: crc, sha256: sha256Digest ? sha256Digest.toString('hex') : null };
-          await storePart(deps, orgId, uploadId, partNumber, buf.subarray(0, got.length), sums);
+          // Checksummed (and verified) on the checksum thread while storePart opens its transaction: it waits for
+          // them before recording or writing anything, and a digest mismatch rolls it back with nothing stored.
+          const verified = checksums.compute(buf.subarray(0, got.length), hashes).then((sumsOf) => {
+            const sha256Digest = sumsOf.hashes.sha256 ?? null;
+            const mismatch = (digests.md5 && !sumsOf.hashes.md5!.equals(digests.md5) && 'Content-MD5')
+              || (digests.sha256 && !sha256Digest!.equals(digests.sha256) && 'Content-Digest sha-256')
+              || (digests.sha512 && !sumsOf.hashes.sha512!.equals(digests.sha512) && 'Content-Digest sha-512');
+            if (mismatch) {
+              throw new ServiceError('part_mismatch', {
+                resolution: l10n(`The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
+                  `O ${mismatch} não corresponde aos bytes recebidos na parte ${partNumber}; nada foi gravado. Envie a parte de novo.`),
+                details: { partNumber, digest: mismatch },
+              });
+            }
+            return { crc32: sumsOf.crc32.toString(16).padStart(8, '0'), sha256: sha256Digest ? sha256Digest.toString('hex') : null };
+          });
+          await storePart(deps, orgId, uploadId, partNumber, buf.subarray(0, got.length), verified);
+          const sums = await verified;
+          const crc = sums.crc32;
           ctx.status = 200;
           ctx.set('ETag', `"${crc}"`);
           ctx.body = { uploadId, partNumber, byteLength: got.length, ...sums } satisfies v.InferOutput<typeof PartStored>;

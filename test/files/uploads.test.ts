@@ -202,7 +202,13 @@ t.test('uploads', async (t) => {
     t.equal(withDigest.json.sha256, createHash('sha256').update(data).digest('hex'), 'the verified SHA-256 is echoed');
     t.equal((await putPart(app, ana.token, u.uploadId, 1, data, { 'content-digest': `sha-512=:${s512}:, sha-256=:${s256}:` })).status, 200);
     t.equal((await putPart(app, ana.token, u.uploadId, 1, data, { 'content-digest': 'md5=:AAAA:' })).status, 200, 'unknown algorithms are ignored');
-    await call(upload_abort, { uploadId: u.uploadId });
+    // Other bytes whose digest does not match, over a stored copy: refused, and the stored copy stays whole.
+    const other = Buffer.alloc(data.length, 0x5a);
+    t.equal((await putPart(app, ana.token, u.uploadId, 1, other, { 'content-digest': `sha-256=:${s256}:` })).status, 400);
+    const status = await call(upload_status, { uploadId: u.uploadId });
+    t.same(status.receivedParts, [1], 'the earlier copy is still recorded');
+    const done = await call(upload_complete, { uploadId: u.uploadId });
+    t.equal(sha256((await download(app, ana.token, done.file.fileId)).body), sha256(data), 'and its bytes are the ones stored');
   });
 
   t.test('part requests: part numbers, Content-Type, tokens, scopes and MCP access', async (t) => {
