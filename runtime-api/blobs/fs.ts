@@ -52,9 +52,11 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
   // Parts are written concurrently, each through its own O_DSYNC descriptor: a write returns only once its own
   // bytes (and the metadata needed to read them back, such as the file size) are durable, as if followed by an
   // fdatasync of just that range. Unlike fdatasync, which flushes every dirty page of the file, parts in flight
-  // do not wait on each other's data, so their copies into the page cache and their flushes overlap. At most
-  // WRITERS parts are written at once, leaving libuv's pool (4 threads) room for reads and other file work.
-  const WRITERS = 3;
+  // do not wait on each other's data, so their writes and flushes overlap. At most WRITERS parts are written at
+  // once: the 4 a client sends together (with 3, the fourth waited for a writer and a part's store time went from
+  // ~14 to ~23 ms). Each write holds one of libuv's 4 pool threads for a few milliseconds (an 8 MiB O_DIRECT
+  // write: 3-10 ms), so other file work may wait that long; a larger pool measured slower uploads on 2 cores.
+  const WRITERS = 4;
   let writing = 0;
   const waiting: (() => void)[] = [];
   // O_DIRECT (see direct-io.ts) is tried for every part at an aligned offset: the whole blocks straight from the
