@@ -26,6 +26,8 @@ export class Execution {
   readonly names: string;
   readonly limits: EngineLimits;
   readonly queuedAt: number;
+  /** Who it runs for (the server: the organization); the pool shares isolates fairly between tenants. */
+  readonly tenant: string;
   private readonly bindings: ReadonlySet<string>;
   private readonly hostCall: HostCall;
   /** Made on the first host call: most executions never need one. */
@@ -39,8 +41,9 @@ export class Execution {
   /** The host's own cap check fired (the isolate's did not): the run must end and the isolate go. */
   breach: CapBreach | null = null;
 
-  constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits) {
+  constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits, tenant = '') {
     this.id = id;
+    this.tenant = tenant;
     this.source = source;
     this.bindings = new Set(bindings);
     this.names = [...this.bindings].join(',');

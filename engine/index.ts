@@ -19,6 +19,11 @@ export interface ExecutionRequest {
   hostCall: HostCall;
   /** Per-execution tightening of the configured limits (never loosening). */
   limits?: Partial<EngineLimits>;
+  /**
+   * Who the execution runs for (the server passes the organization id). While executions of other tenants wait,
+   * one tenant runs at most `maxRunningPerTenant` at once: its long scripts cannot hold every isolate.
+   */
+  tenant?: string;
 }
 
 export interface EngineStats {
@@ -52,7 +57,7 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits']);
+const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant']);
 const BINDING_NAME = /^[a-z][a-z0-9_]*$/;
 /** Globals the prelude itself defines; a binding must not shadow them. */
 const RESERVED = new Set(['console']);
@@ -74,6 +79,7 @@ function validate(request: ExecutionRequest): string | null {
   if (typeof request.source !== 'string') return 'source must be a string';
   if (typeof request.hostCall !== 'function') return 'hostCall must be a function';
   if (!Array.isArray(request.bindings)) return 'bindings must be an array';
+  if (request.tenant !== undefined && (typeof request.tenant !== 'string' || request.tenant.length > 200)) return 'tenant must be a string of at most 200 characters';
   for (const name of request.bindings) {
     if (typeof name !== 'string' || !BINDING_NAME.test(name) || RESERVED.has(name)) return `invalid binding name ${String(name)}`;
   }
@@ -100,7 +106,7 @@ export function createEngine(config: EngineConfig): Engine {
       // Checked here, on the host, before any isolate is involved (and cached per source).
       const syntax = checkSyntax(source);
       if (syntax) return refusal(syntax);
-      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits));
+      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant));
     },
     ready: () => pool.whenReady(),
     stats(): EngineStats {

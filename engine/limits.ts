@@ -34,6 +34,11 @@ export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
   maxPoolSize?: number;
   overflowAfterMs?: number;
   idleRetireMs?: number;
+  /**
+   * While executions of other tenants wait, one tenant (ExecutionRequest.tenant) runs at most this many at once
+   * (default half the pool, at least 1); with nobody else waiting it may use every isolate.
+   */
+  maxRunningPerTenant?: number;
   /** Executions waiting for an isolate; beyond it `engine_busy`. 0 = no queue. */
   queueMax: number;
   /** Longest wait in the queue before `engine_busy`. */
@@ -69,7 +74,7 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof EngineLimits)[];
 const CONFIG_KEYS = new Set<string>([
-  ...LIMIT_KEYS, 'poolSize', 'maxPoolSize', 'overflowAfterMs', 'idleRetireMs', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
+  ...LIMIT_KEYS, 'poolSize', 'maxPoolSize', 'maxRunningPerTenant', 'overflowAfterMs', 'idleRetireMs', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
   'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError',
 ]);
 
@@ -91,6 +96,7 @@ export function resolveConfig(config: EngineConfig): ResolvedConfig {
   return {
     poolSize,
     maxPoolSize: Math.max(poolSize, positiveInt('maxPoolSize', config.maxPoolSize ?? 2 * poolSize)),
+    maxRunningPerTenant: positiveInt('maxRunningPerTenant', config.maxRunningPerTenant ?? Math.max(1, Math.floor(poolSize / 2))),
     overflowAfterMs: positiveInt('overflowAfterMs', config.overflowAfterMs ?? 10, 0),
     idleRetireMs: positiveInt('idleRetireMs', config.idleRetireMs ?? 10_000),
     queueMax: positiveInt('queueMax', config.queueMax, 0),

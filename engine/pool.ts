@@ -1,10 +1,19 @@
-// The pool: poolSize slots pre-warmed at start, one execution per slot, a bounded FIFO queue in front
-// (full, or waited longer than queueWaitMs: `engine_busy`), and overflow slots up to maxPoolSize when
-// every slot has been held for a while, so long scripts (spinning or awaiting I/O) cannot starve short ones.
+// The pool: poolSize slots pre-warmed at start, one execution per slot, a bounded queue in front (full, or
+// waited longer than queueWaitMs: `engine_busy`), and overflow slots up to maxPoolSize when every slot has been
+// held for a while, so long scripts (spinning or awaiting I/O) cannot starve short ones.
+// Between tenants (organizations) the queue is not plain FIFO: a freed slot goes first to a tenant running fewer
+// than maxRunningPerTenant, then to the tenant whose executions lately used the least isolate CPU each (shortest
+// expected job first: what keeps short scripts' latency low), then to the oldest waiter. One tenant alone uses
+// every slot; a tenant whose scripts spin keeps its share but, while others wait, takes no more (a running
+// script cannot be paused, so a freed slot is the only point where the pool can protect the others).
 import { Slot, type SlotHooks } from './slot.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
+
+/** Tenants' recent CPU use halves every second; beyond this many tenants, those idle for 10 s are forgotten. */
+const CPU_HALF_LIFE_MS = 1000;
+const MAX_TRACKED_TENANTS = 1000;
 
 interface Waiter {
   ex: Execution;
@@ -24,6 +33,10 @@ export class Pool {
   readonly slots: Slot[] = [];
   readonly counters: PoolCounters = { executions: 0, busyRejections: 0, overflowSlots: 0, recycled: {}, catastrophicErrors: 0 };
   private readonly queue: Waiter[] = [];
+  /** Executions running per tenant. */
+  private readonly running = new Map<string, number>();
+  /** Isolate CPU ms and executions of each tenant lately, both decaying by half every CPU_HALF_LIFE_MS. */
+  private readonly cpu = new Map<string, { ms: number; n: number; at: number }>();
   private readonly config: ResolvedConfig;
   private readonly hooks: SlotHooks;
   private readonly readyWaiters: (() => void)[] = [];
@@ -34,6 +47,7 @@ export class Pool {
     this.config = config;
     this.hooks = {
       ready: (slot: Slot) => this.onReady(slot),
+      finished: (ex: Execution, cpuMs: number) => this.finished(ex, cpuMs),
       recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
       catastrophic: (message: string) => {
         this.counters.catastrophicErrors++;
@@ -115,13 +129,47 @@ export class Pool {
 
   private start(slot: Slot, ex: Execution): Promise<ExecutionResult> {
     this.counters.executions++;
+    this.running.set(ex.tenant, (this.running.get(ex.tenant) ?? 0) + 1);
     const result = slot.run(ex, performance.now() - ex.queuedAt);
     if (this.queue.length) this.maybeGrow();
     return result;
   }
 
+  private finished(ex: Execution, cpuMs: number): void {
+    const n = (this.running.get(ex.tenant) ?? 1) - 1;
+    if (n > 0) this.running.set(ex.tenant, n);
+    else this.running.delete(ex.tenant);
+    const now = performance.now();
+    const c = this.cpu.get(ex.tenant);
+    const decay = c ? 2 ** (-(now - c.at) / CPU_HALF_LIFE_MS) : 0;
+    this.cpu.set(ex.tenant, { ms: (c ? c.ms * decay : 0) + cpuMs, n: (c ? c.n * decay : 0) + 1, at: now });
+    if (this.cpu.size > MAX_TRACKED_TENANTS) {
+      for (const [tenant, t] of this.cpu) if (!this.running.has(tenant) && now - t.at > 10 * CPU_HALF_LIFE_MS) this.cpu.delete(tenant);
+    }
+  }
+
+  /** Mean isolate CPU ms per execution of this tenant lately (0 for a tenant not seen lately). */
+  private cpuPerExecution(tenant: string): number {
+    const c = this.cpu.get(tenant);
+    return c && c.n > 0 ? c.ms / c.n : 0;
+  }
+
+  /** The waiter a freed slot serves (see the top of this file); the plain FIFO when only one tenant waits. */
+  private nextWaiter(): Waiter | undefined {
+    const first = this.queue[0];
+    if (!first || this.queue.every((w) => w.ex.tenant === first.ex.tenant)) return this.queue.shift();
+    const cap = this.config.maxRunningPerTenant;
+    let best = 0;
+    let bestKey: [number, number] = [Infinity, Infinity];
+    this.queue.forEach((w, i) => {
+      const key: [number, number] = [(this.running.get(w.ex.tenant) ?? 0) >= cap ? 1 : 0, this.cpuPerExecution(w.ex.tenant)];
+      if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = i; bestKey = key; }
+    });
+    return this.queue.splice(best, 1)[0];
+  }
+
   private onReady(slot: Slot): void {
-    const next = this.queue.shift();
+    const next = this.nextWaiter();
     if (next) {
       clearTimeout(next.timer);
       this.start(slot, next.ex).then(next.resolve);

@@ -15,6 +15,8 @@ export interface SlotHooks {
   ready(slot: Slot): void;
   recycled(reason: string): void;
   catastrophic(message: string): void;
+  /** An execution ended, having used `cpuMs` of isolate CPU (before the slot takes its next one). */
+  finished(ex: Execution, cpuMs: number): void;
 }
 
 interface Prepared { ctx: ivm.Context; run: ivm.Reference }
@@ -60,6 +62,11 @@ export class Slot {
 
   get referenceCount(): number {
     try { return this.isolate && !this.isolate.isDisposed ? this.isolate.referenceCount : 0; } catch { return 0; }
+  }
+
+  /** The tenant of the execution running here, if any. */
+  get tenant(): string | undefined {
+    return this.current?.ex.tenant;
   }
 
   get cachedScripts(): number {
@@ -179,6 +186,7 @@ export class Slot {
       const script = this.script(iso, ex.source);
       const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
         this.current = null;
+        this.hooks.finished(ex, end.cpuMs);
         resolve(toResult(ex, end, queueMs));
         this.afterRun(gen, prepared, end.recycle);
       });

@@ -9,6 +9,8 @@ export interface ExecutionRequest {
   /** Names to expose as async globals. */
   bindings: readonly string[];
   hostCall: (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
+  /** The organization it runs for: the engine shares its isolates fairly between organizations. */
+  tenant?: string;
 }
 
 export interface ExecutionError {

@@ -28,6 +28,7 @@ export const ENV_SPEC = {
   TRUST_PROXY: [bool, 'false'],
   ENGINE_POOL_SIZE: [int(1, 64), String(availableParallelism())],
   ENGINE_MAX_POOL_SIZE: [int(1, 128), String(2 * availableParallelism())],
+  ENGINE_MAX_RUNNING_PER_ORG: [int(1, 128), String(Math.max(1, Math.floor(availableParallelism() / 2)))],
   ENGINE_QUEUE_MAX: [int(0, 100000), String(4 * availableParallelism())],
   ENGINE_QUEUE_WAIT_MS: [int(0, 600000), '2000'],
   SCRIPT_MAX_SOURCE_BYTES: [int(1, 10 * 1024 * 1024), '102400'],
@@ -76,6 +77,7 @@ function buildConfig(env: Record<EnvName, any>) {
     engine: {
       poolSize: env.ENGINE_POOL_SIZE as number,
       maxPoolSize: Math.max(env.ENGINE_POOL_SIZE as number, env.ENGINE_MAX_POOL_SIZE as number),
+      maxRunningPerTenant: env.ENGINE_MAX_RUNNING_PER_ORG as number,
       queueMax: env.ENGINE_QUEUE_MAX as number,
       queueWaitMs: env.ENGINE_QUEUE_WAIT_MS as number,
       maxSourceBytes: env.SCRIPT_MAX_SOURCE_BYTES as number,

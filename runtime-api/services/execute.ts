@@ -105,7 +105,7 @@ async function audit(ctx: ExecuteContext, caller: Caller, mode: ExecuteMode, sou
 
 export async function runScript(ctx: ExecuteContext, caller: Caller, source: string): Promise<ExecuteOutcome> {
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
-  const result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, ctx.deps, null, null, ctx.onBindingError) }));
+  const result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership.orgId, hostCall: hostCallFor(caller, ctx.deps, null, null, ctx.onBindingError) }));
   await audit(ctx, caller, 'run', source, result);
   return result;
 }
@@ -114,7 +114,7 @@ export async function planScript(ctx: ExecuteContext, caller: Caller, source: st
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
   const operations: PlannedOperation[] = [];
   const record: Recorder = (binding, input) => operations.push({ index: operations.length, binding, input }) - 1;
-  const result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, ctx.deps, record, null, ctx.onBindingError) }));
+  const result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership.orgId, hostCall: hostCallFor(caller, ctx.deps, record, null, ctx.onBindingError) }));
   await audit(ctx, caller, 'plan', source, result);
   if (!result.ok) return { ...result, operations };
   const key = ctx.keys.active();
@@ -159,7 +159,7 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
   try {
     await ctx.deps.sql.begin(async (tx) => {
       const deps = { ...ctx.deps, sql: nestable(tx as unknown as Sql) };
-      result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, hostCall: hostCallFor(caller, deps, null, record, ctx.onBindingError) }));
+      result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: hostCallFor(caller, deps, null, record, ctx.onBindingError) }));
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
         throw new ServiceError('conflict', {

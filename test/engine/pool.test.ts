@@ -78,6 +78,43 @@ t.test('long executions get overflow isolates so short ones are not stuck behind
   t.equal(engine.stats().overflowSlots, 1, 'a burst of short scripts does not grow the pool');
 });
 
+t.test('one organization\'s long scripts cannot hold every isolate while another organization waits', async (t) => {
+  // poolSize 2: each tenant runs at most 1 at once while others wait (half the pool), all of it when alone.
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, queueMax: 10 });
+  t.teardown(() => engine.close());
+  const done: string[] = [];
+  const spin = (name: string) => engine.execute({
+    source: `const t = Date.now(); while (Date.now() - t < 150) {} return '${name}'`, bindings: [], hostCall: host(), tenant: 'org_a',
+  }).then((r) => { done.push(r.result as string); return r; });
+  const a = ['a1', 'a2', 'a3', 'a4'].map(spin);
+  t.same(engine.stats().slots.busy, 2, 'alone, org_a runs on both isolates');
+  const b = engine.execute({ source: 'return \'b\'', bindings: [], hostCall: host(), tenant: 'org_b' }).then((r) => { done.push(r.result as string); return r; });
+  const [ra, rb] = await Promise.all([Promise.all(a), b]);
+  t.ok(ra[0].stats.queueMs < 50 && ra[1].stats.queueMs < 50, 'a1 and a2 started at once');
+  t.equal(rb.ok, true);
+  t.ok(done.indexOf('b') < done.indexOf('a3'), `the first freed isolate served org_b before org_a's third script (order ${done.join(', ')})`);
+  t.same(done.slice().sort(), ['a1', 'a2', 'a3', 'a4', 'b'], 'every script ran');
+});
+
+t.test('when every waiting organization has its share, a freed isolate goes to the one whose scripts are short', async (t) => {
+  // poolSize 3: each tenant runs at most 1 at once while others wait.
+  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, queueMax: 10 });
+  t.teardown(() => engine.close());
+  const run = (tenant: string, ms: number, name = '') => engine.execute({
+    source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`, bindings: [], hostCall: host(), tenant,
+  });
+  // History: org_long's scripts spin ~60 ms each, org_short's take well under a millisecond.
+  for (let i = 0; i < 2; i++) await run('org_long', 60);
+  for (let i = 0; i < 5; i++) await run('org_short', 0);
+  const done: string[] = [];
+  const note = (p: Promise<{ result: unknown }>) => p.then((r) => { done.push(r.result as string); return r; });
+  const held = [note(run('org_long', 300, 'long1')), note(run('org_short', 300, 'short1')), note(run('org_other', 100, 'other1'))];
+  // Both wait with their organization at its share; org_long's is older. org_other's isolate frees first.
+  const waiting = [note(run('org_long', 0, 'long2')), note(run('org_short', 0, 'short2'))];
+  await Promise.all([...held, ...waiting]);
+  t.ok(done.indexOf('short2') < done.indexOf('long2'), `org_short's script went first although org_long's waited longer (order ${done.join(', ')})`);
+});
+
 t.test('every execution gets a fresh context on a reused isolate', async (t) => {
   const engine = await startEngine({ poolSize: 1 });
   t.teardown(() => engine.close());
