@@ -115,6 +115,29 @@ t.test('when every waiting organization has its share, a freed isolate goes to t
   t.ok(done.indexOf('short2') < done.indexOf('long2'), `org_short's script went first although org_long's waited longer (order ${done.join(', ')})`);
 });
 
+t.test('an organization whose scripts run long gets its share only after a short grace while others\' short scripts wait', async (t) => {
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, queueMax: 10 });
+  t.teardown(() => engine.close());
+  const run = (tenant: string, ms: number, name = '') => engine.execute({
+    source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`, bindings: [], hostCall: host(), tenant,
+  });
+  for (let i = 0; i < 2; i++) await run('org_long', 60);
+  for (let i = 0; i < 5; i++) await run('org_short', 0);
+  const done: string[] = [];
+  const note = (p: Promise<{ result: unknown }>) => p.then((r) => { done.push(r.result as string); return r; });
+  const held = [note(run('org_short', 60, 'short1')), note(run('org_short', 60, 'short2'))];
+  // org_long runs nothing (under its share) but has waited under 100 ms when the first isolate frees.
+  const waiting = [note(run('org_long', 0, 'long')), note(run('org_short', 0, 'short3'))];
+  await Promise.all([...held, ...waiting]);
+  t.ok(done.indexOf('short3') < done.indexOf('long'), `org_short's quick script went first (order ${done.join(', ')})`);
+  // Once it has waited the grace, org_long is served ahead of a stream of short scripts.
+  const stream = Array.from({ length: 10 }, (_, i) => note(run('org_short', 40, `s${i}`)));
+  const late = note(run('org_long', 0, 'long-late'));
+  await Promise.all([...stream, late]);
+  const at = done.indexOf('long-late');
+  t.ok(at < done.indexOf('s8') && at < done.indexOf('s9'), `org_long got its share well before the short stream ran out (order ${done.slice(4).join(', ')})`);
+});
+
 t.test('every execution gets a fresh context on a reused isolate', async (t) => {
   const engine = await startEngine({ poolSize: 1 });
   t.teardown(() => engine.close());
