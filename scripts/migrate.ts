@@ -3,5 +3,5 @@ import { loadConfig } from '../server/config.ts';
 import { bootstrap } from '../server/bootstrap.ts';
 import { createLogger } from '../server/logger.ts';
 
-const running = await bootstrap(loadConfig(), { logger: createLogger('info') });
+const running = await bootstrap(loadConfig(), { logger: createLogger('info'), engine: false });
 await running.close();

@@ -23,7 +23,7 @@ if (values.role && !(ROLES as readonly string[]).includes(values.role)) {
   process.exit(2);
 }
 const config = loadConfig();
-const running = await bootstrap(config, { logger: createLogger('warn') });
+const running = await bootstrap(config, { logger: createLogger('warn'), engine: false });
 try {
   const minted = await mintToken(running.deps.sql, running.deps.keys, tokenSettings(running.deps), running.deps.clock, {
     email: values.email, org: values.org, scopes: values.scopes!.split(/[\s,]+/).filter(Boolean),

@@ -13,7 +13,7 @@ import type { BlobStore } from '../runtime-api/blobs/port.ts';
 import { SigningKeys } from '../runtime-api/services/signing-keys.ts';
 import { systemClock, type Clock } from '../runtime-api/clock.ts';
 import { createMailer } from './mail/mailer.ts';
-import { createEngine } from '../engine/index.ts';
+import { createEngine, type Engine, type ExecutionResult } from '../engine/index.ts';
 import { loadAskIndex } from './ask/load.ts';
 import { auditLogFor } from '../runtime-api/services/audit-log.ts';
 
@@ -32,7 +32,24 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
   return fsBlobStore(join(config.dataDir, 'blobs'));
 }
 
-export async function bootstrap(config: Config, options: { logger?: Logger; clock?: Clock } = {}): Promise<Running> {
+/**
+ * The engine of a process that runs no scripts (mint-token and other one-shot tools): no isolates are built, and an
+ * execution is refused. Such tools exit moments after starting; building and disposing a pool only to exit raced
+ * isolated-vm's teardown (an occasional abort at exit).
+ */
+function noEngine(): Engine {
+  const refused: ExecutionResult = { ok: false, result: null, logs: [], truncated: false, stats: { wallMs: 0, cpuMs: 0, hostCalls: 0, queueMs: 0 },
+    error: { type: 'internal_error', message: 'This process runs no scripts.' } };
+  return {
+    execute: async () => refused,
+    ready: async () => {},
+    stats: () => ({ poolSize: 0, slots: { ready: 0, busy: 0, starting: 0 }, queued: 0, executions: 0, busyRejections: 0, overflowSlots: 0,
+      isolatesLive: 0, isolatesBuilt: 0, referenceCount: 0, cachedScripts: 0, recycled: {}, catastrophicErrors: 0 }),
+    close: async () => {},
+  };
+}
+
+export async function bootstrap(config: Config, options: { logger?: Logger; clock?: Clock; engine?: boolean } = {}): Promise<Running> {
   const logger = options.logger ?? createLogger(config.logLevel);
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = config.databaseUrl;
@@ -48,7 +65,7 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     const keys = await new SigningKeys(sql).init();
     const blobs = await openBlobStore(config);
     const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
-    const engine = createEngine({
+    const engine = options.engine === false ? noEngine() : createEngine({
       ...config.engine,
       // V8 lost control of an isolate: this process can no longer promise isolation; stop so a supervisor restarts it.
       onCatastrophicError: (message) => { logger.error('isolate catastrophic error; exiting', { message }); process.exit(70); },
