@@ -68,9 +68,26 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
   let direct = O_DIRECT !== 0;
   const io: FsIoCounters = { direct: 0, buffered: 0 };
   const tailBlocks: Buffer[] = [];
+  // Uploads whose staging directory exists (made or seen here): later parts skip the mkdir, one libuv pool job
+  // fewer per part while the pool's threads are busy writing. Another instance may remove one (abort, janitor):
+  // the open then fails with ENOENT and the directory is made again.
+  const staged = new Set<string>();
   async function writePart(uploadId: string, part: PartWrite): Promise<void> {
     const file = stagingFile(uploadId);
-    await ensureDir(dirname(file));
+    if (!staged.has(uploadId)) {
+      await ensureDir(dirname(file));
+      if (staged.size >= 10_000) staged.clear();
+      staged.add(uploadId);
+    }
+    try {
+      await writePartIn(file, part);
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      await ensureDir(dirname(file));
+      await writePartIn(file, part);
+    }
+  }
+  async function writePartIn(file: string, part: PartWrite): Promise<void> {
     const fits = part.data.length % DIRECT_ALIGN === 0 || part.last === true;
     if (direct && fits && part.offset % DIRECT_ALIGN === 0 && part.data.length > 0 && await writeDirect(file, part)) {
       io.direct++;
@@ -177,6 +194,7 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
       } finally {
         await fh.close();
       }
+      staged.delete(uploadId);
       await ensureDir(dirname(target));
       await rename(file, target);
       await fsyncDir(dirname(target));
@@ -234,6 +252,7 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
 
     async deleteUpload(uploadId: string) {
       assertSafeUploadId(uploadId);
+      staged.delete(uploadId);
       await rm(join(uploadsDir, uploadId), { recursive: true, force: true });
     },
 

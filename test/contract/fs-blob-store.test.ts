@@ -53,3 +53,14 @@ t.test('fs: parts in buffers from partBuffer() skip the page cache (O_DIRECT); m
   t.equal(stored.length, data.length, 'finalize cut the padding: exactly the declared length');
   t.ok(stored.equals(data), 'the bytes are the parts\' bytes');
 });
+
+t.test('fs: a staging directory removed by another instance is made again for the next part', async (t) => {
+  const mine = fsBlobStore(root);
+  const other = fsBlobStore(root); // another server instance on the same storage
+  await mine.putPart('upl_gone', { number: 1, offset: 0, data: Buffer.alloc(10, 1) });
+  await other.deleteUpload('upl_gone');
+  await mine.putPart('upl_gone', { number: 2, offset: 10, data: Buffer.alloc(5, 2) });
+  await mine.putPart('upl_gone', { number: 1, offset: 0, data: Buffer.alloc(10, 3) });
+  await mine.finalize('upl_gone', { partCount: 2, partSize: 10, byteLength: 15 }, 'org_g/fil_gone', { contentType: 'x/y' });
+  t.same(await readFile(join(root, 'objects', 'org_g', 'fil_gone')), Buffer.concat([Buffer.alloc(10, 3), Buffer.alloc(5, 2)]));
+});
