@@ -1,6 +1,6 @@
 // The pool as a user of the engine sees it: pre-warmed slots, one execution per isolate, a bounded FIFO
 // queue answering engine_busy, a fresh context every time, isolates replaced when they should be.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
 import { startEngine } from './helpers/engine.ts';
 
@@ -96,18 +96,26 @@ t.test('one organization\'s long scripts cannot hold every isolate while another
   t.same(done.slice().sort(), ['a1', 'a2', 'a3', 'a4', 'b'], 'every script ran');
 });
 
-t.test('when every waiting organization has its share, a freed isolate goes to the one whose scripts are short', async (t) => {
-  // poolSize 3: each tenant runs at most 1 at once while others wait.
-  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, queueMax: 10 });
+/**
+ * An engine of `poolSize` isolates (no overflow) with a history: org_long's scripts spun ~60 ms each, org_short's
+ * took well under a millisecond. `run` spins for `ms` and returns `name`; `note` records completion order in `done`.
+ */
+async function tenantsWithHistory(t: Test, poolSize: number) {
+  const engine = await startEngine({ poolSize, maxPoolSize: poolSize, queueMax: 10 });
   t.teardown(() => engine.close());
   const run = (tenant: string, ms: number, name = '') => engine.execute({
     source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`, bindings: [], hostCall: host(), tenant,
   });
-  // History: org_long's scripts spin ~60 ms each, org_short's take well under a millisecond.
   for (let i = 0; i < 2; i++) await run('org_long', 60);
   for (let i = 0; i < 5; i++) await run('org_short', 0);
   const done: string[] = [];
   const note = (p: Promise<{ result: unknown }>) => p.then((r) => { done.push(r.result as string); return r; });
+  return { run, note, done };
+}
+
+t.test('when every waiting organization has its share, a freed isolate goes to the one whose scripts are short', async (t) => {
+  // poolSize 3: each tenant runs at most 1 at once while others wait.
+  const { run, note, done } = await tenantsWithHistory(t, 3);
   const held = [note(run('org_long', 300, 'long1')), note(run('org_short', 300, 'short1')), note(run('org_other', 100, 'other1'))];
   // Both wait with their organization at its share; org_long's is older. org_other's isolate frees first.
   const waiting = [note(run('org_long', 0, 'long2')), note(run('org_short', 0, 'short2'))];
@@ -116,15 +124,7 @@ t.test('when every waiting organization has its share, a freed isolate goes to t
 });
 
 t.test('an organization whose scripts run long gets its share only after a short grace while others\' short scripts wait', async (t) => {
-  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, queueMax: 10 });
-  t.teardown(() => engine.close());
-  const run = (tenant: string, ms: number, name = '') => engine.execute({
-    source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`, bindings: [], hostCall: host(), tenant,
-  });
-  for (let i = 0; i < 2; i++) await run('org_long', 60);
-  for (let i = 0; i < 5; i++) await run('org_short', 0);
-  const done: string[] = [];
-  const note = (p: Promise<{ result: unknown }>) => p.then((r) => { done.push(r.result as string); return r; });
+  const { run, note, done } = await tenantsWithHistory(t, 2);
   const held = [note(run('org_short', 60, 'short1')), note(run('org_short', 60, 'short2'))];
   // org_long runs nothing (under its share) but has waited under 100 ms when the first isolate frees.
   const waiting = [note(run('org_long', 0, 'long')), note(run('org_short', 0, 'short3'))];
