@@ -97,20 +97,25 @@ t.test('one organization\'s long scripts cannot hold every isolate while another
 });
 
 /**
- * An engine of `poolSize` isolates (no overflow) with a history: org_long's scripts spun ~60 ms each, org_short's
+ * An engine of `poolSize` isolates (no overflow) with a history: org_long's scripts spun ~150 ms each, org_short's
  * took well under a millisecond. `run` spins for `ms` and returns `name`; `note` records completion order in `done`.
  */
 async function tenantsWithHistory(t: Test, poolSize: number) {
-  const engine = await startEngine({ poolSize, maxPoolSize: poolSize, queueMax: 40 });
+  const engine = await startEngine({ poolSize, maxPoolSize: poolSize, queueMax: 110 });
   t.teardown(() => engine.close());
   const run = (tenant: string, ms: number, name = '') => engine.execute({
     source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`, bindings: [], hostCall: host(), tenant,
   });
-  for (let i = 0; i < 2; i++) await run('org_long', 60);
+  for (let i = 0; i < 2; i++) await run('org_long', 150);
   for (let i = 0; i < 5; i++) await run('org_short', 0);
+  // Holds an isolate for `ms` while using almost no CPU (awaiting a slow host call): its tenant stays 'short'.
+  const hold = (tenant: string, ms: number, name: string) => engine.execute({
+    source: `await pause(); return '${name}'`, bindings: ['pause'], tenant,
+    hostCall: async () => { await new Promise((r) => setTimeout(r, ms)); return { ok: true, json: 'null' }; },
+  });
   const done: string[] = [];
   const note = (p: Promise<{ result: unknown }>) => p.then((r) => { done.push(r.result as string); return r; });
-  return { run, note, done };
+  return { run, hold, note, done };
 }
 
 t.test('when every waiting organization has its share, a freed isolate goes to the one whose scripts are short', async (t) => {
@@ -124,19 +129,19 @@ t.test('when every waiting organization has its share, a freed isolate goes to t
 });
 
 t.test('an organization whose scripts run long gets its share only after a short grace while others\' short scripts wait', async (t) => {
-  const { run, note, done } = await tenantsWithHistory(t, 2);
-  const held = [note(run('org_short', 60, 'short1')), note(run('org_short', 60, 'short2'))];
-  // org_long runs nothing (under its share) but has waited less than its grace (5 x ~60 ms) when the first isolate frees.
+  const { run, hold, note, done } = await tenantsWithHistory(t, 2);
+  const held = [note(hold('org_short', 60, 'short1')), note(hold('org_short', 60, 'short2'))];
+  // org_long runs nothing (under its share) but has waited far less than its grace (5 x ~150 ms) when the first isolate frees.
   const waiting = [note(run('org_long', 0, 'long')), note(run('org_short', 0, 'short3'))];
   await Promise.all([...held, ...waiting]);
   t.ok(done.indexOf('short3') < done.indexOf('long'), `org_short's quick script went first (order ${done.join(', ')})`);
-  // Once it has waited the grace (~300 ms), org_long is served ahead of the rest of a stream of short scripts (~600 ms).
-  const stream = Array.from({ length: 30 }, (_, i) => note(run('org_short', 40, `s${i}`)));
+  // Once it has waited the grace (~750 ms), org_long is served ahead of the rest of a stream of short scripts (~2 s).
+  const stream = Array.from({ length: 100 }, (_, i) => note(hold('org_short', 40, `s${i}`)));
   const late = note(run('org_long', 0, 'long-late'));
   await Promise.all([...stream, late]);
   const at = done.indexOf('long-late');
-  t.ok(at > done.indexOf('s3'), `not before its grace (order ${done.slice(4).join(', ')})`);
-  t.ok(at < done.indexOf('s26'), 'but well before the short stream ran out');
+  t.ok(at > done.indexOf('s3'), `not before its grace (after ${at - 4} of the stream)`);
+  t.ok(at < done.indexOf('s90'), 'but well before the short stream ran out');
 });
 
 t.test('every execution gets a fresh context on a reused isolate', async (t) => {
