@@ -130,9 +130,10 @@ t.test('when every waiting organization has its share, a freed isolate goes to t
 
 t.test('an organization whose scripts run long gets its share only after a short grace while others\' short scripts wait', async (t) => {
   const { run, hold, note, done } = await tenantsWithHistory(t, 2);
-  const held = [note(hold('org_short', 60, 'short1')), note(hold('org_short', 60, 'short2'))];
-  // org_long runs nothing (under its share) but has waited far less than its grace (5 x ~150 ms) when the first isolate frees.
-  const waiting = [note(run('org_long', 0, 'long')), note(run('org_short', 0, 'short3'))];
+  const held = [note(hold('org_short', 60, 'short1')), note(hold('org_short', 400, 'short2'))];
+  // At ~60 ms one isolate frees. org_long runs nothing (under its share) but has waited far less than its grace
+  // (5 x ~150 ms): short3 (30 ms) takes the isolate, and long follows it there at ~90 ms.
+  const waiting = [note(run('org_long', 0, 'long')), note(hold('org_short', 30, 'short3'))];
   await Promise.all([...held, ...waiting]);
   t.ok(done.indexOf('short3') < done.indexOf('long'), `org_short's quick script went first (order ${done.join(', ')})`);
   // Once it has waited the grace (~750 ms), org_long is served ahead of the rest of a stream of short scripts (~2 s).
