@@ -1,6 +1,7 @@
 // Script engine throughput and latency beside its peers, in one run: our pool; isolated-vm with a new
 // isolate per execution; node:vm with a fresh context; quickjs-emscripten with a fresh context; and our
-// pool with busy-loop scripts of another organization (and, for reference, of the same one) alongside. Run: node --no-node-snapshot bench/engine.ts
+// pool with busy-loop scripts of another organization (and, for reference, of the same one) alongside.
+// Run: node --no-node-snapshot bench/engine.ts
 import ivm from 'isolated-vm';
 import vm from 'node:vm';
 import { availableParallelism } from 'node:os';

@@ -3,7 +3,8 @@
 // per 8 MiB, and reading them back through a plain node:http static handler. The server runs in a child process
 // (bootstrap with embedded PostgreSQL in a temporary DATA_DIR) so that its RSS can be watched from outside.
 // Targets: ≥ 70 % of each baseline, server RSS growth < 100 MB.
-//   node_modules/.bin/node --no-node-snapshot bench/transfers.ts     (BENCH_TRANSFER_MIB=1024, BENCH_ROUNDS=5: this VM's write speed is bimodal from one round to the next;
+//   node_modules/.bin/node --no-node-snapshot bench/transfers.ts     (BENCH_TRANSFER_MIB=1024,
+//   BENCH_ROUNDS=5: this VM's write speed is bimodal from one round to the next;
 //   BENCH_CHILD_ARGS="--cpu-prof" or "--trace-gc" passes flags to the server process)
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';

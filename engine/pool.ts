@@ -4,9 +4,9 @@
 // Between tenants (organizations) the queue is not plain FIFO: a freed slot goes first to a tenant running fewer
 // than maxRunningPerTenant (its share; for a tenant whose scripts run long, once it waited a grace, see graceFor),
 // then to the tenant whose executions lately used the least isolate CPU each (shortest expected job first: what
-// keeps short scripts' latency low), then to the oldest waiter. One tenant alone uses
-// every slot; a tenant whose scripts spin keeps its share but, while others wait, takes no more (a running
-// script cannot be paused, so a freed slot is the only point where the pool can protect the others).
+// keeps short scripts' latency low), then to the oldest waiter. One tenant alone uses every slot; a tenant whose
+// scripts spin keeps its share but, while others wait, takes no more (a running script cannot be paused, so a freed
+// slot is the only point where the pool can protect the others).
 import { Slot, type SlotHooks } from './slot.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 import type { Execution } from './bridge.ts';

@@ -64,11 +64,6 @@ export class Slot {
     try { return this.isolate && !this.isolate.isDisposed ? this.isolate.referenceCount : 0; } catch { return 0; }
   }
 
-  /** The tenant of the execution running here, if any. */
-  get tenant(): string | undefined {
-    return this.current?.ex.tenant;
-  }
-
   get cachedScripts(): number {
     return this.scripts.size;
   }

@@ -2,9 +2,14 @@
 // completion give a multi-part file its whole-content checksum without reading the bytes again.
 import { crc32 } from 'node:zlib';
 
-/** Hex CRC-32 (8 digits) of bytes, the format part and file checksums are stored in. */
+/** A CRC-32 value as part and file checksums are stored: 8 lowercase hex digits. */
+export function hexCrc(crc: number): string {
+  return crc.toString(16).padStart(8, '0');
+}
+
+/** Hex CRC-32 of bytes. */
 export function crc32Hex(data: Uint8Array): string {
-  return crc32(data).toString(16).padStart(8, '0');
+  return hexCrc(crc32(data));
 }
 
 function times(matrix: Uint32Array, vector: number): number {
@@ -45,5 +50,5 @@ export function crc32Combine(crcA: number, crcB: number, lengthB: number): numbe
 export function combineHexCrcs(pieces: readonly { crc32: string; byteLength: number }[]): string {
   let crc = 0;
   for (const p of pieces) crc = crc32Combine(crc, parseInt(p.crc32, 16), p.byteLength);
-  return crc.toString(16).padStart(8, '0');
+  return hexCrc(crc);
 }

@@ -27,7 +27,7 @@ export function allocateAligned(dir: string, size: number): Buffer | null {
     return null; // the file system refuses O_DIRECT
   }
   try {
-    // Shared memory: the upload route's checksum thread reads a part in place while it is here.
+    // Shared memory, as BlobStore.partBuffer promises (port.ts).
     const raw = Buffer.from(new SharedArrayBuffer(size + DIRECT_ALIGN));
     // glibc aligns to 16 bytes at least; step by 16 through one block's worth of offsets.
     for (let at = 0; at < DIRECT_ALIGN; at += 16) {

@@ -1,6 +1,6 @@
-// The file-system BlobStore: each upload is one file written at part offsets (O_DSYNC writes: durable before acknowledging;
-// O_DIRECT too for parts in the store's own aligned buffers, see direct-io.ts), completed by truncate to the exact
-// length + fsync + rename into objects/; see research/storage.md section 2 (local mirror).
+// The file-system BlobStore: each upload is one file written at part offsets (O_DSYNC writes: durable before
+// acknowledging; O_DIRECT too for parts in aligned memory such as partBuffer() gives, see direct-io.ts), completed
+// by truncate to the exact length + fsync + rename into objects/; see research/storage.md section 2 (local mirror).
 import { mkdir, open, rename, rm, stat, readdir } from 'node:fs/promises';
 import { constants, createReadStream } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -62,9 +62,9 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
   // O_DIRECT (see direct-io.ts) is tried for every part at an aligned offset: the whole blocks straight from the
   // part's memory; a partial block at the end of the upload's last part through a small aligned block of the
   // store's own, zero-padded (finalize cuts the file to its exact length; padding any other part would overwrite
-  // the start of the next one, so such a part is written through the page cache). Memory the kernel finds misaligned (a caller's own buffer; partBuffer()
-  // gives aligned ones) is refused before anything is written, and that part goes through the page cache.
-  // `direct` turns off for good when the file system refuses O_DIRECT itself.
+  // the start of the next one, so such a part is written through the page cache). Memory the kernel finds
+  // misaligned (a caller's own buffer; partBuffer() gives aligned ones) is refused before anything is written, and
+  // that part goes through the page cache. `direct` turns off for good when the file system refuses O_DIRECT.
   let direct = O_DIRECT !== 0;
   const io: FsIoCounters = { direct: 0, buffered: 0 };
   const tailBlocks: Buffer[] = [];
@@ -126,7 +126,11 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
         }
       }
       if (whole < part.data.length) {
-        const block = tailBlocks.pop() ?? allocateAligned(tmpDir, DIRECT_ALIGN);
+        let block = tailBlocks.pop();
+        if (!block) {
+          await ensureDir(tmpDir); // the probe's scratch file goes there (partBuffer() may never have been called)
+          block = allocateAligned(tmpDir, DIRECT_ALIGN) ?? undefined;
+        }
         if (!block) return false;
         try {
           block.fill(0);
@@ -153,7 +157,7 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
         if (aligned) return aligned;
         direct = false;
       }
-      return Buffer.allocUnsafeSlow(size);
+      return Buffer.from(new SharedArrayBuffer(size));
     },
 
     async putPart(uploadId: string, part: PartWrite): Promise<void> {

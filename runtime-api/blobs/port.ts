@@ -32,8 +32,9 @@ export interface BlobListing {
 export interface BlobStore {
   readonly kind: string;
   /**
-   * A buffer to receive parts in, which this store writes fastest from (fs: memory aligned for O_DIRECT). Optional;
-   * putPart accepts any buffer.
+   * A buffer to receive parts in, which this store writes fastest from (fs: memory aligned for O_DIRECT), over a
+   * SharedArrayBuffer so that another thread can read a part in place (the upload route checksums parts on a worker
+   * thread). Optional; putPart accepts any buffer.
    */
   partBuffer?(size: number): Promise<Buffer>;
   /** Store one part durably; storing the same part again replaces it. */

@@ -1,7 +1,8 @@
 // Binary transfers (spec 4.5): PUT an upload part, GET a file's bytes. Both need a Bearer token of an active member
 // whose organization's MCP access is not revoked. Parts are read into one pooled 8 MiB buffer (the pool bounding
-// memory), checksummed on a worker thread (part-checksums.ts) and verified, then stored durably before the 200. Downloads stream from the blob store
-// with backpressure; Koa's pipeline destroys the source (closing its file handle) when the client goes away.
+// memory), checksummed on a worker thread (part-checksums.ts) and verified, then stored durably before the 200.
+// Downloads stream from the blob store with backpressure; Koa's pipeline destroys the source (closing its file
+// handle) when the client goes away.
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { copyInto, partChecksummer, sharedPartBuffer, type HashName } from '../http/part-checksums.ts';
@@ -14,6 +15,7 @@ import type { Binding } from '../../runtime-api/define.ts';
 import type { Scope } from '../../runtime-api/scopes.ts';
 import { authorize, describeIssues } from '../../runtime-api/invoke.ts';
 import { ServiceError, l10n, type Localized } from '../../runtime-api/errors.ts';
+import { hexCrc } from '../../runtime-api/crc32-combine.ts';
 import { BlobNotFoundError } from '../../runtime-api/blobs/port.ts';
 import { findFile } from '../../runtime-api/store/files.ts';
 import { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from '../../runtime-api/services/uploads.ts';
@@ -274,13 +276,12 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
                 details: { partNumber, digest: mismatch },
               });
             }
-            return { crc32: sumsOf.crc32.toString(16).padStart(8, '0'), sha256: sha256Digest ? sha256Digest.toString('hex') : null };
+            return { crc32: hexCrc(sumsOf.crc32), sha256: sha256Digest ? sha256Digest.toString('hex') : null };
           });
           await storePart(deps, orgId, uploadId, partNumber, buf.subarray(0, got.length), verified);
           const sums = await verified;
-          const crc = sums.crc32;
           ctx.status = 200;
-          ctx.set('ETag', `"${crc}"`);
+          ctx.set('ETag', `"${sums.crc32}"`);
           ctx.body = { uploadId, partNumber, byteLength: got.length, ...sums } satisfies v.InferOutput<typeof PartStored>;
         } finally {
           pool.release(buf);

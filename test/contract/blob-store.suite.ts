@@ -50,6 +50,7 @@ export function blobStoreContract(t: Test, make: () => Promise<BlobStore>): void
     // As the transfer route does: each part copied into a buffer the store handed out, reused once stored.
     const buffers = await Promise.all([0, 1].map(() => store.partBuffer ? store.partBuffer(partSize) : Promise.resolve(Buffer.alloc(partSize))));
     t.ok(buffers.every((b) => b.length === partSize), 'partBuffer gives the size asked for');
+    if (store.partBuffer) t.ok(buffers.every((b) => b.buffer instanceof SharedArrayBuffer), 'over shared memory (the checksum thread reads it)');
     const put = async (n: number, bytes: Buffer, buf: Buffer) => {
       bytes.copy(buf);
       await store.putPart(up, { number: n, offset: (n - 1) * partSize, data: buf.subarray(0, bytes.length), last: n === 4 });
