@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ERROR_TABLE, ServiceError, isErrorCode } from '../../runtime-api/errors.ts';
 
-const SPEC = fileURLToPath(new URL('../../../shared/spec/service-spec.md', import.meta.url));
+const SPEC = fileURLToPath(new URL('../../docs/spec.md', import.meta.url));
 // The two shapes of spec section 7, assigned per design.md section 4.
 const TYPED = new Set(['not_found', 'conflict', 'quota_exceeded', 'upload_expired', 'restore_expired', 'upload_incomplete',
   'part_mismatch', 'INVITATION_NOT_FOUND', 'storage_failure', 'database_failure']);
