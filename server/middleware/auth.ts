@@ -1,5 +1,6 @@
 // Resolves ctx.state.caller from a Bearer token when one is sent (a bad one is 401 at once), and guards
-// routes that need a caller. The session cookie resolver joins here (identity).
+// routes that need a caller. The session cookie resolver joins here (identity). Every response to a
+// request that resolved a caller says Cache-Control: no-store.
 import type Koa from 'koa';
 import type { AppDeps } from '../deps.ts';
 import { bearerToken, callerFromToken, unauthorized, type TokenCheck } from '../auth/token-caller.ts';
@@ -20,6 +21,9 @@ export function resolveBearer(deps: AppDeps, checks: readonly TokenCheck[] = [])
     } else {
       await resolveSessionCookie(deps, ctx);
     }
+    // Whatever an authenticated request answers is about its caller (a user, members' e-mails, files): never
+    // stored by a shared or browser cache. A route may still set its own, stricter, header.
+    if (ctx.state.caller) ctx.set('Cache-Control', 'no-store');
     await next();
   };
 }
