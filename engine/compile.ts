@@ -43,10 +43,16 @@ export function checkSyntax(source: string): ExecutionError | null {
   try {
     new AsyncFunction(source);
   } catch (err) {
-    if (!(err instanceof SyntaxError)) throw err;
-    problem = { type: 'syntax_error', message: err.message };
-    const line = lineOf(source);
-    if (line) problem.line = line;
+    if (err instanceof RangeError) {
+      // The parser recursed out of the host's stack (thousands of nested brackets): the isolate, with a smaller
+      // stack, could not compile it either. A limit of the source, never a failure of the host.
+      problem = { type: 'limit_exceeded', code: 'max_source_depth', message: 'The script nests brackets, blocks or expressions too deeply to compile; flatten it.' };
+    } else {
+      if (!(err instanceof SyntaxError)) throw err;
+      problem = { type: 'syntax_error', message: err.message };
+      const line = lineOf(source);
+      if (line) problem.line = line;
+    }
   }
   remember(source, problem);
   return problem;

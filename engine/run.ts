@@ -160,7 +160,7 @@ export class Run {
       this.readCpu();
       try { this.iso.dispose(); } catch { /* already gone */ }
     }
-    this.end(decodeOutcome(this.done), recycle);
+    this.end(decodeOutcome(this.done, { sourceLines: this.ex.sourceLines }), recycle);
   }
 
   private checkCpu(): void {

@@ -76,8 +76,8 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
           // An uncaught scope refusal is a 403 step-up: the header names the scope to ask for.
           scopeError: (refusal) => typeof refusal.details?.requiredScope === 'string' ? insufficientScope(deps, ctx.path, held(ctx), refusal.details.requiredScope) : refusal,
         }, caller, parsed.output.script);
-        const content = shapeExecuteResult(result);
-        return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content, isError: !result.ok });
+        const { structured, text } = shapeExecuteResult(result);
+        return rpcResult(id, { content: [{ type: 'text', text }], structuredContent: structured, isError: !result.ok });
       } finally {
         const left = (inFlight.get(key) ?? 1) - 1;
         if (left <= 0) inFlight.delete(key); else inFlight.set(key, left);
