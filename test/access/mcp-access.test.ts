@@ -5,6 +5,7 @@ import t from 'tap';
 import { http } from '../helpers/http.ts';
 import { contract } from '../helpers/openapi-contract.ts';
 import { world } from '../identity/org-helpers.ts';
+import { oauthFlow } from '../helpers/oauth.ts';
 
 const rpc = (script: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } });
 
@@ -28,13 +29,18 @@ t.test('MCP access management', async (t) => {
   });
 
   t.test('revoking refuses the organization\'s tokens at once on every face; restoring re-admits them', async (t) => {
+    const issued = (await oauthFlow(app, { cookie: owner.cookie, organizationId: org.id })).tokens.access_token as string;
     t.equal((await mcp('return 1;')).status, 200, 'before: the token works');
+    t.equal((await mcp('return 1;', issued)).status, 200, 'before: the token our OAuth server issued works');
     const set = await owner.post('/auth/organization/set-mcp-access', { state: 'revoked' });
     t.equal(set.status, 200);
     t.match(set.body, { organizationId: org.id, state: 'revoked' });
     c.check(t, 'post', '/auth/organization/set-mcp-access', set);
     for (const res of [
       await mcp('return 1;'),
+      await mcp('return 1;', issued),
+      await http(`${app.url}/app/v1/execute`, { json: { script: 'await files_write_text({ name: "x.txt", text: "x" }); return 1;' }, token: issued }),
+      await http(`${app.url}/v1/mcp/files/fil_x/download`, { token: issued }),
       await http(`${app.url}/app/v1/execute`, { json: { script: 'await files_write_text({ name: "x.txt", text: "x" }); return 1;' }, token }),
       await http(`${app.url}/app/v1/context`, { token }),
       await http(`${app.url}/auth/organization/get`, { token }),
