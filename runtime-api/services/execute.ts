@@ -8,7 +8,7 @@ import type { Sql } from 'postgres';
 import type { Caller } from '../caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
 import { BINDINGS } from '../registry.ts';
-import { ServiceError, l10n } from '../errors.ts';
+import { ServiceError, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult } from '../engine-port.ts';
@@ -167,11 +167,11 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
 }
 
 /** A script that returned while writes it started were still running: its outcome cannot be the plan's. */
-function writeInFlight(result: ExecutionResult, count: number): ExecutionResult {
-  return {
-    ...result, ok: false, result: null,
-    error: { type: 'script_error', code: 'write_in_flight', message: `The script ended while ${count} write${count === 1 ? ' it started was' : 's it started were'} still running; await every write. Nothing was applied.` },
-  };
+function writeInFlight(result: ExecutionResult, count: number, locale: Locale): ExecutionResult {
+  const message = locale === 'pt-BR'
+    ? `O script terminou com ${count} escrita(s) iniciada(s) por ele ainda em andamento; aguarde (await) cada escrita. Nada foi aplicado.`
+    : `The script ended while ${count} write${count === 1 ? ' it started was' : 's it started were'} still running; await every write. Nothing was applied.`;
+  return { ...result, ok: false, result: null, error: { type: 'script_error', code: 'write_in_flight', message } };
 }
 
 export async function applyScript(ctx: ExecuteContext, caller: Caller, source: string, planToken: string): Promise<ExecuteOutcome> {
@@ -188,7 +188,7 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
       // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
       const ran = await execute(ctx, caller, source, calls);
       result = ran.result;
-      if (result.ok && ran.writesInFlight > 0) result = writeInFlight(result, ran.writesInFlight);
+      if (result.ok && ran.writesInFlight > 0) result = writeInFlight(result, ran.writesInFlight, caller.locale);
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
         throw new ServiceError('conflict', {

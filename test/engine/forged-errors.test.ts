@@ -48,3 +48,21 @@ t.test('a forged stack cannot set the reported line beyond the script', async (t
   const honest = await run('\n\nthrow new Error("third line")');
   t.equal(honest.error?.line, 3, 'a real line is still reported');
 });
+
+t.test('the host re-checks argument depth itself: a deep argument that got past the isolate ends the run', async (t) => {
+  const { Execution } = await import('../../engine/bridge.ts');
+  const { resolveConfig, effectiveLimits } = await import('../../engine/limits.ts');
+  const { MAX_RESULT_DEPTH } = await import('../../engine/prelude.ts');
+  const host = new FakeHost();
+  const limits = effectiveLimits(resolveConfig({ wallMs: 1000, cpuMs: 1000, memoryMb: 64, maxSourceBytes: 100_000, maxResultBytes: 1_000_000, maxArgBytes: 1_000_000, maxHostCalls: 10, maxInFlight: 4, maxLogBytes: 1000, poolSize: 1, queueMax: 1, queueWaitMs: 100 }), {});
+  if (typeof limits === 'string') throw new Error(limits);
+  const ex = new Execution(1, 'return 1', ['files_list'], host.hostCall, limits);
+  const deep = `${'['.repeat(MAX_RESULT_DEPTH + 1)}${']'.repeat(MAX_RESULT_DEPTH + 1)}`;
+  const reply = ex.call('files_list', deep);
+  t.match(reply, /^E.*"code":"max_arg_depth"/);
+  t.same(ex.breach?.code, 'max_arg_depth', 'a breach: the isolate should have refused it first');
+  t.equal(host.calls.length, 0, 'nothing reached the binding');
+  const wide = new Execution(2, 'return 1', ['files_list'], host.hostCall, limits);
+  await wide.call('files_list', JSON.stringify({ prefix: '[[[['.repeat(500), list: Array.from({ length: 300 }, () => [[1]]) }));
+  t.equal(wide.breach, null, 'brackets in strings and wide values are not depth');
+});
