@@ -97,6 +97,20 @@ t.test('MCP access management', async (t) => {
     t.equal(viaScript.body.result.userId, adam.id);
   });
 
+  t.test('organization routes take the Bearer token; a token lists only its own organization', async (t) => {
+    const second = await app.token({ email: 'boss@example.com', org: 'gate-two' });
+    const viaToken = await http(`${app.url}/auth/organization/list`, { token: second });
+    t.equal(viaToken.status, 200);
+    t.same(viaToken.body.map((o: { slug: string }) => o.slug), ['gate-two']);
+    t.match(viaToken.headers['cache-control'], /no-store/);
+    const viaSession = await owner.get('/auth/organization/list');
+    t.same(viaSession.body.map((o: { slug: string }) => o.slug).sort(), ['gate', 'gate-two'], 'the session sees every organization of its user');
+    const create = await http(`${app.url}/auth/organization/create`, { json: { name: 'Nope', slug: 'nope' }, token: second });
+    t.equal(create.status, 403, 'creating an organization is for signed-in sessions: 403, not a contradictory 401');
+    t.equal(create.body.error.code, 'INSUFFICIENT_SCOPE');
+    t.match(create.body.error.resolution, /signed-in session/);
+  });
+
   t.test('bad input is 400 invalid_input, localized', async (t) => {
     for (const body of [{}, { state: 'paused' }, { maxScopes: ['files:read', 'files:read'] }, { maxScopes: ['root'] }, { state: 'active', extra: 1 }]) {
       const res = await owner.post('/auth/organization/set-mcp-access', body);
