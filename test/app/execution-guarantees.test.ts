@@ -49,6 +49,26 @@ return "done";`;
     }
   });
 
+  t.test('every way of starting a write without awaiting it counts the same', async (t) => {
+    const ways: Record<string, (call: string) => string> = {
+      'promise then': (call) => `Promise.resolve().then(() => ${call});`,
+      'inside an awaited thenable': (call) => `await { then(resolve) { ${call}; resolve(); } };`,
+      'async IIFE': (call) => `(async () => { await null; ${call}; })();`,
+      'Promise.all not awaited': (call) => `Promise.all([files_list({}), ${call}]);`,
+      'awaited read, write left behind': (call) => `const p = ${call}; await files_list({});`,
+    };
+    for (const [label, start] of Object.entries(ways)) {
+      const target = await file(`t-way-${label}.txt`);
+      const victim = await file(`v-way-${label}.txt`);
+      const { apply } = await planApply(`const r = await files_update({ fileId: ${JSON.stringify(target)}, name: "renamed-way.txt" });
+if (!r.planned) { ${start(`files_trash({ fileId: ${JSON.stringify(victim)} })`)} }
+return 1;`);
+      t.not(apply.body.applied, true, `${label}: not applied (${apply.status} ${JSON.stringify(apply.body.error ?? apply.body.code)})`);
+      t.same(await state(victim), { name: `v-way-${label}.txt`, state: 'active' }, `${label}: victim untouched`);
+      t.same(await state(target), { name: `t-way-${label}.txt`, state: 'active' }, `${label}: nothing applied`);
+    }
+  });
+
   t.test('the same write awaited is a plan mismatch: 409, nothing applied', async (t) => {
     const target = await file('t-await.txt');
     const victim = await file('v-await.txt');
