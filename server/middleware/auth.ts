@@ -39,7 +39,8 @@ export function requireAuth(deps: AppDeps, kind: AuthKind): Koa.Middleware {
     if (!caller && kind === 'session') throw sessionUnauthorized(ctx.state.locale);
     if (!caller) throw unauthorized(deps, kind === 'session' ? 'this route needs a signed-in session' : 'a Bearer access token is required', ctx.path, false);
     if (kind === 'bearer' && caller.kind !== 'token') throw unauthorized(deps, 'this route needs a Bearer access token');
-    if (kind === 'session' && caller.kind !== 'session') throw unauthorized(deps, 'this route needs a signed-in session');
+    // A token cannot stand in for the browser session these routes act on: say how to get a session, not a token.
+    if (kind === 'session' && caller.kind !== 'session') throw sessionUnauthorized(ctx.state.locale);
     return next();
   };
 }

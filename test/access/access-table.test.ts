@@ -99,6 +99,10 @@ t.test('access table', async (t) => {
             continue;
           }
           if (!PUBLIC_DOCUMENTS.test(route.path)) t.match(res.headers['cache-control'], /no-store|private/, `${label}: not cacheable (${res.status} ${res.text.slice(0, 200)})`);
+          if (SESSION_ONLY_ROUTES.has(name)) {
+            t.equal(res.status, 401, `${label}: a session-only route refuses a token`);
+            t.notMatch(res.body?.error?.resolution, /access token|Bearer/, `${label}: the resolution asks for a session, not for another token`);
+          }
           if (!SESSION_ONLY_ROUTES.has(name)) t.not(res.status, 401, `${label}: a valid Bearer token is accepted (${res.text.slice(0, 160)})`);
           if (kind === 'narrow' && route.binding && refusedTo(NARROW, route.binding)) {
             t.equal(res.status, 403, `${label}: 403 (needs ${route.binding.scope})`);
