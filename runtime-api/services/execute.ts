@@ -1,7 +1,8 @@
 // Running a script as a caller: the engine executes it, every binding call goes through `invoke` with the
 // execution's caller, and the run is written to the audit log. Plan mode records write bindings instead of
 // performing them and signs the ordered operations; apply re-runs the script in one transaction and commits only
-// if its writes are exactly the planned ones.
+// if its writes, counted when dispatched, are exactly the planned ones and none is still running at the end.
+// An uncaught scope refusal is 403 INSUFFICIENT_SCOPE whichever face ran the script.
 import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
 import type { Sql } from 'postgres';
