@@ -18,6 +18,8 @@ const MESSAGES = {
   network: ['cannot reach {server}: {detail}', 'não foi possível acessar {server}: {detail}'],
   networkHelp: ['Check the address and your connection, then run the command again.', 'Confira o endereço e a conexão, e execute o comando de novo.'],
   badResponse: ['unexpected answer from the server (HTTP {status})', 'resposta inesperada do servidor (HTTP {status})'],
+  resultCut: ['the server sent only a preview of the result ({bytes} bytes)', 'o servidor enviou só uma prévia do resultado ({bytes} bytes)'],
+  resultCutHelp: ['Return less from the script (filter, aggregate or page), or update the server: it sends results up to its result limit whole.', 'Devolva menos no script (filtre, agregue ou pagine), ou atualize o servidor: ele envia resultados inteiros até o limite.'],
   badResponseHelp: ['Check that --server points at a Siglata service.', 'Confira se --server aponta para um serviço Siglata.'],
   openUrl: ['Open this address in a browser to sign in and choose an organization:', 'Abra este endereço em um navegador para entrar e escolher uma organização:'],
   waiting: ['Waiting for the browser to come back to {redirect} …', 'Aguardando o navegador voltar para {redirect} …'],

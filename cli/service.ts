@@ -40,6 +40,11 @@ export async function execute(api: Api, script: string): Promise<ExecuteContent>
   const out = await callTool(api, 'execute', { script });
   const content = out.structuredContent as ExecuteContent | undefined;
   if (!content || typeof content.ok !== 'boolean') throw new CliError('http_error', t('badResponse', { status: 200 }), { resolution: t('badResponseHelp') });
+  // Servers before the whole-result fix put a preview in structuredContent too: never pass it off as the result.
+  const preview = content.result as { preview?: unknown; originalBytes?: unknown } | null | undefined;
+  if (content.ok && content.resolution && typeof preview?.preview === 'string' && typeof preview.originalBytes === 'number') {
+    throw new CliError('result_truncated', t('resultCut', { bytes: preview.originalBytes }), { resolution: t('resultCutHelp') });
+  }
   return content;
 }
 
@@ -75,7 +80,11 @@ for (const id of ${JSON.stringify(ids)}) {
 return out;`;
   const content = await execute(api, script);
   if (!content.ok) throw executionError(content);
-  return content.result as BatchOutcome<T>[];
+  const outcomes = content.result;
+  if (!Array.isArray(outcomes) || outcomes.length !== ids.length || !outcomes.every((o) => typeof o?.id === 'string' && typeof o.ok === 'boolean')) {
+    throw new CliError('http_error', t('badResponse', { status: 200 }), { resolution: t('badResponseHelp') });
+  }
+  return outcomes as BatchOutcome<T>[];
 }
 
 /** POST /app/v1/execute: run, plan, or apply a plan. */

@@ -2,6 +2,7 @@
 // logs and the AbortController. It is the authority: the isolate's own checks only fail earlier.
 import type { EngineLimits } from './limits.ts';
 import type { LogEntry, LogLevel } from './result.ts';
+import { MAX_RESULT_DEPTH } from './prelude.ts';
 
 export type HostResult =
   | { ok: true; json: string }
@@ -10,6 +11,23 @@ export type HostResult =
 export type HostCall = (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
 
 const LEVELS = new Set<string>(['log', 'info', 'warn', 'error']);
+
+/** Nesting depth of a JSON text beyond `limit` (counted outside strings), the host's re-check of the prelude's. */
+export function nestedDeeperThan(json: string, limit: number): boolean {
+  if (json.length <= limit * 2) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) { if (++depth > limit) return true; }
+    else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 
 function reply(kind: 'tool' | 'limit', code: string, message: string, resolution?: string): string {
   return `E${JSON.stringify({ kind, code, message, resolution })}`;
@@ -52,6 +70,17 @@ export class Execution {
     this.queuedAt = performance.now();
   }
 
+  private lines = 0;
+  /** Lines in the source (a reported error line beyond it was forged by the script). */
+  get sourceLines(): number {
+    if (this.lines === 0) {
+      let n = 1;
+      for (let i = this.source.indexOf('\n'); i >= 0; i = this.source.indexOf('\n', i + 1)) n++;
+      this.lines = n;
+    }
+    return this.lines;
+  }
+
   /** Ends the execution: later calls are refused and pending host work is told to stop. */
   close(): void {
     if (this.closed) return;
@@ -75,6 +104,9 @@ export class Execution {
     }
     if (json.length > maxArgBytes || Buffer.byteLength(json) > maxArgBytes) {
       return reply('limit', 'max_arg_bytes', `${name}: the argument is larger than ${maxArgBytes} bytes.`);
+    }
+    if (nestedDeeperThan(json, MAX_RESULT_DEPTH)) {
+      return this.refuse('max_arg_depth', `${name}: the argument nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep.`);
     }
     this.inFlight++;
     return this.run(name, json);

@@ -11,6 +11,11 @@ export function wrapSource(source: string): string {
   return `__start(async function anonymous(\n) {\n${source}\n})`;
 }
 
+/** A source whose nesting overflows the parser's stack (the host's here, or the isolate's when it compiles). */
+export const SOURCE_TOO_DEEP: Readonly<ExecutionError> = Object.freeze({
+  type: 'limit_exceeded', code: 'max_source_depth', message: 'The script nests brackets, blocks or expressions too deeply to compile; flatten it.',
+});
+
 const AsyncFunction = (async function () {}).constructor as new (body: string) => unknown;
 
 /** The check needs the host to allow code generation from strings (it parses, never runs, the result). */
@@ -43,10 +48,16 @@ export function checkSyntax(source: string): ExecutionError | null {
   try {
     new AsyncFunction(source);
   } catch (err) {
-    if (!(err instanceof SyntaxError)) throw err;
-    problem = { type: 'syntax_error', message: err.message };
-    const line = lineOf(source);
-    if (line) problem.line = line;
+    if (err instanceof RangeError) {
+      // The parser recursed out of the host's stack (thousands of nested brackets): the isolate, with a smaller
+      // stack, could not compile it either. A limit of the source, never a failure of the host.
+      problem = { ...SOURCE_TOO_DEEP };
+    } else {
+      if (!(err instanceof SyntaxError)) throw err;
+      problem = { type: 'syntax_error', message: err.message };
+      const line = lineOf(source);
+      if (line) problem.line = line;
+    }
   }
   remember(source, problem);
   return problem;

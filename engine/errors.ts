@@ -7,12 +7,22 @@ export type Outcome =
   | { kind: 'ok'; json: string }
   | { kind: 'error'; error: ExecutionError };
 
-/** Types the isolate may claim for itself; timeouts, busy and the rest are only decided by the host. */
-const ISOLATE_TYPES = new Set<ErrorType>(['script_error', 'tool_error', 'limit_exceeded', 'memory_limit', 'internal_error']);
+/** Types the isolate may claim for itself; timeouts, memory, busy and the rest are only decided by the host. */
+const ISOLATE_TYPES = new Set<ErrorType>(['script_error', 'tool_error', 'limit_exceeded', 'internal_error']);
 
 const CORRUPT: ExecutionError = { type: 'internal_error', message: 'The script produced an unreadable outcome.' };
 
-export function decodeOutcome(raw: unknown): Outcome {
+/**
+ * What the host itself knows of the run, the authority on an error's type and line: the script's own text (a
+ * forged RangeError message, a forged stack, a forged name) never decides them. memory_limit and timeout are
+ * only ever the host's verdict on a killed isolate (fromIvmError, killError), never an isolate's claim.
+ */
+export interface Observed {
+  /** Lines in the user's source: a reported line beyond it was forged. */
+  sourceLines?: number;
+}
+
+export function decodeOutcome(raw: unknown, observed: Observed = {}): Outcome {
   if (typeof raw !== 'string' || raw.length === 0) return { kind: 'error', error: CORRUPT };
   const tag = raw[0];
   const body = raw.slice(1);
@@ -31,7 +41,7 @@ export function decodeOutcome(raw: unknown): Outcome {
   const error: ExecutionError = { type, message: clip(p.message) };
   if (typeof p.code === 'string') error.code = clip(p.code, 100);
   if (typeof p.resolution === 'string') error.resolution = clip(p.resolution);
-  if (Number.isInteger(p.line) && (p.line as number) > 0) error.line = p.line as number;
+  if (Number.isInteger(p.line) && (p.line as number) > 0 && (p.line as number) <= (observed.sourceLines ?? Number.MAX_SAFE_INTEGER)) error.line = p.line as number;
   return { kind: 'error', error };
 }
 

@@ -6,6 +6,12 @@ export const PRELUDE_FILENAME = 'engine:prelude';
 export const SCRIPT_URL = 'file:///script.js';
 /** Every host→isolate task rejects with an error whose message starts with this (see "Sentinel" below). */
 export const SENTINEL = 'engine:sentinel';
+/**
+ * Deepest nesting of arrays and objects a result (or a binding argument) may have. Checked here, on the JSON the
+ * isolate produced, so no value a script returns or passes can make the host's parsing, validating, shaping or
+ * serializing recurse out of its stack.
+ */
+export const MAX_RESULT_DEPTH = 100;
 /** Separates the records appended to the sentinel's message: JSON and names never contain a raw NUL. */
 export const SEP = '\u0000';
 
@@ -64,7 +70,6 @@ export const PRELUDE = `'use strict';
   delete G.WebAssembly;
   delete G.SharedArrayBuffer;
   delete G.Atomics;
-  const MEMORY_MESSAGES = ['Array buffer allocation failed', 'Invalid string length', 'Invalid typed array length'];
   const MARKER = '${SCRIPT_URL}:';
 
   let box;
@@ -119,11 +124,8 @@ export const PRELUDE = `'use strict';
       if (mark !== undefined) return rec(mark.type, mark.code, mark.message, mark.resolution, mark.line || line);
       const name = read(e, 'name') || 'Error';
       const message = read(e, 'message') || '';
-      if (name === 'RangeError') {
-        for (let i = 0; i < MEMORY_MESSAGES.length; i++) {
-          if (message === MEMORY_MESSAGES[i]) return rec('memory_limit', undefined, name + ': ' + message, undefined, line);
-        }
-      }
+      // Whatever its name or message says, a thrown value is the script's error: only the host, which sees an
+      // isolate killed at its heap limit or deadline, reports memory_limit or timeout (engine/errors.ts).
       return rec('script_error', undefined, slice(name + ': ' + message, 0, 2048), undefined, line);
     } catch (_) {
       return rec('script_error', undefined, 'Uncaught exception');
@@ -159,6 +161,22 @@ export const PRELUDE = `'use strict';
     return err;
   };
 
+  // Nesting depth of a JSON text, counted outside strings; iterative, and it stops as soon as the limit is passed.
+  const tooDeep = (json, limit) => {
+    if (json.length <= limit * 2) return false;
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < json.length; i++) {
+      const c = rapply(strCharCodeAt, json, [i]);
+      if (inString) {
+        if (c === 92) i++; // backslash: skip the escaped character
+        else if (c === 34) inString = false;
+      } else if (c === 34) inString = true;
+      else if (c === 91 || c === 123) { if (++depth > limit) return true; }
+      else if (c === 93 || c === 125) depth--;
+    }
+    return false;
+  };
   const call = (name, arg) => {
     // Once the outcome is decided nobody observes these calls: they never settle, which costs nothing
     // (a flood of rejections would cost isolated-vm quadratic bookkeeping, and an Error each).
@@ -173,6 +191,9 @@ export const PRELUDE = `'use strict';
     }
     if (json.length > ex.maxArg) {
       throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_bytes', message: name + ': the argument is larger than ' + ex.maxArg + ' bytes.' });
+    }
+    if (tooDeep(json, ${MAX_RESULT_DEPTH})) {
+      throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_depth', message: name + ': the argument nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep.' });
     }
     // The call and in-flight caps end the execution at once (a flood must stop, not be caught and
     // retried); they are checked here so nothing crosses, and again by the host, which has the last word.
@@ -236,9 +257,16 @@ export const PRELUDE = `'use strict';
     ex.closed = true;
     post('D' + outcome);
   };
+  // The outcome is read with calls already shut off: describing a thrown value runs the script's getters
+  // (name, message, stack, toJSON, proxies...), and none of them may reach a binding once the script has failed.
+  const fail = (e) => {
+    ex.closed = true;
+    return finish('E' + jsonStringify(describe(e)));
+  };
   const encode = (value) => {
     const max = ex.maxResult;
     const tooBig = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_bytes', 'The result is larger than ' + max + ' bytes.'));
+    const tooNested = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_depth', 'The result nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep; flatten it.'));
     try {
       // A huge string is refused before JSON.stringify would copy or flatten it.
       if (typeof value === 'string' && value.length > max) return tooBig();
@@ -246,6 +274,7 @@ export const PRELUDE = `'use strict';
       const json = jsonStringify(value);
       if (typeof json !== 'string') return 'R';
       if (json.length > max || (json.length * 3 > max && utf8Length(json) > max)) return tooBig();
+      if (tooDeep(json, ${MAX_RESULT_DEPTH})) return tooNested();
       return 'R' + json;
     } catch (e) {
       const d = describe(e);
@@ -286,12 +315,12 @@ export const PRELUDE = `'use strict';
     ex.started = true;
     try {
       let promise;
-      try { promise = main(); } catch (e) { return finish('E' + jsonStringify(describe(e))); }
+      try { promise = main(); } catch (e) { return fail(e); }
       // An own constructor keeps await on the fast path: no patched Promise.prototype.then is consulted.
       try { defineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor }); } catch (_) {}
       (async () => {
         let value;
-        try { value = await promise; } catch (e) { return finish('E' + jsonStringify(describe(e))); }
+        try { value = await promise; } catch (e) { return fail(e); }
         ex.closed = true;
         finish(encode(value));
       })();

@@ -4,6 +4,7 @@ import type ivm from 'isolated-vm';
 import { SCRIPT_URL, SENTINEL, SEP } from './prelude.ts';
 import { decodeOutcome, fromIvmError, killError, stripLocation, syntaxLine, type Kill, type Outcome } from './errors.ts';
 import type { Execution } from './bridge.ts';
+import { SOURCE_TOO_DEEP } from './compile.ts';
 import type { ExecutionError } from './result.ts';
 
 /** How long an isolate may stay busy after the outcome is known before it is replaced instead of awaited. */
@@ -76,6 +77,7 @@ export class Run {
   private compileFailed(err: unknown): void {
     if (this.ended) return;
     const message = err instanceof Error ? err.message : '';
+    if (/Maximum call stack size exceeded/.test(message)) return this.end({ ...SOURCE_TOO_DEEP }, null);
     if (!/SyntaxError|Unexpected|Invalid/.test(`${(err as Error)?.name} ${message}`)) {
       return this.end(fromIvmError(err, this.ex.limits), 'compile_failed');
     }
@@ -160,7 +162,7 @@ export class Run {
       this.readCpu();
       try { this.iso.dispose(); } catch { /* already gone */ }
     }
-    this.end(decodeOutcome(this.done), recycle);
+    this.end(decodeOutcome(this.done, { sourceLines: this.ex.sourceLines }), recycle);
   }
 
   private checkCpu(): void {

@@ -27,6 +27,8 @@ import { invitation_accept } from './bindings/organization/invitation_accept.ts'
 import { invitation_reject } from './bindings/organization/invitation_reject.ts';
 import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
+import { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
+import { mcp_access_set } from './bindings/mcp/mcp_access_set.ts';
 
 export const BINDINGS: readonly Binding[] = [
   context,
@@ -56,6 +58,8 @@ export const BINDINGS: readonly Binding[] = [
   invitation_reject,
   spreadsheet_read,
   spreadsheet_write,
+  mcp_access_get,
+  mcp_access_set,
 ];
 
 const BY_NAME = new Map(BINDINGS.map((b) => [b.name, b]));

@@ -746,6 +746,7 @@ type OrganizationsListOutput = Array<{
 }>;
 /**
  * List the organizations the caller belongs to, with the caller's role in each.
+ * With an access token, only the token's own organization is listed.
  * Scope: any authenticated caller.
  * @example
  * const orgs = await organizations_list({});
@@ -940,3 +941,50 @@ type SpreadsheetWriteOutput = {
  * return await spreadsheet_write({ name: "copy.csv", format: "csv", workbook: wb, csv: { delimiter: ";", bom: true } });
  */
 declare function spreadsheet_write(input: SpreadsheetWriteInput): Promise<SpreadsheetWriteOutput>;
+
+type McpAccessGetInput = Record<string, never>;
+type McpAccessGetOutput = {
+  organizationId: string;
+  state: "testing" | "active" | "revoked";
+  maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  updatedAt: string;
+  changes: Array<{
+    userId: string;
+    fromState: "testing" | "active" | "revoked";
+    toState: "testing" | "active" | "revoked";
+    fromMaxScopes: string[];
+    toMaxScopes: string[];
+    at: string;
+  }>;
+};
+/**
+ * The organization's MCP access state (testing, active, revoked), its maxScopes ceiling and recent changes.
+ * Access tokens of an organization whose state is `revoked` are refused everywhere (403 MCP_ACCESS_REVOKED); a token's effective scopes never exceed `maxScopes`. `changes` lists the last 20 changes, newest first.
+ * Scope: org:admin.
+ * @example
+ * const access = await mcp_access_get({});
+ * return { state: access.state, maxScopes: access.maxScopes };
+ */
+declare function mcp_access_get(input?: McpAccessGetInput): Promise<McpAccessGetOutput>;
+
+type McpAccessSetInput = {
+  state?: "testing" | "active" | "revoked";
+  /** maxItems 4 */
+  maxScopes?: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+};
+type McpAccessSetOutput = {
+  organizationId: string;
+  state: "testing" | "active" | "revoked";
+  maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  updatedAt: string;
+};
+/**
+ * Set the organization's MCP access state and/or its maxScopes ceiling (owners and admins, signed-in sessions only).
+ * Give `state` (`testing`, `active` or `revoked`), `maxScopes` (the scopes access tokens may use at most), or both. `revoked` refuses every access token of the organization at once, on MCP and on every other route; lowering `maxScopes` narrows live tokens at once. Each change is recorded (see `mcp_access_get`). Access tokens cannot call this binding.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await mcp_access_set({ state: "revoked" });
+ * @example
+ * return await mcp_access_set({ state: "active", maxScopes: ["files:read", "org:read"] });
+ */
+declare function mcp_access_set(input?: McpAccessSetInput): Promise<McpAccessSetOutput>;

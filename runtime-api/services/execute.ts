@@ -1,18 +1,21 @@
 // Running a script as a caller: the engine executes it, every binding call goes through `invoke` with the
 // execution's caller, and the run is written to the audit log. Plan mode records write bindings instead of
 // performing them and signs the ordered operations; apply re-runs the script in one transaction and commits only
-// if its writes are exactly the planned ones.
+// if its writes, counted when dispatched, are exactly the planned ones and none is still running at the end.
+// An uncaught scope refusal is 403 INSUFFICIENT_SCOPE whichever face ran the script.
 import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
 import type { Sql } from 'postgres';
 import type { Caller } from '../caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
-import { invoke, authorize, parseInput } from '../invoke.ts';
-import { BINDINGS, findBinding } from '../registry.ts';
+import { BINDINGS } from '../registry.ts';
 import { ServiceError, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
 import type { SigningKeys } from './signing-keys.ts';
-import type { ScriptEngine, ExecutionResult, HostResult } from '../engine-port.ts';
+import type { ScriptEngine, ExecutionResult } from '../engine-port.ts';
+import { ExecutionCalls, type CallPolicy, type Recorder } from './execution-calls.ts';
+
+export { hostError } from './execution-calls.ts';
 
 export type ExecuteMode = 'run' | 'plan' | 'apply';
 
@@ -27,8 +30,11 @@ export interface ExecuteContext {
   deps: InvokeDeps;
   keys: SigningKeys;
   via: 'mcp' | 'app';
-  /** Told of every binding failure (the MCP endpoint turns an uncaught missing scope into a 403 step-up). */
-  onBindingError?: (err: ServiceError) => void;
+  /**
+   * The error for a script that ended on an uncaught scope refusal (spec 5.5: 403 INSUFFICIENT_SCOPE on every
+   * face); a face may add its own headers (MCP: the step-up WWW-Authenticate). Default: the binding's refusal.
+   */
+  scopeError?: (refusal: ServiceError) => ServiceError;
 }
 
 export interface ExecuteOutcome extends ExecutionResult {
@@ -46,37 +52,6 @@ export function scriptHash(source: string): string {
 
 function operationsHash(ops: readonly PlannedOperation[]): string {
   return createHash('sha256').update(JSON.stringify(ops.map((o) => [o.binding, o.input]))).digest('hex');
-}
-
-/** A binding failure as the engine hands it to the script (an Error with code and resolution). */
-export function hostError(err: unknown, locale: Locale): HostResult {
-  const e = err instanceof ServiceError ? err : new ServiceError('internal_error', { cause: err });
-  const body = e.toBody(locale) as { code?: string; message?: string; error?: { code: string; message: string; resolution: string } };
-  const flat = body.error ?? { code: body.code!, message: body.message!, resolution: e.status < 500 ? e.resolutionFor(locale) : undefined };
-  return { ok: false, error: { code: flat.code, message: flat.message, ...(flat.resolution ? { resolution: flat.resolution } : {}) } };
-}
-
-type Recorder = (binding: string, input: unknown) => number;
-
-function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, applied: Recorder | null, onError?: (err: ServiceError) => void) {
-  return async (name: string, argsJson: string): Promise<HostResult> => {
-    const binding = findBinding(name);
-    try {
-      if (!binding) throw new ServiceError('not_found', { resolution: l10n(`There is no binding ${name}.`, `Não existe o binding ${name}.`) });
-      const raw = argsJson === '' ? null : JSON.parse(argsJson);
-      if (binding.writes && plan) {
-        authorize(binding, caller);
-        const index = plan(binding.name, parseInput(binding, raw));
-        return { ok: true, json: JSON.stringify({ planned: true, index }) };
-      }
-      const out = await invoke(binding, raw, caller, deps);
-      if (binding.writes && applied) applied(binding.name, parseInput(binding, raw));
-      return { ok: true, json: JSON.stringify(out ?? null) };
-    } catch (err) {
-      if (err instanceof ServiceError) onError?.(err);
-      return hostError(err, caller.locale);
-    }
-  };
 }
 
 /** postgres.js transactions nest with savepoint(), not begin(): give bindings a handle where begin() nests. */
@@ -103,23 +78,66 @@ async function audit(ctx: ExecuteContext, caller: Caller, mode: ExecuteMode, sou
   }, ctx.deps.clock.now());
 }
 
-export async function runScript(ctx: ExecuteContext, caller: Caller, source: string): Promise<ExecuteOutcome> {
+/**
+ * Run the script with these calls, then shut the calls off (waiting for those still running). An uncaught scope
+ * refusal is the request's failure, not the script's: 403 INSUFFICIENT_SCOPE, whatever the face.
+ */
+async function execute(ctx: ExecuteContext, caller: Caller, source: string, calls: ExecutionCalls) {
+  let result: ExecutionResult;
+  try {
+    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: calls.hostCall });
+  } catch (err) {
+    await calls.end();
+    throw err;
+  }
+  const { writesInFlight } = await calls.end();
+  return { result: throwIfBusy(result), writesInFlight };
+}
+
+function uncaughtScopeError(ctx: ExecuteContext, calls: ExecutionCalls, result: ExecutionResult): ServiceError | null {
+  if (result.ok || result.error?.type !== 'tool_error' || result.error.code !== 'INSUFFICIENT_SCOPE' || !calls.scopeError) return null;
+  return ctx.scopeError ? ctx.scopeError(calls.scopeError) : calls.scopeError;
+}
+
+/** A token whose effective scopes are empty (none granted, or a ceiling of none) may not run scripts at all. */
+function requireSomeScope(ctx: ExecuteContext, caller: Caller): void {
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
-  const result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership.orgId, hostCall: hostCallFor(caller, ctx.deps, null, null, ctx.onBindingError) }));
+  if (caller.kind !== 'token' || caller.scopes.length > 0) return;
+  const refusal = new ServiceError('INSUFFICIENT_SCOPE', {
+    resolution: l10n('This access token holds no usable scope (the organization\'s maxScopes may exclude them all); request a token with at least files:read.',
+      'Este token de acesso não tem escopo utilizável (o maxScopes da organização pode excluir todos); peça um token com pelo menos files:read.'),
+    details: { requiredScope: 'files:read' },
+  });
+  throw ctx.scopeError ? ctx.scopeError(refusal) : refusal;
+}
+
+function newCalls(caller: Caller, ctx: ExecuteContext, policy?: CallPolicy, deps = ctx.deps) {
+  return new ExecutionCalls(caller, deps, policy);
+}
+
+export async function runScript(ctx: ExecuteContext, caller: Caller, source: string): Promise<ExecuteOutcome> {
+  requireSomeScope(ctx, caller);
+  const calls = newCalls(caller, ctx);
+  const { result } = await execute(ctx, caller, source, calls);
   await audit(ctx, caller, 'run', source, result);
+  const denied = uncaughtScopeError(ctx, calls, result);
+  if (denied) throw denied;
   return result;
 }
 
 export async function planScript(ctx: ExecuteContext, caller: Caller, source: string): Promise<ExecuteOutcome> {
-  if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
+  requireSomeScope(ctx, caller);
   const operations: PlannedOperation[] = [];
   const record: Recorder = (binding, input) => operations.push({ index: operations.length, binding, input }) - 1;
-  const result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership.orgId, hostCall: hostCallFor(caller, ctx.deps, record, null, ctx.onBindingError) }));
+  const calls = newCalls(caller, ctx, { plan: record });
+  const { result } = await execute(ctx, caller, source, calls);
   await audit(ctx, caller, 'plan', source, result);
+  const denied = uncaughtScopeError(ctx, calls, result);
+  if (denied) throw denied;
   if (!result.ok) return { ...result, operations };
   const key = ctx.keys.active();
   const now = Math.floor(ctx.deps.clock.now().getTime() / 1000);
-  const planToken = await new SignJWT({ org: caller.membership.orgId, script: scriptHash(source), ops: operationsHash(operations), n: operations.length })
+  const planToken = await new SignJWT({ org: caller.membership!.orgId, script: scriptHash(source), ops: operationsHash(operations), n: operations.length })
     .setProtectedHeader({ alg: 'ES256', typ: 'plan+jwt', kid: key.kid })
     .setSubject(caller.userId)
     .setIssuedAt(now)
@@ -149,17 +167,29 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
   return { ops: payload.ops as string, n: payload.n as number };
 }
 
+/** A script that returned while writes it started were still running: its outcome cannot be the plan's. */
+function writeInFlight(result: ExecutionResult, count: number, locale: Locale): ExecutionResult {
+  const message = locale === 'pt-BR'
+    ? `O script terminou com ${count} escrita(s) iniciada(s) por ele ainda em andamento; aguarde (await) cada escrita. Nada foi aplicado.`
+    : `The script ended while ${count} write${count === 1 ? ' it started was' : 's it started were'} still running; await every write. Nothing was applied.`;
+  return { ...result, ok: false, result: null, error: { type: 'script_error', code: 'write_in_flight', message } };
+}
+
 export async function applyScript(ctx: ExecuteContext, caller: Caller, source: string, planToken: string): Promise<ExecuteOutcome> {
-  if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
+  requireSomeScope(ctx, caller);
   const plan = await verifyPlan(ctx, caller, source, planToken);
   const operations: PlannedOperation[] = [];
   const record: Recorder = (binding, input) => operations.push({ index: operations.length, binding, input }) - 1;
   let result: ExecutionResult | undefined;
+  let calls: ExecutionCalls | undefined;
   class Rollback extends Error {}
   try {
     await ctx.deps.sql.begin(async (tx) => {
-      const deps = { ...ctx.deps, sql: nestable(tx as unknown as Sql) };
-      result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: hostCallFor(caller, deps, null, record, ctx.onBindingError) }));
+      calls = newCalls(caller, ctx, { dispatched: record }, { ...ctx.deps, sql: nestable(tx as unknown as Sql) });
+      // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
+      const ran = await execute(ctx, caller, source, calls);
+      result = ran.result;
+      if (result.ok && ran.writesInFlight > 0) result = writeInFlight(result, ran.writesInFlight, caller.locale);
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
         throw new ServiceError('conflict', {
@@ -170,7 +200,11 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
     });
   } catch (err) {
     if (result) await audit(ctx, caller, 'apply', source, { ...result, ok: false, error: result.error ?? { type: 'tool_error', code: 'conflict', message: 'plan mismatch' } });
-    if (err instanceof Rollback) return { ...result!, operations, applied: false };
+    if (err instanceof Rollback) {
+      const denied = uncaughtScopeError(ctx, calls!, result!);
+      if (denied) throw denied;
+      return { ...result!, operations, applied: false };
+    }
     throw err;
   }
   await audit(ctx, caller, 'apply', source, result!);

@@ -1,5 +1,5 @@
 // Bearer token → Caller: verify the JWT, then resolve the user, the active membership and the organization's MCP
-// ceiling from the database on every request (a removed member or a lowered ceiling takes effect at once).
+// ceiling from the database on every request (a removed member, a lowered ceiling or a revocation takes effect at once).
 import { ServiceError, l10n, type Locale } from '../../runtime-api/errors.ts';
 import type { Caller } from '../../runtime-api/caller.ts';
 import { verifyAccessToken, InvalidTokenError, mcpAudiences, type AccessTokenClaims } from '../../runtime-api/services/access-tokens.ts';
@@ -79,6 +79,9 @@ export async function callerFromToken(deps: AppDeps, token: string, locale: Loca
     });
   }
   const mcp = found.mcp ?? await mcpAccess(deps.sql, claims.org);
+  // Every token caller passes here, whatever the route (MCP, transfers, /app/v1, organizations): a revoked
+  // organization's tokens are refused everywhere, not only where one route remembered to look.
+  if (mcp.state === 'revoked') throw mcpAccessRevoked();
   const scopes = effectiveScopes(membership.role, claims.scope.split(' '), mcp.maxScopes);
   return {
     claims,
@@ -94,6 +97,13 @@ export async function callerFromToken(deps: AppDeps, token: string, locale: Loca
       credentialId: claims.jti,
     },
   };
+}
+
+export function mcpAccessRevoked(): ServiceError {
+  return new ServiceError('MCP_ACCESS_REVOKED', {
+    resolution: l10n('The organization\'s owners revoked access for access tokens; an owner or admin can restore it with mcp_access_set (POST /auth/organization/set-mcp-access) from a signed-in session.',
+      'Os proprietários da organização revogaram o acesso por tokens; um proprietário ou administrador pode restaurá-lo com mcp_access_set (POST /auth/organization/set-mcp-access) a partir de uma sessão autenticada.'),
+  });
 }
 
 export function bearerToken(header: string | undefined): string | null {

@@ -1,7 +1,7 @@
 // The route table entry: one declaration per HTTP route, from which the router is mounted and /openapi.json is
 // generated (schemas are the same valibot objects the handlers validate with).
 import type Koa from 'koa';
-import type { AnySchema } from '../../runtime-api/define.ts';
+import type { AnySchema, Binding } from '../../runtime-api/define.ts';
 import type { ErrorCode } from '../../runtime-api/errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -26,6 +26,13 @@ export interface RouteDef {
   description?: string;
   tags: string[];
   auth: AuthKind;
+  /**
+   * `always`: the Origin header is validated on every request, whatever the method or credential (spec 5.8: the
+   * MCP endpoint and its transfer routes); otherwise only cookie-authenticated unsafe requests are checked.
+   */
+  origin?: 'always';
+  /** The binding this route adapts: its scope and session-only rule apply to the route as they do in scripts. */
+  binding?: Binding;
   query?: AnySchema;
   params?: AnySchema;
   body?: { contentType: string; schema?: AnySchema; jsonSchema?: Record<string, unknown> };

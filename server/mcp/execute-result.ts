@@ -1,5 +1,7 @@
-// Shapes an execution result for MCP: structuredContent and the same JSON as text, kept under ~24 KB by
-// replacing (never slicing) the result and the logs, so the text is always valid JSON.
+// Shapes an execution result for MCP. structuredContent carries the whole outcome (the engine already capped the
+// result at its limit, 1 MB by default, and the logs at theirs); only the text content, the same JSON for clients
+// that read text, is kept under ~24 KB, by replacing (never slicing) the result and the logs, and it says so.
+// Shaping never throws: whatever the result holds, the reply is a well-formed tool result.
 import type { ExecutionResult } from '../../runtime-api/engine-port.ts';
 import { TEXT_CAP_BYTES } from './tools.ts';
 
@@ -13,38 +15,65 @@ export interface ExecuteContent {
   stats: ExecutionResult['stats'];
 }
 
+export interface ShapedExecuteResult {
+  /** The whole outcome. */
+  structured: ExecuteContent;
+  /** Its JSON, shortened to about TEXT_CAP_BYTES when needed (then `textShortened: true` says so). */
+  text: string;
+}
+
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
-export function shapeExecuteResult(result: ExecutionResult): ExecuteContent {
-  const content: ExecuteContent = {
-    ok: result.ok,
-    ...(result.ok ? { result: result.result ?? null } : {}),
-    logs: result.logs,
-    ...(result.error ? { error: result.error } : {}),
-    truncated: result.truncated,
+const TEXT_NOTICE = 'The text content is shortened to about 24 KB; structuredContent carries the whole result and every log line.';
+
+function shortenLogs(logs: unknown[]): unknown[] {
+  if (bytes(logs) <= TEXT_CAP_BYTES / 4) return logs;
+  const kept: unknown[] = [];
+  let size = 0;
+  for (const line of logs) {
+    size += bytes(line);
+    if (size > TEXT_CAP_BYTES / 4) break;
+    kept.push(line);
+  }
+  return [...kept, { level: 'warn', message: `[${logs.length - kept.length} more log lines in structuredContent]` }];
+}
+
+function shortText(content: ExecuteContent): string {
+  const text: ExecuteContent & { textShortened: true } = { ...content, logs: shortenLogs(content.logs), textShortened: true, resolution: TEXT_NOTICE };
+  if (content.ok && bytes(text) > TEXT_CAP_BYTES) {
+    const json = JSON.stringify(content.result ?? null);
+    // The preview is a string, so escaping can grow it: shrink until the whole text fits.
+    let room = Math.max(256, TEXT_CAP_BYTES - bytes({ ...text, result: null }) - 512);
+    do {
+      text.result = { preview: json.slice(0, room), originalBytes: Buffer.byteLength(json) };
+      room = Math.floor(room * 0.8);
+    } while (bytes(text) > TEXT_CAP_BYTES && room > 64);
+  }
+  return JSON.stringify(text);
+}
+
+function unshapeable(result: ExecutionResult): ShapedExecuteResult {
+  const structured: ExecuteContent = {
+    ok: false, logs: [], truncated: result.truncated === true,
+    error: { type: 'internal_error', message: 'The execution finished but its outcome could not be encoded.' },
     stats: result.stats,
   };
-  if (bytes(content) <= TEXT_CAP_BYTES) return content;
-  content.truncated = true;
-  if (bytes(content.logs) > TEXT_CAP_BYTES / 4) {
-    const kept: unknown[] = [];
-    let size = 0;
-    for (const line of content.logs) {
-      size += bytes(line);
-      if (size > TEXT_CAP_BYTES / 4) break;
-      kept.push(line);
-    }
-    content.logs = [...kept, { level: 'warn', message: `[${content.logs.length - kept.length} more log lines omitted]` }];
+  return { structured, text: JSON.stringify(structured) };
+}
+
+export function shapeExecuteResult(result: ExecutionResult): ShapedExecuteResult {
+  try {
+    const structured: ExecuteContent = {
+      ok: result.ok,
+      ...(result.ok ? { result: result.result ?? null } : {}),
+      logs: result.logs,
+      ...(result.error ? { error: result.error } : {}),
+      truncated: result.truncated,
+      stats: result.stats,
+    };
+    const full = JSON.stringify(structured);
+    return { structured, text: Buffer.byteLength(full) <= TEXT_CAP_BYTES ? full : shortText(structured) };
+  } catch {
+    return unshapeable(result);
   }
-  if (result.ok && bytes(content) > TEXT_CAP_BYTES) {
-    const json = JSON.stringify(result.result ?? null);
-    content.resolution = 'The result was too large for one reply and was replaced by a preview: filter, aggregate or page in the script and return less.';
-    // The preview is a string, so escaping can grow it: shrink until the whole reply fits.
-    let room = Math.max(256, TEXT_CAP_BYTES - bytes({ ...content, result: null }) - 512);
-    do {
-      content.result = { preview: json.slice(0, room), originalBytes: Buffer.byteLength(json) };
-      room = Math.floor(room * 0.8);
-    } while (bytes(content) > TEXT_CAP_BYTES && room > 64);
-  }
-  return content;
 }

@@ -2,6 +2,7 @@
 // the sandbox contract and a compact index of the bindings, generated from the registry.
 import type { Binding } from '../../runtime-api/define.ts';
 import type { Config } from '../config.ts';
+import { MAX_RESULT_DEPTH } from '../../engine/prelude.ts';
 
 export const TEXT_CAP_BYTES = 24 * 1024;
 
@@ -17,7 +18,7 @@ export function listedTools(bindings: readonly Binding[], config: Config) {
       title: 'Run a script against the workspace',
       description: `Runs JavaScript in an isolated sandbox against this workspace, as you, in the organization of your token.
 Contract: the script is the body of an async function; \`return\` a JSON-serializable value. Plain JavaScript (no TypeScript syntax, no import/require, no fetch, no timers beyond await). Bindings are async globals taking one options object, e.g. \`const { items } = await files_list({ state: "active", limit: 50 }); return items.map(f => f.name);\`. A failing binding throws an Error with \`code\` and \`resolution\`; catch it or let the script fail. console.log/info/warn/error are captured.
-Limits: ${e.wallMs} ms wall time, ${e.cpuMs} ms CPU, ${e.memoryMb} MB memory, ${e.maxHostCalls} binding calls (${e.maxInFlight} at once), source ${e.maxSourceBytes} bytes, result ${e.maxResultBytes} bytes; text output is capped at about 24 KB (filter or aggregate in the script).
+Limits: ${e.wallMs} ms wall time, ${e.cpuMs} ms CPU, ${e.memoryMb} MB memory, ${e.maxHostCalls} binding calls (${e.maxInFlight} at once), source ${e.maxSourceBytes} bytes, result ${e.maxResultBytes} bytes (nested at most ${MAX_RESULT_DEPTH} levels deep), all of it in structuredContent; the text content is shortened to about 24 KB, saying so.
 Use \`search\` for exact signatures; the \`context\` tool (empty arguments) or the \`context()\` binding tells your organization, role and scopes.
 Bindings:
 ${bindingIndex(bindings)}`,

@@ -1,5 +1,6 @@
 // Resolves ctx.state.caller from a Bearer token when one is sent (a bad one is 401 at once), and guards
-// routes that need a caller. The session cookie resolver joins here (identity).
+// routes that need a caller. The session cookie resolver joins here (identity). Every response to a
+// request that resolved a caller says Cache-Control: no-store.
 import type Koa from 'koa';
 import type { AppDeps } from '../deps.ts';
 import { bearerToken, callerFromToken, unauthorized, type TokenCheck } from '../auth/token-caller.ts';
@@ -20,6 +21,9 @@ export function resolveBearer(deps: AppDeps, checks: readonly TokenCheck[] = [])
     } else {
       await resolveSessionCookie(deps, ctx);
     }
+    // Whatever an authenticated request answers is about its caller (a user, members' e-mails, files): never
+    // stored by a shared or browser cache. A route may still set its own, stricter, header.
+    if (ctx.state.caller) ctx.set('Cache-Control', 'no-store');
     await next();
   };
 }
@@ -35,7 +39,8 @@ export function requireAuth(deps: AppDeps, kind: AuthKind): Koa.Middleware {
     if (!caller && kind === 'session') throw sessionUnauthorized(ctx.state.locale);
     if (!caller) throw unauthorized(deps, kind === 'session' ? 'this route needs a signed-in session' : 'a Bearer access token is required', ctx.path, false);
     if (kind === 'bearer' && caller.kind !== 'token') throw unauthorized(deps, 'this route needs a Bearer access token');
-    if (kind === 'session' && caller.kind !== 'session') throw unauthorized(deps, 'this route needs a signed-in session');
+    // A token cannot stand in for the browser session these routes act on: say how to get a session, not a token.
+    if (kind === 'session' && caller.kind !== 'session') throw sessionUnauthorized(ctx.state.locale);
     return next();
   };
 }

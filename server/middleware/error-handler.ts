@@ -30,6 +30,12 @@ export function writeError(ctx: Koa.Context, error: ServiceError): void {
   ctx.body = error.toBody(ctx.state.locale);
 }
 
+function isJsonBody(body: unknown): body is object {
+  if (body === null || typeof body !== 'object') return false;
+  const proto = Object.getPrototypeOf(body);
+  return Array.isArray(body) || proto === Object.prototype || proto === null;
+}
+
 export function errorHandler(logger: Logger): Koa.Middleware {
   return async function errorHandlerMiddleware(ctx, next) {
     try {
@@ -37,6 +43,9 @@ export function errorHandler(logger: Logger): Koa.Middleware {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new ServiceError('not_found', { resolution: l10n(`No route ${ctx.method} ${ctx.path}; see /openapi.json.`, `Não há rota ${ctx.method} ${ctx.path}; consulte /openapi.json.`) });
       }
+      // Serialize JSON bodies here rather than in Koa's respond(), which runs after every middleware: a body that
+      // cannot be serialized would otherwise become Koa's own plain-text 500, unseen by this handler and unlogged.
+      if (isJsonBody(ctx.body)) ctx.body = JSON.stringify(ctx.body);
     } catch (err) {
       const error = toServiceError(err);
       if (error.status >= 500) {

@@ -46,9 +46,10 @@ function hasBody(ctx: Koa.Context): boolean {
 }
 
 /** Per-route guard, mounted after requireAuth so that ctx.state.caller is known. */
-export function originGuard(config: Pick<Config, 'allowedOrigins'>, route: Pick<RouteDef, 'auth' | 'path'>): Koa.Middleware {
+export function originGuard(config: Pick<Config, 'allowedOrigins'>, route: Pick<RouteDef, 'auth' | 'path' | 'origin'>): Koa.Middleware {
   const authRoute = route.path.startsWith('/auth/');
   return async function originGuardMiddleware(ctx, next) {
+    if (route.origin === 'always') checkOrigin(ctx, config);
     if (!UNSAFE.has(ctx.method)) return next();
     const cookieAuthenticated = route.auth !== 'none' && ctx.state.caller?.kind === 'session';
     if (cookieAuthenticated || authRoute) checkOrigin(ctx, config);

@@ -79,7 +79,11 @@ function operation(route: RouteDef): JsonSchema {
     responses[status] = { description: doc.description, headers, ...(Object.keys(content).length ? { content } : {}) };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set<ErrorCode>([...route.errors, 'rate_limited'])) {
+  // Any request may carry a Bearer token (401 when bad, 403 when its organization's MCP access is revoked), and a
+  // route validating every Origin may refuse it: the pipeline's answers, documented on every route they reach.
+  const pipeline: ErrorCode[] = ['rate_limited', ...(route.path === '/ask' ? [] : ['unauthorized', 'MCP_ACCESS_REVOKED'] as const),
+    ...(route.origin === 'always' ? ['ORIGIN_NOT_ALLOWED'] as const : [])];
+  for (const code of new Set<ErrorCode>([...route.errors, ...pipeline])) {
     const status = ERROR_TABLE[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -55,20 +55,12 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
   const tools = listedTools(BINDINGS, deps.config);
   const contextBinding = findBinding('context')!;
 
-  function checkOrigin(ctx: Koa.Context) {
-    const origin = ctx.get('origin');
-    if (origin && !deps.config.allowedOrigins.includes(origin)) {
-      throw new ServiceError('ORIGIN_NOT_ALLOWED', { resolution: l10n(`The origin ${origin} may not call the MCP endpoint.`, `A origem ${origin} não pode chamar o endpoint MCP.`) });
-    }
-  }
-
   async function callTool(ctx: Koa.Context, caller: Caller, id: JsonRpcRequest['id'], params: Record<string, unknown>) {
     const name = params.name as string;
     const args = (params.arguments ?? {}) as unknown;
     if (name === 'execute') {
       const parsed = v.safeParse(ExecuteArgs, args);
       if (!parsed.success) return rpcResult(id, toolError('execute needs {"script": "<the body of an async function>"}.', { error: { type: 'invalid_input', message: 'arguments must be {script: string}' } }));
-      if (!caller.scopes.length) throw insufficientScope(deps, ctx.path, held(ctx), 'files:read');
       const key = caller.credentialId ?? caller.userId;
       const running = inFlight.get(key) ?? 0;
       if (running >= MAX_CONCURRENT_PER_TOKEN) {
@@ -78,19 +70,14 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
           headers: { 'Retry-After': '1' } });
       }
       inFlight.set(key, running + 1);
-      let missingScope: string | null = null;
       try {
         const result = await runScript({
           engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'mcp',
-          onBindingError: (err) => {
-            if (err.code === 'INSUFFICIENT_SCOPE' && typeof err.details?.requiredScope === 'string') missingScope = err.details.requiredScope;
-          },
+          // An uncaught scope refusal is a 403 step-up: the header names the scope to ask for.
+          scopeError: (refusal) => typeof refusal.details?.requiredScope === 'string' ? insufficientScope(deps, ctx.path, held(ctx), refusal.details.requiredScope) : refusal,
         }, caller, parsed.output.script);
-        if (!result.ok && result.error?.code === 'INSUFFICIENT_SCOPE' && missingScope) {
-          throw insufficientScope(deps, ctx.path, held(ctx), missingScope);
-        }
-        const content = shapeExecuteResult(result);
-        return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content, isError: !result.ok });
+        const { structured, text } = shapeExecuteResult(result);
+        return rpcResult(id, { content: [{ type: 'text', text }], structuredContent: structured, isError: !result.ok });
       } finally {
         const left = (inFlight.get(key) ?? 1) - 1;
         if (left <= 0) inFlight.delete(key); else inFlight.set(key, left);
@@ -116,7 +103,6 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
   }
 
   async function handlePost(ctx: Koa.Context) {
-    checkOrigin(ctx);
     const token = ctx.state.token as TokenCaller | undefined;
     const caller = ctx.state.caller as Caller | undefined;
     if (!token || !caller || caller.kind !== 'token') {
@@ -126,7 +112,6 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         headers: { 'WWW-Authenticate': wwwAuthenticate(deps, '', ctx.path) },
       });
     }
-    if (token.mcp.state === 'revoked') throw new ServiceError('MCP_ACCESS_REVOKED');
     const version = ctx.get('mcp-protocol-version');
     if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
       throw new ServiceError('invalid_request', {
@@ -180,7 +165,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       method: 'POST', path, operationId: path === '/mcp' ? 'mcpAlias' : 'mcp',
       summary: path === '/mcp' ? 'MCP endpoint (alias of /v1/mcp)' : 'MCP endpoint (Streamable HTTP, stateless, JSON responses)',
       description: 'JSON-RPC 2.0, one message per request: initialize, ping, tools/list (execute and search), tools/call. Notifications answer 202. Tool failures are results with isError; envelope problems are 400 invalid_request.',
-      tags: ['mcp'], auth: 'none', body: rpcBody,
+      tags: ['mcp'], auth: 'none', origin: 'always', body: rpcBody,
       responses: {
         200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },
         202: { description: 'A notification was accepted.' },
@@ -190,11 +175,11 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     }),
     defineRoute({
       method: 'GET', path, operationId: path === '/mcp' ? 'mcpAliasGet' : 'mcpGet', summary: 'Not supported: no SSE stream (405)',
-      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed,
+      tags: ['mcp'], auth: 'none', origin: 'always', responses: {}, errors: ['method_not_allowed', 'ORIGIN_NOT_ALLOWED'], handle: methodNotAllowed,
     }),
     defineRoute({
       method: 'DELETE', path, operationId: path === '/mcp' ? 'mcpAliasDelete' : 'mcpDelete', summary: 'Not supported: no session (405)',
-      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed,
+      tags: ['mcp'], auth: 'none', origin: 'always', responses: {}, errors: ['method_not_allowed', 'ORIGIN_NOT_ALLOWED'], handle: methodNotAllowed,
     }),
   ]);
 }

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import type { Binding } from '../../runtime-api/define.ts';
 import type { Caller } from '../../runtime-api/caller.ts';
 import type { ErrorCode } from '../../runtime-api/errors.ts';
-import { invoke } from '../../runtime-api/invoke.ts';
+import { authorize, invoke } from '../../runtime-api/invoke.ts';
 import { callerForOrganization, membershipRequired, requireAdmin } from '../../runtime-api/services/membership.ts';
 import { invitationNotFound } from '../../runtime-api/services/invitations.ts';
 import { setActiveOrganization } from '../../runtime-api/services/sessions.ts';
@@ -20,6 +20,9 @@ import { defineRoute, type AuthKind, type RouteDef } from '../http/route.ts';
 import { readJson } from '../http/body.ts';
 import { validateIn } from '../i18n/validation.ts';
 import { invitationPage } from '../pages/invitation.ts';
+import { mcp_access_get } from '../../runtime-api/bindings/mcp/mcp_access_get.ts';
+import { mcp_access_set } from '../../runtime-api/bindings/mcp/mcp_access_set.ts';
+import { MaxScopesSchema, McpAccessStateSchema } from '../../runtime-api/bindings/mcp/schemas.ts';
 
 const OrgId = v.optional(IdSchema);
 const ORG_ERRORS: ErrorCode[] = ['invalid_input', 'unauthorized', 'SESSION_EXPIRED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'INSUFFICIENT_SCOPE', 'not_found'];
@@ -75,10 +78,13 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
     description: s.description ?? s.binding.description,
     tags: ['organization'],
     auth: s.auth ?? 'bearer-or-session',
+    binding: s.binding,
     ...(s.method === 'GET' ? { query: s.input } : { body: { contentType: 'application/json', schema: s.input } }),
     responses: { [s.status ?? 200]: { description: s.binding.summary, schema: s.binding.output } },
     errors: [...ORG_ERRORS, ...(s.method === 'POST' ? WRITE_ERRORS : []), ...(s.errors ?? [])],
     async handle(ctx) {
+      // A token acts on its own organization with fixed scopes: refuse what it may never do before reading input.
+      if (ctx.state.caller.kind === 'token') authorize(s.binding, ctx.state.caller);
       const raw = s.method === 'GET' ? ctx.query : await readJson(ctx, deps.config.jsonBodyMaxBytes);
       const input = validateIn(ctx.state.locale, s.input, raw) as Record<string, unknown>;
       const caller = await (s.caller ?? orgCaller)(ctx, input);
@@ -95,14 +101,14 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
   const ADMIN: ErrorCode[] = ['ORGANIZATION_ADMIN_REQUIRED'];
   return [
     route({
-      method: 'POST', path: '/auth/organization/create', operationId: 'createOrganization', binding: b.organization_create, status: 201, auth: 'session', caller: userCaller,
+      method: 'POST', path: '/auth/organization/create', operationId: 'createOrganization', binding: b.organization_create, status: 201, caller: userCaller,
       summary: 'Create an organization; the caller becomes its owner and it becomes the session\'s active organization',
       input: v.object({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
       errors: ['conflict'],
       after: (ctx, org) => activate(ctx, org.id),
     }),
     route({
-      method: 'GET', path: '/auth/organization/list', operationId: 'listOrganizations', binding: b.organizations_list, auth: 'session', caller: userCaller,
+      method: 'GET', path: '/auth/organization/list', operationId: 'listOrganizations', binding: b.organizations_list, caller: userCaller,
       summary: 'The caller\'s organizations, each with the caller\'s role', input: v.object({}),
     }),
     route({
@@ -142,17 +148,29 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
       errors: [...ADMIN, 'conflict'],
     }),
     route({
-      method: 'POST', path: '/auth/organization/accept-invitation', operationId: 'acceptInvitation', binding: b.invitation_accept, auth: 'session', caller: userCaller,
+      method: 'POST', path: '/auth/organization/accept-invitation', operationId: 'acceptInvitation', binding: b.invitation_accept, caller: userCaller,
       summary: 'Accept an invitation addressed to the signed-in e-mail; its organization becomes the active one',
       input: v.object({ invitationId: IdSchema }),
       errors: ['INVITATION_NOT_FOUND'],
       after: (ctx, r) => activate(ctx, r.invitation.organizationId),
     }),
     route({
-      method: 'POST', path: '/auth/organization/reject-invitation', operationId: 'rejectInvitation', binding: b.invitation_reject, auth: 'session', caller: userCaller,
+      method: 'POST', path: '/auth/organization/reject-invitation', operationId: 'rejectInvitation', binding: b.invitation_reject, caller: userCaller,
       summary: 'Decline an invitation addressed to the signed-in e-mail',
       input: v.object({ invitationId: IdSchema }),
       errors: ['INVITATION_NOT_FOUND'],
+    }),
+    route({
+      method: 'GET', path: '/auth/organization/mcp-access', operationId: 'getMcpAccess', binding: mcp_access_get,
+      summary: 'The organization\'s MCP access state, its maxScopes ceiling and recent changes (owners and admins)',
+      input: v.object({ organizationId: OrgId }),
+      errors: ADMIN,
+    }),
+    route({
+      method: 'POST', path: '/auth/organization/set-mcp-access', operationId: 'setMcpAccess', binding: mcp_access_set,
+      summary: 'Set the organization\'s MCP access state and/or maxScopes (owners and admins, signed-in sessions only)',
+      input: v.strictObject({ state: v.optional(McpAccessStateSchema), maxScopes: v.optional(MaxScopesSchema), organizationId: OrgId }),
+      errors: ADMIN,
     }),
     defineRoute({
       method: 'POST', path: '/auth/organization/set-active', operationId: 'setActiveOrganization',

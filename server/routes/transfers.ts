@@ -223,12 +223,13 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         + 'An optional `Content-MD5` or `Content-Digest: sha-256=:…:` is verified. The 200 comes only once the part is durable; a wrong size answers 400 part_mismatch and stores nothing.',
       tags: ['transfers'],
       auth: 'bearer',
+      origin: 'always',
       params: PartParams,
       body: { contentType: 'application/octet-stream', jsonSchema: { type: 'string', format: 'binary' } },
       responses: {
         200: { description: 'The part is verified and stored durably.', schema: PartStored, headers: { ETag: 'Quoted hex CRC-32 of the part.' } },
       },
-      errors: ['invalid_input', 'invalid_request', 'part_mismatch', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED',
+      errors: ['invalid_input', 'invalid_request', 'part_mismatch', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED', 'ORIGIN_NOT_ALLOWED',
         'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'conflict', 'upload_expired', 'unsupported_media_type', 'rate_limited', 'storage_failure', 'database_failure'],
       async handle(ctx) {
         const caller = transferAccess(ctx, 'upload_part', 'files:write');
@@ -298,6 +299,7 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         + 'Supports `Range: bytes=…` (206, or 416 when unsatisfiable; several ranges are answered with the whole file), `If-Range`, and `If-None-Match` (304).',
       tags: ['transfers'],
       auth: 'bearer',
+      origin: 'always',
       params: DownloadParams,
       responses: {
         200: {
@@ -310,7 +312,7 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         304: { description: 'Not modified (If-None-Match matched the ETag).' },
         416: { description: 'The range cannot be satisfied.', headers: { 'Content-Range': 'bytes */size' } },
       },
-      errors: ['invalid_input', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'rate_limited', 'storage_failure', 'database_failure'],
+      errors: ['invalid_input', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED', 'ORIGIN_NOT_ALLOWED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'rate_limited', 'storage_failure', 'database_failure'],
       async handle(ctx) {
         const caller = transferAccess(ctx, 'files_download', 'files:read');
         const { fileId } = params(DownloadParams, ctx.params);

@@ -16,6 +16,8 @@ const CHECKED_ELSEWHERE = [
   'POST /auth/organization/invite-member', 'GET /auth/organization/list-invitations', 'POST /auth/organization/accept-invitation',
   'POST /auth/organization/update-member-role', 'POST /auth/organization/cancel-invitation', 'POST /auth/organization/set-active',
   'POST /auth/organization/remove-member', 'POST /auth/organization/reject-invitation', 'GET /auth/organization/invitation',
+  // test/access/mcp-access.test.ts
+  'GET /auth/organization/mcp-access', 'POST /auth/organization/set-mcp-access',
   // test/oauth/discovery.test.ts
   'GET /.well-known/oauth-authorization-server', 'GET /.well-known/openid-configuration', 'GET /.well-known/oauth-protected-resource/v1/mcp',
   'GET /.well-known/oauth-protected-resource/mcp', 'GET /oauth/jwks', 'POST /oauth/register',

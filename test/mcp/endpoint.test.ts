@@ -94,13 +94,24 @@ t.test('MCP endpoint', async (t) => {
     t.match(syntax.body.result.structuredContent.error, { type: 'syntax_error', line: 1 });
   });
 
-  t.test('a large result is replaced by a preview, never sliced', async (t) => {
-    const res = await execute('return Array.from({ length: 5000 }, (_, i) => ({ i, name: "file-" + i }));');
-    const r = res.body.result;
-    t.equal(r.structuredContent.truncated, true);
-    t.ok(Buffer.byteLength(r.content[0].text) <= 24 * 1024, 'text stays under ~24 KB');
-    t.doesNotThrow(() => JSON.parse(r.content[0].text), 'valid JSON');
-    t.match(r.structuredContent.result, { preview: String, originalBytes: Number });
+  t.test('structuredContent carries the whole result up to the result limit; only the text is shortened, saying so', async (t) => {
+    for (const [length, pad] of [[5000, 0], [2000, 400], [1, 1000 * 1000 - 200]] as const) {
+      const res = await execute(`return Array.from({ length: ${length} }, (_, i) => ({ i, name: "file-" + i, pad: "é".repeat(${pad} / 2) }));`);
+      const r = res.body.result;
+      t.equal(r.structuredContent.ok, true, JSON.stringify(r.structuredContent.error));
+      t.equal(r.structuredContent.result.length, length, `${length} items: the whole result is structured`);
+      t.equal(r.structuredContent.result.at(-1).i, length - 1);
+      t.equal(r.structuredContent.truncated, false, 'the logs were not cut');
+      t.ok(Buffer.byteLength(r.content[0].text) <= 24 * 1024, 'text stays under ~24 KB');
+      const text = JSON.parse(r.content[0].text);
+      t.equal(text.textShortened, true, 'the text says it is shortened');
+      t.match(text.resolution, /structuredContent carries the whole result/);
+      t.match(text.result, { preview: String, originalBytes: Number });
+    }
+    const small = await execute('return [1, 2, 3];');
+    t.same(JSON.parse(small.body.result.content[0].text), small.body.result.structuredContent, 'a small result: text and structured are the same JSON');
+    const over = await execute('return "x".repeat(1024 * 1024 + 1);');
+    t.equal(over.body.result.structuredContent.error.code, 'max_result_bytes', 'beyond the limit: an error, not a silent cut');
   });
 
   t.test('search returns declarations generated from the registry; context is callable but unlisted', async (t) => {

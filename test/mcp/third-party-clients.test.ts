@@ -34,6 +34,12 @@ t.test('third-party MCP clients', async (t) => {
       const result = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "hello.txt", text: "hi" }); const { files } = await files_list({}); return files.map((f) => f.name);' } });
       t.equal(result.isError, false);
       t.match(result.structuredContent, { ok: true, result: ['hello.txt'] });
+      // A result far above the text cap: the SDK gets it whole in structuredContent, the text says it is shortened.
+      const big = await client.callTool({ name: 'execute', arguments: { script: 'return Array.from({ length: 3000 }, (_, i) => ({ i, s: "w".repeat(100) }));' } });
+      t.equal((big.structuredContent as { result: unknown[] }).result.length, 3000);
+      const bigText = JSON.parse((big.content as { text: string }[])[0].text);
+      t.equal(bigText.textShortened, true);
+      t.ok(Buffer.byteLength((big.content as { text: string }[])[0].text) <= 24 * 1024);
       const search = await client.callTool({ name: 'search', arguments: { query: 'trash' } });
       t.match((search.content as { text: string }[])[0].text, /declare function files_trash\(/);
       await client.callTool({ name: 'execute', arguments: { script: 'const { files } = await files_list({}); for (const f of files) await files_delete({ fileId: f.fileId, permanent: true }).catch(() => files_trash({ fileId: f.fileId })); return 1;' } });

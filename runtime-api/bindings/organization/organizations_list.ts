@@ -7,15 +7,17 @@ import { UserOrganizationSchema, organizationView } from './schemas.ts';
 export const organizations_list = defineBinding({
   name: 'organizations_list',
   summary: 'List the organizations the caller belongs to, with the caller\'s role in each.',
+  description: 'With an access token, only the token\'s own organization is listed.',
   examples: ['const orgs = await organizations_list({});\nreturn orgs.map((o) => `${o.slug}: ${o.role}`);'],
   input: v.strictObject({}),
   output: v.array(UserOrganizationSchema),
   scope: null,
   writes: false,
   needsOrganization: false,
-  sessionOnly: true,
   async handler(_input, { sql, caller }) {
-    const rows = await listUserOrganizations(sql, caller.userId);
+    // An access token acts on its own organization only: it lists that one, never the user's others.
+    const all = await listUserOrganizations(sql, caller.userId);
+    const rows = caller.kind === 'token' ? all.filter((o) => o.id === caller.membership?.orgId) : all;
     return rows.map((o) => ({ ...organizationView(o), role: o.role }));
   },
 });

@@ -1,0 +1,28 @@
+// mcp_access_set: an owner or admin changes the organization's MCP access state and/or maxScopes ceiling.
+// Session callers only: an access token must never raise its own ceiling or undo its organization's revocation.
+import * as v from 'valibot';
+import { defineBinding } from '../../define.ts';
+import { ServiceError } from '../../errors.ts';
+import { tr } from '../../services/membership.ts';
+import { setMcpAccess } from '../../store/mcp-access.ts';
+import { MaxScopesSchema, McpAccessSchema, McpAccessStateSchema, accessView } from './schemas.ts';
+
+export const mcp_access_set = defineBinding({
+  name: 'mcp_access_set',
+  summary: 'Set the organization\'s MCP access state and/or its maxScopes ceiling (owners and admins, signed-in sessions only).',
+  description: 'Give `state` (`testing`, `active` or `revoked`), `maxScopes` (the scopes access tokens may use at most), or both. `revoked` refuses every access token of the organization at once, on MCP and on every other route; lowering `maxScopes` narrows live tokens at once. Each change is recorded (see `mcp_access_get`). Access tokens cannot call this binding.',
+  examples: ['return await mcp_access_set({ state: "revoked" });', 'return await mcp_access_set({ state: "active", maxScopes: ["files:read", "org:read"] });'],
+  input: v.strictObject({ state: v.optional(McpAccessStateSchema), maxScopes: v.optional(MaxScopesSchema) }),
+  output: McpAccessSchema,
+  scope: 'org:admin',
+  writes: true,
+  sessionOnly: true,
+  async handler(input, { sql, caller, clock }) {
+    if (input.state === undefined && input.maxScopes === undefined) {
+      throw new ServiceError('invalid_input', {
+        resolution: tr(caller.locale, 'Give `state`, `maxScopes` or both.', 'Informe `state`, `maxScopes` ou ambos.'),
+      });
+    }
+    return accessView(await setMcpAccess(sql, caller.membership!.orgId, caller.userId, input, clock.now()));
+  },
+});

@@ -1,0 +1,90 @@
+// The host side of one execution's binding calls: every call goes through `invoke` as the execution's caller.
+// Plan mode records writes instead of performing them; apply records each write when it is dispatched (not when it
+// completes), so a write the script never awaited is still counted. Once the engine has answered, `end()` refuses
+// every further call and waits for the calls still running, so none of them outlives the execution (or its
+// transaction) and the caller learns how many writes were still in flight.
+import type { Caller } from '../caller.ts';
+import type { InvokeDeps } from '../invoke.ts';
+import { invoke, authorize, parseInput } from '../invoke.ts';
+import { findBinding } from '../registry.ts';
+import { ServiceError, l10n, type Locale } from '../errors.ts';
+import type { HostResult } from '../engine-port.ts';
+
+/** Records a write; returns its index in the ordered operations. */
+export type Recorder = (binding: string, input: unknown) => number;
+
+export interface CallPolicy {
+  /** Plan mode: writes are recorded here and not performed. */
+  plan?: Recorder;
+  /** Apply mode: writes are recorded here when dispatched, then performed. */
+  dispatched?: Recorder;
+}
+
+/** A binding failure as the engine hands it to the script (an Error with code and resolution). */
+export function hostError(err: unknown, locale: Locale): HostResult {
+  const e = err instanceof ServiceError ? err : new ServiceError('internal_error', { cause: err });
+  const body = e.toBody(locale) as { code?: string; message?: string; error?: { code: string; message: string; resolution: string } };
+  const flat = body.error ?? { code: body.code!, message: body.message!, resolution: e.status < 500 ? e.resolutionFor(locale) : undefined };
+  return { ok: false, error: { code: flat.code, message: flat.message, ...(flat.resolution ? { resolution: flat.resolution } : {}) } };
+}
+
+const ENDED: HostResult = { ok: false, error: { code: 'EXECUTION_CLOSED', message: 'The execution has ended; this call was not run.' } };
+
+export class ExecutionCalls {
+  /** The first scope refusal a binding gave (an uncaught one becomes the execution's 403). */
+  scopeError: ServiceError | null = null;
+  private readonly caller: Caller;
+  private readonly deps: InvokeDeps;
+  private readonly policy: CallPolicy;
+  private readonly running = new Set<Promise<HostResult>>();
+  private writesRunning = 0;
+  private ended = false;
+
+  constructor(caller: Caller, deps: InvokeDeps, policy: CallPolicy = {}) {
+    this.caller = caller;
+    this.deps = deps;
+    this.policy = policy;
+  }
+
+  /** The engine's hostCall. */
+  readonly hostCall = (name: string, argsJson: string): Promise<HostResult> => {
+    if (this.ended) return Promise.resolve(ENDED);
+    const call = this.run(name, argsJson);
+    this.running.add(call);
+    void call.finally(() => this.running.delete(call));
+    return call;
+  };
+
+  /** Refuse every later call, wait for those still running, and say how many writes were among them. */
+  async end(): Promise<{ writesInFlight: number }> {
+    this.ended = true;
+    const writesInFlight = this.writesRunning;
+    await Promise.allSettled([...this.running]);
+    return { writesInFlight };
+  }
+
+  private async run(name: string, argsJson: string): Promise<HostResult> {
+    const { caller, deps, policy } = this;
+    const binding = findBinding(name);
+    try {
+      if (!binding) throw new ServiceError('not_found', { resolution: l10n(`There is no binding ${name}.`, `Não existe o binding ${name}.`) });
+      const raw = argsJson === '' ? null : JSON.parse(argsJson);
+      const recorder = binding.writes ? (policy.plan ?? policy.dispatched) : undefined;
+      if (recorder) {
+        authorize(binding, caller);
+        const index = recorder(binding.name, parseInput(binding, raw));
+        if (policy.plan) return { ok: true, json: JSON.stringify({ planned: true, index }) };
+      }
+      if (binding.writes) this.writesRunning++;
+      try {
+        const out = await invoke(binding, raw, caller, deps);
+        return { ok: true, json: JSON.stringify(out ?? null) };
+      } finally {
+        if (binding.writes) this.writesRunning--;
+      }
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'INSUFFICIENT_SCOPE') this.scopeError ??= err;
+      return hostError(err, caller.locale);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+// What an execution may write, over real HTTP on both faces: an apply commits exactly the planned writes or nothing
+// (a write is counted when the script starts it, so one it never awaited still counts), and no binding call is
+// accepted once the execution has ended or failed, whatever user code runs while its error or result is read.
+import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestApp } from '../helpers/app.ts';
+import { http } from '../helpers/http.ts';
+
+const rpc = (script: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } });
+const LEAK = (name: string) => `files_write_text({ name: ${JSON.stringify(name)}, text: "leak" })`;
+
+t.test('execution guarantees', async (t) => {
+  const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
+  const token = await app.token({ email: 'guard@example.com' });
+  const exec = (body: Record<string, unknown>) => http(`${app.url}/app/v1/execute`, { json: body, token });
+  const mcp = (script: string) => http(`${app.url}/v1/mcp`, { json: rpc(script), token });
+  const file = async (name: string) => {
+    const res = await exec({ script: `return (await files_write_text({ name: ${JSON.stringify(name)}, text: "v1" })).fileId;` });
+    return res.body.result as string;
+  };
+  const state = async (fileId: string) => (await app.deps.sql`select name, state from files where id = ${fileId}`)[0];
+  const leaked = async (prefix: string) => {
+    await sleep(150); // a call that slipped through would be running now
+    return (await app.deps.sql`select count(*)::int as n from files where name like ${`${prefix}%`}`)[0].n;
+  };
+  /** Plan then apply `script`; both responses. */
+  const planApply = async (script: string) => {
+    const plan = await exec({ script, mode: 'plan' });
+    t.equal(plan.status, 200, `plan: ${plan.text.slice(0, 200)}`);
+    return { plan, apply: await exec({ script, mode: 'apply', planToken: plan.body.planToken }) };
+  };
+
+  t.test('a write the plan never saw, started without await once the script knows it is applied: nothing is applied', async (t) => {
+    for (let i = 0; i < 5; i++) {
+      const target = await file(`target-${i}.txt`);
+      const victim = await file(`victim-${i}.txt`);
+      const script = `const r = await files_update({ fileId: ${JSON.stringify(target)}, name: "renamed-${i}.txt" });
+if (!r.planned) files_trash({ fileId: ${JSON.stringify(victim)} });
+return "done";`;
+      const { plan, apply } = await planApply(script);
+      t.equal(plan.body.operations.length, 1);
+      t.equal(apply.status, 200);
+      t.equal(apply.body.applied, false, 'not applied');
+      t.equal(apply.body.ok, false);
+      t.equal(apply.body.error.code, 'write_in_flight');
+      t.match(apply.body.operations, [{ binding: 'files_update' }, { binding: 'files_trash', input: { fileId: victim } }], 'the write is counted when dispatched');
+      t.same(await state(victim), { name: `victim-${i}.txt`, state: 'active' }, 'the victim is untouched');
+      t.same(await state(target), { name: `target-${i}.txt`, state: 'active' }, 'the planned write is rolled back too');
+    }
+  });
+
+  t.test('every way of starting a write without awaiting it counts the same', async (t) => {
+    const ways: Record<string, (call: string) => string> = {
+      'promise then': (call) => `Promise.resolve().then(() => ${call});`,
+      'inside an awaited thenable': (call) => `await { then(resolve) { ${call}; resolve(); } };`,
+      'async IIFE': (call) => `(async () => { await null; ${call}; })();`,
+      'Promise.all not awaited': (call) => `Promise.all([files_list({}), ${call}]);`,
+      'awaited read, write left behind': (call) => `const p = ${call}; await files_list({});`,
+    };
+    for (const [label, start] of Object.entries(ways)) {
+      const target = await file(`t-way-${label}.txt`);
+      const victim = await file(`v-way-${label}.txt`);
+      const { apply } = await planApply(`const r = await files_update({ fileId: ${JSON.stringify(target)}, name: "renamed-way.txt" });
+if (!r.planned) { ${start(`files_trash({ fileId: ${JSON.stringify(victim)} })`)} }
+return 1;`);
+      t.not(apply.body.applied, true, `${label}: not applied (${apply.status} ${JSON.stringify(apply.body.error ?? apply.body.code)})`);
+      t.same(await state(victim), { name: `v-way-${label}.txt`, state: 'active' }, `${label}: victim untouched`);
+      t.same(await state(target), { name: `t-way-${label}.txt`, state: 'active' }, `${label}: nothing applied`);
+    }
+  });
+
+  t.test('the same write awaited is a plan mismatch: 409, nothing applied', async (t) => {
+    const target = await file('t-await.txt');
+    const victim = await file('v-await.txt');
+    const { apply } = await planApply(`const r = await files_update({ fileId: ${JSON.stringify(target)}, name: "r-await.txt" });
+if (!r.planned) await files_trash({ fileId: ${JSON.stringify(victim)} });
+return 1;`);
+    t.equal(apply.status, 409);
+    t.equal(apply.body.code, 'conflict');
+    t.same(await state(victim), { name: 'v-await.txt', state: 'active' });
+    t.same(await state(target), { name: 't-await.txt', state: 'active' });
+  });
+
+  t.test('an apply made to fail (max_in_flight) after starting an unplanned write leaves nothing behind', async (t) => {
+    for (let i = 0; i < 4; i++) {
+      const target = await file(`t-flood-${i}.txt`);
+      const victim = await file(`v-flood-${i}.txt`);
+      const { apply } = await planApply(`const r = await files_update({ fileId: ${JSON.stringify(target)}, name: "r-flood-${i}.txt" });
+if (!r.planned) { files_trash({ fileId: ${JSON.stringify(victim)} }); for (let k = 0; k < 64; k++) files_list({}); }
+return 1;`);
+      t.equal(apply.body.applied, false);
+      t.equal(apply.body.error.type, 'limit_exceeded');
+      t.same(await state(victim), { name: `v-flood-${i}.txt`, state: 'active' });
+      t.same(await state(target), { name: `t-flood-${i}.txt`, state: 'active' });
+    }
+  });
+
+  t.test('a planned write the script does not await fails the apply: the outcome must not depend on a race', async (t) => {
+    const target = await file('t-unawaited.txt');
+    const { plan, apply } = await planApply(`files_update({ fileId: ${JSON.stringify(target)}, name: "r-unawaited.txt" }); return 1;`);
+    t.equal(plan.body.operations.length, 1);
+    t.equal(apply.body.applied, false);
+    t.equal(apply.body.error.code, 'write_in_flight');
+    t.same(await state(target), { name: 't-unawaited.txt', state: 'active' });
+  });
+
+  // User code that runs while the engine reads a failed or finished execution's outcome.
+  const readers: [string, string][] = [
+    ['name getter', `const e = new Error("x"); Object.defineProperty(e, "name", { get() { ${LEAK('leak-name.txt')}; return "E"; } }); throw e;`],
+    ['message getter', `const e = new Error("x"); Object.defineProperty(e, "message", { get() { ${LEAK('leak-message.txt')}; return "m"; } }); throw e;`],
+    ['stack getter', `const e = new Error("x"); Object.defineProperty(e, "stack", { get() { ${LEAK('leak-stack.txt')}; return "s"; } }); throw e;`],
+    ['plain object getters', `throw { get name() { ${LEAK('leak-obj-name.txt')}; return "N"; }, get message() { ${LEAK('leak-obj-msg.txt')}; return "M"; } };`],
+    ['proxy thrown', `throw new Proxy(new Error("p"), { get(o, k) { ${LEAK('leak-proxy.txt')}; return Reflect.get(o, k); } });`],
+    ['rejected promise', `await Promise.reject({ get message() { ${LEAK('leak-reject.txt')}; return "r"; } });`],
+    ['Symbol.toPrimitive', `throw { [Symbol.toPrimitive]() { ${LEAK('leak-prim.txt')}; return "p"; }, get name() { return { toString() { ${LEAK('leak-prim2.txt')}; return "x"; } }; } };`],
+    ['result toJSON', `return { toJSON() { ${LEAK('leak-tojson.txt')}; return 1; } };`],
+    ['nested toJSON', `return [1, { a: { toJSON() { ${LEAK('leak-nested.txt')}; return 2; } } }];`],
+    ['result getter', `return { get x() { ${LEAK('leak-getter.txt')}; return 1; } };`],
+    ['result proxy', `return new Proxy({}, { ownKeys() { ${LEAK('leak-ownkeys.txt')}; return []; } });`],
+    ['toJSON that throws an error with a getter', `return { toJSON() { const e = new Error("j"); Object.defineProperty(e, "message", { get() { ${LEAK('leak-json-err.txt')}; return "j"; } }); throw e; } };`],
+  ];
+
+  t.test('no binding call is accepted once the outcome is being read: /app/v1 run, plan and apply, and MCP', async (t) => {
+    for (const [label, script] of readers) {
+      const run = await exec({ script });
+      t.equal(run.status, 200, `${label}: /app/v1 answers`);
+      const viaMcp = await mcp(script);
+      t.equal(viaMcp.status, 200, `${label}: MCP answers`);
+      const plan = await exec({ script, mode: 'plan' });
+      t.same(plan.body.operations ?? [], [], `${label}: nothing planned`);
+      t.equal(await leaked('leak-'), 0, `${label}: no write ran`);
+    }
+  });
+
+  t.test('the same calls made while the script still runs do work (the refusal is about the end, not the getters)', async (t) => {
+    const r = await exec({ script: `const o = { get x() { return ${LEAK('live-getter.txt')}; } }; await o.x; return JSON.stringify({ toJSON() { return 1; } });` });
+    t.equal(r.body.ok, true);
+    t.equal(await leaked('live-'), 1);
+  });
+});
