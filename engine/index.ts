@@ -2,7 +2,9 @@
 // refuses oversize sources before compiling anything, and hands the rest to the pool. No HTTP, no SQL.
 import { Execution, type HostCall } from './bridge.ts';
 import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
-import { Pool } from './pool.ts';
+import { Pool, type SlotFactory } from './pool.ts';
+import { Slot } from './slot.ts';
+import { HostSet, type HostStats } from './host/host-set.ts';
 import { assertHostCanCheck, checkSyntax } from './compile.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
@@ -46,6 +48,12 @@ export interface EngineStats {
   /** Isolate replacements by reason (timeout, memory_limit, abandoned_calls, max_executions, heap_high…). */
   recycled: Record<string, number>;
   catastrophicErrors: number;
+  /**
+   * Sandbox host processes (absent with `hosts: 0`): up / started and not yet answering, deaths by reason (fatal,
+   * memory, heartbeat, killed, abort, segfault, exit, protocol), replacements started, tenants in quarantine, and each
+   * host's resident memory as last sampled.
+   */
+  hosts?: HostStats;
 }
 
 export interface Engine {
@@ -90,8 +98,12 @@ export function createEngine(config: EngineConfig): Engine {
   assertNoNodeSnapshot();
   assertHostCanCheck();
   const resolved = resolveConfig(config);
-  const pool = new Pool(resolved);
+  const hosts = resolved.hosts > 0 ? new HostSet(resolved) : null;
+  const makeSlot: SlotFactory = hosts ? (hooks) => hosts.createSlot(hooks) : (hooks) => new Slot(resolved, hooks);
+  const pool = new Pool(resolved, makeSlot);
   let nextId = 1;
+  const sum = (pick: (s: { built: number; refs: number; cached: number; live: number }) => number) =>
+    hosts!.hosts.reduce((n, h) => n + pick(h.isolates), 0);
 
   return {
     async execute(request: ExecutionRequest): Promise<ExecutionResult> {
@@ -106,6 +118,10 @@ export function createEngine(config: EngineConfig): Engine {
       // Checked here, on the host, before any isolate is involved (and cached per source).
       const syntax = checkSyntax(source);
       if (syntax) return refusal(syntax);
+      const coolDown = hosts && request.tenant !== undefined ? hosts.quarantine.remainingMs(request.tenant) : 0;
+      if (coolDown > 0) {
+        return refusal({ type: 'quarantined', message: `Scripts of this organization repeatedly crashed the sandbox; they are refused for another ${Math.ceil(coolDown / 1000)} s.` });
+      }
       return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant));
     },
     ready: () => pool.whenReady(),
@@ -118,16 +134,18 @@ export function createEngine(config: EngineConfig): Engine {
         executions: pool.counters.executions,
         busyRejections: pool.counters.busyRejections,
         overflowSlots: pool.counters.overflowSlots,
-        isolatesLive: pool.slots.filter((s) => s.live).length,
-        isolatesBuilt: pool.slots.reduce((n, s) => n + s.isolatesBuilt, 0),
-        referenceCount: pool.slots.reduce((n, s) => n + s.referenceCount, 0),
-        cachedScripts: pool.slots.reduce((n, s) => n + s.cachedScripts, 0),
+        isolatesLive: hosts ? sum((i) => i.live) : pool.slots.filter((s) => s.live).length,
+        isolatesBuilt: hosts ? sum((i) => i.built) : pool.slots.reduce((n, s) => n + s.isolatesBuilt, 0),
+        referenceCount: hosts ? sum((i) => i.refs) : pool.slots.reduce((n, s) => n + s.referenceCount, 0),
+        cachedScripts: hosts ? sum((i) => i.cached) : pool.slots.reduce((n, s) => n + s.cachedScripts, 0),
         recycled: { ...pool.counters.recycled },
-        catastrophicErrors: pool.counters.catastrophicErrors,
+        catastrophicErrors: hosts ? hosts.crashes.fatal ?? 0 : pool.counters.catastrophicErrors,
+        ...(hosts ? { hosts: hosts.stats() } : {}),
       };
     },
     async close(): Promise<void> {
       await pool.close();
+      await hosts?.close();
     },
   };
 }

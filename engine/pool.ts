@@ -7,10 +7,19 @@
 // keeps short scripts' latency low), then to the oldest waiter. One tenant alone uses every slot; a tenant whose
 // scripts spin keeps its share but, while others wait, takes no more (a running script cannot be paused, so a freed
 // slot is the only point where the pool can protect the others).
-import { Slot, type SlotHooks } from './slot.ts';
+// Admission is per tenant too: with the queue full, a tenant holding more than its share of it (queueMax divided
+// among the waiting tenants) loses its newest entry to a tenant below its share, and reservedSlots extra slots
+// beyond maxPoolSize serve only tenants running below their share, so one tenant's long scripts holding every
+// slot cannot make another wait out queueWaitMs.
+import type { PoolSlot, SlotHooks } from './slot.ts';
+import type { RunEnd, RunTarget } from './run.ts';
 import { refusal, type ExecutionResult } from './result.ts';
+import { toResult } from './to-result.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
+
+/** Builds a slot (in-process, or living in a sandbox host process); the pool calls start() on it. */
+export type SlotFactory = (hooks: SlotHooks) => PoolSlot;
 
 /**
  * A tenant whose executions lately took overflowAfterMs of CPU or more each gets its guaranteed share once it has
@@ -41,7 +50,7 @@ export interface PoolCounters {
 }
 
 export class Pool {
-  readonly slots: Slot[] = [];
+  readonly slots: PoolSlot[] = [];
   readonly counters: PoolCounters = { executions: 0, busyRejections: 0, overflowSlots: 0, recycled: {}, catastrophicErrors: 0 };
   private readonly queue: Waiter[] = [];
   /** Executions running per tenant. */
@@ -53,12 +62,14 @@ export class Pool {
   private readonly readyWaiters: (() => void)[] = [];
   private growTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly makeSlot: SlotFactory;
 
-  constructor(config: ResolvedConfig) {
+  constructor(config: ResolvedConfig, makeSlot: SlotFactory) {
     this.config = config;
+    this.makeSlot = makeSlot;
     this.hooks = {
-      ready: (slot: Slot) => this.onReady(slot),
-      finished: (ex: Execution, cpuMs: number) => this.finished(ex, cpuMs),
+      ready: (slot: PoolSlot) => this.onReady(slot),
+      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs),
       recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
       catastrophic: (message: string) => {
         this.counters.catastrophicErrors++;
@@ -74,7 +85,7 @@ export class Pool {
   }
 
   private addSlot(): void {
-    const slot = new Slot(this.config, this.hooks);
+    const slot = this.makeSlot(this.hooks);
     this.slots.push(slot);
     slot.start();
   }
@@ -95,7 +106,11 @@ export class Pool {
       const slot = this.slots.find((s) => s.state === 'ready');
       if (slot) return this.start(slot, ex);
     }
-    if (this.queue.length >= this.config.queueMax) return Promise.resolve(this.busy(ex));
+    if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));
+    return this.enqueue(ex, false);
+  }
+
+  private enqueue(ex: Execution, front: boolean): Promise<ExecutionResult> {
     return new Promise((resolve) => {
       const waiter: Waiter = { ex, resolve, timer: undefined };
       waiter.timer = setTimeout(() => {
@@ -103,9 +118,38 @@ export class Pool {
         if (at >= 0) this.queue.splice(at, 1);
         resolve(this.busy(ex));
       }, this.config.queueWaitMs);
-      this.queue.push(waiter);
+      if (front) this.queue.unshift(waiter);
+      else this.queue.push(waiter);
       this.maybeGrow();
     });
+  }
+
+  /**
+   * The queue is full: a tenant below its fair share of it (queueMax over the tenants waiting, itself included)
+   * takes the place of the newest entry of the tenant holding the most, which is refused as busy instead.
+   */
+  private makeRoomFor(tenant: string): boolean {
+    const counts = new Map<string, number>();
+    for (const w of this.queue) counts.set(w.ex.tenant, (counts.get(w.ex.tenant) ?? 0) + 1);
+    const share = Math.floor(this.config.queueMax / (counts.size + (counts.has(tenant) ? 0 : 1)));
+    if ((counts.get(tenant) ?? 0) >= share) return false;
+    let top = '';
+    let most = 0;
+    for (const [t, n] of counts) if (n > most) { top = t; most = n; }
+    if (most <= share) return false;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      if (this.queue[i].ex.tenant !== top) continue;
+      const [evicted] = this.queue.splice(i, 1);
+      clearTimeout(evicted.timer);
+      evicted.resolve(this.busy(evicted.ex));
+      return true;
+    }
+    return false;
+  }
+
+  /** A tenant runs below its share (maxRunningPerTenant) and so may use a reserved slot. */
+  private belowShare(tenant: string): boolean {
+    return (this.running.get(tenant) ?? 0) < this.config.maxRunningPerTenant;
   }
 
   /**
@@ -116,7 +160,10 @@ export class Pool {
   private maybeGrow(): void {
     clearTimeout(this.growTimer);
     this.growTimer = undefined;
-    if (this.closed || this.queue.length === 0 || this.slots.length >= this.config.maxPoolSize) return;
+    const { maxPoolSize, reservedSlots } = this.config;
+    if (this.closed || this.queue.length === 0 || this.slots.length >= maxPoolSize + reservedSlots) return;
+    // Beyond maxPoolSize only for a waiting tenant below its share while another holds the slots.
+    if (this.slots.length >= maxPoolSize && !this.queue.some((w) => this.belowShare(w.ex.tenant))) return;
     const now = performance.now();
     const busy = this.slots.filter((s) => s.state === 'busy');
     const long = busy.filter((s) => now - s.busySince >= this.config.overflowAfterMs).length;
@@ -138,10 +185,12 @@ export class Pool {
     return refusal({ type: 'engine_busy', message: 'The script engine is busy; retry in a moment.' }, performance.now() - ex.queuedAt);
   }
 
-  private start(slot: Slot, ex: Execution): Promise<ExecutionResult> {
+  private start(slot: PoolSlot, ex: Execution): Promise<ExecutionResult> {
     this.counters.executions++;
     this.running.set(ex.tenant, (this.running.get(ex.tenant) ?? 0) + 1);
-    const result = slot.run(ex, performance.now() - ex.queuedAt);
+    const queueMs = performance.now() - ex.queuedAt;
+    // A run whose host process died for another execution's script never really ran: it goes again, first in line.
+    const result = slot.run(ex).then((end) => end.retry && !this.closed ? this.enqueue(ex, true) : toResult(ex, end, queueMs));
     if (this.queue.length) this.maybeGrow();
     return result;
   }
@@ -166,7 +215,12 @@ export class Pool {
   }
 
   /** The waiter a freed slot serves (see the top of this file); the plain FIFO when only one tenant waits. */
-  private nextWaiter(): Waiter | undefined {
+  private nextWaiter(slot: PoolSlot): Waiter | undefined {
+    // A reserved slot (beyond maxPoolSize) serves only tenants below their share.
+    if (this.slots.length > this.config.maxPoolSize && this.slots.indexOf(slot) >= this.config.maxPoolSize) {
+      const at = this.queue.findIndex((w) => this.belowShare(w.ex.tenant));
+      return at < 0 ? undefined : this.queue.splice(at, 1)[0];
+    }
     const first = this.queue[0];
     if (!first || this.queue.every((w) => w.ex.tenant === first.ex.tenant)) return this.queue.shift();
     const cap = this.config.maxRunningPerTenant;
@@ -188,8 +242,8 @@ export class Pool {
     return Math.min(Math.max(LONG_TENANT_GRACE_MS, LONG_TENANT_GRACE_FACTOR * meanCpuMs), this.config.queueWaitMs / 2);
   }
 
-  private onReady(slot: Slot): void {
-    const next = this.nextWaiter();
+  private onReady(slot: PoolSlot): void {
+    const next = this.nextWaiter(slot);
     if (next) {
       clearTimeout(next.timer);
       this.start(slot, next.ex).then(next.resolve);
@@ -202,7 +256,7 @@ export class Pool {
   }
 
   /** An overflow slot idle for idleRetireMs is closed, back down to poolSize. */
-  private retireLater(slot: Slot): void {
+  private retireLater(slot: PoolSlot): void {
     const runs = slot.executions;
     setTimeout(() => {
       if (this.closed || slot.state !== 'ready' || slot.executions !== runs || this.slots.length <= this.config.poolSize) return;

@@ -69,6 +69,8 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
       ...config.engine,
       // V8 lost control of an isolate: this process can no longer promise isolation; stop so a supervisor restarts it.
       onCatastrophicError: (message) => { logger.error('isolate catastrophic error; exiting', { message }); process.exit(70); },
+      // With host processes (the default) a dead host costs only its scripts; the engine replaces it.
+      onHostCrash: (death) => logger.warn('sandbox host process died; replaced', { ...death }),
     });
     await engine.ready();
     const askIndex = await loadAskIndex(undefined, logger);

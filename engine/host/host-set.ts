@@ -1,0 +1,79 @@
+// The sandbox host processes of one engine: where each new slot lives (the host with the fewest), the watchdog
+// that samples their memory and heartbeats, and what their deaths add up to (crashes by reason, quarantine).
+import type { ResolvedConfig } from '../limits.ts';
+import type { SlotHooks } from '../slot.ts';
+import { HostProcess, type HostDeath } from './host-process.ts';
+import { Quarantine } from './quarantine.ts';
+import { RemoteSlot } from './remote-slot.ts';
+import { spawnSettings, type SpawnSettings } from './sandbox-env.ts';
+
+const WATCH_MS = 100;
+
+export interface HostStats {
+  live: number;
+  starting: number;
+  crashes: Record<string, number>;
+  restarts: number;
+  quarantined: number;
+  rssBytes: number[];
+}
+
+export class HostSet {
+  readonly hosts: HostProcess[] = [];
+  readonly crashes: Record<string, number> = {};
+  restarts = 0;
+  readonly quarantine: Quarantine;
+  private hooks: SlotHooks | null = null;
+  private nextSlot = 1;
+  private readonly settings: SpawnSettings;
+  private readonly watchdog: NodeJS.Timeout;
+  private readonly config: ResolvedConfig;
+
+  constructor(config: ResolvedConfig) {
+    this.config = config;
+    this.quarantine = new Quarantine(config.quarantineAfter, config.quarantineWindowMs, config.quarantineMs);
+    this.settings = spawnSettings(new URL('./child.ts', import.meta.url).pathname);
+    const events = {
+      recycled: (reason: string) => this.hooks?.recycled(reason),
+      died: (death: HostDeath) => this.died(death),
+    };
+    for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, this.settings, events));
+    for (const host of this.hosts) host.spawn();
+    this.watchdog = setInterval(() => {
+      const now = performance.now();
+      for (const host of this.hosts) host.watch(now);
+    }, WATCH_MS);
+    this.watchdog.unref();
+  }
+
+  /** The pool's slot factory: a slot on the host carrying the fewest. */
+  createSlot(hooks: SlotHooks): RemoteSlot {
+    this.hooks = hooks;
+    const host = this.hosts.reduce((a, b) => (b.slots.size < a.slots.size ? b : a));
+    return new RemoteSlot(this.nextSlot++, host, hooks);
+  }
+
+  private died(death: HostDeath): void {
+    this.crashes[death.reason] = (this.crashes[death.reason] ?? 0) + 1;
+    this.restarts++;
+    for (const tenant of death.tenants) this.quarantine.strike(tenant);
+    this.config.onHostCrash?.(death);
+  }
+
+  stats(): HostStats {
+    return {
+      live: this.hosts.filter((h) => h.live && h.up).length,
+      starting: this.hosts.filter((h) => h.starting).length,
+      crashes: { ...this.crashes },
+      restarts: this.restarts,
+      quarantined: this.quarantine.size,
+      rssBytes: this.hosts.map((h) => h.rssBytes),
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.watchdog);
+    await Promise.all(this.hosts.map((h) => h.close()));
+    this.settings.dispose();
+  }
+}
