@@ -36,6 +36,24 @@ export interface HostDeath {
 export interface HostEvents {
   recycled(reason: string): void;
   died(death: HostDeath): void;
+  /** A started host process with no slots yet (a warm spare if one is ready, else a new one). */
+  takeProcess(): ChildProcess;
+}
+
+/**
+ * Starts a host process. `env -i`: its environment is exactly the allow-list, whatever a wrapper of spawn (a test
+ * runner's NODE_OPTIONS preload, say) adds to the one we pass.
+ */
+export function startHostProcess(config: ResolvedConfig, settings: SpawnSettings): ChildProcess {
+  const { onCatastrophicError, onHostCrash, ...plain } = config;
+  void onCatastrophicError; void onHostCrash;
+  const vars = Object.entries(settings.env).map(([k, v]) => `${k}=${v}`);
+  const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD, JSON.stringify(plain)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+    env: {}, cwd: settings.cwd, uid: settings.uid, gid: settings.gid,
+  });
+  child.on('error', () => { /* a failed spawn: 'close' follows */ });
+  return child;
 }
 
 export class HostProcess {
@@ -58,14 +76,12 @@ export class HostProcess {
   /** Isolates built by this host's earlier processes (stats count since the engine started). */
   private builtEarlier = 0;
   private readonly config: ResolvedConfig;
-  private readonly settings: SpawnSettings;
   private readonly events: HostEvents;
   private readonly maxFrame: number;
 
-  constructor(index: number, config: ResolvedConfig, settings: SpawnSettings, events: HostEvents) {
+  constructor(index: number, config: ResolvedConfig, events: HostEvents) {
     this.index = index;
     this.config = config;
-    this.settings = settings;
     this.events = events;
     // What a host legitimately sends: a result, a binding argument or a log line, and their framing.
     this.maxFrame = 2 * (config.maxResultBytes + config.maxArgBytes + config.maxLogBytes) + 64 * 1024;
@@ -75,22 +91,19 @@ export class HostProcess {
     return this.child !== null && this.closing === null;
   }
 
+  get pid(): number {
+    return this.child?.pid ?? 0;
+  }
+
   get starting(): boolean {
     return this.live && !this.up;
   }
 
+  /** Take a process (a warm spare when there is one) and give it this host's slots. */
   spawn(): void {
     if (this.closing) return;
     const gen = ++this.generation;
-    const { onCatastrophicError, onHostCrash, ...plain } = this.config;
-    void onCatastrophicError; void onHostCrash;
-    // `env -i`: the host's environment is exactly the allow-list, whatever a wrapper of spawn (a test runner's
-    // NODE_OPTIONS preload, say) adds to the one we pass.
-    const vars = Object.entries(this.settings.env).map(([k, v]) => `${k}=${v}`);
-    const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD, JSON.stringify(plain)], {
-      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
-      env: {}, cwd: this.settings.cwd, uid: this.settings.uid, gid: this.settings.gid,
-    });
+    const child = this.events.takeProcess();
     this.child = child;
     this.up = false;
     this.culprit = null;
@@ -100,8 +113,9 @@ export class HostProcess {
     this.writer = new FrameWriter(socket);
     readFrames(socket, this.maxFrame, (frame) => this.onFrame(gen, frame), () => this.kill('protocol'));
     socket.on('error', () => this.kill('protocol'));
-    child.on('error', () => { /* spawn failure: 'close' follows */ });
-    child.on('close', (code, signal) => this.onClose(gen, code, signal));
+    const closed = (code: number | null, signal: NodeJS.Signals | null) => this.onClose(gen, code, signal);
+    if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => closed(child.exitCode, child.signalCode));
+    else child.on('close', closed);
     for (const slot of this.slots.values()) this.send(`O${slot.id}`);
   }
 

@@ -2,7 +2,8 @@
 // that samples their memory and heartbeats, and what their deaths add up to (crashes by reason, quarantine).
 import type { ResolvedConfig } from '../limits.ts';
 import type { SlotHooks } from '../slot.ts';
-import { HostProcess, type HostDeath } from './host-process.ts';
+import type { ChildProcess } from 'node:child_process';
+import { HostProcess, startHostProcess, type HostDeath } from './host-process.ts';
 import { Quarantine } from './quarantine.ts';
 import { RemoteSlot } from './remote-slot.ts';
 import { spawnSettings, type SpawnSettings } from './sandbox-env.ts';
@@ -16,6 +17,8 @@ export interface HostStats {
   restarts: number;
   quarantined: number;
   rssBytes: number[];
+  /** Process ids of the hosts (0 while one is being replaced). */
+  pids: number[];
 }
 
 export class HostSet {
@@ -36,9 +39,11 @@ export class HostSet {
     const events = {
       recycled: (reason: string) => this.hooks?.recycled(reason),
       died: (death: HostDeath) => this.died(death),
+      takeProcess: () => this.takeProcess(),
     };
-    for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, this.settings, events));
+    for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, events));
     for (const host of this.hosts) host.spawn();
+    this.warmUp();
     this.watchdog = setInterval(() => {
       const now = performance.now();
       for (const host of this.hosts) host.watch(now);
@@ -51,6 +56,32 @@ export class HostSet {
     this.hooks = hooks;
     const host = this.hosts.reduce((a, b) => (b.slots.size < a.slots.size ? b : a));
     return new RemoteSlot(this.nextSlot++, host, hooks);
+  }
+
+  /**
+   * One spare process is kept started (Node and isolated-vm loaded, no slots): a host that dies is replaced by it at
+   * once, so capacity comes back in the time to build isolates (tens of ms), not to start Node (hundreds).
+   */
+  private spare: ChildProcess | null = null;
+  private closed = false;
+
+  private warmUp(): void {
+    if (this.closed || this.spare) return;
+    const child = startHostProcess(this.config, this.settings);
+    this.spare = child;
+    // A spare that dies unused (it should not) is replaced after a pause, never in a tight loop.
+    child.once('close', () => {
+      if (this.spare !== child) return;
+      this.spare = null;
+      setTimeout(() => this.warmUp(), 1000).unref();
+    });
+  }
+
+  private takeProcess(): ChildProcess {
+    const spare = this.spare;
+    this.spare = null;
+    if (spare) setImmediate(() => this.warmUp());
+    return spare ?? startHostProcess(this.config, this.settings);
   }
 
   private died(death: HostDeath): void {
@@ -68,11 +99,15 @@ export class HostSet {
       restarts: this.restarts,
       quarantined: this.quarantine.size,
       rssBytes: this.hosts.map((h) => h.rssBytes),
+      pids: this.hosts.map((h) => h.pid),
     };
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.watchdog);
+    this.spare?.kill('SIGKILL');
+    this.spare = null;
     await Promise.all(this.hosts.map((h) => h.close()));
     this.settings.dispose();
   }
