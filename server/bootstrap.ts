@@ -67,8 +67,14 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
     const engine = options.engine === false ? noEngine() : createEngine({
       ...config.engine,
-      // V8 lost control of an isolate: this process can no longer promise isolation; stop so a supervisor restarts it.
-      onCatastrophicError: (message) => { logger.error('isolate catastrophic error; exiting', { message }); process.exit(70); },
+      // ENGINE_HOSTS=0 only: V8 lost control of an isolate inside this process, which can no longer promise isolation.
+      // process.exit() from this callback never returns (the process hung, port bound, signals ignored): ask the
+      // embedded database to stop (it finishes on its own) and end at once, so a supervisor restarts us.
+      onCatastrophicError: (message) => {
+        logger.error('isolate catastrophic error; exiting', { message });
+        if (embedded) try { process.kill(embedded.pid, 'SIGINT'); } catch { /* already gone */ }
+        process.kill(process.pid, 'SIGKILL');
+      },
       // With host processes (the default) a dead host costs only its scripts; the engine replaces it.
       onHostCrash: (death) => logger.warn('sandbox host process died; replaced', { ...death }),
     });
