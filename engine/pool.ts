@@ -107,7 +107,11 @@ export class Pool {
       if (slot) return this.start(slot, ex);
     }
     if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));
-    return this.enqueue(ex, false);
+    const result = this.enqueue(ex, false);
+    // An idle reserved slot (kept for tenants below their share) serves this one if it may.
+    const idle = this.slots.find((s) => s.state === 'ready');
+    if (idle) this.onReady(idle);
+    return result;
   }
 
   private enqueue(ex: Execution, front: boolean): Promise<ExecutionResult> {

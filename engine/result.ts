@@ -16,9 +16,11 @@
  *   may have caused it. Nothing else is affected; an `apply` is rolled back.
  * - `quarantined`: this tenant's scripts crashed sandbox processes repeatedly; refused for a cool-down.
  */
-export type ErrorType =
-  | 'syntax_error' | 'timeout' | 'memory_limit' | 'limit_exceeded' | 'tool_error' | 'script_error'
-  | 'engine_busy' | 'internal_error' | 'crashed' | 'quarantined';
+export const ERROR_TYPES = [
+  'syntax_error', 'timeout', 'memory_limit', 'limit_exceeded', 'tool_error', 'script_error', 'engine_busy', 'internal_error',
+  'crashed', 'quarantined',
+] as const;
+export type ErrorType = typeof ERROR_TYPES[number];
 
 export interface ExecutionError {
   type: ErrorType;

@@ -112,7 +112,8 @@ export class HostProcess {
     const socket = child.stdio[3] as Socket;
     this.writer = new FrameWriter(socket);
     readFrames(socket, this.maxFrame, (frame) => this.onFrame(gen, frame), () => this.kill('protocol'));
-    socket.on('error', () => this.kill('protocol'));
+    // EPIPE / ECONNRESET: the host is dying; 'close' follows and says why.
+    socket.on('error', () => {});
     const closed = (code: number | null, signal: NodeJS.Signals | null) => this.onClose(gen, code, signal);
     if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => closed(child.exitCode, child.signalCode));
     else child.on('close', closed);

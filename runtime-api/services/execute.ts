@@ -87,10 +87,22 @@ function nestable(tx: Sql): Sql {
   return handle;
 }
 
-/** A full pool is the service's condition, not the script's: it answers 503 engine_busy with Retry-After. */
+/**
+ * A full pool is the service's condition, not the script's: it answers 503 engine_busy with Retry-After. An
+ * organization in quarantine (its scripts kept crashing sandbox processes) gets 429 engine_quarantined.
+ */
 function throwIfBusy(result: ExecutionResult): ExecutionResult {
   if (result.error?.type === 'engine_busy') {
     throw new ServiceError('engine_busy', { resolution: l10n('Every sandbox is busy and the queue is full; retry in a moment.', 'Todas as sandboxes estão ocupadas e a fila está cheia; tente de novo em instantes.'), headers: { 'Retry-After': '1' } });
+  }
+  if (result.error?.type === 'quarantined') {
+    // The engine says how long the cool-down lasts ("... for another N s"): the client is told when to come back.
+    const seconds = /(\d+) s\b/.exec(result.error.message)?.[1] ?? '60';
+    throw new ServiceError('engine_quarantined', {
+      resolution: l10n(`Scripts of this organization crashed the sandbox several times; retry in ${seconds} s with a script that stays within its limits.`,
+        `Scripts desta organização derrubaram a sandbox várias vezes; tente de novo em ${seconds} s com um script que respeite os limites.`),
+      headers: { 'Retry-After': seconds },
+    });
   }
   return result;
 }
