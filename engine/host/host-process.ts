@@ -190,11 +190,14 @@ export class HostProcess {
     else void reply.then((r) => { if (gen === this.generation) this.send(`R${id}${SEP}${callId}${SEP}${r}`); });
   }
 
-  /** Called by the engine's watchdog: kill a host over its memory cap or silent past the heartbeat timeout. */
-  watch(now: number): void {
+  /**
+   * Called by the engine's watchdog: kill a host over its memory cap or silent past the heartbeat timeout (unless
+   * the silence may be ours: see HostSet).
+   */
+  watch(now: number, judgeSilence: boolean): void {
     const child = this.child;
     if (!child?.pid || this.closing || this.killedFor) return;
-    if (now - this.lastSeen > this.config.heartbeatTimeoutMs) return this.kill('heartbeat');
+    if (judgeSilence && now - this.lastSeen > this.config.heartbeatTimeoutMs) return this.kill('heartbeat');
     try {
       this.rssBytes = Number(readFileSync(`/proc/${child.pid}/statm`, 'latin1').split(' ')[1]) * PAGE;
     } catch { return; }

@@ -44,9 +44,14 @@ export class HostSet {
     for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, events));
     for (const host of this.hosts) host.spawn();
     this.warmUp();
+    let lastTick = performance.now();
     this.watchdog = setInterval(() => {
       const now = performance.now();
-      for (const host of this.hosts) host.watch(now);
+      // A late tick means this process's event loop was busy (a long synchronous or microtask-only stretch): the
+      // hosts' heartbeats are waiting unread in their sockets, so their silence is not judged until they are read.
+      const judgeSilence = now - lastTick < 3 * WATCH_MS;
+      lastTick = now;
+      for (const host of this.hosts) host.watch(now, judgeSilence);
     }, WATCH_MS);
     this.watchdog.unref();
   }
