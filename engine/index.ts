@@ -100,7 +100,7 @@ export function createEngine(config: EngineConfig): Engine {
   const resolved = resolveConfig(config);
   const hosts = resolved.hosts > 0 ? new HostSet(resolved) : null;
   const makeSlot: SlotFactory = hosts ? (hooks) => hosts.createSlot(hooks) : (hooks) => new Slot(resolved, hooks);
-  const pool = new Pool(resolved, makeSlot);
+  const pool = new Pool(resolved, makeSlot, hosts ? (tenant) => hosts.quarantine.suspect(tenant) : undefined);
   let nextId = 1;
   const sum = (pick: (s: { built: number; refs: number; cached: number; live: number }) => number) =>
     hosts!.hosts.reduce((n, h) => n + pick(h.isolates), 0);

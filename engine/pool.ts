@@ -22,6 +22,12 @@ import type { ResolvedConfig } from './limits.ts';
 export type SlotFactory = (hooks: SlotHooks) => PoolSlot;
 
 /**
+ * Tenants whose scripts lately killed a sandbox host (before quarantine): each runs one execution at a time, and
+ * others' work prefers slots whose host runs none of them (PoolSlot.exposed), so a crash costs them nothing.
+ */
+export type SuspectCheck = (tenant: string) => boolean;
+
+/**
  * A tenant whose executions lately took overflowAfterMs of CPU or more each gets its guaranteed share once it has
  * waited 5 times its typical execution (at least 100 ms, at most half of queueWaitMs, so it is never refused as
  * busy for it) while others' short scripts wait: its slowdown under such load stays bounded (a 1 s batch script
@@ -63,10 +69,12 @@ export class Pool {
   private growTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly makeSlot: SlotFactory;
+  private readonly suspect: SuspectCheck;
 
-  constructor(config: ResolvedConfig, makeSlot: SlotFactory) {
+  constructor(config: ResolvedConfig, makeSlot: SlotFactory, suspect: SuspectCheck = () => false) {
     this.config = config;
     this.makeSlot = makeSlot;
+    this.suspect = suspect;
     this.hooks = {
       ready: (slot: PoolSlot) => this.onReady(slot),
       finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs),
@@ -102,8 +110,8 @@ export class Pool {
 
   submit(ex: Execution): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
-    if (this.queue.length === 0) {
-      const slot = this.slots.find((s) => s.state === 'ready');
+    if (this.queue.length === 0 && !this.held(ex.tenant)) {
+      const slot = this.slots.find((s) => s.state === 'ready' && !s.exposed) ?? this.slots.find((s) => s.state === 'ready');
       if (slot) return this.start(slot, ex);
     }
     if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));
@@ -149,6 +157,11 @@ export class Pool {
       return true;
     }
     return false;
+  }
+
+  /** A suspect tenant already running one execution waits for it to end. */
+  private held(tenant: string): boolean {
+    return this.running.has(tenant) && this.suspect(tenant);
   }
 
   /** A tenant runs below its share (maxRunningPerTenant) and so may use a reserved slot. */
@@ -222,23 +235,25 @@ export class Pool {
   private nextWaiter(slot: PoolSlot): Waiter | undefined {
     // A reserved slot (beyond maxPoolSize) serves only tenants below their share.
     if (this.slots.length > this.config.maxPoolSize && this.slots.indexOf(slot) >= this.config.maxPoolSize) {
-      const at = this.queue.findIndex((w) => this.belowShare(w.ex.tenant));
+      const at = this.queue.findIndex((w) => this.belowShare(w.ex.tenant) && !this.held(w.ex.tenant));
       return at < 0 ? undefined : this.queue.splice(at, 1)[0];
     }
     const first = this.queue[0];
-    if (!first || this.queue.every((w) => w.ex.tenant === first.ex.tenant)) return this.queue.shift();
+    if (!first) return undefined;
+    if (this.queue.every((w) => w.ex.tenant === first.ex.tenant)) return this.held(first.ex.tenant) ? undefined : this.queue.shift();
     const cap = this.config.maxRunningPerTenant;
     const now = performance.now();
-    let best = 0;
+    let best = -1;
     let bestKey: [number, number] = [Infinity, Infinity];
     this.queue.forEach((w, i) => {
+      if (this.held(w.ex.tenant)) return;
       const mean = this.cpuPerExecution(w.ex.tenant);
       const share = (this.running.get(w.ex.tenant) ?? 0) < cap
         && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= this.graceFor(mean));
       const key: [number, number] = [share ? 0 : 1, mean];
       if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = i; bestKey = key; }
     });
-    return this.queue.splice(best, 1)[0];
+    return best < 0 ? undefined : this.queue.splice(best, 1)[0];
   }
 
   /** How long a tenant whose executions take `meanCpuMs` each waits for its share while others' short work waits. */

@@ -19,6 +19,8 @@ export interface PoolSlot {
   readonly isolatesBuilt: number;
   readonly referenceCount: number;
   readonly cachedScripts: number;
+  /** Its host process runs a suspect tenant's execution (may die any moment); others' work prefers other slots. */
+  readonly exposed?: boolean;
   start(): void;
   run(ex: Execution): Promise<RunEnd>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 // Turns a Config into running dependencies: the database (embedded unless DATABASE_URL), migrations, the blob
 // store, signing keys and the mailer; and tears them down again in reverse order.
 import { join } from 'node:path';
+import { chmod, mkdir } from 'node:fs/promises';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -20,6 +21,11 @@ import { auditLogFor } from '../runtime-api/services/audit-log.ts';
 export interface Running {
   deps: AppDeps;
   close(): Promise<void>;
+}
+
+async function ownerOnly(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await chmod(dir, 0o700);
 }
 
 export async function openBlobStore(config: Config): Promise<BlobStore> {
@@ -64,6 +70,11 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     if (applied.length) logger.info('migrations applied', { versions: applied });
     const keys = await new SigningKeys(sql).init();
     const blobs = await openBlobStore(config);
+    // Stored files and the dev outbox are this process's alone: sandbox host processes run as `nobody`, and a V8
+    // escape there must not read other tenants' files from a world-readable directory (the data directory itself
+    // stays traversable: PostgreSQL, as the postgres user, lives under it).
+    if (config.blobStore === 'fs') await ownerOnly(join(config.dataDir, 'blobs'));
+    await ownerOnly(join(config.dataDir, 'mail'));
     const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
     const engine = options.engine === false ? noEngine() : createEngine({
       ...config.engine,

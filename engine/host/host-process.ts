@@ -38,6 +38,8 @@ export interface HostEvents {
   died(death: HostDeath): void;
   /** A started host process with no slots yet (a warm spare if one is ready, else a new one). */
   takeProcess(): ChildProcess;
+  /** The tenant's scripts lately killed a host. */
+  suspect(tenant: string): boolean;
 }
 
 /**
@@ -137,6 +139,12 @@ export class HostProcess {
   dispatch(slot: RemoteSlot, ex: Execution): void {
     this.running.set(ex.id, slot);
     this.send(`S${slot.id}${SEP}${ex.id}${SEP}${ex.names}${SEP}${JSON.stringify(ex.limits)}${SEP}${ex.source}`);
+  }
+
+  /** An execution of a suspect tenant runs here. */
+  runsSuspect(): boolean {
+    for (const slot of this.running.values()) if (slot.current && this.events.suspect(slot.current.ex.tenant)) return true;
+    return false;
   }
 
   forget(execId: number): void {

@@ -40,6 +40,7 @@ export class HostSet {
       recycled: (reason: string) => this.hooks?.recycled(reason),
       died: (death: HostDeath) => this.died(death),
       takeProcess: () => this.takeProcess(),
+      suspect: (tenant: string) => this.quarantine.suspect(tenant),
     };
     for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, events));
     for (const host of this.hosts) host.spawn();
@@ -56,10 +57,11 @@ export class HostSet {
     this.watchdog.unref();
   }
 
-  /** The pool's slot factory: a slot on the host carrying the fewest. */
+  /** The pool's slot factory: a slot on the host carrying the fewest, among those running no suspect's script. */
   createSlot(hooks: SlotHooks): RemoteSlot {
     this.hooks = hooks;
-    const host = this.hosts.reduce((a, b) => (b.slots.size < a.slots.size ? b : a));
+    const safe = this.hosts.filter((h) => !h.runsSuspect());
+    const host = (safe.length ? safe : this.hosts).reduce((a, b) => (b.slots.size < a.slots.size ? b : a));
     return new RemoteSlot(this.nextSlot++, host, hooks);
   }
 

@@ -25,6 +25,12 @@ export class Quarantine {
     if (this.strikes.size > 10_000) this.forgetOld(now);
   }
 
+  /** A host died for this tenant's script within the window (not yet quarantined). */
+  suspect(tenant: string, now = performance.now()): boolean {
+    const at = this.strikes.get(tenant);
+    return !!at && now - at[at.length - 1] < this.windowMs;
+  }
+
   /** Milliseconds of cool-down left for this tenant (0: not quarantined). */
   remainingMs(tenant: string, now = performance.now()): number {
     const end = this.until.get(tenant);

@@ -26,6 +26,10 @@ export class RemoteSlot implements PoolSlot {
     this.hooks = hooks;
   }
 
+  get exposed(): boolean {
+    return this.host.runsSuspect();
+  }
+
   get live(): boolean {
     return this.state !== 'closed' && this.host.live;
   }
