@@ -26,6 +26,11 @@ export interface ExecutionRequest {
    * one tenant runs at most `maxRunningPerTenant` at once: its long scripts cannot hold every isolate.
    */
   tenant?: string;
+  /**
+   * Called once the execution has an isolate, right before it runs (not for a refusal or an engine_busy): an apply
+   * opens its database transaction here, so a script waiting in the queue holds no connection.
+   */
+  onStart?: () => void;
 }
 
 export interface EngineStats {
@@ -65,7 +70,7 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant']);
+const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant', 'onStart']);
 const BINDING_NAME = /^[a-z][a-z0-9_]*$/;
 /** Globals the prelude itself defines; a binding must not shadow them. */
 const RESERVED = new Set(['console']);
@@ -86,6 +91,7 @@ function validate(request: ExecutionRequest): string | null {
   }
   if (typeof request.source !== 'string') return 'source must be a string';
   if (typeof request.hostCall !== 'function') return 'hostCall must be a function';
+  if (request.onStart !== undefined && typeof request.onStart !== 'function') return 'onStart must be a function';
   if (!Array.isArray(request.bindings)) return 'bindings must be an array';
   if (request.tenant !== undefined && (typeof request.tenant !== 'string' || request.tenant.length > 200)) return 'tenant must be a string of at most 200 characters';
   for (const name of request.bindings) {
@@ -122,7 +128,7 @@ export function createEngine(config: EngineConfig): Engine {
       if (coolDown > 0) {
         return refusal({ type: 'quarantined', message: `Scripts of this organization repeatedly crashed the sandbox; they are refused for another ${Math.ceil(coolDown / 1000)} s.` });
       }
-      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant));
+      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant), request.onStart);
     },
     ready: () => pool.whenReady(),
     stats(): EngineStats {

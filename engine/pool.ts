@@ -43,6 +43,7 @@ const MAX_TRACKED_TENANTS = 1000;
 
 interface Waiter {
   ex: Execution;
+  onStart: (() => void) | undefined;
   resolve: (result: ExecutionResult) => void;
   timer: NodeJS.Timeout | undefined;
 }
@@ -108,23 +109,24 @@ export class Pool {
     return this.queue.length === 0 && this.slots.every((s) => s.state === 'ready');
   }
 
-  submit(ex: Execution): Promise<ExecutionResult> {
+  /** `onStart` is called once the execution has an isolate (right before it runs). */
+  submit(ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
     if (this.queue.length === 0 && !this.held(ex.tenant)) {
       const slot = this.slots.find((s) => s.state === 'ready' && !s.exposed) ?? this.slots.find((s) => s.state === 'ready');
-      if (slot) return this.start(slot, ex);
+      if (slot) return this.start(slot, ex, onStart);
     }
     if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));
-    const result = this.enqueue(ex, false);
+    const result = this.enqueue(ex, false, onStart);
     // An idle reserved slot (kept for tenants below their share) serves this one if it may.
     const idle = this.slots.find((s) => s.state === 'ready');
     if (idle) this.onReady(idle);
     return result;
   }
 
-  private enqueue(ex: Execution, front: boolean): Promise<ExecutionResult> {
+  private enqueue(ex: Execution, front: boolean, onStart?: () => void): Promise<ExecutionResult> {
     return new Promise((resolve) => {
-      const waiter: Waiter = { ex, resolve, timer: undefined };
+      const waiter: Waiter = { ex, onStart, resolve, timer: undefined };
       waiter.timer = setTimeout(() => {
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
@@ -202,8 +204,9 @@ export class Pool {
     return refusal({ type: 'engine_busy', message: 'The script engine is busy; retry in a moment.' }, performance.now() - ex.queuedAt);
   }
 
-  private start(slot: PoolSlot, ex: Execution): Promise<ExecutionResult> {
+  private start(slot: PoolSlot, ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     this.counters.executions++;
+    try { onStart?.(); } catch { /* the caller's hook must not stop the pool */ }
     this.running.set(ex.tenant, (this.running.get(ex.tenant) ?? 0) + 1);
     const queueMs = performance.now() - ex.queuedAt;
     // A run whose host process died for another execution's script never really ran: it goes again, first in line.
@@ -265,7 +268,7 @@ export class Pool {
     const next = this.nextWaiter(slot);
     if (next) {
       clearTimeout(next.timer);
-      this.start(slot, next.ex).then(next.resolve);
+      this.start(slot, next.ex, next.onStart).then(next.resolve);
       return;
     }
     if (this.slots.length > this.config.poolSize) this.retireLater(slot);

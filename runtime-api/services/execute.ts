@@ -11,6 +11,7 @@ import { invoke, authorize, parseInput } from '../invoke.ts';
 import { BINDINGS, findBinding } from '../registry.ts';
 import { ServiceError, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
+import { acquireApply } from './apply-slots.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult, HostResult } from '../engine-port.ts';
 
@@ -164,14 +165,33 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
 export async function applyScript(ctx: ExecuteContext, caller: Caller, source: string, planToken: string): Promise<ExecuteOutcome> {
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
   const plan = await verifyPlan(ctx, caller, source, planToken);
+  const release = await acquireApply(caller.membership.orgId);
+  try {
+    return await applyInTransaction(ctx, caller, source, plan);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The transaction opens only once the script has an isolate (the engine's onStart): a script waiting in the queue
+ * holds no connection. Bindings wait for it; the script's outcome decides commit or rollback.
+ */
+async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: string, plan: { ops: string; n: number }): Promise<ExecuteOutcome> {
   const operations: PlannedOperation[] = [];
   const record: Recorder = (binding, input) => operations.push({ index: operations.length, binding, input }) - 1;
-  let result: ExecutionResult | undefined;
   class Rollback extends Error {}
-  try {
-    await ctx.deps.sql.begin(async (tx) => {
-      const deps = { ...ctx.deps, sql: nestable(tx as unknown as Sql) };
-      result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: hostCallFor(caller, deps, null, record, ctx.onBindingError) }));
+  let txReady!: (tx: Sql) => void;
+  let txFailed!: (err: unknown) => void;
+  const tx = new Promise<Sql>((resolve, reject) => { txReady = resolve; txFailed = reject; });
+  tx.catch(() => {});
+  let finish!: (result: ExecutionResult) => void;
+  const finished = new Promise<ExecutionResult>((resolve) => { finish = resolve; });
+  let transaction: Promise<unknown> | null = null;
+  const open = () => {
+    transaction = ctx.deps.sql.begin(async (t) => {
+      txReady(nestable(t as unknown as Sql));
+      const result = await finished;
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
         throw new ServiceError('conflict', {
@@ -180,11 +200,27 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
         });
       }
     });
+    transaction.catch(txFailed);
+  };
+  const hostCall = async (name: string, argsJson: string): Promise<HostResult> => {
+    const sql = await tx;
+    return hostCallFor(caller, { ...ctx.deps, sql }, null, record, ctx.onBindingError)(name, argsJson);
+  };
+  let result: ExecutionResult;
+  try {
+    result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall, onStart: open }));
+  } finally {
+    // Whatever happened, an open transaction learns the outcome (a thrown busy/quarantine counts as a failure).
+    finish(result! ?? { ok: false } as ExecutionResult);
+  }
+  try {
+    if (!transaction) throw new Rollback(); // refused before it ran: nothing was opened
+    await transaction;
   } catch (err) {
-    if (result) await audit(ctx, caller, 'apply', source, { ...result, ok: false, error: result.error ?? { type: 'tool_error', code: 'conflict', message: 'plan mismatch' } });
-    if (err instanceof Rollback) return { ...result!, operations, applied: false };
+    await audit(ctx, caller, 'apply', source, { ...result, ok: false, error: result.error ?? { type: 'tool_error', code: 'conflict', message: 'plan mismatch' } });
+    if (err instanceof Rollback) return { ...result, operations, applied: false };
     throw err;
   }
-  await audit(ctx, caller, 'apply', source, result!);
-  return { ...result!, operations, applied: true };
+  await audit(ctx, caller, 'apply', source, result);
+  return { ...result, operations, applied: true };
 }
