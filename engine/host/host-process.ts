@@ -20,6 +20,10 @@ const ENV = '/usr/bin/env';
 const EARLY_DEATH_MS = 2000;
 const MAX_BACKOFF_MS = 5000;
 const QUIT_WAIT_MS = 2500;
+const STDERR_TAIL = 1024;
+/** Why a host replaces an isolate (slot.ts, run.ts). */
+const RECYCLE_REASONS = new Set(['timeout', 'memory_limit', 'run_failed', 'abandoned_calls', 'busy_after_done', 'compile_failed',
+  'max_executions', 'prepare_failed', 'prepare_stuck', 'heap_high', 'breach', 'fatal', 'closed', 'disposed']);
 
 export const CRASHED: ExecutionError = {
   type: 'crashed',
@@ -31,6 +35,8 @@ export interface HostDeath {
   /** Tenants to blame: the one whose script V8 named, else every tenant that had a script there. */
   tenants: string[];
   detail?: string;
+  /** The last of what the host wrote to stderr (V8 prints its fatal-error reports there). */
+  stderr?: string;
 }
 
 export interface HostEvents {
@@ -51,7 +57,8 @@ export function startHostProcess(config: ResolvedConfig, settings: SpawnSettings
   void onCatastrophicError; void onHostCrash;
   const vars = Object.entries(settings.env).map(([k, v]) => `${k}=${v}`);
   const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD, JSON.stringify(plain)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+    // Its stderr (V8's fatal-error reports) is kept, not printed: the tail goes with the death report.
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env: {}, cwd: settings.cwd, uid: settings.uid, gid: settings.gid,
   });
   child.on('error', () => { /* a failed spawn: 'close' follows */ });
@@ -71,6 +78,7 @@ export class HostProcess {
   private culprit: { id: number; message: string } | null = null;
   private killedFor: string | null = null;
   private closing: Promise<void> | null = null;
+  private stderrTail = '';
   /** Spawned and not yet heard from / heard from. */
   up = false;
   rssBytes = 0;
@@ -112,6 +120,9 @@ export class HostProcess {
     this.killedFor = null;
     this.startedAt = this.lastSeen = performance.now();
     const socket = child.stdio[3] as Socket;
+    this.stderrTail = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => { this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL); });
     this.writer = new FrameWriter(socket);
     readFrames(socket, this.maxFrame, (frame) => this.onFrame(gen, frame), () => this.kill('protocol'));
     // EPIPE / ECONNRESET: the host is dying; 'close' follows and says why.
@@ -169,9 +180,10 @@ export class HostProcess {
         return;
       }
       case 'Y': return this.slots.get(Number(body))?.onReady();
-      case 'r': return this.events.recycled(body.slice(0, 40));
+      // Counters are keyed by what the host says: only known reasons, so a compromised host cannot grow them.
+      case 'r': return this.events.recycled(RECYCLE_REASONS.has(body) ? body : 'other');
       case 'H': {
-        const [built, refs, cached, live] = fields(body, 4).map(Number);
+        const [built, refs, cached, live] = fields(body, 4).map((n) => (Number.isFinite(Number(n)) ? Number(n) : 0));
         this.isolates = { built: this.builtEarlier + built, refs, cached, live };
         return;
       }
@@ -199,6 +211,12 @@ export class HostProcess {
   }
 
   /**
+   * The memory cap is a resident-set watchdog: /proc/<pid>/statm read from here every 100 ms (a few microseconds,
+   * no privilege needed), SIGKILL over the cap. Measured alternatives: RLIMIT_AS (ulimit -v) cannot be set low
+   * enough to matter, as V8 reserves address space far beyond what it uses (a host with two isolates: VmSize 10.5 GB
+   * for 85 MB resident), and --max-old-space-size bounds only the host's own Node heap, not isolates or off-heap
+   * buffers; cgroups need privileges we cannot assume.
+   *
    * Called by the engine's watchdog: kill a host over its memory cap or silent past the heartbeat timeout (unless
    * the silence may be ours: see HostSet).
    */
@@ -246,7 +264,7 @@ export class HostProcess {
     this.running.clear();
     for (const slot of this.slots.values()) slot.crashed(CRASHED, false);
     const detail = culprit?.message ?? (signal ? `signal ${signal}` : `exit code ${code}`);
-    this.events.died({ reason, tenants: [...blamed], detail });
+    this.events.died({ reason, tenants: [...blamed], detail, ...(this.stderrTail.trim() ? { stderr: this.stderrTail.trim() } : {}) });
     const early = performance.now() - this.startedAt < EARLY_DEATH_MS;
     this.backoffMs = early ? Math.min(this.backoffMs * 2, MAX_BACKOFF_MS) : 100;
     if (early) setTimeout(() => this.spawn(), this.backoffMs).unref();
