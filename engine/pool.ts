@@ -39,6 +39,8 @@ const LONG_TENANT_GRACE_MS = 100;
 const LONG_TENANT_GRACE_FACTOR = 5;
 /** Tenants' recent CPU use halves every second; beyond this many tenants, those idle for 10 s are forgotten. */
 const CPU_HALF_LIFE_MS = 1000;
+/** Longest an execution waits for an engine with no slot up yet (host processes starting on a loaded machine). */
+const STARTING_WAIT_MS = 30_000;
 const MAX_TRACKED_TENANTS = 1000;
 
 interface Waiter {
@@ -127,11 +129,18 @@ export class Pool {
   private enqueue(ex: Execution, front: boolean, onStart?: () => void): Promise<ExecutionResult> {
     return new Promise((resolve) => {
       const waiter: Waiter = { ex, onStart, resolve, timer: undefined };
-      waiter.timer = setTimeout(() => {
+      const expire = () => {
+        // No slot is up at all (the engine is starting, or every host process is being replaced): that wait says
+        // nothing about load, so it does not count, up to STARTING_WAIT_MS.
+        if (!this.closed && this.slots.every((s) => s.state === 'starting') && performance.now() - ex.queuedAt < STARTING_WAIT_MS) {
+          waiter.timer = setTimeout(expire, this.config.queueWaitMs);
+          return;
+        }
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
         resolve(this.busy(ex));
-      }, this.config.queueWaitMs);
+      };
+      waiter.timer = setTimeout(expire, this.config.queueWaitMs);
       if (front) this.queue.unshift(waiter);
       else this.queue.push(waiter);
       this.maybeGrow();

