@@ -70,17 +70,6 @@ export class Execution {
     this.queuedAt = performance.now();
   }
 
-  private lines = 0;
-  /** Lines in the source (a reported error line beyond it was forged by the script). */
-  get sourceLines(): number {
-    if (this.lines === 0) {
-      let n = 1;
-      for (let i = this.source.indexOf('\n'); i >= 0; i = this.source.indexOf('\n', i + 1)) n++;
-      this.lines = n;
-    }
-    return this.lines;
-  }
-
   /** Ends the execution: later calls are refused and pending host work is told to stop. */
   close(): void {
     if (this.closed) return;

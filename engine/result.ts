@@ -12,10 +12,15 @@
  * - `script_error`: anything else the script threw; `message` is `Name: message`.
  * - `engine_busy`: no isolate became free within the queue limits; retry later.
  * - `internal_error`: the engine itself failed (or was closed); never caused by script content alone.
+ * - `crashed`: the sandbox process running the script died (fatal V8 error, memory cap, killed, hung); the script
+ *   may have caused it. Nothing else is affected; an `apply` is rolled back.
+ * - `quarantined`: this tenant's scripts crashed sandbox processes repeatedly; refused for a cool-down.
  */
-export type ErrorType =
-  | 'syntax_error' | 'timeout' | 'memory_limit' | 'limit_exceeded' | 'tool_error' | 'script_error'
-  | 'engine_busy' | 'internal_error';
+export const ERROR_TYPES = [
+  'syntax_error', 'timeout', 'memory_limit', 'limit_exceeded', 'tool_error', 'script_error', 'engine_busy', 'internal_error',
+  'crashed', 'quarantined',
+] as const;
+export type ErrorType = typeof ERROR_TYPES[number];
 
 export interface ExecutionError {
   type: ErrorType;

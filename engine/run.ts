@@ -2,13 +2,31 @@
 // deadlines (disposing the isolate, even mid host call), and decide when it is really over.
 import type ivm from 'isolated-vm';
 import { SCRIPT_URL, SENTINEL, SEP } from './prelude.ts';
-import { decodeOutcome, fromIvmError, killError, stripLocation, syntaxLine, type Kill, type Outcome } from './errors.ts';
-import type { Execution } from './bridge.ts';
+import { decodeOutcome, lineCount, fromIvmError, killError, stripLocation, syntaxLine, type Kill, type Outcome } from './errors.ts';
+import type { CapBreach } from './bridge.ts';
 import { SOURCE_TOO_DEEP } from './compile.ts';
+import type { EngineLimits } from './limits.ts';
 import type { ExecutionError } from './result.ts';
 
 /** How long an isolate may stay busy after the outcome is known before it is replaced instead of awaited. */
 const DONE_GRACE_MS = 50;
+
+/**
+ * What a run needs of its execution: the server's own Execution (bridge.ts) in-process, or in a sandbox host
+ * process a stand-in that forwards calls and logs to the server (host/child.ts).
+ */
+export interface RunTarget {
+  readonly id: number;
+  readonly source: string;
+  readonly names: string;
+  readonly limits: EngineLimits;
+  readonly closed: boolean;
+  readonly inFlight: number;
+  readonly breach: CapBreach | null;
+  call(name: unknown, json: unknown): string | Promise<string>;
+  log(level: unknown, message: unknown): void;
+  close(): void;
+}
 
 export interface RunEnd {
   outcome: Outcome | ExecutionError;
@@ -16,10 +34,12 @@ export interface RunEnd {
   recycle: string | null;
   wallMs: number;
   cpuMs: number;
+  /** Set by the host-process engine: the run never really ran (its host died for another's script); run it again. */
+  retry?: boolean;
 }
 
 export class Run {
-  readonly ex: Execution;
+  readonly ex: RunTarget;
   private readonly iso: ivm.Isolate;
   private readonly ctx: ivm.Context;
   private readonly runRef: ivm.Reference;
@@ -38,7 +58,7 @@ export class Run {
   private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(iso: ivm.Isolate, prepared: { ctx: ivm.Context; run: ivm.Reference }, script: ivm.Script | Promise<ivm.Script>,
-    dispatcher: ivm.Callback, ex: Execution, onEnd: (end: RunEnd) => void) {
+    dispatcher: ivm.Callback, ex: RunTarget, onEnd: (end: RunEnd) => void) {
     this.iso = iso;
     this.ctx = prepared.ctx;
     this.runRef = prepared.run;
@@ -162,7 +182,7 @@ export class Run {
       this.readCpu();
       try { this.iso.dispose(); } catch { /* already gone */ }
     }
-    this.end(decodeOutcome(this.done, { sourceLines: this.ex.sourceLines }), recycle);
+    this.end(decodeOutcome(this.done, { sourceLines: lineCount(this.ex.source) }), recycle);
   }
 
   private checkCpu(): void {

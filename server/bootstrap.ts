@@ -1,6 +1,7 @@
 // Turns a Config into running dependencies: the database (embedded unless DATABASE_URL), migrations, the blob
 // store, signing keys and the mailer; and tears them down again in reverse order.
 import { join } from 'node:path';
+import { chmod, mkdir } from 'node:fs/promises';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -20,6 +21,11 @@ import { auditLogFor } from '../runtime-api/services/audit-log.ts';
 export interface Running {
   deps: AppDeps;
   close(): Promise<void>;
+}
+
+async function ownerOnly(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await chmod(dir, 0o700);
 }
 
 export async function openBlobStore(config: Config): Promise<BlobStore> {
@@ -64,11 +70,24 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     if (applied.length) logger.info('migrations applied', { versions: applied });
     const keys = await new SigningKeys(sql).init();
     const blobs = await openBlobStore(config);
+    // Stored files and the dev outbox are this process's alone: sandbox host processes run as `nobody`, and a V8
+    // escape there must not read other tenants' files from a world-readable directory (the data directory itself
+    // stays traversable: PostgreSQL, as the postgres user, lives under it).
+    if (config.blobStore === 'fs') await ownerOnly(join(config.dataDir, 'blobs'));
+    await ownerOnly(join(config.dataDir, 'mail'));
     const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
     const engine = options.engine === false ? noEngine() : createEngine({
       ...config.engine,
-      // V8 lost control of an isolate: this process can no longer promise isolation; stop so a supervisor restarts it.
-      onCatastrophicError: (message) => { logger.error('isolate catastrophic error; exiting', { message }); process.exit(70); },
+      // ENGINE_HOSTS=0 only: V8 lost control of an isolate inside this process, which can no longer promise isolation.
+      // process.exit() from this callback never returns (the process hung, port bound, signals ignored): ask the
+      // embedded database to stop (it finishes on its own) and end at once, so a supervisor restarts us.
+      onCatastrophicError: (message) => {
+        logger.error('isolate catastrophic error; exiting', { message });
+        if (embedded) try { process.kill(embedded.pid, 'SIGINT'); } catch { /* already gone */ }
+        process.kill(process.pid, 'SIGKILL');
+      },
+      // With host processes (the default) a dead host costs only its scripts; the engine replaces it.
+      onHostCrash: (death) => logger.warn('sandbox host process died; replaced', { ...death }),
     });
     await engine.ready();
     const askIndex = await loadAskIndex(undefined, logger);

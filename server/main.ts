@@ -1,7 +1,7 @@
 // `npm start`: parse the config, start the dependencies, listen, and shut down gracefully on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
 import { loadConfig, ConfigError } from './config.ts';
-import { bootstrap } from './bootstrap.ts';
+import { bootstrap, type Running } from './bootstrap.ts';
 import { createApp } from './app.ts';
 import { createLogger } from './logger.ts';
 
@@ -17,22 +17,12 @@ try {
 }
 
 const logger = createLogger(config.logLevel);
-const running = await bootstrap(config, { logger });
-const app = createApp(running.deps);
-const server = createServer(app.callback());
+const server = createServer();
 server.requestTimeout = 0; // long part uploads and downloads; idle sockets are still closed by headersTimeout/keepAlive
-server.on('error', async (err: NodeJS.ErrnoException) => {
-  // e.g. EADDRINUSE: say so in one line, and stop the embedded database we started.
-  logger.error(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`);
-  await running.close();
-  process.exit(1);
-});
-server.listen(config.port, config.host, () => {
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  logger.info('listening', { url: `http://${config.host}:${port}`, publicBaseUrl: config.publicBaseUrl, dataDir: config.dataDir });
-});
 
+// Signals are handled from the first moment: a SIGTERM while the database starts waits for the start to finish,
+// then stops it (embedded PostgreSQL runs detached and would outlive us), instead of dying mid-start.
+let running: Running | null = null;
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -40,6 +30,7 @@ async function shutdown(signal: string) {
   logger.info('shutting down', { signal });
   const force = setTimeout(() => process.exit(1), 20_000);
   force.unref();
+  if (!running) return; // still starting: stopped right after bootstrap (below)
   server.close();
   server.closeIdleConnections();
   await running.close();
@@ -48,3 +39,23 @@ async function shutdown(signal: string) {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+const started = await bootstrap(config, { logger });
+if (stopping) {
+  await started.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+running = started;
+server.on('request', createApp(started.deps).callback());
+server.on('error', async (err: NodeJS.ErrnoException) => {
+  // e.g. EADDRINUSE: say so in one line, and stop the embedded database we started.
+  logger.error(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`);
+  await started.close();
+  process.exit(1);
+});
+server.listen(config.port, config.host, () => {
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  logger.info('listening', { url: `http://${config.host}:${port}`, publicBaseUrl: config.publicBaseUrl, dataDir: config.dataDir });
+});

@@ -34,13 +34,14 @@ export class ExecutionCalls {
   /** The first scope refusal a binding gave (an uncaught one becomes the execution's 403). */
   scopeError: ServiceError | null = null;
   private readonly caller: Caller;
-  private readonly deps: InvokeDeps;
+  /** A promise in apply mode: the transaction opens once the script has an isolate, and calls wait for it. */
+  private readonly deps: InvokeDeps | Promise<InvokeDeps>;
   private readonly policy: CallPolicy;
   private readonly running = new Set<Promise<HostResult>>();
   private writesRunning = 0;
   private ended = false;
 
-  constructor(caller: Caller, deps: InvokeDeps, policy: CallPolicy = {}) {
+  constructor(caller: Caller, deps: InvokeDeps | Promise<InvokeDeps>, policy: CallPolicy = {}) {
     this.caller = caller;
     this.deps = deps;
     this.policy = policy;
@@ -77,7 +78,7 @@ export class ExecutionCalls {
       }
       if (binding.writes) this.writesRunning++;
       try {
-        const out = await invoke(binding, raw, caller, deps);
+        const out = await invoke(binding, raw, caller, await deps);
         return { ok: true, json: JSON.stringify(out ?? null) };
       } finally {
         if (binding.writes) this.writesRunning--;

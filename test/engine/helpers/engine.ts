@@ -10,6 +10,8 @@ export function testConfig(overrides: Partial<EngineConfig> = {}): EngineConfig 
   return {
     poolSize: 2, queueMax: 8, queueWaitMs: 2000, maxSourceBytes: 102400, memoryMb: 64, wallMs: 5000, cpuMs: 5000,
     maxHostCalls: 1000, maxInFlight: 16, maxArgBytes: 262144, maxResultBytes: 1048576, maxLogBytes: 65536,
+    // ENGINE_HOSTS=0 runs every engine test against the in-process pool (default: sandbox host processes).
+    ...(process.env.ENGINE_HOSTS !== undefined ? { hosts: Number(process.env.ENGINE_HOSTS) } : {}),
     ...overrides,
   };
 }
