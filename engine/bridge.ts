@@ -35,6 +35,8 @@ export class Execution {
   closed = false;
   hostCalls = 0;
   inFlight = 0;
+  /** Host time spent in this execution's binding calls, summed over calls (see ExecutionStats.hostMs). */
+  hostMs = 0;
   readonly logs: LogEntry[] = [];
   truncated = false;
   private logBytes = 0;
@@ -88,6 +90,7 @@ export class Execution {
   private async run(name: string, json: string): Promise<string> {
     let result: HostResult;
     this.abort ??= new AbortController();
+    const started = performance.now();
     try {
       result = await this.hostCall(name, json, this.abort.signal);
     } catch {
@@ -95,6 +98,7 @@ export class Execution {
       result = { ok: false, error: { code: 'internal_error', message: 'Internal error.' } };
     } finally {
       this.inFlight--;
+      this.hostMs += performance.now() - started;
     }
     if (this.closed) return CLOSED_REPLY;
     if (result?.ok === true && typeof result.json === 'string') return `R${result.json}`;

@@ -15,7 +15,7 @@ export interface SlotHooks {
   ready(slot: Slot): void;
   recycled(reason: string): void;
   catastrophic(message: string): void;
-  /** An execution ended, having used `cpuMs` of isolate CPU (before the slot takes its next one). */
+  /** An execution ended, having used `cpuMs` of isolate CPU plus host time in bindings (before the slot takes its next one). */
   finished(ex: Execution, cpuMs: number): void;
 }
 
@@ -184,7 +184,8 @@ export class Slot {
       const script = this.script(iso, ex.tenant, ex.source);
       const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
         this.current = null;
-        this.hooks.finished(ex, end.cpuMs);
+        // Host time in bindings is work done for the tenant as much as isolate CPU: both count for fairness.
+        this.hooks.finished(ex, end.cpuMs + ex.hostMs);
         resolve(toResult(ex, end, queueMs));
         this.afterRun(gen, prepared, end.recycle);
       });
@@ -310,7 +311,7 @@ function round(ms: number): number {
 
 function toResult(ex: Execution, end: RunEnd, queueMs: number): ExecutionResult {
   const { outcome } = end;
-  const stats = { wallMs: round(end.wallMs), cpuMs: round(end.cpuMs), hostCalls: ex.hostCalls, queueMs: round(queueMs) };
+  const stats = { wallMs: round(end.wallMs), cpuMs: round(end.cpuMs), hostMs: round(ex.hostMs), hostCalls: ex.hostCalls, queueMs: round(queueMs) };
   const base = { logs: ex.logs, truncated: ex.truncated, stats };
   let error: ExecutionError;
   if ('type' in outcome) error = outcome;

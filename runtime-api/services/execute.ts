@@ -59,7 +59,7 @@ export function hostError(err: unknown, locale: Locale): HostResult {
 type Recorder = (binding: string, input: unknown) => number;
 
 function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, applied: Recorder | null, onError?: (err: ServiceError) => void) {
-  return async (name: string, argsJson: string): Promise<HostResult> => {
+  return async (name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> => {
     const binding = findBinding(name);
     try {
       if (!binding) throw new ServiceError('not_found', { resolution: l10n(`There is no binding ${name}.`, `Não existe o binding ${name}.`) });
@@ -69,7 +69,8 @@ function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, ap
         const index = plan(binding.name, parseInput(binding, raw));
         return { ok: true, json: JSON.stringify({ planned: true, index }) };
       }
-      const out = await invoke(binding, raw, caller, deps);
+      // The signal fires when the execution ends, so a killed script's heavy calls stop instead of running on.
+      const out = await invoke(binding, raw, caller, signal ? { ...deps, signal } : deps);
       if (binding.writes && applied) applied(binding.name, parseInput(binding, raw));
       return { ok: true, json: JSON.stringify(out ?? null) };
     } catch (err) {

@@ -110,3 +110,14 @@ t.test('a reply arriving after the execution ended never runs script code', asyn
   const after = await Promise.all([run('return 1'), run('return 2'), run('return 3')]);
   t.same(after.map((x) => x.result), [1, 2, 3], 'no slot is stuck in the late continuation');
 });
+
+t.test('host time in bindings is reported and charged to the tenant with isolate CPU', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  const host = new FakeHost({ delayMs: 40 });
+  const r = await engine.execute({ source: 'await files_list({}); await Promise.all([context(), context()]); return 1', bindings: BINDINGS, hostCall: host.hostCall });
+  t.equal(r.result, 1);
+  // One call, then two at once: three calls of ~40 ms each, counted each.
+  t.ok(r.stats.hostMs >= 110 && r.stats.hostMs <= r.stats.wallMs * 2, `hostMs ${r.stats.hostMs} for 3 calls of 40 ms (wall ${r.stats.wallMs})`);
+  t.ok(r.stats.cpuMs < 40, 'while the isolate itself barely worked');
+});
