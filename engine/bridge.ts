@@ -15,6 +15,11 @@ function reply(kind: 'tool' | 'limit', code: string, message: string, resolution
   return `E${JSON.stringify({ kind, code, message, resolution })}`;
 }
 
+function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const d = process.threadCpuUsage(from);
+  return (d.user + d.system) / 1000;
+}
+
 const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
 
 /** Set when the host itself refuses a call for a cap the isolate should have enforced first. */
@@ -35,8 +40,9 @@ export class Execution {
   closed = false;
   hostCalls = 0;
   inFlight = 0;
-  /** Host time spent in this execution's binding calls, summed over calls (see ExecutionStats.hostMs). */
-  hostMs = 0;
+  /** Host CPU of closed in-flight windows, and where the open one started (see hostMs). */
+  private hostCpuMs = 0;
+  private windowFrom: NodeJS.CpuUsage | null = null;
   readonly logs: LogEntry[] = [];
   truncated = false;
   private logBytes = 0;
@@ -52,6 +58,15 @@ export class Execution {
     this.hostCall = hostCall;
     this.limits = limits;
     this.queuedAt = performance.now();
+  }
+
+  /**
+   * Host CPU charged to this execution (ExecutionStats.hostMs): the server thread's CPU time while at least one of
+   * its binding calls was in flight, up to now. A call waiting on I/O costs next to nothing; one parsing a file costs
+   * what it parses. (Executions with calls in flight at the same moment are each charged that moment's CPU.)
+   */
+  get hostMs(): number {
+    return this.hostCpuMs + (this.windowFrom ? cpuMsSince(this.windowFrom) : 0);
   }
 
   /** Ends the execution: later calls are refused and pending host work is told to stop. */
@@ -78,7 +93,7 @@ export class Execution {
     if (json.length > maxArgBytes || Buffer.byteLength(json) > maxArgBytes) {
       return reply('limit', 'max_arg_bytes', `${name}: the argument is larger than ${maxArgBytes} bytes.`);
     }
-    this.inFlight++;
+    if (this.inFlight++ === 0) this.windowFrom = process.threadCpuUsage();
     return this.run(name, json);
   }
 
@@ -90,15 +105,16 @@ export class Execution {
   private async run(name: string, json: string): Promise<string> {
     let result: HostResult;
     this.abort ??= new AbortController();
-    const started = performance.now();
     try {
       result = await this.hostCall(name, json, this.abort.signal);
     } catch {
       // The server maps ServiceError itself; anything thrown here is a host bug and says nothing to the script.
       result = { ok: false, error: { code: 'internal_error', message: 'Internal error.' } };
     } finally {
-      this.inFlight--;
-      this.hostMs += performance.now() - started;
+      if (--this.inFlight === 0) {
+        this.hostCpuMs += cpuMsSince(this.windowFrom!);
+        this.windowFrom = null;
+      }
     }
     if (this.closed) return CLOSED_REPLY;
     if (result?.ok === true && typeof result.json === 'string') return `R${result.json}`;

@@ -51,8 +51,9 @@ export interface ExecutionStats {
    */
   cpuMs: number;
   /**
-   * Time the host spent running this execution's binding calls, summed over calls (calls in flight together each
-   * count). Charged with cpuMs to the tenant by the pool's fairness rules.
+   * Host CPU spent while this execution's binding calls were in flight (the server thread's CPU time in those
+   * windows: waiting on the database or storage costs next to nothing, parsing a spreadsheet costs its parse).
+   * Charged with cpuMs to the tenant by the pool's fairness rules.
    */
   hostMs: number;
   /** Binding calls that reached the host (calls refused inside the isolate by a cap are not counted). */

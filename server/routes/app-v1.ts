@@ -33,7 +33,7 @@ const ExecuteResponse = v.object({
   stats: v.object({
     wallMs: v.number(),
     cpuMs: v.pipe(v.number(), v.description('Isolate CPU time, sampled while the script runs: a script killed for memory or time still reports what it used.')),
-    hostMs: v.pipe(v.number(), v.description('Time the server spent in this execution\'s binding calls, summed over calls.')),
+    hostMs: v.pipe(v.number(), v.description('Server CPU time spent while this execution\'s binding calls were in flight (waiting on storage costs next to nothing).')),
     hostCalls: v.number(),
     queueMs: v.number(),
   }),
