@@ -121,8 +121,8 @@ export function createEngine(config: EngineConfig): Engine {
       if (source.length > limits.maxSourceBytes || Buffer.byteLength(source) > limits.maxSourceBytes) {
         return refusal({ type: 'limit_exceeded', code: 'max_source_bytes', message: `The script is larger than ${limits.maxSourceBytes} bytes.` });
       }
-      // Checked here, on the host, before any isolate is involved (and cached per source).
-      const syntax = checkSyntax(source);
+      // Checked here, on the host, before any isolate is involved (and cached per tenant and source).
+      const syntax = checkSyntax(source, request.tenant);
       if (syntax) return refusal(syntax);
       const coolDown = hosts && request.tenant !== undefined ? hosts.quarantine.remainingMs(request.tenant) : 0;
       if (coolDown > 0) {

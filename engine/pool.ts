@@ -80,7 +80,8 @@ export class Pool {
     this.suspect = suspect;
     this.hooks = {
       ready: (slot: PoolSlot) => this.onReady(slot),
-      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs),
+      // Host time in bindings is work done for the tenant as much as isolate CPU: both count for fairness.
+      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs + (ex as Execution).hostMs),
       recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
       catastrophic: (message: string) => {
         this.counters.catastrophicErrors++;

@@ -10,6 +10,11 @@ import type { ExecutionError } from './result.ts';
 
 /** How long an isolate may stay busy after the outcome is known before it is replaced instead of awaited. */
 const DONE_GRACE_MS = 50;
+/**
+ * CPU is sampled this often while a script runs: an isolate disposed under it (memory limit, fatal error) can no
+ * longer be asked, and the execution then reports what it had used at the last sample instead of 0.
+ */
+const CPU_SAMPLE_MS = 25;
 
 /**
  * What a run needs of its execution: the server's own Execution (bridge.ts) in-process, or in a sandbox host
@@ -18,6 +23,8 @@ const DONE_GRACE_MS = 50;
 export interface RunTarget {
   readonly id: number;
   readonly source: string;
+  /** Keys the isolate's compiled-script cache: one tenant's cached scripts say nothing to another's timing. */
+  readonly tenant: string;
   readonly names: string;
   readonly limits: EngineLimits;
   readonly closed: boolean;
@@ -56,6 +63,7 @@ export class Run {
   private wallTimer: NodeJS.Timeout | undefined;
   private cpuTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
+  private cpuSampler: NodeJS.Timeout | undefined;
 
   constructor(iso: ivm.Isolate, prepared: { ctx: ivm.Context; run: ivm.Reference }, script: ivm.Script | Promise<ivm.Script>,
     dispatcher: ivm.Callback, ex: RunTarget, onEnd: (end: RunEnd) => void) {
@@ -73,6 +81,7 @@ export class Run {
     if (this.ended) return;
     const { limits } = this.ex;
     this.wallTimer = setTimeout(() => this.kill('wall'), limits.wallMs);
+    this.cpuSampler = setInterval(() => this.readCpu(), CPU_SAMPLE_MS);
     if (limits.cpuMs < limits.wallMs) this.cpuTimer = setTimeout(() => this.checkCpu(), limits.cpuMs);
     if (this.script instanceof Promise) {
       // First time this isolate sees the source: compiling counts against the deadline like the rest.
@@ -186,14 +195,15 @@ export class Run {
   }
 
   private checkCpu(): void {
-    let used: number;
-    try { used = Number(this.iso.cpuTime - this.cpu0) / 1e6; } catch { return; }
+    this.readCpu();
+    const used = this.cpuMs;
     if (used >= this.ex.limits.cpuMs) this.kill('cpu');
     else this.cpuTimer = setTimeout(() => this.checkCpu(), Math.max(5, this.ex.limits.cpuMs - used));
   }
 
+  /** Never lowers the figure: once the isolate is gone the last sample stands. */
   private readCpu(): void {
-    try { if (!this.iso.isDisposed) this.cpuMs = Number(this.iso.cpuTime - this.cpu0) / 1e6; } catch { /* disposed */ }
+    try { if (!this.iso.isDisposed) this.cpuMs = Math.max(this.cpuMs, Number(this.iso.cpuTime - this.cpu0) / 1e6); } catch { /* disposed */ }
   }
 
   /** The hard stop: dispose the isolate now, whatever it is doing or waiting for. */
@@ -210,6 +220,7 @@ export class Run {
     clearTimeout(this.wallTimer);
     clearTimeout(this.cpuTimer);
     clearTimeout(this.graceTimer);
+    clearInterval(this.cpuSampler);
     this.readCpu();
     this.ex.close();
     // Host calls still pending: their promises stay unsettled in the isolate. Don't reuse it.

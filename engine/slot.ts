@@ -2,7 +2,7 @@
 // execution, and the decision to replace the isolate afterwards (kill, memory, abandoned calls, age, heap).
 import ivm from 'isolated-vm';
 import { PRELUDE, PRELUDE_FILENAME, SCRIPT_URL } from './prelude.ts';
-import { WRAPPER_LINE_OFFSET, wrapSource } from './compile.ts';
+import { WRAPPER_LINE_OFFSET, cacheKey, wrapSource } from './compile.ts';
 import { Run, type RunEnd, type RunTarget } from './run.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
@@ -38,7 +38,10 @@ export interface SlotHooks {
 
 interface Prepared { ctx: ivm.Context; run: ivm.Reference }
 
-/** Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size. */
+/**
+ * Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size, and
+ * keyed by tenant and source so that one organization's latency never shows what another ran (compile.ts).
+ */
 const SCRIPT_CACHE_ENTRIES = 64;
 const SCRIPT_CACHE_CHARS = 1024 * 1024;
 /** A prepare that does not finish (an isolate that will not come back) is abandoned after this. */
@@ -195,7 +198,7 @@ export class Slot implements PoolSlot {
     this.executions++;
     this.busySince = performance.now();
     return new Promise<RunEnd>((resolve) => {
-      const script = this.script(iso, ex.source);
+      const script = this.script(iso, ex.tenant, ex.source);
       const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
         this.current = null;
         this.hooks.finished(ex, end);
@@ -215,17 +218,18 @@ export class Slot implements PoolSlot {
   }
 
   /** The compiled wrapper for this source on this isolate: from the cache, or compiling now. */
-  private script(iso: ivm.Isolate, source: string): ivm.Script | Promise<ivm.Script> {
-    const hit = this.scripts.get(source);
+  private script(iso: ivm.Isolate, tenant: string, source: string): ivm.Script | Promise<ivm.Script> {
+    const key = cacheKey(tenant, source);
+    const hit = this.scripts.get(key);
     if (hit) {
-      this.scripts.delete(source);
-      this.scripts.set(source, hit);
+      this.scripts.delete(key);
+      this.scripts.set(key, hit);
       return hit;
     }
-    return this.track(iso.compileScript(wrapSource(source), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET })).then((script) => {
-      if (iso !== this.isolate || source.length > SCRIPT_CACHE_CHARS / 4) return script;
-      this.scripts.set(source, script);
-      this.scriptChars += source.length;
+    return this.track(iso.compileScript(wrapSource(source, tenant), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET })).then((script) => {
+      if (iso !== this.isolate || key.length > SCRIPT_CACHE_CHARS / 4) return script;
+      this.scripts.set(key, script);
+      this.scriptChars += key.length;
       for (const [key, old] of this.scripts) {
         if (this.scripts.size <= SCRIPT_CACHE_ENTRIES && this.scriptChars <= SCRIPT_CACHE_CHARS) break;
         this.scripts.delete(key);

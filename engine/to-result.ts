@@ -10,7 +10,7 @@ function round(ms: number): number {
 
 export function toResult(ex: Execution, end: RunEnd, queueMs: number): ExecutionResult {
   const { outcome } = end;
-  const stats = { wallMs: round(end.wallMs), cpuMs: round(end.cpuMs), hostCalls: ex.hostCalls, queueMs: round(queueMs) };
+  const stats = { wallMs: round(end.wallMs), cpuMs: round(end.cpuMs), hostMs: round(ex.hostMs), hostCalls: ex.hostCalls, queueMs: round(queueMs) };
   const base = { logs: ex.logs, truncated: ex.truncated, stats };
   let error: ExecutionError;
   if ('type' in outcome) error = outcome;

@@ -30,7 +30,7 @@ export interface ExecutionResult {
   logs: { level: 'log' | 'info' | 'warn' | 'error'; message: string }[];
   error?: ExecutionError;
   truncated: boolean;
-  stats: { wallMs: number; cpuMs: number; hostCalls: number; queueMs: number };
+  stats: { wallMs: number; cpuMs: number; hostMs: number; hostCalls: number; queueMs: number };
 }
 
 export interface ScriptEngine {

@@ -44,7 +44,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
  * isolated-vm's teardown (an occasional abort at exit).
  */
 function noEngine(): Engine {
-  const refused: ExecutionResult = { ok: false, result: null, logs: [], truncated: false, stats: { wallMs: 0, cpuMs: 0, hostCalls: 0, queueMs: 0 },
+  const refused: ExecutionResult = { ok: false, result: null, logs: [], truncated: false, stats: { wallMs: 0, cpuMs: 0, hostMs: 0, hostCalls: 0, queueMs: 0 },
     error: { type: 'internal_error', message: 'This process runs no scripts.' } };
   return {
     execute: async () => refused,

@@ -21,6 +21,7 @@ const targets = new Map<number, Target>();
 class Target implements RunTarget {
   readonly id: number;
   readonly source: string;
+  readonly tenant: string;
   readonly names: string;
   readonly limits: EngineLimits;
   closed = false;
@@ -29,8 +30,9 @@ class Target implements RunTarget {
   private nextCall = 1;
   readonly replies = new Map<number, (reply: string) => void>();
 
-  constructor(id: number, source: string, names: string, limits: EngineLimits) {
+  constructor(id: number, tenant: string, source: string, names: string, limits: EngineLimits) {
     this.id = id;
+    this.tenant = tenant;
     this.source = source;
     this.names = names;
     this.limits = limits;
@@ -82,10 +84,10 @@ function frameBytes(frame: string): Buffer {
 function onFrame(frame: string): void {
   const body = frame.slice(1);
   switch (frame[0]) {
-    case 'S': { // run: slot, execution id, binding names, limits JSON, source
-      const [slotId, id, names, limits, source] = fields(body, 5);
+    case 'S': { // run: slot, execution id, tenant tag, binding names, limits JSON, source
+      const [slotId, id, tenant, names, limits, source] = fields(body, 6);
       const slot = slots.get(Number(slotId));
-      const target = new Target(Number(id), source, names, JSON.parse(limits) as EngineLimits);
+      const target = new Target(Number(id), tenant, source, names, JSON.parse(limits) as EngineLimits);
       if (!slot || slot.state !== 'ready') {
         out.send(`E${id}${SEP}${encodeEnd({ outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 })}`);
         return;

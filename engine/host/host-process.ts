@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Execution } from '../bridge.ts';
+import { tenantTag } from '../compile.ts';
 import type { ResolvedConfig } from '../limits.ts';
 import type { ExecutionError } from '../result.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
@@ -149,7 +150,8 @@ export class HostProcess {
 
   dispatch(slot: RemoteSlot, ex: Execution): void {
     this.running.set(ex.id, slot);
-    this.send(`S${slot.id}${SEP}${ex.id}${SEP}${ex.names}${SEP}${JSON.stringify(ex.limits)}${SEP}${ex.source}`);
+    // The tenant travels as its tag (a hex hash): it keys the host's compiled-script cache and can hold no separator.
+    this.send(`S${slot.id}${SEP}${ex.id}${SEP}${tenantTag(ex.tenant)}${SEP}${ex.names}${SEP}${JSON.stringify(ex.limits)}${SEP}${ex.source}`);
   }
 
   /** An execution of a suspect tenant runs here. */

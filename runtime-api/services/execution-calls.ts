@@ -48,9 +48,9 @@ export class ExecutionCalls {
   }
 
   /** The engine's hostCall. */
-  readonly hostCall = (name: string, argsJson: string): Promise<HostResult> => {
+  readonly hostCall = (name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> => {
     if (this.ended) return Promise.resolve(ENDED);
-    const call = this.run(name, argsJson);
+    const call = this.run(name, argsJson, signal);
     this.running.add(call);
     void call.finally(() => this.running.delete(call));
     return call;
@@ -64,7 +64,7 @@ export class ExecutionCalls {
     return { writesInFlight };
   }
 
-  private async run(name: string, argsJson: string): Promise<HostResult> {
+  private async run(name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> {
     const { caller, deps, policy } = this;
     const binding = findBinding(name);
     try {
@@ -78,7 +78,9 @@ export class ExecutionCalls {
       }
       if (binding.writes) this.writesRunning++;
       try {
-        const out = await invoke(binding, raw, caller, await deps);
+        // The signal fires when the execution ends, so a killed script's heavy calls stop instead of running on.
+        const resolved = await deps;
+        const out = await invoke(binding, raw, caller, signal ? { ...resolved, signal } : resolved);
         return { ok: true, json: JSON.stringify(out ?? null) };
       } finally {
         if (binding.writes) this.writesRunning--;

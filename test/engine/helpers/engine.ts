@@ -36,6 +36,8 @@ export interface Fixture {
   neverCalled?: string;
   received?: { name: string; argsJson: string };
   truncated?: boolean;
+  /** Largest growth of this process's RSS the script may cause (allocation paths outside the heap limit). */
+  maxRssMb?: number;
 }
 
 /** `// key: value` lines at the top of a fixture; the whole file (comments included) is the source. */
@@ -62,6 +64,7 @@ export function loadFixtures(dir: string): Fixture[] {
       neverCalled: header.get('never-called'),
       received: received ? { name: received.split(' ')[0], argsJson: received.slice(received.indexOf(' ') + 1) } : undefined,
       truncated: header.has('truncated') ? header.get('truncated') === 'true' : undefined,
+      maxRssMb: header.has('max-rss-mb') ? Number(header.get('max-rss-mb')) : undefined,
     };
   });
 }
