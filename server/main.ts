@@ -1,11 +1,13 @@
 // `npm start`: parse the config, start the dependencies, listen, and shut down gracefully on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { bootstrap } from './bootstrap.ts';
 import { createApp } from './app.ts';
 import { createLogger } from './logger.ts';
+import { drain } from './ops/drain.ts';
+import { startMetricsServer } from './ops/metrics-endpoint.ts';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (err) {
@@ -19,6 +21,12 @@ try {
 const logger = createLogger(config.logLevel);
 const running = await bootstrap(config, { logger });
 const app = createApp(running.deps);
+const ops = running.deps.ops!;
+const metricsServer = await startMetricsServer(config, ops.metrics).catch(async (err: NodeJS.ErrnoException) => {
+  logger.error(`cannot listen for metrics on ${config.metrics.host}:${config.metrics.port}: ${err.code ?? err.message}`);
+  await running.close();
+  process.exit(1);
+});
 const server = createServer(app.callback());
 server.requestTimeout = 0; // long part uploads and downloads; idle sockets are still closed by headersTimeout/keepAlive
 server.on('error', async (err: NodeJS.ErrnoException) => {
@@ -38,10 +46,9 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info('shutting down', { signal });
-  const force = setTimeout(() => process.exit(1), 20_000);
+  const force = setTimeout(() => process.exit(1), config.drainTimeoutMs + 20_000);
   force.unref();
-  server.close();
-  server.closeIdleConnections();
+  await drain(server, ops.lifecycle, config.drainTimeoutMs, logger, [metricsServer]);
   await running.close();
   logger.info('stopped');
   process.exit(0);
