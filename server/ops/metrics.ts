@@ -11,6 +11,8 @@ import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Label names for the engine stats' records (anything else is labelled `key`). */
 const RECORD_LABELS: Record<string, string> = { slots: 'state', recycled: 'reason', crashes: 'reason', crashed: 'reason', hosts: 'state' };
+/** Keys of one stats record given their own label; the rest are summed as `other` (a record keyed by tenant stays bounded). */
+export const MAX_RECORD_KEYS = 32;
 const UPLOAD_OPS = new Set(['putUploadPart']);
 const DOWNLOAD_OPS = new Set(['downloadFile']);
 
@@ -129,7 +131,9 @@ export class Metrics {
         const key = RECORD_LABELS[field] ?? 'key';
         const gauge = this.#gauge(name, `engine.stats().${field} by ${key}`, [key]);
         gauge.reset();
-        for (const [k, n] of Object.entries(value as Record<string, number>)) gauge.set({ [key]: label(k) }, n);
+        const entries = Object.entries(value as Record<string, number>).sort((a, b) => b[1] - a[1]);
+        for (const [k, n] of entries.slice(0, MAX_RECORD_KEYS)) gauge.inc({ [key]: label(k) }, n);
+        for (const [, n] of entries.slice(MAX_RECORD_KEYS)) gauge.inc({ [key]: 'other' }, n);
       }
     }
   }
