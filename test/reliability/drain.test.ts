@@ -133,7 +133,12 @@ t.test('SIGTERM with an execution, a part upload and a download in flight: all f
 });
 
 t.test('the drain deadline: a part that never finishes is cut, not acknowledged, and the process still exits 0', async (t) => {
-  const s = await startServer(t, { DRAIN_TIMEOUT_MS: '800' });
+  const METRICS_TOKEN = 'a-metrics-secret-of-some-length';
+  const s = await startServer(t, { DRAIN_TIMEOUT_MS: '800', METRICS_TOKEN });
+  // With both METRICS_PORT and METRICS_TOKEN, the listener asks for the token as the main port does.
+  t.equal((await http(`${s.metricsBase}/metrics`)).status, 401);
+  t.equal((await http(`${s.metricsBase}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200);
+  t.match((await http(`${s.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text, /^# HELP /m);
   const up = (await http(`${s.base}/v1/mcp`, { token: s.token, json: rpc('return await upload_begin({ name: "stalled.bin", mediaType: "application/octet-stream", byteLength: 4000 });') })).body.result.structuredContent.result;
   const part = slowBody([randomBytes(1000)]);
   const reply = putPart(s, up.uploadId, part.body, 4000);
