@@ -17,6 +17,7 @@ import { createMailer } from './mail/mailer.ts';
 import { createEngine, type Engine, type ExecutionResult } from '../engine/index.ts';
 import { loadAskIndex } from './ask/load.ts';
 import { auditLogFor } from '../runtime-api/services/audit-log.ts';
+import { withOps } from './ops/index.ts';
 
 export interface Running {
   deps: AppDeps;
@@ -91,7 +92,7 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     });
     await engine.ready();
     const askIndex = await loadAskIndex(undefined, logger);
-    const deps: AppDeps = { config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine, askIndex };
+    const deps: AppDeps = withOps({ config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine, askIndex });
     const stopJanitors = startJanitors(deps, JANITOR_INTERVAL_MS); // expiry, trash purge, orphans
     return {
       deps,
