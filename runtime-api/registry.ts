@@ -25,6 +25,7 @@ import { organization_create } from './bindings/organization/organization_create
 import { organizations_list } from './bindings/organization/organizations_list.ts';
 import { invitation_accept } from './bindings/organization/invitation_accept.ts';
 import { invitation_reject } from './bindings/organization/invitation_reject.ts';
+import { invitations_received } from './bindings/organization/invitations_received.ts';
 import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
 
@@ -54,6 +55,7 @@ export const BINDINGS: readonly Binding[] = [
   organizations_list,
   invitation_accept,
   invitation_reject,
+  invitations_received,
   spreadsheet_read,
   spreadsheet_write,
 ];

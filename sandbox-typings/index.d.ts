@@ -806,6 +806,20 @@ type InvitationRejectOutput = {
  */
 declare function invitation_reject(input: InvitationRejectInput): Promise<InvitationRejectOutput>;
 
+type InvitationsReceivedInput = Record<string, never>;
+type InvitationsReceivedOutput = Array<{
+  id: string;
+  organizationId: string;
+  organizationName: string;
+  role: "member" | "admin" | "owner";
+  expiresAt: string;
+}>;
+/**
+ * The pending invitations sent to the caller's e-mail address, with each organization's name.
+ * Scope: any authenticated caller.
+ */
+declare function invitations_received(input?: InvitationsReceivedInput): Promise<InvitationsReceivedOutput>;
+
 type SpreadsheetReadInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;

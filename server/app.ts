@@ -23,6 +23,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { askCors, askRoutes } from './routes/ask.ts';
 import { appV1Routes } from './routes/app-v1.ts';
 import { schemaRoutes } from './routes/schema.ts';
+import { consoleRoutes } from './routes/console.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
@@ -39,6 +40,7 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     ...mcpRoutes(deps),
     ...appV1Routes(deps),
     ...schemaRoutes(deps),
+    ...consoleRoutes(deps),
   ];
   return table;
 }
