@@ -26,6 +26,8 @@ import { organizations_list } from './bindings/organization/organizations_list.t
 import { invitation_accept } from './bindings/organization/invitation_accept.ts';
 import { invitation_reject } from './bindings/organization/invitation_reject.ts';
 import { invitations_received } from './bindings/organization/invitations_received.ts';
+import { oauth_grants_list } from './bindings/oauth/oauth_grants_list.ts';
+import { oauth_grant_revoke } from './bindings/oauth/oauth_grant_revoke.ts';
 import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
 
@@ -56,6 +58,8 @@ export const BINDINGS: readonly Binding[] = [
   invitation_accept,
   invitation_reject,
   invitations_received,
+  oauth_grants_list,
+  oauth_grant_revoke,
   spreadsheet_read,
   spreadsheet_write,
 ];

@@ -11,12 +11,19 @@ import { files_restore } from '../../runtime-api/bindings/files/files_restore.ts
 import { IdSchema, EmailSchema, NameSchema, RoleSchema, SlugSchema } from '../../runtime-api/bindings/organization/schemas.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
+import { oauth_grant_revoke } from '../../runtime-api/bindings/oauth/oauth_grant_revoke.ts';
+import { requireAgentBinding } from './agent-bindings.ts';
 
 export interface ActionContext {
   deps: AppDeps;
   caller: Caller;
   sessionId: string;
+  /** The whole form, for fields sent several times (checkboxes). */
+  form: URLSearchParams;
 }
+
+/** What an action shows at once instead of redirecting (a secret that must be displayed exactly once). */
+export interface ActionResult { newKey: { name: string; key: string } }
 
 export interface ConsoleAction {
   name: string;
@@ -24,7 +31,7 @@ export interface ConsoleAction {
   summary: string;
   fields: v.ObjectSchema<v.ObjectEntries, undefined>;
   notice: [string, string];
-  run(a: ActionContext, input: Record<string, string>): Promise<void>;
+  run(a: ActionContext, input: Record<string, string>): Promise<void | ActionResult>;
 }
 
 const call = (a: ActionContext, binding: Binding, input: unknown, caller: Caller = a.caller) => invoke(binding, input, caller, invokeDeps(a.deps));
@@ -92,5 +99,31 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     name: 'file-restore', page: 'files', summary: 'Restore a file from the trash',
     fields: v.object({ fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }), notice: ['File restored.', 'Arquivo restaurado.'],
     async run(a, input) { await call(a, files_restore, { fileId: input.fileId }, inOrganization(a, false)); },
+  },
+  {
+    name: 'grant-revoke', page: 'agents', summary: 'Revoke an OAuth app\'s grant: its tokens stop working at once',
+    fields: v.object({ grantId: IdSchema }), notice: ['Access revoked.', 'Acesso revogado.'],
+    async run(a, input) { await call(a, oauth_grant_revoke, { grantId: input.grantId }, inOrganization(a, true)); },
+  },
+  {
+    name: 'mcp-access-set', page: 'agents', summary: 'Set the organization\'s MCP access state and maxScopes',
+    fields: v.object({ state: v.picklist(['testing', 'active', 'revoked']) }), notice: ['MCP access saved.', 'Acesso MCP salvo.'],
+    async run(a, input) {
+      await call(a, requireAgentBinding('mcp_access_set'), { state: input.state, maxScopes: a.form.getAll('scopes') }, inOrganization(a, true));
+    },
+  },
+  {
+    name: 'api-key-create', page: 'agents', summary: 'Create an organization API key (shown once, on the answer)',
+    fields: v.object({ name: NameSchema, expiresInDays: v.pipe(v.string(), v.regex(/^\d{1,4}$/)) }), notice: ['API key created.', 'Chave de API criada.'],
+    async run(a, input) {
+      const created = await call(a, requireAgentBinding('api_keys_create'),
+        { name: input.name, scopes: a.form.getAll('scopes'), expiresInDays: Number(input.expiresInDays) }, inOrganization(a, true));
+      return { newKey: { name: created.name, key: created.key } };
+    },
+  },
+  {
+    name: 'api-key-revoke', page: 'agents', summary: 'Revoke an organization API key',
+    fields: v.object({ keyId: IdSchema }), notice: ['API key revoked.', 'Chave de API revogada.'],
+    async run(a, input) { await call(a, requireAgentBinding('api_keys_revoke'), { keyId: input.keyId }, inOrganization(a, true)); },
   },
 ];

@@ -15,12 +15,16 @@ import { CONSOLE_PATHS, renderConsole, texts, type ConsolePageName } from '../pa
 import { homeBody } from '../pages/console/home.ts';
 import { membersBody } from '../pages/console/members.ts';
 import { filesBody } from '../pages/console/files.ts';
+import { agentsBody } from '../pages/console/agents.ts';
+import { oauth_grants_list } from '../../runtime-api/bindings/oauth/oauth_grants_list.ts';
+import { agentBinding } from './agent-bindings.ts';
 import type { ConsoleSession } from './session.ts';
 
 export const PAGE_TITLES: Record<ConsolePageName, [string, string]> = {
   home: ['Your workspace', 'Seu espaço de trabalho'],
   members: ['Members and invitations', 'Membros e convites'],
   files: ['Files at a glance', 'Arquivos em resumo'],
+  agents: ['Agents and access', 'Agentes e acesso'],
 };
 
 type Call = <B extends Binding>(binding: B, input: unknown) => Promise<any>;
@@ -34,7 +38,9 @@ const NO_ORGANIZATION = (locale: Locale) => {
   return `<section><p>${t('Choose or create an organization first.', 'Escolha ou crie uma organização antes.')} <a href="${CONSOLE_PATHS.home}?lang=${locale}">${t('Go to the console home', 'Ir para o início do console')}</a></p></section>`;
 };
 
-async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession, locale: Locale): Promise<string> {
+export interface PageExtras { notice?: string; error?: string; status?: number; newKey?: { name: string; key: string } }
+
+async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession, locale: Locale, extra: PageExtras): Promise<string> {
   const call = caller(deps, s.caller);
   const membership = s.caller.membership;
   if (page === 'home') {
@@ -46,6 +52,13 @@ async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession,
   if (page === 'members') {
     const [detail, invitations] = await Promise.all([call(org.organization_get, {}), admin ? call(org.invitations_list, {}) : null]);
     return membersBody(locale, s.csrf, { viewerRole: membership.role, viewerUserId: s.caller.userId, members: detail.members, invitations });
+  }
+  if (page === 'agents') {
+    if (!admin) return agentsBody(locale, s.csrf, { admin, mcp: null, grants: [], keys: null });
+    const mcpGet = agentBinding('mcp_access_get');
+    const keysList = agentBinding('api_keys_list');
+    const [mcp, grants, keys] = await Promise.all([mcpGet ? call(mcpGet, {}) : null, call(oauth_grants_list, {}), keysList ? call(keysList, {}) : null]);
+    return agentsBody(locale, s.csrf, { admin, mcp, grants, keys, ...(extra.newKey ? { newKey: extra.newKey } : {}) });
   }
   const [ctxInfo, detail, runs, trash] = await Promise.all([
     call(context, {}), call(org.organization_get, {}), admin ? call(executions_list, { limit: 20 }) : null, call(files_list, { state: 'trashed', limit: 200 }),
@@ -62,9 +75,10 @@ async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession,
 
 /** Render a console page for the signed-in session, with an optional notice or error (and its status). */
 export async function showConsolePage(deps: AppDeps, ctx: Koa.Context, page: ConsolePageName, s: ConsoleSession, locale: Locale,
-  extra: { notice?: string; error?: string; status?: number } = {}): Promise<void> {
-  const body = await pageBody(deps, page, s, locale);
+  extra: PageExtras = {}): Promise<void> {
+  const body = await pageBody(deps, page, s, locale, extra);
   const organizationName = s.caller.membership ? (await caller(deps, s.caller)(context, {})).organization.name as string : null;
   const [en, pt] = PAGE_TITLES[page];
-  renderConsole(ctx, { locale, page, title: tr(locale, en, pt), email: s.caller.email, csrf: s.csrf, organizationName, ...extra }, body);
+  const { newKey: _shownInBody, ...frame } = extra;
+  renderConsole(ctx, { locale, page, title: tr(locale, en, pt), email: s.caller.email, csrf: s.csrf, organizationName, ...frame }, body);
 }

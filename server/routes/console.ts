@@ -24,19 +24,20 @@ const REFUSALS = [400, 403, 404, 409, 410] as const;
 const PageQuery = v.object({ lang: v.optional(v.string()), done: v.optional(v.string()) });
 const SESSION_ONLY = 'Session cookie only: a Bearer token is refused with 401, and a browser without a session is sent to the sign-in page.';
 
-async function readForm(ctx: Koa.Context): Promise<Record<string, string>> {
+async function readForm(ctx: Koa.Context): Promise<URLSearchParams> {
   if (!ctx.is('application/x-www-form-urlencoded')) {
     throw new ServiceError('unsupported_media_type', {
       resolution: tr(ctx.state.locale, 'Console forms are sent as application/x-www-form-urlencoded.', 'Os formulários do console são enviados como application/x-www-form-urlencoded.'),
     });
   }
-  return Object.fromEntries(new URLSearchParams((await readRawBody(ctx, FORM_MAX_BYTES)).toString('utf8')));
+  return new URLSearchParams((await readRawBody(ctx, FORM_MAX_BYTES)).toString('utf8'));
 }
 
 /** A refusal shown on the page: the error's localized message and resolution. */
 function errorText(error: ServiceError, locale: Locale): string {
   const body = error.toBody(locale) as { message?: string; error?: { message: string; resolution?: string } };
-  return body.error ? `${body.error.message} ${body.error.resolution ?? ''}`.trim() : String(body.message);
+  // The typed shape carries no resolution on the wire; a person reading the page still deserves the reason.
+  return body.error ? `${body.error.message} ${body.error.resolution ?? ''}`.trim() : `${body.message} ${error.resolutionFor(locale) ?? ''}`.trim();
 }
 
 export function consoleRoutes(deps: AppDeps): RouteDef[] {
@@ -68,6 +69,7 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
     tags: ['console'], auth: 'none', query: PageQuery,
     body: { contentType: 'application/x-www-form-urlencoded', schema: v.object({ csrf: v.string(), ...a.fields.entries }) },
     responses: {
+      200: { description: 'Done, with something to show once (a new API key): the page itself.', contentType: 'text/html' },
       303: { description: 'Done; back to the page.', headers: { Location: 'The console page.' } },
       ...Object.fromEntries(REFUSALS.map((status) => [status, { description: 'Refused by the binding: the console page again, with the localized reason.', contentType: 'text/html' }])),
     },
@@ -75,15 +77,20 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
     async handle(ctx) {
       const locale = pageLocale(ctx);
       const form = await readForm(ctx);
-      const session = requireConsolePost(deps, ctx, form.csrf);
+      const session = requireConsolePost(deps, ctx, form.get('csrf'));
       const s = { ...session, caller: { ...session.caller, locale } };
+      let shown;
       try {
-        const input = validateIn(locale, a.fields, form) as Record<string, string>;
-        await a.run({ deps, caller: s.caller, sessionId: ctx.state.session.id }, input);
+        const input = validateIn(locale, a.fields, Object.fromEntries(form)) as Record<string, string>;
+        shown = await a.run({ deps, caller: s.caller, sessionId: ctx.state.session.id, form }, input);
       } catch (err) {
         const error = toServiceError(err);
         if (error.status >= 500) throw err;
         await showConsolePage(deps, ctx, a.page, s, locale, { error: errorText(error, locale), status: error.status });
+        return;
+      }
+      if (shown) {
+        await showConsolePage(deps, ctx, a.page, s, locale, { notice: tr(locale, ...a.notice), newKey: shown.newKey });
         return;
       }
       ctx.status = 303;
@@ -104,7 +111,7 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
   });
 
   return [
-    page('home'), page('members'), page('files'),
+    page('home'), page('members'), page('files'), page('agents'),
     ...CONSOLE_ACTIONS.map(action),
     defineRoute({
       method: 'POST', path: '/console/actions/sign-out', operationId: 'consoleSignOut', summary: 'Console form: sign out',
@@ -115,7 +122,7 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
       errors: ['unauthorized', 'SESSION_EXPIRED', 'ORIGIN_NOT_ALLOWED', 'unsupported_media_type', 'payload_too_large'],
       async handle(ctx) {
         const locale = pageLocale(ctx);
-        const session = requireConsolePost(deps, ctx, (await readForm(ctx)).csrf);
+        const session = requireConsolePost(deps, ctx, (await readForm(ctx)).get('csrf'));
         await endSession(deps.sql, session.token);
         clearSessionCookie(ctx, deps.config);
         ctx.status = 303;

@@ -44,7 +44,7 @@ async function signInByMail(app: TestApp, smtp: SmtpCatcher, page: Page, email: 
 async function accessibility(t: Test, page: Page, label: string): Promise<void> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
+    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
   t.same(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${label}: no serious or critical accessibility violation`);
@@ -52,7 +52,7 @@ async function accessibility(t: Test, page: Page, label: string): Promise<void> 
 
 /** Each console page in both languages: screenshot and accessibility check. */
 async function review(t: Test, page: Page, app: TestApp, name: string): Promise<void> {
-  for (const [path, shot] of [['/console', 'home'], ['/console/members', 'members'], ['/console/files', 'files']]) {
+  for (const [path, shot] of [['/console', 'home'], ['/console/members', 'members'], ['/console/files', 'files'], ['/console/agents', 'agents']]) {
     for (const lang of ['en-US', 'pt-BR']) {
       await page.goto(`${app.url}${path}?lang=${lang}`);
       t.equal(await page.getAttribute('html', 'lang'), lang, `${path} ${lang}`);

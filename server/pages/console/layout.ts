@@ -8,14 +8,14 @@ import { escapeHtml } from '../layout.ts';
 
 export { escapeHtml };
 
-export type ConsolePageName = 'home' | 'members' | 'files';
+export type ConsolePageName = 'home' | 'members' | 'files' | 'agents';
 
-export const CONSOLE_PATHS: Record<ConsolePageName, string> = { home: '/console', members: '/console/members', files: '/console/files' };
+export const CONSOLE_PATHS: Record<ConsolePageName, string> = { home: '/console', members: '/console/members', files: '/console/files', agents: '/console/agents' };
 
 /** Where the magic link lands by default. */
 export const CONSOLE_HOME = CONSOLE_PATHS.home;
 
-const NAV: [ConsolePageName, string, string][] = [['home', 'Home', 'Início'], ['members', 'Members', 'Membros'], ['files', 'Files', 'Arquivos']];
+const NAV: [ConsolePageName, string, string][] = [['home', 'Home', 'Início'], ['members', 'Members', 'Membros'], ['files', 'Files', 'Arquivos'], ['agents', 'Agents and access', 'Agentes e acesso']];
 
 const ROLE: Record<Role, [string, string]> = { owner: ['owner', 'proprietário'], admin: ['admin', 'administrador'], member: ['member', 'membro'] };
 
