@@ -3,7 +3,7 @@
 import type { Locale } from '../../../runtime-api/errors.ts';
 import { SCOPES } from '../../../runtime-api/scopes.ts';
 import type { ApiKey, McpAccess } from '../../console/agent-bindings.ts';
-import { actionForm, escapeHtml, texts } from './layout.ts';
+import { actionForm, escapeHtml, timeTag, texts } from './layout.ts';
 
 export interface AgentsData {
   admin: boolean;
@@ -15,8 +15,6 @@ export interface AgentsData {
   /** The secret of a key just created, shown this once. */
   newKey?: { name: string; key: string };
 }
-
-const when = (iso: string | null, never: string) => iso ? `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : never;
 
 function scopeBoxes(prefix: string, checked: readonly string[]): string {
   return SCOPES.map((s) => `<label><input type="checkbox" name="scopes" value="${s}" id="${prefix}-${s.replace(':', '-')}"${checked.includes(s) ? ' checked' : ''}> <code>${s}</code></label>`).join(' ');
@@ -38,7 +36,7 @@ ${(['testing', 'active', 'revoked'] as const).map((s) => `<label><input type="ra
     : `<p class="note">${t('This server does not offer MCP access control yet.', 'Este servidor ainda não oferece controle de acesso MCP.')}</p>`;
   const grants = d.grants.length
     ? `<table><thead><tr><th scope="col">${t('App', 'Aplicativo')}</th><th scope="col">${t('Allowed by', 'Autorizado por')}</th><th scope="col">${t('Scopes', 'Escopos')}</th><th scope="col">${t('Since', 'Desde')}</th><th scope="col">${t('Last use', 'Último uso')}</th><th scope="col"></th></tr></thead><tbody>
-${d.grants.map((g) => `<tr><td>${escapeHtml(g.clientName ?? g.clientId)}</td><td>${escapeHtml(g.userEmail)}</td><td>${g.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</td><td>${when(g.createdAt, never)}</td><td>${when(g.lastUsedAt, never)}</td>
+${d.grants.map((g) => `<tr><td>${escapeHtml(g.clientName ?? g.clientId)}</td><td>${escapeHtml(g.userEmail)}</td><td>${g.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</td><td>${timeTag(g.createdAt, never)}</td><td>${timeTag(g.lastUsedAt, never)}</td>
 <td>${form('grant-revoke', `<input type="hidden" name="grantId" value="${escapeHtml(g.id)}"><button type="submit" class="danger" aria-label="${t(`Revoke ${g.clientName ?? g.clientId} (${g.userEmail})`, `Revogar ${g.clientName ?? g.clientId} (${g.userEmail})`)}">${t('Revoke', 'Revogar')}</button>`)}</td></tr>`).join('\n')}</tbody></table>`
     : `<p class="note">${t('No app holds tokens for this organization.', 'Nenhum aplicativo tem tokens para esta organização.')}</p>`;
   const created = d.newKey ? `<div class="notice" role="status"><p>${t(`API key “${d.newKey.name}” created. Copy it now: it will not be shown again.`, `Chave de API “${d.newKey.name}” criada. Copie agora: ela não será mostrada de novo.`)}</p>
@@ -47,7 +45,7 @@ ${d.grants.map((g) => `<tr><td>${escapeHtml(g.clientName ?? g.clientId)}</td><td
     ? `<p class="note">${t('This server does not offer API keys yet.', 'Este servidor ainda não oferece chaves de API.')}</p>`
     : `${created}${d.keys.length ? `<table><thead><tr><th scope="col">${t('Name', 'Nome')}</th><th scope="col">${t('Scopes', 'Escopos')}</th><th scope="col">${t('State', 'Estado')}</th><th scope="col">${t('Expires', 'Expira')}</th><th scope="col">${t('Last use', 'Último uso')}</th><th scope="col"></th></tr></thead><tbody>
 ${d.keys.map((k) => `<tr><td>${escapeHtml(k.name)}</td><td>${k.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</td><td>${t(...({ active: ['active', 'ativa'], expired: ['expired', 'expirada'], revoked: ['revoked', 'revogada'] } as Record<string, [string, string]>)[k.state] ?? [k.state, k.state])}</td>
-<td>${when(k.expiresAt, '')}</td><td>${when(k.lastUsedAt, never)}</td>
+<td>${timeTag(k.expiresAt, '')}</td><td>${timeTag(k.lastUsedAt, never)}</td>
 <td>${k.state === 'active' ? form('api-key-revoke', `<input type="hidden" name="keyId" value="${escapeHtml(k.id)}"><button type="submit" class="danger" aria-label="${t(`Revoke the key ${k.name}`, `Revogar a chave ${k.name}`)}">${t('Revoke', 'Revogar')}</button>`) : ''}</td></tr>`).join('\n')}</tbody></table>`
       : `<p class="note">${t('No API key yet.', 'Nenhuma chave de API ainda.')}</p>`}
 <h3>${t('Create an API key', 'Criar uma chave de API')}</h3>

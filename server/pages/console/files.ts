@@ -1,7 +1,7 @@
 // Files at a glance: storage used against the quota, the latest executions from the audit log, and the trash with
 // a restore button per file.
 import type { Locale } from '../../../runtime-api/errors.ts';
-import { actionForm, escapeHtml, texts } from './layout.ts';
+import { actionForm, escapeHtml, timeTag, texts } from './layout.ts';
 
 export interface FilesData {
   usedBytes: number;
@@ -20,8 +20,6 @@ export function formatBytes(locale: Locale, n: number): string {
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: i ? 1 : 0 }).format(x)} ${units[i]}`;
 }
 
-const when = (iso: string | null) => iso ? `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '';
-
 export function filesBody(locale: Locale, csrf: string, d: FilesData): string {
   const t = texts(locale);
   const percent = d.quotaBytes ? Math.min(100, (d.usedBytes / d.quotaBytes) * 100) : 0;
@@ -34,11 +32,11 @@ export function filesBody(locale: Locale, csrf: string, d: FilesData): string {
     ? `<p class="note">${t('Only owners and admins can read the execution log.', 'Somente proprietários e administradores podem ler o registro de execuções.')}</p>`
     : d.executions.length
       ? `<table><thead><tr><th scope="col">${t('When', 'Quando')}</th><th scope="col">${t('Who', 'Quem')}</th><th scope="col">${t('Via', 'Via')}</th><th scope="col">${t('Outcome', 'Resultado')}</th><th scope="col">${t('Duration', 'Duração')}</th></tr></thead><tbody>
-${d.executions.map((e) => `<tr><td>${when(e.when)}</td><td>${escapeHtml(e.who)}</td><td>${escapeHtml(e.via)}</td><td>${e.ok ? t('succeeded', 'concluída') : `${t('failed', 'falhou')}${e.errorCode ? ` (<code>${escapeHtml(e.errorCode)}</code>)` : ''}`}</td><td>${e.wallMs} ms</td></tr>`).join('\n')}</tbody></table>`
+${d.executions.map((e) => `<tr><td>${timeTag(e.when)}</td><td>${escapeHtml(e.who)}</td><td>${escapeHtml(e.via)}</td><td>${e.ok ? t('succeeded', 'concluída') : `${t('failed', 'falhou')}${e.errorCode ? ` (<code>${escapeHtml(e.errorCode)}</code>)` : ''}`}</td><td>${e.wallMs} ms</td></tr>`).join('\n')}</tbody></table>`
       : `<p class="note">${t('No script has run in this organization yet.', 'Nenhum script foi executado nesta organização ainda.')}</p>`;
   const trash = d.trash.length
     ? `<table><thead><tr><th scope="col">${t('File', 'Arquivo')}</th><th scope="col">${t('Size', 'Tamanho')}</th><th scope="col">${t('Trashed', 'Na lixeira desde')}</th><th scope="col">${t('Restorable until', 'Restaurável até')}</th><th scope="col"></th></tr></thead><tbody>
-${d.trash.map((f) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${when(f.trashedAt)}</td><td>${when(f.restorableUntil)}</td>
+${d.trash.map((f) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
 <td>${actionForm('file-restore', csrf, `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(`Restore ${f.name}`, `Restaurar ${f.name}`)}">${t('Restore', 'Restaurar')}</button>`, { inline: true, locale })}</td></tr>`).join('\n')}</tbody></table>`
     : `<p class="note">${t('The trash is empty.', 'A lixeira está vazia.')}</p>`;
   return `${usage}

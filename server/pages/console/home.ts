@@ -2,7 +2,7 @@
 // invitations addressed to you.
 import type { Locale } from '../../../runtime-api/errors.ts';
 import type { Role } from '../../../runtime-api/scopes.ts';
-import { actionForm, escapeHtml, roleLabel, texts } from './layout.ts';
+import { actionForm, escapeHtml, timeTag, roleLabel, texts } from './layout.ts';
 
 export interface HomeData {
   email: string;
@@ -23,7 +23,7 @@ export function homeBody(locale: Locale, csrf: string, d: HomeData): string {
     : `<p>${t('You do not belong to any organization yet. Create one below, or accept an invitation.', 'Você ainda não faz parte de nenhuma organização. Crie uma abaixo ou aceite um convite.')}</p>`;
   const invitations = d.invitations.length
     ? `<ul>${d.invitations.map((i) => `<li><strong>${escapeHtml(i.organizationName)}</strong> — ${escapeHtml(roleLabel(locale, i.role))}
-<span class="note">(${t('expires', 'expira em')} <time datetime="${escapeHtml(i.expiresAt)}">${escapeHtml(i.expiresAt.slice(0, 16).replace('T', ' '))} UTC</time>)</span>
+<span class="note">(${t('expires', 'expira em')} ${timeTag(i.expiresAt)})</span>
 ${form('invitation-accept', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" aria-label="${t(`Accept the invitation to ${i.organizationName}`, `Aceitar o convite para ${i.organizationName}`)}">${t('Accept', 'Aceitar')}</button>`)}
 ${form('invitation-reject', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" class="secondary" aria-label="${t(`Decline the invitation to ${i.organizationName}`, `Recusar o convite para ${i.organizationName}`)}">${t('Decline', 'Recusar')}</button>`)}</li>`).join('\n')}</ul>`
     : `<p class="note">${t('No invitation is waiting for you.', 'Nenhum convite está esperando por você.')}</p>`;

@@ -28,6 +28,11 @@ export function texts(locale: Locale): (en: string, pt: string) => string {
   return (en, pt) => escapeHtml(tr(locale, en, pt));
 }
 
+/** A UTC instant as `YYYY-MM-DD HH:MM UTC` in a <time> element; `none` when there is none. */
+export function timeTag(iso: string | null, none = ''): string {
+  return iso ? `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : none;
+}
+
 /** A form that posts to a console action, with the session's CSRF token. */
 export function actionForm(action: string, csrf: string, inner: string, opts: { inline?: boolean; confirm?: string; locale: Locale }): string {
   return `<form method="post" action="/console/actions/${action}?lang=${opts.locale}"${opts.inline ? ' class="inline"' : ''}${opts.confirm ? ` data-confirm="${escapeHtml(opts.confirm)}"` : ''}>

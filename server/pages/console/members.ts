@@ -3,7 +3,7 @@
 import type { Locale } from '../../../runtime-api/errors.ts';
 import type { Role } from '../../../runtime-api/scopes.ts';
 import { tr } from '../../../runtime-api/services/membership.ts';
-import { actionForm, escapeHtml, roleLabel, roleOptions, texts } from './layout.ts';
+import { actionForm, escapeHtml, timeTag, roleLabel, roleOptions, texts } from './layout.ts';
 
 export interface MembersData {
   viewerRole: Role;
@@ -43,7 +43,7 @@ ${admin ? '' : `<p class="note">${t('Only owners and admins manage members.', 'S
   if (!admin || !d.invitations) return members;
   const pending = d.invitations.length
     ? `<table><thead><tr><th scope="col">${t('E-mail', 'E-mail')}</th><th scope="col">${t('Role', 'Papel')}</th><th scope="col">${t('Expires', 'Expira')}</th><th scope="col"></th></tr></thead><tbody>
-${d.invitations.map((i) => `<tr><td>${escapeHtml(i.email)}</td><td>${escapeHtml(roleLabel(locale, i.role))}</td><td><time datetime="${escapeHtml(i.expiresAt)}">${escapeHtml(i.expiresAt.slice(0, 16).replace('T', ' '))} UTC</time></td>
+${d.invitations.map((i) => `<tr><td>${escapeHtml(i.email)}</td><td>${escapeHtml(roleLabel(locale, i.role))}</td><td>${timeTag(i.expiresAt)}</td>
 <td>${form('invitation-cancel', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" class="secondary" aria-label="${t(`Cancel the invitation of ${i.email}`, `Cancelar o convite de ${i.email}`)}">${t('Cancel', 'Cancelar')}</button>`)}</td></tr>`).join('\n')}</tbody></table>`
     : `<p class="note">${t('No pending invitation.', 'Nenhum convite pendente.')}</p>`;
   return `${members}
