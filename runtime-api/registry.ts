@@ -25,6 +25,9 @@ import { organization_create } from './bindings/organization/organization_create
 import { organizations_list } from './bindings/organization/organizations_list.ts';
 import { invitation_accept } from './bindings/organization/invitation_accept.ts';
 import { invitation_reject } from './bindings/organization/invitation_reject.ts';
+import { invitations_received } from './bindings/organization/invitations_received.ts';
+import { oauth_grants_list } from './bindings/oauth/oauth_grants_list.ts';
+import { oauth_grant_revoke } from './bindings/oauth/oauth_grant_revoke.ts';
 import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
 import { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
@@ -56,6 +59,9 @@ export const BINDINGS: readonly Binding[] = [
   organizations_list,
   invitation_accept,
   invitation_reject,
+  invitations_received,
+  oauth_grants_list,
+  oauth_grant_revoke,
   spreadsheet_read,
   spreadsheet_write,
   mcp_access_get,

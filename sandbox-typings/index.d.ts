@@ -807,6 +807,53 @@ type InvitationRejectOutput = {
  */
 declare function invitation_reject(input: InvitationRejectInput): Promise<InvitationRejectOutput>;
 
+type InvitationsReceivedInput = Record<string, never>;
+type InvitationsReceivedOutput = Array<{
+  id: string;
+  organizationId: string;
+  organizationName: string;
+  role: "member" | "admin" | "owner";
+  expiresAt: string;
+}>;
+/**
+ * The pending invitations sent to the caller's e-mail address, with each organization's name.
+ * Scope: any authenticated caller.
+ */
+declare function invitations_received(input?: InvitationsReceivedInput): Promise<InvitationsReceivedOutput>;
+
+type OauthGrantsListInput = Record<string, never>;
+type OauthGrantsListOutput = Array<{
+  id: string;
+  clientId: string;
+  clientName: string | null;
+  /** Who consented. */
+  userEmail: string;
+  scopes: string[];
+  createdAt: string;
+  /** Latest token refresh or script execution through this grant; null if none yet. */
+  lastUsedAt: string | null;
+}>;
+/**
+ * List the OAuth apps (grants) holding tokens for the organization: client, who consented, scopes, last use.
+ * Owners and admins only. Revoked grants are not listed.
+ * Scope: org:admin.
+ */
+declare function oauth_grants_list(input?: OauthGrantsListInput): Promise<OauthGrantsListOutput>;
+
+type OauthGrantRevokeInput = {
+  /** minLength 1, maxLength 128 */
+  grantId: string;
+};
+type OauthGrantRevokeOutput = {
+  revoked: true;
+};
+/**
+ * Revoke an OAuth grant of the organization: the app's tokens stop working at once.
+ * Owners and admins only, from a signed-in session. An unknown, foreign or already revoked grant is 404 not_found.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ */
+declare function oauth_grant_revoke(input: OauthGrantRevokeInput): Promise<OauthGrantRevokeOutput>;
+
 type SpreadsheetReadInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;

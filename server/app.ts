@@ -25,6 +25,7 @@ import { appV1Routes } from './routes/app-v1.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { healthRoutes } from './ops/health.ts';
 import { metricsRoute } from './ops/metrics-endpoint.ts';
+import { consoleRoutes } from './routes/console.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
@@ -42,6 +43,7 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     ...appV1Routes(deps),
     ...schemaRoutes(deps),
     ...healthRoutes(deps, deps.ops?.lifecycle),
+    ...consoleRoutes(deps),
   ];
   return table;
 }

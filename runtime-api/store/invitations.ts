@@ -69,3 +69,11 @@ export async function settleInvitation(tx: Sql, id: string, status: Exclude<Invi
     returning ${RETURNING(tx)}`;
   return inv ?? null;
 }
+
+/** Pending and unexpired invitations addressed to an e-mail address, with the inviting organization's name. */
+export async function listPendingForEmail(sql: Sql, email: string, now: Date): Promise<(InvitationRow & { orgName: string })[]> {
+  return sql<(InvitationRow & { orgName: string })[]>`select i.id, i.org_id as "orgId", i.email::text as email, i.role, i.status,
+    i.inviter_id as "inviterId", i.locale, i.created_at as "createdAt", i.expires_at as "expiresAt", o.name as "orgName"
+    from invitations i join organizations o on o.id = i.org_id
+    where i.email = ${email} and i.status = 'pending' and i.expires_at > ${now} order by i.created_at, i.id`;
+}

@@ -128,3 +128,35 @@ export async function purgeExpiredOAuthSecrets(sql: Sql, before: Date): Promise<
   await sql`delete from oauth_codes where expires_at < ${before}`;
   await sql`delete from oauth_refresh_tokens where expires_at < ${before}`;
 }
+
+export interface OrgGrantRow {
+  id: string;
+  clientId: string;
+  clientName: string | null;
+  userEmail: string;
+  scope: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * The organization's standing grants (consents that still hold tokens), newest first. Last use is the latest refresh
+ * or script execution by that client for that user here: access tokens themselves are verified without a write.
+ */
+export async function listOrgGrants(sql: Sql, orgId: string): Promise<OrgGrantRow[]> {
+  return sql<OrgGrantRow[]>`select g.id, g.client_id as "clientId", c.client_name as "clientName", u.email::text as "userEmail", g.scope,
+      g.created_at as "createdAt",
+      nullif(greatest(
+        coalesce((select max(r.created_at) from oauth_refresh_tokens r where r.grant_id = g.id and r.parent_hash is not null), '-infinity'),
+        coalesce((select max(e.created_at) from executions e where e.org_id = g.org_id and e.user_id = g.user_id and e.client_id = g.client_id and e.created_at >= g.created_at), '-infinity')
+      ), '-infinity') as "lastUsedAt"
+    from oauth_grants g join oauth_clients c on c.client_id = g.client_id join users u on u.id = g.user_id
+    where g.org_id = ${orgId} and g.revoked_at is null order by g.created_at desc, g.id`;
+}
+
+/** Revoke a grant of this organization; false when it is unknown here or already revoked. */
+export async function revokeOrgGrant(sql: Sql, orgId: string, id: string, reason: string, now: Date): Promise<boolean> {
+  const rows = await sql`update oauth_grants set revoked_at = ${now}, revoked_reason = ${reason}
+    where id = ${id} and org_id = ${orgId} and revoked_at is null returning id`;
+  return rows.length === 1;
+}

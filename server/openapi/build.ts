@@ -88,7 +88,13 @@ function operation(route: RouteDef): JsonSchema {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    if (!responses[status]) responses[status] = errorResponse(codes);
+    const error = errorResponse(codes);
+    const declared = responses[status];
+    if (!declared) responses[status] = error;
+    // A page answering at an error's status (e.g. an HTML form page re-shown with the reason) documents both bodies.
+    else if (declared.content && !declared.content['application/json']) {
+      responses[status] = { ...declared, description: `${declared.description} ${error.description}`, content: { ...declared.content, ...error.content } };
+    }
   }
   const op: JsonSchema = {
     operationId: route.operationId,

@@ -21,6 +21,14 @@ const CHECKED_ELSEWHERE = [
   // test/oauth/discovery.test.ts
   'GET /.well-known/oauth-authorization-server', 'GET /.well-known/openid-configuration', 'GET /.well-known/oauth-protected-resource/v1/mcp',
   'GET /.well-known/oauth-protected-resource/mcp', 'GET /oauth/jwks', 'POST /oauth/register',
+  // test/console/http.test.ts
+  'GET /console', 'GET /console/members', 'GET /console/files', 'POST /console/actions/organization-create', 'POST /console/actions/organization-switch',
+  'POST /console/actions/invitation-accept', 'POST /console/actions/invitation-reject', 'POST /console/actions/member-invite',
+  'POST /console/actions/invitation-cancel', 'POST /console/actions/member-role', 'POST /console/actions/member-remove',
+  'POST /console/actions/file-restore', 'POST /console/actions/sign-out', 'GET /console/assets/console.css', 'GET /console/assets/console.js',
+  // test/console/agents.test.ts
+  'GET /console/agents', 'POST /console/actions/grant-revoke', 'POST /console/actions/mcp-access-set', 'POST /console/actions/api-key-create',
+  'POST /console/actions/api-key-revoke',
   // test/app/app-v1.test.ts, test/spreadsheets/schema-route.test.ts, test/contract/openapi.test.ts
   'GET /app/v1/context', 'GET /app/v1/files', 'POST /app/v1/execute', 'GET /schema/spreadsheet/1', 'GET /openapi.json', 'GET /api',
 ];

@@ -40,7 +40,7 @@ t.test('magic link', async (t) => {
     const { token } = await requestLink(app, smtp, 'case2@example.com');
     const res = await verifyGet(token);
     t.equal(res.status, 302);
-    t.equal(res.headers.location, '/');
+    t.equal(res.headers.location, '/console', 'the console is the default landing');
     const cookie = sessionCookieOf(res)!;
     t.ok(cookie, 'a session cookie');
     t.match(cookie.value, /^[A-Za-z0-9_-]{43}$/, '256-bit random value');

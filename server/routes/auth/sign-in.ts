@@ -15,6 +15,7 @@ import { memoryRateLimitStore, postgresRateLimitStore, type RateLimitStore } fro
 import { setSessionCookie } from '../../auth/session.ts';
 import { magicLinkInvalidPage, magicLinkLandingPage } from '../../pages/magic-link.ts';
 import { signInPage } from '../../pages/sign-in.ts';
+import { CONSOLE_HOME } from '../../pages/console/layout.ts';
 
 /** Sending limits (besides the global 120/min): per normalized address and per client IP, in a 15-minute window. */
 export const MAGIC_LINK_LIMITS = { perEmail: 5, perIp: 50, windowMs: 15 * 60_000 };
@@ -67,7 +68,7 @@ export function signInRoutes(deps: AppDeps): RouteDef[] {
     setSessionCookie(ctx, config, result.token, config.sessionTtlMs);
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.redirect(sameSitePath(result.returnTo, config.publicBaseUrl) ?? '/');
+    ctx.redirect(sameSitePath(result.returnTo, config.publicBaseUrl) ?? CONSOLE_HOME);
     ctx.status = redirectStatus;
   }
 
@@ -90,7 +91,7 @@ export function signInRoutes(deps: AppDeps): RouteDef[] {
         if (ip.count > MAGIC_LINK_LIMITS.perIp) throw tooMany(locale, ip.resetAt, now);
         const body = validateIn(locale, SignInBody, await readJson(ctx, 8192));
         const email = normalizeEmail(body.email);
-        const returnTo = body.callbackURL === undefined ? '/' : sameSitePath(body.callbackURL, config.publicBaseUrl);
+        const returnTo = body.callbackURL === undefined ? CONSOLE_HOME : sameSitePath(body.callbackURL, config.publicBaseUrl);
         if (returnTo === null) {
           throw new ServiceError('invalid_input', {
             resolution: tr(locale, '`callbackURL`: must be a path on this site (e.g. /app), never another site.',
@@ -183,7 +184,7 @@ export function signInRoutes(deps: AppDeps): RouteDef[] {
       async handle(ctx) {
         const query = v.safeParse(SignInPageQuery, ctx.query);
         const returnTo = query.success && query.output.returnTo ? sameSitePath(query.output.returnTo, config.publicBaseUrl) : null;
-        signInPage(ctx, returnTo ?? '/');
+        signInPage(ctx, returnTo ?? CONSOLE_HOME);
       },
     }),
   ];

@@ -1,0 +1,129 @@
+// The console's form actions, one entry each: the form's fields (valibot), the page it returns to, the notice on
+// success, and the binding call it makes as the session's caller. Routes and OpenAPI are generated from this list.
+import * as v from 'valibot';
+import type { Caller } from '../../runtime-api/caller.ts';
+import type { Binding } from '../../runtime-api/define.ts';
+import { invoke } from '../../runtime-api/invoke.ts';
+import { callerForOrganization, membershipRequired, requireAdmin } from '../../runtime-api/services/membership.ts';
+import { setActiveOrganization } from '../../runtime-api/services/sessions.ts';
+import * as org from '../../runtime-api/bindings/organization/index.ts';
+import { files_restore } from '../../runtime-api/bindings/files/files_restore.ts';
+import { IdSchema, EmailSchema, NameSchema, RoleSchema, SlugSchema } from '../../runtime-api/bindings/organization/schemas.ts';
+import { invokeDeps, type AppDeps } from '../deps.ts';
+import type { ConsolePageName } from '../pages/console/layout.ts';
+import { oauth_grant_revoke } from '../../runtime-api/bindings/oauth/oauth_grant_revoke.ts';
+import { requireAgentBinding } from './agent-bindings.ts';
+
+export interface ActionContext {
+  deps: AppDeps;
+  caller: Caller;
+  sessionId: string;
+  /** The whole form, for fields sent several times (checkboxes). */
+  form: URLSearchParams;
+}
+
+/** What an action shows at once instead of redirecting (a secret that must be displayed exactly once). */
+export interface ActionResult { newKey: { name: string; key: string } }
+
+export interface ConsoleAction {
+  name: string;
+  page: ConsolePageName;
+  summary: string;
+  fields: v.ObjectSchema<v.ObjectEntries, undefined>;
+  notice: [string, string];
+  run(a: ActionContext, input: Record<string, string>): Promise<void | ActionResult>;
+}
+
+const call = (a: ActionContext, binding: Binding, input: unknown, caller: Caller = a.caller) => invoke(binding, input, caller, invokeDeps(a.deps));
+
+/** Organization actions act on the session's active organization; admin ones say why a member is refused. */
+function inOrganization(a: ActionContext, admin: boolean): Caller {
+  if (!a.caller.membership) throw membershipRequired(a.caller.locale);
+  if (admin) requireAdmin(a.caller);
+  return a.caller;
+}
+
+const activate = (a: ActionContext, orgId: string) => setActiveOrganization(a.deps.sql, a.sessionId, orgId);
+
+export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
+  {
+    name: 'organization-create', page: 'home', summary: 'Create an organization (you become its owner; it becomes active)',
+    fields: v.object({ name: NameSchema, slug: SlugSchema }), notice: ['Organization created.', 'Organização criada.'],
+    async run(a, input) {
+      const created = await call(a, org.organization_create, { name: input.name, slug: input.slug });
+      await activate(a, created.id);
+    },
+  },
+  {
+    name: 'organization-switch', page: 'home', summary: 'Make one of your organizations the active one',
+    fields: v.object({ organizationId: IdSchema }), notice: ['Active organization changed.', 'Organização ativa alterada.'],
+    async run(a, input) {
+      await callerForOrganization(a.deps.sql, a.caller, input.organizationId); // a member of it, else refused
+      await activate(a, input.organizationId);
+    },
+  },
+  {
+    name: 'invitation-accept', page: 'home', summary: 'Accept an invitation sent to you (its organization becomes active)',
+    fields: v.object({ invitationId: IdSchema }), notice: ['You joined the organization.', 'Você entrou na organização.'],
+    async run(a, input) {
+      const accepted = await call(a, org.invitation_accept, { invitationId: input.invitationId });
+      await activate(a, accepted.invitation.organizationId);
+    },
+  },
+  {
+    name: 'invitation-reject', page: 'home', summary: 'Decline an invitation sent to you',
+    fields: v.object({ invitationId: IdSchema }), notice: ['You declined the invitation.', 'Você recusou o convite.'],
+    async run(a, input) { await call(a, org.invitation_reject, { invitationId: input.invitationId }); },
+  },
+  {
+    name: 'member-invite', page: 'members', summary: 'Invite an e-mail address to the active organization',
+    fields: v.object({ email: EmailSchema, role: RoleSchema }), notice: ['Invitation sent.', 'Convite enviado.'],
+    async run(a, input) { await call(a, org.member_invite, { email: input.email, role: input.role }, inOrganization(a, true)); },
+  },
+  {
+    name: 'invitation-cancel', page: 'members', summary: 'Cancel a pending invitation of the active organization',
+    fields: v.object({ invitationId: IdSchema }), notice: ['Invitation cancelled.', 'Convite cancelado.'],
+    async run(a, input) { await call(a, org.invitation_cancel, { invitationId: input.invitationId }, inOrganization(a, true)); },
+  },
+  {
+    name: 'member-role', page: 'members', summary: 'Change a member\'s role',
+    fields: v.object({ memberId: IdSchema, role: RoleSchema }), notice: ['Role changed.', 'Papel alterado.'],
+    async run(a, input) { await call(a, org.member_update_role, { memberId: input.memberId, role: input.role }, inOrganization(a, true)); },
+  },
+  {
+    name: 'member-remove', page: 'members', summary: 'Remove a member from the active organization',
+    fields: v.object({ memberId: IdSchema }), notice: ['Member removed.', 'Membro removido.'],
+    async run(a, input) { await call(a, org.member_remove, { memberIdOrEmail: input.memberId }, inOrganization(a, true)); },
+  },
+  {
+    name: 'file-restore', page: 'files', summary: 'Restore a file from the trash',
+    fields: v.object({ fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }), notice: ['File restored.', 'Arquivo restaurado.'],
+    async run(a, input) { await call(a, files_restore, { fileId: input.fileId }, inOrganization(a, false)); },
+  },
+  {
+    name: 'grant-revoke', page: 'agents', summary: 'Revoke an OAuth app\'s grant: its tokens stop working at once',
+    fields: v.object({ grantId: IdSchema }), notice: ['Access revoked.', 'Acesso revogado.'],
+    async run(a, input) { await call(a, oauth_grant_revoke, { grantId: input.grantId }, inOrganization(a, true)); },
+  },
+  {
+    name: 'mcp-access-set', page: 'agents', summary: 'Set the organization\'s MCP access state and maxScopes',
+    fields: v.object({ state: v.picklist(['testing', 'active', 'revoked']) }), notice: ['MCP access saved.', 'Acesso MCP salvo.'],
+    async run(a, input) {
+      await call(a, requireAgentBinding('mcp_access_set'), { state: input.state, maxScopes: a.form.getAll('scopes') }, inOrganization(a, true));
+    },
+  },
+  {
+    name: 'api-key-create', page: 'agents', summary: 'Create an organization API key (shown once, on the answer)',
+    fields: v.object({ name: NameSchema, expiresInDays: v.pipe(v.string(), v.regex(/^\d{1,4}$/)) }), notice: ['API key created.', 'Chave de API criada.'],
+    async run(a, input) {
+      const created = await call(a, requireAgentBinding('api_keys_create'),
+        { name: input.name, scopes: a.form.getAll('scopes'), expiresInDays: Number(input.expiresInDays) }, inOrganization(a, true));
+      return { newKey: { name: created.name, key: created.key } };
+    },
+  },
+  {
+    name: 'api-key-revoke', page: 'agents', summary: 'Revoke an organization API key',
+    fields: v.object({ keyId: IdSchema }), notice: ['API key revoked.', 'Chave de API revogada.'],
+    async run(a, input) { await call(a, requireAgentBinding('api_keys_revoke'), { keyId: input.keyId }, inOrganization(a, true)); },
+  },
+];

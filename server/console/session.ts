@@ -1,0 +1,58 @@
+// Who may use the console: a signed-in browser session, never a Bearer token. Every console form carries a
+// per-session CSRF token (derived from the session cookie's secret, so it needs no storage and dies with the
+// session) and must come from our own Origin.
+import type Koa from 'koa';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Caller } from '../../runtime-api/caller.ts';
+import { ServiceError } from '../../runtime-api/errors.ts';
+import { tr } from '../../runtime-api/services/membership.ts';
+import type { Config } from '../config.ts';
+import { sessionExpired, sessionUnauthorized } from '../auth/session.ts';
+import { isAllowedOrigin, originNotAllowed } from '../middleware/origin.ts';
+import type { AppDeps } from '../deps.ts';
+
+export interface ConsoleSession {
+  caller: Caller;
+  /** The session cookie's value (secret): only its one-way derivative ever reaches a page. */
+  token: string;
+  csrf: string;
+}
+
+export function csrfToken(sessionToken: string): string {
+  return createHash('sha256').update(`siglata-console-csrf\0${sessionToken}`).digest('base64url');
+}
+
+/** The console's session, or null when the browser is not signed in; a Bearer token is refused outright. */
+export function consoleSession(ctx: Koa.Context): ConsoleSession | null {
+  if (ctx.state.token) {
+    throw new ServiceError('unauthorized', {
+      resolution: tr(ctx.state.locale, 'The console accepts only a signed-in browser session, never a Bearer token: sign in at /auth/sign-in.',
+        'O console aceita apenas uma sessão de navegador conectada, nunca um token Bearer: entre em /auth/sign-in.'),
+    });
+  }
+  const caller: Caller | undefined = ctx.state.caller;
+  if (!caller || caller.kind !== 'session' || !ctx.state.session) return null;
+  return { caller, token: ctx.state.session.token, csrf: csrfToken(ctx.state.session.token) };
+}
+
+/** A console form post: a session (else 401 / SESSION_EXPIRED), our Origin, and the session's CSRF token. */
+export function requireConsolePost(deps: AppDeps, ctx: Koa.Context, given: unknown): ConsoleSession {
+  const session = consoleSession(ctx);
+  if (!session) throw ctx.state.sessionProblem === 'expired' ? sessionExpired(ctx.state.locale) : sessionUnauthorized(ctx.state.locale);
+  checkFormOrigin(ctx, deps.config);
+  const expected = Buffer.from(session.csrf);
+  const actual = Buffer.from(typeof given === 'string' ? given : '');
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+    throw new ServiceError('ORIGIN_NOT_ALLOWED', {
+      message: 'The form\'s security token is missing or does not match this session.',
+      resolution: tr(ctx.state.locale, 'Reload the console page and submit the form again.', 'Recarregue a página do console e envie o formulário de novo.'),
+    });
+  }
+  return session;
+}
+
+/** Browsers always send Origin on form posts; its absence means a non-browser client or a stripped header: refuse. */
+function checkFormOrigin(ctx: Koa.Context, config: Pick<Config, 'allowedOrigins'>): void {
+  const origin = ctx.get('origin');
+  if (!isAllowedOrigin(config, origin)) throw originNotAllowed(ctx.state.locale, origin);
+}

@@ -1,0 +1,84 @@
+// What each console page shows, read through the same bindings every other face uses (invoke with the session
+// caller): the console computes nothing of its own.
+import type Koa from 'koa';
+import type { Binding } from '../../runtime-api/define.ts';
+import type { Caller } from '../../runtime-api/caller.ts';
+import type { Locale } from '../../runtime-api/errors.ts';
+import { invoke } from '../../runtime-api/invoke.ts';
+import { tr } from '../../runtime-api/services/membership.ts';
+import * as org from '../../runtime-api/bindings/organization/index.ts';
+import { context } from '../../runtime-api/bindings/context/context.ts';
+import { executions_list } from '../../runtime-api/bindings/executions/executions_list.ts';
+import { files_list } from '../../runtime-api/bindings/files/files_list.ts';
+import { invokeDeps, type AppDeps } from '../deps.ts';
+import { CONSOLE_PATHS, renderConsole, texts, type ConsolePageName } from '../pages/console/layout.ts';
+import { homeBody } from '../pages/console/home.ts';
+import { membersBody } from '../pages/console/members.ts';
+import { filesBody } from '../pages/console/files.ts';
+import { agentsBody } from '../pages/console/agents.ts';
+import { oauth_grants_list } from '../../runtime-api/bindings/oauth/oauth_grants_list.ts';
+import { agentBinding } from './agent-bindings.ts';
+import type { ConsoleSession } from './session.ts';
+
+export const PAGE_TITLES: Record<ConsolePageName, [string, string]> = {
+  home: ['Your workspace', 'Seu espaço de trabalho'],
+  members: ['Members and invitations', 'Membros e convites'],
+  files: ['Files at a glance', 'Arquivos em resumo'],
+  agents: ['Agents and access', 'Agentes e acesso'],
+};
+
+type Call = <B extends Binding>(binding: B, input: unknown) => Promise<any>;
+
+function caller(deps: AppDeps, c: Caller): Call {
+  return (binding, input) => invoke(binding, input, c, invokeDeps(deps));
+}
+
+const NO_ORGANIZATION = (locale: Locale) => {
+  const t = texts(locale);
+  return `<section><p>${t('Choose or create an organization first.', 'Escolha ou crie uma organização antes.')} <a href="${CONSOLE_PATHS.home}?lang=${locale}">${t('Go to the console home', 'Ir para o início do console')}</a></p></section>`;
+};
+
+export interface PageExtras { notice?: string; error?: string; status?: number; newKey?: { name: string; key: string } }
+
+async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession, locale: Locale, extra: PageExtras): Promise<string> {
+  const call = caller(deps, s.caller);
+  const membership = s.caller.membership;
+  if (page === 'home') {
+    const [organizations, invitations] = await Promise.all([call(org.organizations_list, {}), call(org.invitations_received, {})]);
+    return homeBody(locale, s.csrf, { email: s.caller.email, activeOrganizationId: membership?.orgId ?? null, organizations, invitations });
+  }
+  if (!membership) return NO_ORGANIZATION(locale);
+  const admin = membership.role !== 'member';
+  if (page === 'members') {
+    const [detail, invitations] = await Promise.all([call(org.organization_get, {}), admin ? call(org.invitations_list, {}) : null]);
+    return membersBody(locale, s.csrf, { viewerRole: membership.role, viewerUserId: s.caller.userId, members: detail.members, invitations });
+  }
+  if (page === 'agents') {
+    if (!admin) return agentsBody(locale, s.csrf, { admin, mcp: null, grants: [], keys: null });
+    const mcpGet = agentBinding('mcp_access_get');
+    const keysList = agentBinding('api_keys_list');
+    const [mcp, grants, keys] = await Promise.all([mcpGet ? call(mcpGet, {}) : null, call(oauth_grants_list, {}), keysList ? call(keysList, {}) : null]);
+    return agentsBody(locale, s.csrf, { admin, mcp, grants, keys, ...(extra.newKey ? { newKey: extra.newKey } : {}) });
+  }
+  const [ctxInfo, detail, runs, trash] = await Promise.all([
+    call(context, {}), call(org.organization_get, {}), admin ? call(executions_list, { limit: 20 }) : null, call(files_list, { state: 'trashed', limit: 200 }),
+  ]);
+  const emails = new Map<string, string>(detail.members.map((m: { userId: string; email: string }) => [m.userId, m.email]));
+  return filesBody(locale, s.csrf, {
+    usedBytes: ctxInfo.limits.storageUsedBytes, quotaBytes: ctxInfo.limits.storageQuotaBytes, trashRetentionDays: ctxInfo.limits.trashRetentionDays,
+    executions: runs ? runs.items.map((e: { createdAt: string; userId: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }) => ({
+      when: e.createdAt, who: emails.get(e.userId) ?? e.userId, via: e.via, ok: e.ok, errorCode: e.errorCode, wallMs: e.wallMs,
+    })) : null,
+    trash: trash.files,
+  });
+}
+
+/** Render a console page for the signed-in session, with an optional notice or error (and its status). */
+export async function showConsolePage(deps: AppDeps, ctx: Koa.Context, page: ConsolePageName, s: ConsoleSession, locale: Locale,
+  extra: PageExtras = {}): Promise<void> {
+  const body = await pageBody(deps, page, s, locale, extra);
+  const organizationName = s.caller.membership ? (await caller(deps, s.caller)(context, {})).organization.name as string : null;
+  const [en, pt] = PAGE_TITLES[page];
+  const { newKey: _shownInBody, ...frame } = extra;
+  renderConsole(ctx, { locale, page, title: tr(locale, en, pt), email: s.caller.email, csrf: s.csrf, organizationName, ...frame }, body);
+}
