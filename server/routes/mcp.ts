@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
-import { readJson } from '../http/body.ts';
+import { isJson, readRawBody } from '../http/body.ts';
 import { ServiceError, l10n } from '../../runtime-api/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
@@ -12,7 +12,7 @@ import { BINDINGS, findBinding } from '../../runtime-api/registry.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
 import { runScript } from '../../runtime-api/services/execute.ts';
 import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
-import { checkEnvelope, negotiateVersion, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from '../mcp/protocol.ts';
+import { checkEnvelope, ErrorCode, negotiateVersion, parseRpcText, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from '../mcp/protocol.ts';
 import { listedTools } from '../mcp/tools.ts';
 import { searchBindings, searchText, type SearchDetail } from '../mcp/search.ts';
 import { shapeExecuteResult } from '../mcp/execute-result.ts';
@@ -112,7 +112,28 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         return rpcResult(id, toolError(`${e.code}: ${e.resolutionFor(caller.locale) ?? e.message}`));
       }
     }
-    return rpcError(id, -32602, `Unknown tool: ${name}. The tools are execute and search.`);
+    return rpcError(id, ErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are execute and search.`);
+  }
+
+  /** The JSON-RPC message, or null when a JSON-RPC error was already written (malformed JSON or envelope). */
+  async function readMessage(ctx: Koa.Context): Promise<JsonRpcRequest | null> {
+    if (!isJson(ctx)) {
+      throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the body as Content-Type: application/json.', 'Envie o corpo com Content-Type: application/json.') });
+    }
+    const raw = await readRawBody(ctx, MAX_BODY);
+    try {
+      const version = ctx.get('mcp-protocol-version');
+      if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+        throw new RpcProblem(ErrorCode.InvalidRequest, l10n(`Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+          `MCP-Protocol-Version ${version} não suportada; suportadas: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`));
+      }
+      return checkEnvelope(parseRpcText(raw));
+    } catch (err) {
+      if (!(err instanceof RpcProblem)) throw err;
+      ctx.status = 400;
+      ctx.body = err.toBody(ctx.state.locale);
+      return null;
+    }
   }
 
   async function handlePost(ctx: Koa.Context) {
@@ -127,14 +148,8 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       });
     }
     if (token.mcp.state === 'revoked') throw new ServiceError('MCP_ACCESS_REVOKED');
-    const version = ctx.get('mcp-protocol-version');
-    if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-      throw new ServiceError('invalid_request', {
-        resolution: l10n(`Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-          `MCP-Protocol-Version ${version} não suportada; suportadas: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`),
-      });
-    }
-    const msg = checkEnvelope(await readJson(ctx, MAX_BODY));
+    const msg = await readMessage(ctx);
+    if (!msg) return;
     ctx.type = 'application/json';
     if (msg.id === undefined) { // a notification
       ctx.body = ''; // an empty body, then the status: a notification is 202 Accepted with nothing to say
@@ -161,7 +176,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         ctx.body = await callTool(ctx, caller, msg.id, msg.params!);
         return;
       default:
-        ctx.body = rpcError(msg.id, -32601, `Method not found: ${msg.method}`);
+        ctx.body = rpcError(msg.id, ErrorCode.MethodNotFound, `Method not found: ${msg.method}`);
     }
   }
 
@@ -179,7 +194,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     defineRoute({
       method: 'POST', path, operationId: path === '/mcp' ? 'mcpAlias' : 'mcp',
       summary: path === '/mcp' ? 'MCP endpoint (alias of /v1/mcp)' : 'MCP endpoint (Streamable HTTP, stateless, JSON responses)',
-      description: 'JSON-RPC 2.0, one message per request: initialize, ping, tools/list (execute and search), tools/call. Notifications answer 202. Tool failures are results with isError; envelope problems are 400 invalid_request.',
+      description: 'JSON-RPC 2.0, one message per request: initialize, ping, tools/list (execute and search), tools/call. Notifications answer 202. Tool failures are results with isError; malformed JSON (-32700) and envelope problems (-32600, -32602) are HTTP 400 with a JSON-RPC error whose data holds {code: "invalid_request", resolution}.',
       tags: ['mcp'], auth: 'none', body: rpcBody,
       responses: {
         200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },

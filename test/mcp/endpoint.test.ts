@@ -46,19 +46,40 @@ t.test('MCP endpoint', async (t) => {
     t.equal(text.status, 415);
     const big = await http(`${app.url}/v1/mcp`, { body: JSON.stringify({ ...rpc('tools/list'), pad: 'x'.repeat(1024 * 1024) }), token, headers: { 'content-type': 'application/json' } });
     t.equal(big.status, 413);
-    for (const [body, why] of [
-      [[rpc('tools/list')], /batch/i],
-      [{ id: 1, method: 'tools/list' }, /jsonrpc/],
-      [rpc('tools/call'), /params/],
-      [rpc('tools/call', { arguments: {} }), /params\.name/],
+    t.equal(big.body.error.code, 'payload_too_large');
+  });
+
+  t.test('malformed JSON-RPC is answered in JSON-RPC with HTTP 400', async (t) => {
+    const raw = (body: string, headers: Record<string, string> = {}) =>
+      http(`${app.url}/v1/mcp`, { body, token, headers: { 'content-type': 'application/json', ...headers } });
+    for (const body of ['{"jsonrpc":"2.0","id":1,"method":"tools/li', '', 'not json', '\u00ff']) {
+      const res = await raw(body);
+      t.equal(res.status, 400, `truncated/invalid: ${JSON.stringify(body)}`);
+      t.match(res.body, { jsonrpc: '2.0', id: null, error: { code: -32700, message: String, data: { code: 'invalid_request' } } });
+    }
+    for (const [body, code, id, why] of [
+      [[rpc('tools/list')], -32600, null, /batch/i],
+      [{ id: 7, method: 'tools/list' }, -32600, 7, /jsonrpc/],
+      [{ jsonrpc: '1.0', id: 'a', method: 'tools/list' }, -32600, 'a', /jsonrpc/],
+      [{ jsonrpc: '2.0', id: 3 }, -32600, 3, /method/],
+      [{ jsonrpc: '2.0', id: { x: 1 }, method: 'ping' }, -32600, null, /id/],
+      [42, -32600, null, /object/],
+      [rpc('tools/call'), -32602, 1, /params/],
+      [rpc('tools/call', { arguments: {} }), -32602, 1, /params\.name/],
+      [{ jsonrpc: '2.0', id: 2, method: 'ping', params: [1] }, -32602, 2, /params/],
     ] as const) {
       const res = await call(body);
-      t.equal(res.status, 400);
-      t.equal(res.body.error.code, 'invalid_request');
-      t.match(res.body.error.resolution, why);
+      t.equal(res.status, 400, JSON.stringify(body));
+      t.equal(res.body.jsonrpc, '2.0');
+      t.equal(res.body.id, id);
+      t.equal(res.body.error.code, code);
+      t.match(res.body.error.data.resolution, why);
     }
+    const pt = await call(rpc('tools/call'), { headers: { 'x-service-locale': 'pt-BR' } });
+    t.match(pt.body.error.data.resolution, /precisa de um objeto/);
     const version = await call(rpc('tools/list'), { headers: { 'mcp-protocol-version': '1999-01-01' } });
     t.equal(version.status, 400);
+    t.match(version.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: /1999-01-01/ } });
   });
 
   t.test('initialize negotiates; notifications are 202; tools/list is exactly execute and search', async (t) => {
