@@ -23,6 +23,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { askCors, askRoutes } from './routes/ask.ts';
 import { appV1Routes } from './routes/app-v1.ts';
 import { schemaRoutes } from './routes/schema.ts';
+import { methodNotAllowed } from './middleware/method-not-allowed.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
@@ -71,7 +72,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   app.use(oauthCors(deps));
   app.use(resolveBearer(deps, [grantCheck(deps)]));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(methodNotAllowed(routes));
   ROUTERS.set(app, router);
   return app;
 }

@@ -143,6 +143,10 @@ export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null 
         503: { description: 'Public corpus unavailable.', schema: AskFailureSchema, headers: { 'Retry-After': 'Seconds to wait.' } },
       },
       errors: [],
+      writeError(ctx, error) {
+        ctx.set(CORS_HEADERS);
+        writeFailure(ctx, ctx.state.requestId ?? randomUUID(), fail('METHOD_NOT_ALLOWED', `${error.resolutionFor('en-US') ?? error.message} /ask takes a POST with a JSON body.`));
+      },
       async handle(ctx) {
         const requestId: string = ctx.state.requestId ?? randomUUID();
         ctx.set(CORS_HEADERS);

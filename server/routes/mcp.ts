@@ -190,6 +190,13 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
 
   const rpcBody = { contentType: 'application/json', jsonSchema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } } };
   const rpcResponse = { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: {}, result: {}, error: { type: 'object' } } };
+  const rpcErrorResponse = {
+    type: 'object', required: ['jsonrpc', 'id', 'error'],
+    properties: {
+      jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] },
+      error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', properties: { code: { const: 'invalid_request' }, resolution: { type: 'string' } } } } },
+    },
+  };
   return ['/v1/mcp', '/mcp'].flatMap((path): RouteDef[] => [
     defineRoute({
       method: 'POST', path, operationId: path === '/mcp' ? 'mcpAlias' : 'mcp',
@@ -199,17 +206,18 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       responses: {
         200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },
         202: { description: 'A notification was accepted.' },
+        400: { description: 'Malformed JSON (-32700), not a JSON-RPC request (-32600), missing or wrong params (-32602), or an unsupported MCP-Protocol-Version: a JSON-RPC error.', jsonSchema: rpcErrorResponse },
       },
-      errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'invalid_request', 'payload_too_large', 'unsupported_media_type', 'engine_busy'],
+      errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'payload_too_large', 'unsupported_media_type', 'engine_busy'],
       handle: handlePost,
     }),
     defineRoute({
       method: 'GET', path, operationId: path === '/mcp' ? 'mcpAliasGet' : 'mcpGet', summary: 'Not supported: no SSE stream (405)',
-      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed,
+      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed, refusal: true,
     }),
     defineRoute({
       method: 'DELETE', path, operationId: path === '/mcp' ? 'mcpAliasDelete' : 'mcpDelete', summary: 'Not supported: no session (405)',
-      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed,
+      tags: ['mcp'], auth: 'none', responses: {}, errors: ['method_not_allowed'], handle: methodNotAllowed, refusal: true,
     }),
   ]);
 }

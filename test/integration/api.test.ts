@@ -1,4 +1,5 @@
 import t from 'tap';
+import { routeTable } from '../../server/app.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 
@@ -41,9 +42,38 @@ t.test('GET /api', async (t) => {
     t.equal(res.body.message, 'Não encontrado.');
   });
 
-  t.test('a wrong method is 405', async (t) => {
+  t.test('a wrong method is 405 with Allow derived from the route table, on every path', async (t) => {
     const res = await http(`${app.url}/api`, { method: 'DELETE' });
     t.equal(res.status, 405);
     t.equal(res.body.error.code, 'method_not_allowed');
+    t.equal(res.headers.allow, 'GET, HEAD');
+    const patch = await http(`${app.url}/api`, { method: 'PATCH' });
+    t.equal(patch.status, 405, 'a method the router does not implement is 405 too, never 500');
+    t.equal(patch.headers.allow, 'GET, HEAD');
+    // Every path of the table with a method it does not serve.
+    const byPath = new Map<string, Set<string>>();
+    for (const r of routeTable(app.deps)) {
+      if (r.refusal) continue;
+      const set = byPath.get(r.path) ?? new Set<string>();
+      for (const m of r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]) set.add(m);
+      byPath.set(r.path, set);
+    }
+    for (const [path, methods] of byPath) {
+      const wrong = ['PUT', 'DELETE', 'POST', 'GET'].find((m) => !methods.has(m))!;
+      const url = `${app.url}${path.replace(/:(\w+)/g, 'x1')}`;
+      const r = await http(url, { method: wrong });
+      t.equal(r.status, 405, `${wrong} ${path}`);
+      t.same(String(r.headers.allow).split(', ').sort(), [...methods].sort(), `Allow on ${path}`);
+    }
+    const mcpPut = await http(`${app.url}/v1/mcp`, { method: 'PUT' });
+    t.equal(mcpPut.headers.allow, 'POST', 'documented refusals are not allowed methods');
+  });
+
+  t.test('GET /ask answers 405 in /ask\'s own failure shape', async (t) => {
+    const res = await http(`${app.url}/ask`, { method: 'GET' });
+    t.equal(res.status, 405);
+    t.equal(res.headers.allow, 'POST');
+    t.equal(res.headers['access-control-allow-origin'], '*');
+    t.match(res.body, { _meta: { response_type: 'Failure', version: '0.54' }, error: { code: 'METHOD_NOT_ALLOWED', message: /POST/ }, results: [] });
   });
 });
