@@ -113,8 +113,11 @@ export function l10n(en: string, pt: string): Localized {
 }
 
 export interface ServiceErrorOptions {
-  /** Overrides the table's generic message (English; localized callers pass `messages`). */
-  message?: string;
+  /**
+   * Overrides the table's generic message with one that says what is wrong: in both locales (`l10n(en, pt)`), or
+   * one English string (then other locales keep the table's text).
+   */
+  message?: string | Localized;
   /**
    * A specific resolution, e.g. naming the failing field: in both locales (`l10n(en, pt)`), or one string that is
    * already in the request's locale (e.g. `tr(locale, en, pt)` or a localized validation message).
@@ -137,10 +140,12 @@ export class ServiceError extends Error {
   readonly headers: Record<string, string> | undefined;
   readonly customMessage: boolean;
   readonly #resolution: string | Localized | undefined;
+  readonly #message: string | Localized | undefined;
 
   constructor(code: ErrorCode, options: ServiceErrorOptions = {}) {
     const row = ERROR_TABLE[code];
-    super(options.message ?? row.message['en-US'], { cause: options.cause });
+    super((typeof options.message === 'string' ? options.message : options.message?.['en-US']) ?? row.message['en-US'], { cause: options.cause });
+    this.#message = options.message;
     this.name = 'ServiceError';
     this.code = code;
     this.status = row.status;
@@ -162,7 +167,9 @@ export class ServiceError extends Error {
   toBody(locale: Locale = 'en-US'): Record<string, unknown> {
     const row = ERROR_TABLE[this.code];
     const internal = this.status >= 500;
-    const message = internal || !this.customMessage || locale !== 'en-US' ? row.message[locale] : this.message;
+    const own = this.#message;
+    const specific = typeof own === 'string' ? (locale === 'en-US' ? own : undefined) : own?.[locale];
+    const message = (!internal && specific) || row.message[locale];
     const resolution = (!internal && this.resolutionFor(locale)) || row.resolution[locale];
     const extra = internal ? {} : (this.details ?? {});
     if (this.shape === 'typed') return { code: this.code, message, ...extra };

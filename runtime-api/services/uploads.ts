@@ -77,15 +77,21 @@ export async function beginUpload(
   });
 }
 
+/** A part number within 1..10000 but past the reservation: the table's "size does not match" would mislead. */
+function partOutOfRange(partCount: number, partNumber: number): ServiceError {
+  return new ServiceError('part_mismatch', {
+    message: l10n(`Part ${partNumber} is beyond this upload, which has ${partCount} part(s); nothing was stored.`,
+      `A parte ${partNumber} está além deste envio, que tem ${partCount} parte(s); nada foi gravado.`),
+    resolution: l10n(`Send parts 1 to ${partCount} only; the byteLength given to upload_begin fixes the part count.`,
+      `Envie apenas as partes 1 a ${partCount}; o byteLength dado a upload_begin fixa o número de partes.`),
+    details: { partNumber, partCount },
+  });
+}
+
 /** Checks before reading a part's body: the reservation is open and the part number is within it. */
 export async function partTarget(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number): Promise<{ upload: UploadRow; expectedBytes: number }> {
   const upload = assertOpen(await findUpload(deps.sql, orgId, uploadId), uploadId, deps.clock.now());
-  if (partNumber > upload.partCount) {
-    throw new ServiceError('part_mismatch', {
-      resolution: l10n(`This reservation has ${upload.partCount} part(s); part ${partNumber} is out of range.`, `Esta reserva tem ${upload.partCount} parte(s); a parte ${partNumber} está fora do intervalo.`),
-      details: { partCount: upload.partCount },
-    });
-  }
+  if (partNumber > upload.partCount) throw partOutOfRange(upload.partCount, partNumber);
   return { upload, expectedBytes: expectedPartBytes(upload, partNumber) };
 }
 
@@ -113,9 +119,8 @@ export async function storePart(deps: UploadDeps, orgId: string, uploadId: strin
     const outcome = await inTransaction(deps.sql, async (tx) => {
       const now = deps.clock.now();
       const upload = assertOpen(await findUpload(tx, orgId, uploadId, 'share'), uploadId, now);
-      if (partNumber > upload.partCount || data.length !== expectedPartBytes(upload, partNumber)) {
-        throw new ServiceError('part_mismatch');
-      }
+      if (partNumber > upload.partCount) throw partOutOfRange(upload.partCount, partNumber);
+      if (data.length !== expectedPartBytes(upload, partNumber)) throw new ServiceError('part_mismatch');
       const sums = await pending;
       const part: PartRow = { partNumber, byteLength: data.length, crc32: sums.crc32, sha256: sums.sha256, receivedAt: now };
       if (forget && (await forgetDifferentPart(tx, uploadId, part))) return 'forgotten' as const; // committed first
