@@ -177,6 +177,15 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * A 409 `conflict` with its own reason: the typed shape has no resolution member, so the message states the reason
+ * and the fix (a bare "conflicts with the current state" tells the caller nothing); scripts also get the fix alone.
+ */
+export function conflict(reason: Localized, fix: Localized, options: Omit<ServiceErrorOptions, 'message' | 'resolution'> = {}): ServiceError {
+  const both = (locale: Locale) => `${reason[locale]} ${fix[locale]}`;
+  return new ServiceError('conflict', { ...options, message: l10n(both('en-US'), both('pt-BR')), resolution: fix });
+}
+
 export function errorStatus(code: ErrorCode): number {
   return ERROR_TABLE[code].status;
 }

@@ -9,7 +9,7 @@ import type { Caller } from '../caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
 import { invoke, authorize, parseInput } from '../invoke.ts';
 import { BINDINGS, findBinding } from '../registry.ts';
-import { ServiceError, l10n, type Locale } from '../errors.ts';
+import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult, HostResult } from '../engine-port.ts';
@@ -144,7 +144,8 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
   }
   if (payload.org !== caller.membership!.orgId || payload.sub !== caller.userId) throw invalid('planned by another user or organization', 'planejado por outro usuário ou organização');
   if (payload.script !== scriptHash(source)) {
-    throw new ServiceError('conflict', { resolution: l10n('The script differs from the planned one; apply exactly the planned script.', 'O script difere do planejado; aplique exatamente o script planejado.') });
+    throw conflict(l10n('The script differs from the planned one.', 'O script difere do planejado.'),
+      l10n('Apply exactly the planned script, or plan this one.', 'Aplique exatamente o script planejado, ou planeje este.'));
   }
   return { ops: payload.ops as string, n: payload.n as number };
 }
@@ -162,10 +163,9 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
       result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: hostCallFor(caller, deps, null, record, ctx.onBindingError) }));
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
-        throw new ServiceError('conflict', {
-          resolution: l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied. Plan again and review.`,
-            `As escritas do script mudaram desde o planejamento (${plan.n} planejadas, ${operations.length} agora); nada foi aplicado. Planeje de novo e revise.`),
-        });
+        throw conflict(l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied.`,
+          `As escritas do script mudaram desde o planejamento (${plan.n} planejadas, ${operations.length} agora); nada foi aplicado.`),
+        l10n('Plan again and review.', 'Planeje de novo e revise.'));
       }
     });
   } catch (err) {

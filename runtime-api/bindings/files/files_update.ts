@@ -1,7 +1,7 @@
 // files_update: rename a file and/or change its stored media type. Trashed files must be restored first.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, l10n } from '../../errors.ts';
+import { ServiceError, conflict, l10n } from '../../errors.ts';
 import { findFile, inTransaction, updateFileMeta } from '../../store/files.ts';
 import { notFound } from '../../services/trash.ts';
 import { FileId, FileName, FileRecord, MediaType, toFileRecord } from './schemas.ts';
@@ -28,7 +28,8 @@ export const files_update = defineBinding({
       const file = await findFile(tx, orgId, input.fileId, 'update');
       if (!file) throw notFound(input.fileId);
       if (file.state !== 'active') {
-        throw new ServiceError('conflict', { resolution: l10n(`File ${input.fileId} is in the trash; restore it with files_restore first.`, `O arquivo ${input.fileId} está na lixeira; restaure-o com files_restore primeiro.`), details: { state: file.state } });
+        throw conflict(l10n(`File ${input.fileId} is in the trash and cannot change.`, `O arquivo ${input.fileId} está na lixeira e não pode mudar.`),
+          l10n('Restore it with files_restore first.', 'Restaure-o com files_restore primeiro.'), { details: { state: file.state } });
       }
       return (await updateFileMeta(tx, orgId, input.fileId, { name: input.name, mediaType: input.mediaType }, clock.now()))!;
     });

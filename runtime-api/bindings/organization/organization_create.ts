@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import type { Sql } from 'postgres';
 import { defineBinding } from '../../define.ts';
-import { ServiceError } from '../../errors.ts';
+import { conflict, l10n } from '../../errors.ts';
 import { createOrganization } from '../../store/organizations.ts';
 import { tr } from '../../services/membership.ts';
 import { MetadataSchema, NameSchema, SlugSchema, UserOrganizationSchema, organizationView } from './schemas.ts';
@@ -24,10 +24,8 @@ export const organization_create = defineBinding({
       return { ...organizationView(org), role: 'owner' as const };
     } catch (err) {
       if ((err as { code?: unknown }).code === '23505') {
-        throw new ServiceError('conflict', {
-          resolution: tr(caller.locale, `The slug "${input.slug}" is taken; choose another.`, `O slug "${input.slug}" já está em uso; escolha outro.`),
-          cause: err,
-        });
+        throw conflict(l10n(`The slug "${input.slug}" is taken.`, `O slug "${input.slug}" já está em uso.`),
+          l10n('Choose another slug.', 'Escolha outro slug.'), { cause: err });
       }
       throw err;
     }
