@@ -3,7 +3,9 @@
 import { Execution, type HostCall } from './bridge.ts';
 import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
 import { Pool } from './pool.ts';
-import { assertHostCanCheck, checkSyntax } from './compile.ts';
+import { assertHostCanCheck } from './compile.ts';
+import { prepareScript } from './typescript.ts';
+import { explainUnknownGlobal } from './hints.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
 export type { EngineConfig, EngineLimits } from './limits.ts';
@@ -103,10 +105,11 @@ export function createEngine(config: EngineConfig): Engine {
       if (source.length > limits.maxSourceBytes || Buffer.byteLength(source) > limits.maxSourceBytes) {
         return refusal({ type: 'limit_exceeded', code: 'max_source_bytes', message: `The script is larger than ${limits.maxSourceBytes} bytes.` });
       }
-      // Checked here, on the host, before any isolate is involved (and cached per source).
-      const syntax = checkSyntax(source);
-      if (syntax) return refusal(syntax);
-      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant));
+      // Checked here, on the host, before any isolate is involved (and cached per source); TypeScript is stripped.
+      const prepared = prepareScript(source);
+      if (prepared.error) return refusal(prepared.error);
+      const result = await pool.submit(new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant));
+      return explainUnknownGlobal(result, request.bindings);
     },
     ready: () => pool.whenReady(),
     stats(): EngineStats {

@@ -16,14 +16,14 @@ export function listedTools(bindings: readonly Binding[], config: Config) {
       name: 'execute',
       title: 'Run a script against the workspace',
       description: `Runs JavaScript in an isolated sandbox against this workspace, as you, in the organization of your token.
-Contract: the script is the body of an async function; \`return\` a JSON-serializable value. Plain JavaScript (no TypeScript syntax, no import/require, no fetch, no timers beyond await). Bindings are async globals taking one options object, e.g. \`const { items } = await files_list({ state: "active", limit: 50 }); return items.map(f => f.name);\`. A failing binding throws an Error with \`code\` and \`resolution\`; catch it or let the script fail. console.log/info/warn/error are captured.
+Contract: the script is the body of an async function; \`return\` a JSON-serializable value. JavaScript or TypeScript: erasable TypeScript (type annotations, interfaces, type aliases, `as`, generics) is stripped before the run with line numbers kept; enums, namespaces and parameter properties are refused as syntax errors. No import/require, no fetch, no timers beyond await. A misspelt binding name fails with a ReferenceError that names the close bindings. Bindings are async globals taking one options object, e.g. \`const { items } = await files_list({ state: "active", limit: 50 }); return items.map(f => f.name);\`. A failing binding throws an Error with \`code\` and \`resolution\`; catch it or let the script fail. console.log/info/warn/error are captured.
 Limits: ${e.wallMs} ms wall time, ${e.cpuMs} ms CPU, ${e.memoryMb} MB memory, ${e.maxHostCalls} binding calls (${e.maxInFlight} at once), source ${e.maxSourceBytes} bytes, result ${e.maxResultBytes} bytes; text output is capped at about 24 KB (filter or aggregate in the script).
 Use \`search\` for exact signatures; the \`context\` tool (empty arguments) or the \`context()\` binding tells your organization, role and scopes.
 Bindings:
 ${bindingIndex(bindings)}`,
       inputSchema: {
         type: 'object',
-        properties: { script: { type: 'string', minLength: 1, maxLength: e.maxSourceBytes, description: 'The body of an async function.' } },
+        properties: { script: { type: 'string', minLength: 1, maxLength: e.maxSourceBytes, description: 'The body of an async function, in JavaScript or erasable TypeScript.' } },
         required: ['script'],
         additionalProperties: false,
       },

@@ -194,3 +194,16 @@ t.test('CORS on the MCP endpoint for allowed origins only', async (t) => {
   t.equal(unauth.status, 401);
   t.match(unauth.headers['access-control-expose-headers'], /WWW-Authenticate/, 'a browser client can read the challenge');
 });
+
+t.test('an agent\'s TypeScript runs through MCP execute, and the tool text says so', async (t) => {
+  const app = await startTestApp(t);
+  const token = await app.token({ email: 'ts@example.com' });
+  const call = (body: unknown) => http(`${app.url}/v1/mcp`, { json: body, token });
+  const list = await call(rpc('tools/list'));
+  t.match(list.body.result.tools[0].description, /TypeScript/);
+  t.notMatch(list.body.result.tools[0].description, /no TypeScript/);
+  const res = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'interface Ctx { role: string }\nconst c: Ctx = await context();\nreturn c.role as string;' } }));
+  t.match(res.body.result.structuredContent, { ok: true, result: 'owner' });
+  const miss = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'return await file_list({});' } }));
+  t.match(miss.body.result.structuredContent.error, { type: 'script_error', message: /Did you mean files_list/ });
+});
