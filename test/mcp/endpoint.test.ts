@@ -206,4 +206,7 @@ t.test('an agent\'s TypeScript runs through MCP execute, and the tool text says 
   t.match(res.body.result.structuredContent, { ok: true, result: 'owner' });
   const miss = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'return await file_list({});' } }));
   t.match(miss.body.result.structuredContent.error, { type: 'script_error', message: /Did you mean files_list/ });
+
+  const many = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'const all = await Promise.all(Array.from({ length: 100 }, () => context())); return all.length;' } }));
+  t.match(many.body.result.structuredContent, { ok: true, result: 100, stats: { hostCalls: 100 } }, 'Promise.all over 100 binding calls');
 });
