@@ -35,6 +35,8 @@ export interface TestAppOptions {
   manualClock?: boolean;
   blobs?: (dataDir: string) => BlobStore | Promise<BlobStore>;
   mailer?: Mailer;
+  /** Where /ask's public corpus is read from (default fixtures/site); a missing directory leaves /ask without one. */
+  askCorpusDir?: string;
 }
 
 export interface TestApp {
@@ -93,7 +95,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     // SMTP_URL in `env` (e.g. the SMTP catcher's url) sends real mail through nodemailer.
     mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
-    askIndex: await loadAskIndex(undefined, createLogger('silent')),
+    askIndex: await loadAskIndex(options.askCorpusDir, createLogger('silent')),
     engine: lazyEngine(() => createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
   };
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);

@@ -9,7 +9,7 @@ t.test('GET /api', async (t) => {
   t.test('anonymous health in the default locale', async (t) => {
     const res = await http(`${app.url}/api`);
     t.equal(res.status, 200);
-    t.same(res.body, { service: 'siglata', status: 'ok', locale: 'en-US', user: null });
+    t.same(res.body, { service: 'siglata', status: 'ok', components: { ask: 'ready' }, locale: 'en-US', user: null });
     t.match(res.headers['x-request-id'], /^[0-9a-f-]{36}$/);
   });
 
@@ -76,4 +76,17 @@ t.test('GET /api', async (t) => {
     t.equal(res.headers['access-control-allow-origin'], '*');
     t.match(res.body, { _meta: { response_type: 'Failure', version: '0.54' }, error: { code: 'METHOD_NOT_ALLOWED', message: /POST/ }, results: [] });
   });
+});
+
+t.test('/ask without its corpus: GET /api and POST /ask tell the same real state', async (t) => {
+  const app = await startTestApp(t, { askCorpusDir: '/nonexistent/siglata-site' });
+  const health = await http(`${app.url}/api`);
+  t.equal(health.status, 200);
+  t.match(health.body, { status: 'degraded', components: { ask: 'unavailable' } });
+  const ask = await http(`${app.url}/ask`, { json: { query: { text: 'lixeira' }, prefer: { streaming: false } } });
+  t.equal(ask.status, 503);
+  t.equal(ask.body.error.code, 'CORPUS_UNAVAILABLE');
+  t.equal(ask.headers['retry-after'], undefined, 'no "retry shortly" for a corpus that will not load by itself');
+  t.match(ask.body.error.message, /not loaded on this server/);
+  t.notMatch(ask.body.error.message, /retry shortly/);
 });
