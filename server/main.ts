@@ -1,5 +1,6 @@
 // `npm start`: parse the config, start the dependencies, listen, and shut down gracefully on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
+import { serveApp } from './http/serve.ts';
 import { loadConfig, ConfigError } from './config.ts';
 import { bootstrap } from './bootstrap.ts';
 import { createApp } from './app.ts';
@@ -19,7 +20,8 @@ try {
 const logger = createLogger(config.logLevel);
 const running = await bootstrap(config, { logger });
 const app = createApp(running.deps);
-const server = createServer(app.callback());
+const server = createServer();
+serveApp(server, app);
 server.requestTimeout = 0; // long part uploads and downloads; idle sockets are still closed by headersTimeout/keepAlive
 server.on('error', async (err: NodeJS.ErrnoException) => {
   // e.g. EADDRINUSE: say so in one line, and stop the embedded database we started.

@@ -8,6 +8,7 @@ import type { Test } from 'tap';
 import type Koa from 'koa';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
+import { serveApp } from '../../server/http/serve.ts';
 import { createEngine, type Engine } from '../../engine/index.ts';
 import { loadAskIndex } from '../../server/ask/load.ts';
 import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
@@ -99,7 +100,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     engine: lazyEngine(() => createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
   };
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
-  server.on('request', app.callback());
+  serveApp(server, app);
 
   const mint = (req: Partial<MintRequest> & { email: string }) => {
     const given = Object.fromEntries(Object.entries(req).filter(([, value]) => value !== undefined));
