@@ -66,11 +66,11 @@ function hostCallFor(caller: Caller, deps: InvokeDeps, plan: Recorder | null, ap
       const raw = argsJson === '' ? null : JSON.parse(argsJson);
       if (binding.writes && plan) {
         authorize(binding, caller);
-        const index = plan(binding.name, parseInput(binding, raw));
+        const index = plan(binding.name, parseInput(binding, raw, caller.locale));
         return { ok: true, json: JSON.stringify({ planned: true, index }) };
       }
       const out = await invoke(binding, raw, caller, deps);
-      if (binding.writes && applied) applied(binding.name, parseInput(binding, raw));
+      if (binding.writes && applied) applied(binding.name, parseInput(binding, raw, caller.locale));
       return { ok: true, json: JSON.stringify(out ?? null) };
     } catch (err) {
       if (err instanceof ServiceError) onError?.(err);

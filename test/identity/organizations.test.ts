@@ -56,7 +56,7 @@ t.test('organizations', async (t) => {
     const noName = await bo.post('/auth/organization/create', { name: '   ', slug: 'no-name' }, { 'x-service-locale': 'pt-BR' });
     t.equal(noName.status, 400);
     t.equal(noName.body.error.message, 'Os parâmetros não passaram na validação.');
-    t.match(noName.body.error.resolution, '`name`: Comprimento inválido');
+    t.match(noName.body.error.resolution, '`name`: curto demais: no mínimo 1 caracteres ou itens');
     const anonymous = await http(`${app.url}/auth/organization/create`, { json: { name: 'x', slug: 'anon' } });
     t.equal(anonymous.status, 401);
   });
