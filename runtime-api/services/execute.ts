@@ -103,6 +103,20 @@ async function audit(ctx: ExecuteContext, caller: Caller, mode: ExecuteMode, sou
   }, ctx.deps.clock.now());
 }
 
+export interface ExecuteRequest { script: string; mode?: 'run' | 'plan' | 'apply'; planToken?: string }
+
+/** Run, plan or apply: the one dispatch behind /app/v1/execute and the MCP execute tool. */
+export async function executeInMode(ctx: ExecuteContext, caller: Caller, request: ExecuteRequest): Promise<ExecuteOutcome> {
+  if (request.mode === 'apply') {
+    if (!request.planToken) throw new ServiceError('invalid_input', {
+      resolution: l10n('`planToken`: required with mode "apply"; take it from the plan response.', '`planToken`: obrigatório com mode "apply"; use o da resposta do plano.'),
+    });
+    return applyScript(ctx, caller, request.script, request.planToken);
+  }
+  if (request.mode === 'plan') return planScript(ctx, caller, request.script);
+  return runScript(ctx, caller, request.script);
+}
+
 export async function runScript(ctx: ExecuteContext, caller: Caller, source: string): Promise<ExecuteOutcome> {
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
   const result = throwIfBusy(await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership.orgId, hostCall: hostCallFor(caller, ctx.deps, null, null, ctx.onBindingError) }));

@@ -18,12 +18,17 @@ export function listedTools(bindings: readonly Binding[], config: Config) {
       description: `Runs JavaScript in an isolated sandbox against this workspace, as you, in the organization of your token.
 Contract: the script is the body of an async function; \`return\` a JSON-serializable value. JavaScript or TypeScript: erasable TypeScript (type annotations, interfaces, type aliases, \`as\`, generics) is stripped before the run with line numbers kept; enums, namespaces and parameter properties are refused as syntax errors. No import/require, no fetch, no timers beyond await. A misspelt binding name fails with a ReferenceError that names the close bindings. Bindings are async globals taking one options object, e.g. \`const { items } = await files_list({ state: "active", limit: 50 }); return items.map(f => f.name);\`. A failing binding throws an Error with \`code\` and \`resolution\`; catch it or let the script fail. console.log/info/warn/error are captured.
 Limits: ${e.wallMs} ms wall time, ${e.cpuMs} ms CPU, ${e.memoryMb} MB memory, ${e.maxHostCalls} binding calls (${e.maxInFlight} run at once; more wait their turn, so Promise.all over many calls works), source ${e.maxSourceBytes} bytes, result ${e.maxResultBytes} bytes; text output is capped at about 24 KB (filter or aggregate in the script).
+Plan and apply (for batch edits you want to review): call with \`mode: "plan"\` to run the script with every write recorded instead of performed (a write returns \`{planned: true, index}\`); the result lists \`operations\` and a \`planToken\` valid 15 minutes. Then call again with the same script, \`mode: "apply"\` and that \`planToken\`: the script re-runs in one transaction and commits only if its writes equal the plan (\`applied: true\`); otherwise nothing changes and the result is an error saying why.
 Use \`search\` for exact signatures; the \`context\` tool (empty arguments) or the \`context()\` binding tells your organization, role and scopes.
 Bindings:
 ${bindingIndex(bindings)}`,
       inputSchema: {
         type: 'object',
-        properties: { script: { type: 'string', minLength: 1, maxLength: e.maxSourceBytes, description: 'The body of an async function, in JavaScript or erasable TypeScript.' } },
+        properties: {
+          script: { type: 'string', minLength: 1, maxLength: e.maxSourceBytes, description: 'The body of an async function, in JavaScript or erasable TypeScript.' },
+          mode: { type: 'string', enum: ['run', 'plan', 'apply'], default: 'run', description: '"run" performs the writes; "plan" records them and returns operations and a planToken; "apply" re-runs the planned script atomically.' },
+          planToken: { type: 'string', maxLength: 8192, description: 'With mode "apply": the planToken from the plan result.' },
+        },
         required: ['script'],
         additionalProperties: false,
       },
@@ -36,6 +41,10 @@ ${bindingIndex(bindings)}`,
           error: { type: 'object' },
           truncated: { type: 'boolean' },
           stats: { type: 'object' },
+          operations: { type: 'array', description: 'plan/apply: the write calls in order ({index, binding, input}).' },
+          operationsOmitted: { type: 'integer' },
+          planToken: { type: 'string' },
+          applied: { type: 'boolean' },
         },
         required: ['ok', 'logs', 'truncated', 'stats'],
       },

@@ -10,7 +10,8 @@ import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
 import { BINDINGS, findBinding } from '../../runtime-api/registry.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
-import { runScript } from '../../runtime-api/services/execute.ts';
+import { executeInMode, type ExecuteOutcome } from '../../runtime-api/services/execute.ts';
+import { describeIssues } from '../../runtime-api/invoke.ts';
 import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
 import { checkEnvelope, ErrorCode, negotiateVersion, parseRpcText, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from '../mcp/protocol.ts';
 import { listedTools } from '../mcp/tools.ts';
@@ -23,7 +24,13 @@ const MAX_BODY = 1024 * 1024;
 /** Executions one token may have running at once (a per-token tool-call limit besides the global rate limit). */
 const MAX_CONCURRENT_PER_TOKEN = 16;
 
-const ExecuteArgs = v.strictObject({ script: v.pipe(v.string(), v.minLength(1)) });
+const ExecuteArgs = v.strictObject({
+  script: v.pipe(v.string(), v.minLength(1)),
+  mode: v.optional(v.picklist(['run', 'plan', 'apply']), 'run'),
+  planToken: v.optional(v.pipe(v.string(), v.maxLength(8192))),
+});
+/** Planned operations listed in a tool result at most (the plan token covers them all). */
+const MAX_LISTED_OPERATIONS = 100;
 const SearchArgs = v.strictObject({
   query: v.pipe(v.string(), v.maxLength(500)),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 10),
@@ -31,6 +38,18 @@ const SearchArgs = v.strictObject({
 });
 
 const INSTRUCTIONS = 'Workspace tools: `search` finds the bindings (with TypeScript signatures) that `execute` scripts can call; `execute` runs a JavaScript async-function body against your organization. An unlisted `context` tool (empty arguments) returns your organization, role and scopes.';
+
+/** What plan and apply add to a result: the operations (the first MAX_LISTED_OPERATIONS), the token, applied. */
+function planFields(result: ExecuteOutcome): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (result.operations) {
+    out.operations = result.operations.slice(0, MAX_LISTED_OPERATIONS);
+    if (result.operations.length > MAX_LISTED_OPERATIONS) out.operationsOmitted = result.operations.length - MAX_LISTED_OPERATIONS;
+  }
+  if (result.planToken) out.planToken = result.planToken;
+  if (result.applied !== undefined) out.applied = result.applied;
+  return out;
+}
 
 function toolError(text: string, extra: Record<string, unknown> = {}) {
   return { content: [{ type: 'text', text }], structuredContent: { ok: false, ...extra }, isError: true };
@@ -67,7 +86,10 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     const args = (params.arguments ?? {}) as unknown;
     if (name === 'execute') {
       const parsed = v.safeParse(ExecuteArgs, args);
-      if (!parsed.success) return rpcResult(id, toolError('execute needs {"script": "<the body of an async function>"}.', { error: { type: 'invalid_input', message: 'arguments must be {script: string}' } }));
+      if (!parsed.success) {
+        const why = describeIssues(parsed.issues, caller.locale);
+        return rpcResult(id, toolError(`execute needs {"script": "<the body of an async function>", "mode"?: "run"|"plan"|"apply", "planToken"?: string}: ${why}`, { error: { type: 'invalid_input', message: why } }));
+      }
       if (!caller.scopes.length) throw insufficientScope(deps, ctx.path, held(ctx), 'files:read');
       const key = caller.credentialId ?? caller.userId;
       const running = inFlight.get(key) ?? 0;
@@ -80,16 +102,26 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       inFlight.set(key, running + 1);
       let missingScope: string | null = null;
       try {
-        const result = await runScript({
-          engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'mcp',
-          onBindingError: (err) => {
-            if (err.code === 'INSUFFICIENT_SCOPE' && typeof err.details?.requiredScope === 'string') missingScope = err.details.requiredScope;
-          },
-        }, caller, parsed.output.script);
+        let result: ExecuteOutcome;
+        try {
+          result = await executeInMode({
+            engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'mcp',
+            onBindingError: (err) => {
+              if (err.code === 'INSUFFICIENT_SCOPE' && typeof err.details?.requiredScope === 'string') missingScope = err.details.requiredScope;
+            },
+          }, caller, parsed.output);
+        } catch (err) {
+          // A refused plan (bad token, writes changed: 400/409) is the tool's answer, not a transport failure.
+          if (!(err instanceof ServiceError) || err.status >= 500 || err.status === 403 || err.status === 401) throw err;
+          const message = err.toBody(caller.locale) as { message?: string; error?: { message: string } };
+          const resolution = err.resolutionFor(caller.locale);
+          return rpcResult(id, toolError(`${err.code}: ${message.error?.message ?? message.message}${resolution ? ` ${resolution}` : ''}`,
+            { error: { type: 'tool_error', code: err.code, message: message.error?.message ?? message.message, ...(resolution ? { resolution } : {}) } }));
+        }
         if (!result.ok && result.error?.code === 'INSUFFICIENT_SCOPE' && missingScope) {
           throw insufficientScope(deps, ctx.path, held(ctx), missingScope);
         }
-        const content = shapeExecuteResult(result);
+        const content = { ...shapeExecuteResult(result), ...planFields(result) };
         return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content, isError: !result.ok });
       } finally {
         const left = (inFlight.get(key) ?? 1) - 1;

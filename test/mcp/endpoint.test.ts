@@ -210,3 +210,34 @@ t.test('an agent\'s TypeScript runs through MCP execute, and the tool text says 
   const many = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'const all = await Promise.all(Array.from({ length: 100 }, () => context())); return all.length;' } }));
   t.match(many.body.result.structuredContent, { ok: true, result: 100, stats: { hostCalls: 100 } }, 'Promise.all over 100 binding calls');
 });
+
+t.test('plan and apply through MCP execute: mode and planToken, described in the tool text', async (t) => {
+  const app = await startTestApp(t);
+  const token = await app.token({ email: 'plan@example.com' });
+  const call = (body: unknown) => http(`${app.url}/v1/mcp`, { json: body, token });
+  const execute = async (args: Record<string, unknown>) => (await call(rpc('tools/call', { name: 'execute', arguments: args }))).body.result;
+  const list = await call(rpc('tools/list'));
+  const tool = list.body.result.tools[0];
+  t.match(tool.description, /mode: "plan"/);
+  t.same(tool.inputSchema.properties.mode.enum, ['run', 'plan', 'apply']);
+  await execute({ script: 'for (const n of ["a", "b"]) await files_write_text({ name: `draft-${n}.txt`, text: n }); return 1;' });
+  const RENAME = 'const { files } = await files_list({ prefix: "draft-" }); for (const f of files) await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") }); return files.length;';
+  const plan = await execute({ script: RENAME, mode: 'plan' });
+  t.equal(plan.isError, false);
+  t.match(plan.structuredContent, { ok: true, result: 2, operations: [{ index: 0, binding: 'files_update' }, { index: 1, binding: 'files_update' }], planToken: String });
+  const untouched = await execute({ script: 'return (await files_list({ prefix: "final-" })).files.length;' });
+  t.equal(untouched.structuredContent.result, 0, 'planning wrote nothing');
+  const applied = await execute({ script: RENAME, mode: 'apply', planToken: plan.structuredContent.planToken });
+  t.match(applied.structuredContent, { ok: true, applied: true });
+  const after = await execute({ script: 'return (await files_list({ prefix: "final-" })).files.length;' });
+  t.equal(after.structuredContent.result, 2);
+  // A changed script or a missing token is an isError tool result saying why, in JSON-RPC.
+  const other = await execute({ script: 'return 2;', mode: 'apply', planToken: plan.structuredContent.planToken });
+  t.equal(other.isError, true);
+  t.match(other.structuredContent.error, { code: 'conflict', message: /differs from the planned one/ });
+  const noToken = await execute({ script: RENAME, mode: 'apply' });
+  t.match(noToken.structuredContent.error, { code: 'invalid_input', resolution: /planToken/ });
+  const badMode = await execute({ script: 'return 1;', mode: 'dry' });
+  t.equal(badMode.isError, true);
+  t.match(badMode.content[0].text, /`mode`/);
+});
