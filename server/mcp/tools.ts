@@ -2,14 +2,19 @@
 // the sandbox contract and a compact index of the bindings, generated from the registry.
 import type { Binding } from '../../runtime-api/define.ts';
 import type { Config } from '../config.ts';
+import { canCall } from './search.ts';
 
 export const TEXT_CAP_BYTES = 24 * 1024;
 
-function bindingIndex(bindings: readonly Binding[]): string {
-  return bindings.map((b) => `- ${b.name}: ${b.summary.split(/(?<=\.)\s/)[0]}`).join('\n');
+function bindingIndex(bindings: readonly Binding[], scopes: readonly string[] | null): string {
+  return bindings.map((b) => {
+    const line = `- ${b.name}: ${b.summary.split(/(?<=\.)\s/)[0]}`;
+    return canCall(b, scopes) ? line : `${line} [not callable with your grant: needs ${b.scope ?? 'a signed-in session'}]`;
+  }).join('\n');
 }
 
-export function listedTools(bindings: readonly Binding[], config: Config) {
+/** The tools as a caller holding `scopes` sees them: bindings it cannot call are marked in the index. */
+export function listedTools(bindings: readonly Binding[], config: Config, scopes: readonly string[] | null = null) {
   const e = config.engine;
   return [
     {
@@ -21,7 +26,7 @@ Limits: ${e.wallMs} ms wall time, ${e.cpuMs} ms CPU, ${e.memoryMb} MB memory, ${
 Plan and apply (for batch edits you want to review): call with \`mode: "plan"\` to run the script with every write recorded instead of performed (a write returns \`{planned: true, index}\`); the result lists \`operations\` and a \`planToken\` valid 15 minutes. Then call again with the same script, \`mode: "apply"\` and that \`planToken\`: the script re-runs in one transaction and commits only if its writes equal the plan (\`applied: true\`); otherwise nothing changes and the result is an error saying why.
 Use \`search\` for exact signatures; the \`context\` tool (empty arguments) or the \`context()\` binding tells your organization, role and scopes.
 Bindings:
-${bindingIndex(bindings)}`,
+${bindingIndex(bindings, scopes)}`,
       inputSchema: {
         type: 'object',
         properties: {

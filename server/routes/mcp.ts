@@ -71,7 +71,14 @@ function held(ctx: Koa.Context): string[] {
 
 export function mcpRoutes(deps: AppDeps): RouteDef[] {
   const inFlight = new Map<string, number>();
-  const tools = listedTools(BINDINGS, deps.config);
+  // One tool list per distinct scope set (a handful): the index marks what the caller cannot call.
+  const toolsByScopes = new Map<string, ReturnType<typeof listedTools>>();
+  const toolsFor = (scopes: readonly string[]) => {
+    const key = [...scopes].sort().join(' ');
+    let tools = toolsByScopes.get(key);
+    if (!tools) toolsByScopes.set(key, tools = listedTools(BINDINGS, deps.config, scopes));
+    return tools;
+  };
   const contextBinding = findBinding('context')!;
 
   function checkOrigin(ctx: Koa.Context) {
@@ -131,7 +138,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     if (name === 'search') {
       const parsed = v.safeParse(SearchArgs, args);
       if (!parsed.success) return rpcResult(id, toolError('search needs {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.'));
-      const found = searchBindings(BINDINGS, parsed.output.query, parsed.output.limit, parsed.output.detail as SearchDetail);
+      const found = searchBindings(BINDINGS, parsed.output.query, parsed.output.limit, parsed.output.detail as SearchDetail, caller.scopes);
       return rpcResult(id, { content: [{ type: 'text', text: searchText(found.results, found.total) }], structuredContent: found });
     }
     if (name === 'context') {
@@ -202,7 +209,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         ctx.body = rpcResult(msg.id, {});
         return;
       case 'tools/list':
-        ctx.body = rpcResult(msg.id, { tools });
+        ctx.body = rpcResult(msg.id, { tools: toolsFor(caller.scopes) });
         return;
       case 'tools/call':
         ctx.body = await callTool(ctx, caller, msg.id, msg.params!);

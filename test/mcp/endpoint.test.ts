@@ -241,3 +241,42 @@ t.test('plan and apply through MCP execute: mode and planToken, described in the
   t.equal(badMode.isError, true);
   t.match(badMode.content[0].text, /`mode`/);
 });
+
+t.test('search finds intents by the words users say; detail levels differ; scopes are marked', async (t) => {
+  const app = await startTestApp(t);
+  const token = await app.token({ email: 'intent@example.com' });
+  const ro = await app.token({ email: 'intent@example.com', scopes: ['files:read'] });
+  const call = (body: unknown, tok = token) => http(`${app.url}/v1/mcp`, { json: body, token: tok });
+  const search = async (query: string, extra: Record<string, unknown> = {}, tok = token) =>
+    (await call(rpc('tools/call', { name: 'search', arguments: { query, ...extra } }), tok)).body.result;
+  for (const [query, expected] of [
+    ['move file to folder', 'files_update'], ['rename a file', 'files_update'], ['throw away a file', 'files_trash'],
+    ['permanently erase', 'files_delete'], ['undelete my report', 'files_restore'], ['who am i', 'context'],
+    ['add a user to the team', 'member_invite'], ['promote to admin', 'member_update_role'], ['open an excel sheet', 'spreadsheet_read'],
+    ['audit log of scripts', 'executions_list'], ['upload a large file', 'upload_begin'], ['save a note', 'files_write_text'],
+  ] as const) {
+    const found = await search(query, { limit: 3 });
+    t.equal(found.structuredContent.results[0]?.name, expected, `"${query}" → ${expected}`);
+  }
+  const del = (await search('delete a file', { limit: 2 })).structuredContent.results.map((r: { name: string }) => r.name).sort();
+  t.same(del, ['files_delete', 'files_trash'], '"delete a file": the trash and the permanent delete');
+  const names = await search('files_list', { detail: 'names' });
+  const summary = await search('files_list', { detail: 'summary' });
+  const full = await search('files_list', { detail: 'full' });
+  t.notOk(names.structuredContent.results[0].declaration, 'names: no declaration');
+  t.ok(summary.structuredContent.results[0].declaration && !summary.structuredContent.results[0].examples, 'summary: the declaration, no examples');
+  t.ok(full.structuredContent.results[0].examples?.length && full.structuredContent.results[0].description, 'full: examples and description');
+  t.ok(new Set([names.content[0].text, summary.content[0].text, full.content[0].text]).size === 3, 'three different texts');
+  t.match(full.content[0].text, /Example 1:/);
+  // A read-only token: write bindings are marked in search and in the execute tool's index.
+  const roHit = (await search('files_write_text', {}, ro)).structuredContent.results[0];
+  t.match(roHit, { name: 'files_write_text', callable: false, requiredScope: 'files:write' });
+  t.match((await search('files_write_text', {}, ro)).content[0].text, /Not callable with your grant: needs the scope files:write/);
+  t.equal((await search('files_list', {}, ro)).structuredContent.results[0].callable, true);
+  const roTools = (await call(rpc('tools/list'), ro)).body.result.tools;
+  t.match(roTools[0].description, /- files_write_text: [^\n]*\[not callable with your grant: needs files:write\]/);
+  t.notMatch(roTools[0].description, /- files_list: [^\n]*not callable/);
+  const rwTools = (await call(rpc('tools/list'))).body.result.tools;
+  t.notMatch(rwTools[0].description, /- files_write_text: [^\n]*not callable/);
+  t.match(rwTools[0].description, /- organization_create: [^\n]*needs a signed-in session/, 'session-only bindings are marked for tokens');
+});

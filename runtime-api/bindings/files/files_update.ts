@@ -10,6 +10,7 @@ export const files_update = defineBinding({
   name: 'files_update',
   summary: 'Rename a file or change its media type.',
   description: 'Give `name`, `mediaType` or both. The content is unchanged. A trashed file answers 409 conflict: restore it first.',
+  aliases: ['move', 'move to folder', 'rename', 'retitle', 'relocate', 'change media type', 'content type'],
   examples: ['return await files_update({ fileId: "fil_...", name: "reports/2026/q1.csv", mediaType: "text/csv" });'],
   input: v.pipe(
     v.strictObject({

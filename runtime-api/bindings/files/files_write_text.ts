@@ -21,6 +21,7 @@ export const files_write_text = defineBinding({
   summary: 'Create a small UTF-8 text file, or replace the text of an existing one (up to 1 MiB by default).',
   description: 'Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). '
     + 'With `fileId` the file\'s content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.',
+  aliases: ['save', 'create file', 'new file', 'write', 'edit', 'overwrite', 'note'],
   examples: [
     'return await files_write_text({ name: "notes/todo.md", mediaType: "text/markdown", text: "# To do\\n" });',
     'const { text } = await files_read_text({ fileId: "fil_..." });\nreturn await files_write_text({ fileId: "fil_...", text: text + "\\nmore" });',

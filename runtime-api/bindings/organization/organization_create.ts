@@ -11,6 +11,7 @@ export const organization_create = defineBinding({
   name: 'organization_create',
   summary: 'Create an organization; the caller becomes its owner.',
   description: 'The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict.',
+  aliases: ['new organization', 'new workspace', 'create workspace'],
   examples: ['const org = await organization_create({ name: "Acme", slug: "acme" });\nreturn org.id;'],
   input: v.strictObject({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
   output: UserOrganizationSchema,

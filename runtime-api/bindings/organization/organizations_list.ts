@@ -7,6 +7,7 @@ import { UserOrganizationSchema, organizationView } from './schemas.ts';
 export const organizations_list = defineBinding({
   name: 'organizations_list',
   summary: 'List the organizations the caller belongs to, with the caller\'s role in each.',
+  aliases: ['my organizations', 'workspaces', 'switch organization'],
   examples: ['const orgs = await organizations_list({});\nreturn orgs.map((o) => `${o.slug}: ${o.role}`);'],
   input: v.strictObject({}),
   output: v.array(UserOrganizationSchema),
