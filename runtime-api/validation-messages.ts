@@ -83,7 +83,7 @@ export function describeIssue(i: v.BaseIssue<unknown>, locale: Locale): string {
   return `${where}: ${what}`;
 }
 
-/** Every problem, `path` first, joined into one resolution: "`name`: required; `limit`: must be at most 200 (got 500)." */
+/** Every problem, its path first, joined into one text: "`name`: required; `limit`: must be at most 200 (got 500)." */
 export function describeAllIssues(issues: readonly v.BaseIssue<unknown>[], locale: Locale = 'en-US'): string {
   if (!issues.length) return locale === 'pt-BR' ? 'Entrada inválida.' : 'Invalid input.';
   const listed = issues.slice(0, MAX_LISTED).map((i) => describeIssue(i, locale));
