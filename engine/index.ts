@@ -5,7 +5,9 @@ import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } 
 import { Pool, type SlotFactory } from './pool.ts';
 import { Slot } from './slot.ts';
 import { HostSet, type HostStats } from './host/host-set.ts';
-import { assertHostCanCheck, checkSyntax } from './compile.ts';
+import { assertHostCanCheck } from './compile.ts';
+import { prepareScript } from './typescript.ts';
+import { explainUnknownGlobal } from './hints.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
 export type { EngineConfig, EngineLimits } from './limits.ts';
@@ -121,14 +123,15 @@ export function createEngine(config: EngineConfig): Engine {
       if (source.length > limits.maxSourceBytes || Buffer.byteLength(source) > limits.maxSourceBytes) {
         return refusal({ type: 'limit_exceeded', code: 'max_source_bytes', message: `The script is larger than ${limits.maxSourceBytes} bytes.` });
       }
-      // Checked here, on the host, before any isolate is involved (and cached per tenant and source).
-      const syntax = checkSyntax(source, request.tenant);
-      if (syntax) return refusal(syntax);
+      // Checked here, on the host, before any isolate is involved (cached per tenant and source); TypeScript is stripped.
+      const prepared = prepareScript(source, request.tenant);
+      if (prepared.error) return refusal(prepared.error);
       const coolDown = hosts && request.tenant !== undefined ? hosts.quarantine.remainingMs(request.tenant) : 0;
       if (coolDown > 0) {
         return refusal({ type: 'quarantined', message: `Scripts of this organization repeatedly crashed the sandbox; they are refused for another ${Math.ceil(coolDown / 1000)} s.` });
       }
-      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant), request.onStart);
+      const result = await pool.submit(new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant), request.onStart);
+      return explainUnknownGlobal(result, request.bindings);
     },
     ready: () => pool.whenReady(),
     stats(): EngineStats {

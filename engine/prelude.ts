@@ -198,20 +198,32 @@ ${RESOURCE_GUARDS}
     if (tooDeep(json, ${MAX_RESULT_DEPTH})) {
       throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_depth', message: name + ': the argument nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep.' });
     }
-    // The call and in-flight caps end the execution at once (a flood must stop, not be caught and
-    // retried); they are checked here so nothing crosses, and again by the host, which has the last word.
+    // The call cap ends the execution at once (a flood must stop, not be caught and retried); it is checked
+    // here so nothing crosses, and again by the host, which has the last word. Calls past the in-flight cap
+    // wait their turn here (Promise.all over many calls just works); the call cap bounds that queue.
     if (ex.calls >= ex.maxCalls) {
       throw fatal('max_host_calls', 'More than ' + ex.maxCalls + ' host calls in one execution.');
     }
-    if (ex.inFlight >= ex.maxInFlight) {
-      throw fatal('max_in_flight', 'More than ' + ex.maxInFlight + ' host calls pending at once; await some before starting more.');
-    }
-    ex.inFlight++;
     const id = ++ex.calls;
     return new PromiseCtor((resolve, reject) => {
-      rapply(mapSet, ex.pending, [id, { __proto__: null, resolve, reject, site: new ErrorCtor() }]);
-      post('C' + id + '${SEP}' + name + '${SEP}' + json);
+      const c = { __proto__: null, id, name, json, resolve, reject, site: new ErrorCtor() };
+      if (ex.inFlight < ex.maxInFlight) return dispatchCall(c);
+      rapply(mapSet, ex.waiting, [ex.waitTail++, c]);
     });
+  };
+
+  const dispatchCall = (c) => {
+    ex.inFlight++;
+    rapply(mapSet, ex.pending, [c.id, c]);
+    post('C' + c.id + '${SEP}' + c.name + '${SEP}' + c.json);
+  };
+
+  /** A slot freed: the oldest waiting call crosses (in this same task's outbox). */
+  const nextWaiting = () => {
+    if (ex.finished || ex.waitHead >= ex.waitTail || ex.inFlight >= ex.maxInFlight) return;
+    const c = rapply(mapGet, ex.waiting, [ex.waitHead]);
+    rapply(mapDelete, ex.waiting, [ex.waitHead++]);
+    dispatchCall(c);
   };
 
   const deliver = (id, reply) => {
@@ -221,6 +233,7 @@ ${RESOURCE_GUARDS}
     if (p === undefined) return;
     rapply(mapDelete, ex.pending, [id]);
     ex.inFlight--;
+    nextWaiting();
     if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined, p.site));
     const body = slice(reply, 1);
     let value;
@@ -335,7 +348,7 @@ ${RESOURCE_GUARDS}
   const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
     ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
       started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
-      pending: new MapCtor(), marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
+      pending: new MapCtor(), waiting: new MapCtor(), waitHead: 0, waitTail: 0, marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
     install(names);
     // Called first by the user's compiled script (its argument, a function expression, runs nothing).
     defineProperty(G, '__start', { __proto__: null, value: startMain, writable: false, enumerable: false, configurable: true });

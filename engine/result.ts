@@ -7,7 +7,8 @@
  * - `timeout`: the wall or CPU deadline passed (the isolate was disposed), or the script awaited forever.
  * - `memory_limit`: the isolate hit its heap limit, or an allocation failed inside it.
  * - `limit_exceeded`: a cap was hit; `code` names it (`max_source_bytes`, `max_result_bytes`,
- *   `max_host_calls`, `max_in_flight`, `max_arg_bytes`, `max_arg_depth`, `max_result_depth`, `max_source_depth`).
+ *   `max_host_calls`, `max_arg_bytes`, `max_arg_depth`, `max_result_depth`, `max_source_depth`; `max_in_flight` only from
+ *   a host that sees more calls than the prelude lets out).
  * - `tool_error`: a binding failed and the script did not catch it; `code` is the binding's error code.
  * - `script_error`: anything else the script threw; `message` is `Name: message`.
  * - `engine_busy`: no isolate became free within the queue limits; retry later.

@@ -42,6 +42,8 @@ export interface BindingDef<I extends AnySchema, O extends AnySchema> {
   /** Longer notes and examples for `search` detail and the typings. */
   description?: string;
   examples?: readonly string[];
+  /** The words users say for it (verbs, nouns), so `search` finds it by intent ("move file to folder"). */
+  aliases?: readonly string[];
   input: I;
   output: O;
   /** The scope needed, or null for a binding any authenticated caller may use (e.g. `context`). */

@@ -119,8 +119,11 @@ export function l10n(en: string, pt: string): Localized {
 }
 
 export interface ServiceErrorOptions {
-  /** Overrides the table's generic message (English; localized callers pass `messages`). */
-  message?: string;
+  /**
+   * Overrides the table's generic message with one that says what is wrong: in both locales (`l10n(en, pt)`), or
+   * one English string (then other locales keep the table's text).
+   */
+  message?: string | Localized;
   /**
    * A specific resolution, e.g. naming the failing field: in both locales (`l10n(en, pt)`), or one string that is
    * already in the request's locale (e.g. `tr(locale, en, pt)` or a localized validation message).
@@ -143,10 +146,12 @@ export class ServiceError extends Error {
   readonly headers: Record<string, string> | undefined;
   readonly customMessage: boolean;
   readonly #resolution: string | Localized | undefined;
+  readonly #message: string | Localized | undefined;
 
   constructor(code: ErrorCode, options: ServiceErrorOptions = {}) {
     const row = ERROR_TABLE[code];
-    super(options.message ?? row.message['en-US'], { cause: options.cause });
+    super((typeof options.message === 'string' ? options.message : options.message?.['en-US']) ?? row.message['en-US'], { cause: options.cause });
+    this.#message = options.message;
     this.name = 'ServiceError';
     this.code = code;
     this.status = row.status;
@@ -168,12 +173,23 @@ export class ServiceError extends Error {
   toBody(locale: Locale = 'en-US'): Record<string, unknown> {
     const row = ERROR_TABLE[this.code];
     const internal = this.status >= 500;
-    const message = internal || !this.customMessage || locale !== 'en-US' ? row.message[locale] : this.message;
+    const own = this.#message;
+    const specific = typeof own === 'string' ? (locale === 'en-US' ? own : undefined) : own?.[locale];
+    const message = (!internal && specific) || row.message[locale];
     const resolution = (!internal && this.resolutionFor(locale)) || row.resolution[locale];
     const extra = internal ? {} : (this.details ?? {});
     if (this.shape === 'typed') return { code: this.code, message, ...extra };
     return { error: { code: this.code, message, resolution, ...extra } };
   }
+}
+
+/**
+ * A 409 `conflict` with its own reason: the typed shape has no resolution member, so the message states the reason
+ * and the fix (a bare "conflicts with the current state" tells the caller nothing); scripts also get the fix alone.
+ */
+export function conflict(reason: Localized, fix: Localized, options: Omit<ServiceErrorOptions, 'message' | 'resolution'> = {}): ServiceError {
+  const both = (locale: Locale) => `${reason[locale]} ${fix[locale]}`;
+  return new ServiceError('conflict', { ...options, message: l10n(both('en-US'), both('pt-BR')), resolution: fix });
 }
 
 export function errorStatus(code: ErrorCode): number {

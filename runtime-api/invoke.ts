@@ -3,18 +3,16 @@
 import * as v from 'valibot';
 import type { Binding, HandlerContext } from './define.ts';
 import type { Caller } from './caller.ts';
-import { ServiceError, l10n } from './errors.ts';
+import { ServiceError, l10n, type Locale } from './errors.ts';
+import { describeAllIssues } from './validation-messages.ts';
 import { fromDatabaseError } from './store/errors.ts';
 import { isAdminRole } from './scopes.ts';
 
 export type InvokeDeps = Omit<HandlerContext, 'caller'>;
 
-/** Describe the first valibot issue as `path: message`, the way a caller can fix it. */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
-  const first = issues[0];
-  if (!first) return 'Invalid input.';
-  const path = v.getDotPath(first);
-  return `${path ? `\`${path}\`` : 'input'}: ${first.message}`;
+/** Every valibot issue with its path, in plain words, in `locale` (one source: validation-messages.ts). */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[], locale: Locale = 'en-US'): string {
+  return describeAllIssues(issues, locale);
 }
 
 export function authorize(binding: Binding, caller: Caller): void {
@@ -45,10 +43,10 @@ export function authorize(binding: Binding, caller: Caller): void {
   }
 }
 
-export function parseInput<B extends Binding>(binding: B, rawInput: unknown): v.InferOutput<B['input']> {
+export function parseInput<B extends Binding>(binding: B, rawInput: unknown, locale: Locale = 'en-US'): v.InferOutput<B['input']> {
   const parsed = v.safeParse(binding.input, rawInput ?? {});
   if (!parsed.success) {
-    throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues) });
+    throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues, locale) });
   }
   return parsed.output;
 }
@@ -60,7 +58,7 @@ export async function invoke<B extends Binding>(
   deps: InvokeDeps,
 ): Promise<v.InferOutput<B['output']>> {
   authorize(binding, caller);
-  const input = parseInput(binding, rawInput);
+  const input = parseInput(binding, rawInput, caller.locale);
   deps.signal?.throwIfAborted();
   let raw: unknown;
   try {

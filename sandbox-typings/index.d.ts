@@ -674,7 +674,8 @@ type MemberUpdateRoleOutput = {
  * A member id of another organization is 404. Demoting the last owner is 409 conflict.
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
- * const m = (await members_list({})).find((x) => x.email === "ana@example.com");
+ * const m = (await members_list({})).find((x) => x.role === "member");
+ * if (!m) return "no member to promote";
  * return await member_update_role({ memberId: m.id, role: "admin" });
  */
 declare function member_update_role(input: MemberUpdateRoleInput): Promise<MemberUpdateRoleOutput>;

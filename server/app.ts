@@ -26,6 +26,7 @@ import { schemaRoutes } from './routes/schema.ts';
 import { healthRoutes } from './ops/health.ts';
 import { metricsRoute } from './ops/metrics-endpoint.ts';
 import { consoleRoutes } from './routes/console.ts';
+import { methodNotAllowed } from './middleware/method-not-allowed.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
@@ -83,7 +84,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   app.use(oauthCors(deps));
   app.use(resolveBearer(deps, [grantCheck(deps)]));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(methodNotAllowed(routes));
   ROUTERS.set(app, router);
   return app;
 }

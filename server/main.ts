@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { bootstrap, type Running } from './bootstrap.ts';
+import { serveApp } from './http/serve.ts';
 import { createApp } from './app.ts';
 import { createLogger } from './logger.ts';
 import { drain } from './ops/drain.ts';
@@ -56,7 +57,7 @@ metricsServer = await startMetricsServer(config, started.deps.ops!.metrics).catc
   process.exit(1);
 });
 running = started;
-server.on('request', createApp(started.deps).callback());
+serveApp(server, createApp(started.deps));
 server.on('error', async (err: NodeJS.ErrnoException) => {
   // e.g. EADDRINUSE: say so in one line, and stop the embedded database we started.
   logger.error(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`);

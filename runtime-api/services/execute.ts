@@ -9,7 +9,7 @@ import type { Sql } from 'postgres';
 import type { Caller } from '../caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
 import { BINDINGS } from '../registry.ts';
-import { ServiceError, l10n, type Locale } from '../errors.ts';
+import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
 import { acquireApply } from './apply-slots.ts';
 import type { SigningKeys } from './signing-keys.ts';
@@ -90,6 +90,21 @@ async function audit(ctx: ExecuteContext, caller: Caller, mode: ExecuteMode, sou
     wallMs: result.stats.wallMs, cpuMs: result.stats.cpuMs, hostCalls: result.stats.hostCalls,
   }, ctx.deps.clock.now());
 }
+
+export interface ExecuteRequest { script: string; mode?: 'run' | 'plan' | 'apply'; planToken?: string }
+
+/** Run, plan or apply: the one dispatch behind /app/v1/execute and the MCP execute tool. */
+export async function executeInMode(ctx: ExecuteContext, caller: Caller, request: ExecuteRequest): Promise<ExecuteOutcome> {
+  if (request.mode === 'apply') {
+    if (!request.planToken) throw new ServiceError('invalid_input', {
+      resolution: l10n('`planToken`: required with mode "apply"; take it from the plan response.', '`planToken`: obrigatório com mode "apply"; use o da resposta do plano.'),
+    });
+    return applyScript(ctx, caller, request.script, request.planToken);
+  }
+  if (request.mode === 'plan') return planScript(ctx, caller, request.script);
+  return runScript(ctx, caller, request.script);
+}
+
 
 /**
  * Run the script with these calls, then shut the calls off (waiting for those still running). An uncaught scope
@@ -175,7 +190,8 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
   }
   if (payload.org !== caller.membership!.orgId || payload.sub !== caller.userId) throw invalid('planned by another user or organization', 'planejado por outro usuário ou organização');
   if (payload.script !== scriptHash(source)) {
-    throw new ServiceError('conflict', { resolution: l10n('The script differs from the planned one; apply exactly the planned script.', 'O script difere do planejado; aplique exatamente o script planejado.') });
+    throw conflict(l10n('The script differs from the planned one.', 'O script difere do planejado.'),
+      l10n('Apply exactly the planned script, or plan this one.', 'Aplique exatamente o script planejado, ou planeje este.'));
   }
   return { ops: payload.ops as string, n: payload.n as number };
 }
@@ -222,10 +238,9 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
       const verdict = await decided;
       if (verdict === 'rollback') throw new Rollback();
       if (verdict === 'conflict') {
-        throw new ServiceError('conflict', {
-          resolution: l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied. Plan again and review.`,
-            `As escritas do script mudaram desde o planejamento (${plan.n} planejadas, ${operations.length} agora); nada foi aplicado. Planeje de novo e revise.`),
-        });
+        throw conflict(l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied.`,
+          `As escritas do script mudaram desde o planejamento (${plan.n} planejadas, ${operations.length} agora); nada foi aplicado.`),
+        l10n('Plan again and review.', 'Planeje de novo e revise.'));
       }
     });
     transaction.catch(txFailed);

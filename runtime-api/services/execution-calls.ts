@@ -73,7 +73,7 @@ export class ExecutionCalls {
       const recorder = binding.writes ? (policy.plan ?? policy.dispatched) : undefined;
       if (recorder) {
         authorize(binding, caller);
-        const index = recorder(binding.name, parseInput(binding, raw));
+        const index = recorder(binding.name, parseInput(binding, raw, caller.locale));
         if (policy.plan) return { ok: true, json: JSON.stringify({ planned: true, index }) };
       }
       if (binding.writes) this.writesRunning++;

@@ -3,7 +3,7 @@
 import type { Sql } from 'postgres';
 import type { Caller } from '../caller.ts';
 import type { Mailer } from '../define.ts';
-import { ServiceError, type Locale } from '../errors.ts';
+import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Role } from '../scopes.ts';
 import { findOrganization } from '../store/organizations.ts';
@@ -93,19 +93,16 @@ export async function inviteMember(
   return deps.sql.begin(async (txx) => {
     const tx = txx as unknown as Sql;
     if (await findMemberByEmail(tx, orgId, email)) {
-      throw new ServiceError('conflict', {
-        resolution: tr(caller.locale, 'This address already belongs to a member of the organization.', 'Este endereço já pertence a um membro da organização.'),
-      });
+      throw conflict(l10n('This address already belongs to a member of the organization.', 'Este endereço já pertence a um membro da organização.'),
+        l10n('Change that member\'s role instead of inviting them.', 'Mude o papel desse membro em vez de convidá-lo.'));
     }
     await expireLapsed(tx, orgId, email, now);
     const pending = await findPendingFor(tx, orgId, email, now);
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
     let invitation: InvitationRow;
     if (pending && !input.resend) {
-      throw new ServiceError('conflict', {
-        resolution: tr(caller.locale, 'This address already has a pending invitation; cancel it, or send again with "resend": true.',
-          'Este endereço já tem um convite pendente; cancele-o ou envie de novo com "resend": true.'),
-      });
+      throw conflict(l10n('This address already has a pending invitation.', 'Este endereço já tem um convite pendente.'),
+        l10n('Cancel it, or send again with "resend": true.', 'Cancele-o ou envie de novo com "resend": true.'));
     } else if (pending) {
       invitation = await refreshInvitation(tx, pending.id, { role: input.role, locale: caller.locale, inviterId: caller.userId, now, expiresAt });
     } else {

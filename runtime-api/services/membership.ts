@@ -5,7 +5,7 @@ import type * as v from 'valibot';
 import type { MemberSchema } from '../bindings/organization/schemas.ts';
 import type { Sql } from 'postgres';
 import type { Caller } from '../caller.ts';
-import { ServiceError, type Locale } from '../errors.ts';
+import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
 import { isAdminRole, roleScopes, type Role } from '../scopes.ts';
 import { findMembership, findOrganization } from '../store/organizations.ts';
 import {
@@ -52,11 +52,9 @@ function memberNotFound(locale: Locale): ServiceError {
   });
 }
 
-function lastOwner(locale: Locale): ServiceError {
-  return new ServiceError('conflict', {
-    resolution: tr(locale, 'An organization must keep at least one owner; make another member owner first.',
-      'Uma organização precisa manter pelo menos um proprietário; torne outro membro proprietário antes.'),
-  });
+function lastOwner(): ServiceError {
+  return conflict(l10n('This member is the organization\'s last owner, and an organization must keep at least one.', 'Este membro é o último proprietário da organização, e uma organização precisa manter pelo menos um.'),
+    l10n('Make another member owner first.', 'Torne outro membro proprietário antes.'));
 }
 
 /**
@@ -116,7 +114,7 @@ export async function changeMemberRole(sql: Sql, caller: Caller, memberId: strin
     if (!target) throw memberNotFound(caller.locale);
     const touchesOwner = target.role === 'owner' || role === 'owner';
     if (touchesOwner && callerRole !== 'owner') throw ownerRequired(caller.locale);
-    if (target.role === 'owner' && role !== 'owner' && (await countOwners(tx, orgId)) <= 1) throw lastOwner(caller.locale);
+    if (target.role === 'owner' && role !== 'owner' && (await countOwners(tx, orgId)) <= 1) throw lastOwner();
     await recheckCaller(tx, caller, orgId, touchesOwner);
     if (target.role !== role) await updateMemberRole(tx, orgId, memberId, role);
     return { ...target, role };
@@ -133,7 +131,7 @@ export async function removeMember(sql: Sql, caller: Caller, memberIdOrEmail: st
     if (!target) throw memberNotFound(caller.locale);
     const touchesOwner = target.role === 'owner';
     if (touchesOwner && callerRole !== 'owner') throw ownerRequired(caller.locale);
-    if (touchesOwner && (await countOwners(tx, orgId)) <= 1) throw lastOwner(caller.locale);
+    if (touchesOwner && (await countOwners(tx, orgId)) <= 1) throw lastOwner();
     await recheckCaller(tx, caller, orgId, touchesOwner);
     await deleteMember(tx, orgId, target.id);
     return target;

@@ -4,7 +4,7 @@
 import type { Sql } from 'postgres';
 import type { BlobStore } from '../blobs/port.ts';
 import type { InvokeDeps } from '../invoke.ts';
-import { ServiceError, l10n } from '../errors.ts';
+import { ServiceError, conflict, l10n } from '../errors.ts';
 import {
   deleteFileRow, deleteFileRows, expiredTrash, findFile, inTransaction, isOuterTransaction, setFileState, type FileRow,
 } from '../store/files.ts';
@@ -54,7 +54,8 @@ export async function deleteFile(deps: TrashDeps, orgId: string, fileId: string)
     const row = await findFile(tx, orgId, fileId, 'update');
     if (!row) throw notFound(fileId);
     if (row.state !== 'trashed') {
-      throw new ServiceError('conflict', { resolution: l10n(`File ${fileId} is active; move it to the trash with files_trash first.`, `O arquivo ${fileId} está ativo; mova-o para a lixeira com files_trash primeiro.`), details: { state: row.state } });
+      throw conflict(l10n(`File ${fileId} is active, and only files in the trash can be deleted for good.`, `O arquivo ${fileId} está ativo, e só arquivos na lixeira podem ser excluídos de vez.`),
+        l10n('Move it to the trash with files_trash first.', 'Mova-o para a lixeira com files_trash primeiro.'), { details: { state: row.state } });
     }
     await deleteFileRow(tx, orgId, fileId);
     return row;

@@ -4,7 +4,7 @@
 import { combineHexCrcs } from '../crc32-combine.ts';
 import type { Sql } from 'postgres';
 import type { InvokeDeps } from '../invoke.ts';
-import { ServiceError, l10n } from '../errors.ts';
+import { ServiceError, conflict, l10n } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { inTransaction, insertFile, isOuterTransaction, type FileRow } from '../store/files.ts';
 import {
@@ -46,7 +46,8 @@ export function assertOpen(upload: UploadRow | null, uploadId: string, now: Date
     throw new ServiceError('upload_expired', { resolution: l10n(`The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.`, `A reserva expirou em ${upload.expiresAt.toISOString()}; comece um novo envio.`) });
   }
   if (upload.state === 'completing' || upload.state === 'completed') {
-    throw new ServiceError('conflict', { resolution: l10n(`Upload ${uploadId} is already ${upload.state}; its parts can no longer change.`, `O envio ${uploadId} já está no estado ${upload.state}; suas partes não podem mais mudar.`), details: { state: upload.state } });
+    throw conflict(l10n(`Upload ${uploadId} is already ${upload.state}; its parts can no longer change.`, `O envio ${uploadId} já está no estado ${upload.state}; suas partes não podem mais mudar.`),
+      l10n('Read it with upload_status, or begin a new upload.', 'Consulte-o com upload_status, ou comece um novo envio.'), { details: { state: upload.state } });
   }
   return upload;
 }
@@ -77,15 +78,27 @@ export async function beginUpload(
   });
 }
 
+/** The reservation left `open` between our read and our transition (another completion or abort won). */
+function uploadMoved(uploadId: string): ServiceError {
+  return conflict(l10n(`Upload ${uploadId} was completed or aborted by another request at the same time.`, `O envio ${uploadId} foi concluído ou cancelado por outra requisição ao mesmo tempo.`),
+    l10n('Read its state with upload_status before trying again.', 'Consulte o estado com upload_status antes de tentar de novo.'));
+}
+
+/** A part number within 1..10000 but past the reservation: the table's "size does not match" would mislead. */
+function partOutOfRange(partCount: number, partNumber: number): ServiceError {
+  return new ServiceError('part_mismatch', {
+    message: l10n(`Part ${partNumber} is beyond this upload, which has ${partCount} part(s); nothing was stored.`,
+      `A parte ${partNumber} está além deste envio, que tem ${partCount} parte(s); nada foi gravado.`),
+    resolution: l10n(`Send parts 1 to ${partCount} only; the byteLength given to upload_begin fixes the part count.`,
+      `Envie apenas as partes 1 a ${partCount}; o byteLength dado a upload_begin fixa o número de partes.`),
+    details: { partNumber, partCount },
+  });
+}
+
 /** Checks before reading a part's body: the reservation is open and the part number is within it. */
 export async function partTarget(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number): Promise<{ upload: UploadRow; expectedBytes: number }> {
   const upload = assertOpen(await findUpload(deps.sql, orgId, uploadId), uploadId, deps.clock.now());
-  if (partNumber > upload.partCount) {
-    throw new ServiceError('part_mismatch', {
-      resolution: l10n(`This reservation has ${upload.partCount} part(s); part ${partNumber} is out of range.`, `Esta reserva tem ${upload.partCount} parte(s); a parte ${partNumber} está fora do intervalo.`),
-      details: { partCount: upload.partCount },
-    });
-  }
+  if (partNumber > upload.partCount) throw partOutOfRange(upload.partCount, partNumber);
   return { upload, expectedBytes: expectedPartBytes(upload, partNumber) };
 }
 
@@ -113,9 +126,8 @@ export async function storePart(deps: UploadDeps, orgId: string, uploadId: strin
     const outcome = await inTransaction(deps.sql, async (tx) => {
       const now = deps.clock.now();
       const upload = assertOpen(await findUpload(tx, orgId, uploadId, 'share'), uploadId, now);
-      if (partNumber > upload.partCount || data.length !== expectedPartBytes(upload, partNumber)) {
-        throw new ServiceError('part_mismatch');
-      }
+      if (partNumber > upload.partCount) throw partOutOfRange(upload.partCount, partNumber);
+      if (data.length !== expectedPartBytes(upload, partNumber)) throw new ServiceError('part_mismatch');
       const sums = await pending;
       const part: PartRow = { partNumber, byteLength: data.length, crc32: sums.crc32, sha256: sums.sha256, receivedAt: now };
       if (forget && (await forgetDifferentPart(tx, uploadId, part))) return 'forgotten' as const; // committed first
@@ -131,7 +143,8 @@ export async function storePart(deps: UploadDeps, orgId: string, uploadId: strin
     forget = outcome === 'different';
     // Giving up only when another copy is recorded: the part is never left forgotten by a request that failed.
     if (outcome === 'different' && attempt >= 16) {
-      throw new ServiceError('conflict', { resolution: l10n(`Other copies of part ${partNumber} were being stored at the same time; send it again if this copy should win.`, `Outras cópias da parte ${partNumber} estavam sendo gravadas ao mesmo tempo; envie-a de novo se esta cópia deve prevalecer.`) });
+      throw conflict(l10n(`Other copies of part ${partNumber} were being stored at the same time.`, `Outras cópias da parte ${partNumber} estavam sendo gravadas ao mesmo tempo.`),
+        l10n('Send it again if this copy should win.', 'Envie-a de novo se esta cópia deve prevalecer.'));
     }
   }
 }
@@ -171,7 +184,8 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
   return inTransaction(deps.sql, async (tx) => {
     const now = deps.clock.now();
     if (!(await transitionUpload(tx, upload.id, ['completing'], 'completed', now))) {
-      throw new ServiceError('conflict', { resolution: l10n(`Upload ${upload.id} was completed or changed concurrently.`, `O envio ${upload.id} foi concluído ou alterado ao mesmo tempo por outra requisição.`) });
+      throw conflict(l10n(`Upload ${upload.id} was completed or changed concurrently.`, `O envio ${upload.id} foi concluído ou alterado ao mesmo tempo por outra requisição.`),
+        l10n('Read its state with upload_status.', 'Consulte o estado com upload_status.'));
     }
     return insertFile(tx, {
       id: upload.fileId,
@@ -208,7 +222,7 @@ export async function completeUpload(deps: UploadDeps, orgId: string, uploadId: 
     // Re-check the quota with the bytes this reservation already holds (it fails only if the quota was lowered).
     await assertQuota(tx, orgId, deps.config.quotaBytes, now, 0);
     const moved = await transitionUpload(tx, uploadId, ['open'], 'completing', now);
-    if (!moved) throw new ServiceError('conflict');
+    if (!moved) throw uploadMoved(uploadId);
     return { upload: moved, received: parts };
   });
   return finishCompletion(deps, upload, received);
@@ -219,7 +233,7 @@ export async function abortUpload(deps: UploadDeps, orgId: string, uploadId: str
     const now = deps.clock.now();
     assertOpen(await findUpload(tx, orgId, uploadId, 'update'), uploadId, now);
     const moved = await transitionUpload(tx, uploadId, ['open'], 'aborted', now);
-    if (!moved) throw new ServiceError('conflict');
+    if (!moved) throw uploadMoved(uploadId);
     return moved;
   });
   await dropStaging(deps.sql, deps, uploadId);

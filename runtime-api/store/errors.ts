@@ -1,5 +1,5 @@
 // SQLSTATE → ServiceError, at the store boundary and nowhere else.
-import { ServiceError, l10n } from '../errors.ts';
+import { ServiceError, conflict, l10n } from '../errors.ts';
 
 interface PgError { code?: unknown; severity?: unknown; constraint_name?: unknown }
 
@@ -28,8 +28,13 @@ export function fromDatabaseError(err: unknown): ServiceError | null {
     });
   }
   // 23505 unique violation, 40001 serialization failure, 40P01 deadlock, 55P03 lock not available
-  if (code === '23505' || code === '40001' || code === '40P01' || code === '55P03') {
-    return new ServiceError('conflict', { cause: err });
+  if (code === '23505') {
+    return conflict(l10n('Something with the same unique name or key already exists.', 'Já existe algo com o mesmo nome ou chave única.'),
+      l10n('Read the current state, then use another name or change the existing one.', 'Leia o estado atual e use outro nome ou altere o existente.'), { cause: err });
+  }
+  if (code === '40001' || code === '40P01' || code === '55P03') {
+    return conflict(l10n('Another request changed the same data at the same moment.', 'Outra requisição alterou os mesmos dados no mesmo momento.'),
+      l10n('Retry the request; it was not applied.', 'Tente a requisição de novo; ela não foi aplicada.'), { cause: err });
   }
   return new ServiceError('database_failure', { cause: err });
 }

@@ -10,6 +10,7 @@ export type AskFailure = v.InferOutput<typeof AskFailureSchema>;
 
 export const FAILURE_STATUS: Record<AskErrorCode, number> = {
   INVALID_REQUEST: 400,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CORPUS_UNAVAILABLE: 503,

@@ -82,7 +82,7 @@ export const AskAnswerSchema = v.object({
   results: v.array(AskResultSchema),
 });
 
-export const ASK_ERROR_CODES = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CORPUS_UNAVAILABLE', 'INTERNAL_ERROR'] as const;
+export const ASK_ERROR_CODES = ['INVALID_REQUEST', 'METHOD_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CORPUS_UNAVAILABLE', 'INTERNAL_ERROR'] as const;
 export type AskErrorCode = (typeof ASK_ERROR_CODES)[number];
 
 export const AskFailureSchema = v.object({

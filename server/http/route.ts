@@ -2,7 +2,7 @@
 // generated (schemas are the same valibot objects the handlers validate with).
 import type Koa from 'koa';
 import type { AnySchema, Binding } from '../../runtime-api/define.ts';
-import type { ErrorCode } from '../../runtime-api/errors.ts';
+import type { ErrorCode, ServiceError } from '../../runtime-api/errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type AuthKind = 'none' | 'bearer' | 'session' | 'bearer-or-session';
@@ -44,6 +44,10 @@ export interface RouteDef {
   /** Extra `x-` members for the OpenAPI operation (e.g. the NLWeb profile of /ask). */
   extensions?: Record<`x-${string}`, unknown>;
   handle: Koa.Middleware | Koa.Middleware[];
+  /** The entry only documents a refusal (e.g. GET /v1/mcp → 405): its method is not listed in `Allow`. */
+  refusal?: boolean;
+  /** Writes a failure found outside the handler (405) in the route's own shape instead of the service's. */
+  writeError?: (ctx: Koa.Context, error: ServiceError) => void;
 }
 
 export function defineRoute(def: RouteDef): RouteDef {

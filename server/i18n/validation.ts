@@ -35,6 +35,6 @@ function register(): void {
 export function validateIn<S extends v.GenericSchema>(locale: Locale, schema: S, value: unknown): v.InferOutput<S> {
   register();
   const parsed = v.safeParse(schema, value, { lang: locale });
-  if (!parsed.success) throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues) });
+  if (!parsed.success) throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues, locale) });
   return parsed.output;
 }

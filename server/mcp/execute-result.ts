@@ -13,6 +13,11 @@ export interface ExecuteContent {
   truncated: boolean;
   resolution?: string;
   stats: ExecutionResult['stats'];
+  /** Plan and apply (see routes/mcp.ts planFields). */
+  operations?: unknown[];
+  operationsOmitted?: number;
+  planToken?: string;
+  applied?: boolean;
 }
 
 export interface ShapedExecuteResult {
@@ -61,7 +66,7 @@ function unshapeable(result: ExecutionResult): ShapedExecuteResult {
   return { structured, text: JSON.stringify(structured) };
 }
 
-export function shapeExecuteResult(result: ExecutionResult): ShapedExecuteResult {
+export function shapeExecuteResult(result: ExecutionResult, plan: Pick<ExecuteContent, 'operations' | 'operationsOmitted' | 'planToken' | 'applied'> = {}): ShapedExecuteResult {
   try {
     const structured: ExecuteContent = {
       ok: result.ok,
@@ -70,6 +75,7 @@ export function shapeExecuteResult(result: ExecutionResult): ShapedExecuteResult
       ...(result.error ? { error: result.error } : {}),
       truncated: result.truncated,
       stats: result.stats,
+      ...plan,
     };
     const full = JSON.stringify(structured);
     return { structured, text: Buffer.byteLength(full) <= TEXT_CAP_BYTES ? full : shortText(structured) };

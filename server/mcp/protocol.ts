@@ -1,10 +1,11 @@
 // A stateless MCP server over Streamable HTTP with JSON responses (research/mcp.md B1-B2): one JSON-RPC message per
 // POST, no sessions, no SSE. initialize, ping, tools/list and tools/call; notifications are accepted with 202.
+// Versions and error codes come from the SDK, so a protocol upgrade is a dependency bump.
 import * as v from 'valibot';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { l10n, type Locale, type Localized } from '../../runtime-api/errors.ts';
 
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
+export { ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS };
 
 const Id = v.union([v.string(), v.number()]);
 export const JsonRpcMessage = v.looseObject({
@@ -15,9 +16,42 @@ export const JsonRpcMessage = v.looseObject({
 });
 export type JsonRpcRequest = v.InferOutput<typeof JsonRpcMessage>;
 
-/** Envelope problems answer 400 invalid_request in the resolution shape, with a resolution that names the fix. */
+/**
+ * A message JSON-RPC cannot process: answered as a JSON-RPC error (HTTP 400, as the Streamable HTTP transport does),
+ * so that any JSON-RPC library can parse it. `data` carries our code and the localized resolution.
+ */
+export class RpcProblem extends Error {
+  readonly rpcCode: number;
+  readonly id: string | number | null;
+  readonly resolution: Localized;
+  constructor(rpcCode: number, resolution: Localized, id: unknown = null) {
+    super(resolution['en-US']);
+    this.rpcCode = rpcCode;
+    this.id = typeof id === 'string' || typeof id === 'number' ? id : null;
+    this.resolution = resolution;
+  }
+
+  toBody(locale: Locale) {
+    const title = this.rpcCode === ErrorCode.ParseError ? 'Parse error' : this.rpcCode === ErrorCode.InvalidParams ? 'Invalid params' : 'Invalid Request';
+    return rpcError(this.id, this.rpcCode, `${title}: ${this.resolution[locale]}`, { code: 'invalid_request', resolution: this.resolution[locale] });
+  }
+}
+
+/** Parse the raw body as JSON-RPC text: bad UTF-8 or JSON is -32700. */
+export function parseRpcText(raw: Buffer): unknown {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    return JSON.parse(text);
+  } catch {
+    throw new RpcProblem(ErrorCode.ParseError, l10n('The body is not valid JSON (UTF-8); send one JSON-RPC 2.0 object.',
+      'O corpo não é JSON válido (UTF-8); envie um objeto JSON-RPC 2.0.'));
+  }
+}
+
+/** Envelope problems are -32600 (not a request) or -32602 (a request whose params are missing or wrong). */
 export function checkEnvelope(body: unknown): JsonRpcRequest {
-  const bad = (en: string, pt: string) => new ServiceError('invalid_request', { resolution: l10n(en, pt) });
+  const id = (body as { id?: unknown } | null)?.id;
+  const bad = (en: string, pt: string, code: number = ErrorCode.InvalidRequest) => new RpcProblem(code, l10n(en, pt), id);
   if (Array.isArray(body)) throw bad('Send one JSON-RPC message per request; batches are not supported.', 'Envie uma mensagem JSON-RPC por requisição; lotes não são aceitos.');
   if (typeof body !== 'object' || body === null) {
     throw bad('Send a JSON-RPC 2.0 object: {"jsonrpc":"2.0","id":1,"method":"tools/list"}.', 'Envie um objeto JSON-RPC 2.0: {"jsonrpc":"2.0","id":1,"method":"tools/list"}.');
@@ -28,7 +62,7 @@ export function checkEnvelope(body: unknown): JsonRpcRequest {
     throw bad('Add a "method" string (e.g. "tools/list" or "tools/call").', 'Acrescente uma string "method" (por exemplo "tools/list" ou "tools/call").');
   }
   if (msg.params !== undefined && (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))) {
-    throw bad('"params" must be an object.', '"params" precisa ser um objeto.');
+    throw bad('"params" must be an object.', '"params" precisa ser um objeto.', ErrorCode.InvalidParams);
   }
   if (msg.id !== undefined && msg.id !== null && typeof msg.id !== 'string' && typeof msg.id !== 'number') {
     throw bad('"id" must be a string or a number.', '"id" precisa ser uma string ou um número.');
@@ -37,10 +71,10 @@ export function checkEnvelope(body: unknown): JsonRpcRequest {
   if (needsParams && msg.params === undefined) {
     const call = msg.method === 'tools/call';
     throw bad(`"${msg.method}" needs a "params" object${call ? ' with "name" and "arguments"' : ''}.`,
-      `"${msg.method}" precisa de um objeto "params"${call ? ' com "name" e "arguments"' : ''}.`);
+      `"${msg.method}" precisa de um objeto "params"${call ? ' com "name" e "arguments"' : ''}.`, ErrorCode.InvalidParams);
   }
   if (msg.method === 'tools/call' && typeof (msg.params as Record<string, unknown>).name !== 'string') {
-    throw bad('"params.name" must name the tool: "execute" or "search".', '"params.name" precisa nomear a ferramenta: "execute" ou "search".');
+    throw bad('"params.name" must name the tool: "execute" or "search".', '"params.name" precisa nomear a ferramenta: "execute" ou "search".', ErrorCode.InvalidParams);
   }
   return msg as JsonRpcRequest;
 }

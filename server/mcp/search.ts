@@ -11,8 +11,18 @@ export interface SearchHit {
   summary: string;
   requiredScope: string | null;
   writes: boolean;
+  /** False when the caller's scopes (or a session-only rule) do not allow calling it. */
+  callable: boolean;
   declaration?: string;
+  description?: string;
   examples?: string[];
+}
+
+/** Whether a caller holding `scopes` may call `b` (null scopes: unknown caller, everything is shown as callable). */
+export function canCall(b: Binding, scopes: readonly string[] | null): boolean {
+  if (!scopes) return true;
+  if (b.sessionOnly) return false;
+  return b.scope === null || scopes.includes(b.scope);
 }
 
 function words(text: string): string[] {
@@ -25,10 +35,14 @@ function score(b: Binding, query: string, terms: string[]): number {
   const nameWords = new Set(words(b.name.replace(/_/g, ' ')));
   const summary = new Set(words(b.summary));
   const description = new Set(words(b.description ?? ''));
-  let s = 0;
+  const aliasWords = new Set(words((b.aliases ?? []).join(' ')));
+  const q = ` ${words(query).join(' ')} `;
+  // A whole alias phrase in the query ("move to folder") is the strongest sign of intent after the name itself.
+  let s = (b.aliases ?? []).reduce((n, a) => n + (q.includes(` ${words(a).join(' ')} `) ? 8 * words(a).length : 0), 0);
   for (const term of terms) {
     if (nameWords.has(term)) s += 10;
     else if (name.includes(term)) s += 6;
+    if (aliasWords.has(term)) s += 4;
     if (summary.has(term)) s += 3;
     if (description.has(term)) s += 1;
     // plural/singular forgiveness: "files" ~ "file", "uploads" ~ "upload"
@@ -38,7 +52,11 @@ function score(b: Binding, query: string, terms: string[]): number {
   return s;
 }
 
-export function searchBindings(bindings: readonly Binding[], query: string, limit: number, detail: SearchDetail): { results: SearchHit[]; total: number } {
+/**
+ * `names`: name, summary, scope; `summary`: plus the TypeScript declaration; `full`: plus the description and the
+ * examples. With `scopes`, each hit says whether the caller can call it.
+ */
+export function searchBindings(bindings: readonly Binding[], query: string, limit: number, detail: SearchDetail, scopes: readonly string[] | null = null): { results: SearchHit[]; total: number } {
   const terms = words(query);
   const ranked = terms.length === 0
     ? bindings.map((b) => ({ b, s: 1 }))
@@ -49,7 +67,9 @@ export function searchBindings(bindings: readonly Binding[], query: string, limi
     summary: b.summary,
     requiredScope: b.scope,
     writes: b.writes,
+    callable: canCall(b, scopes),
     ...(detail !== 'names' ? { declaration: bindingDeclaration(b) } : {}),
+    ...(detail === 'full' && b.description ? { description: b.description } : {}),
     ...(detail === 'full' && b.examples?.length ? { examples: [...b.examples] } : {}),
   }));
   return { results, total: ranked.length };
@@ -58,6 +78,11 @@ export function searchBindings(bindings: readonly Binding[], query: string, limi
 /** The text block of a search answer: the declarations themselves (or names), ready to paste into a script. */
 export function searchText(hits: readonly SearchHit[], total: number): string {
   if (!hits.length) return 'No binding matches. Call search with an empty query to list every binding.';
-  const body = hits.map((h) => h.declaration ?? `${h.name}: ${h.summary}`).join('\n\n');
+  const body = hits.map((h) => {
+    const head = h.declaration ?? `${h.name}: ${h.summary}`;
+    const mark = h.callable ? '' : `\n// Not callable with your grant: needs ${h.requiredScope ? `the scope ${h.requiredScope}` : 'a signed-in session'}.`;
+    const more = [h.description ? `/* ${h.description.replace(/\*\//g, '* /')} */` : '', ...(h.examples ?? []).map((e, i) => `// Example ${i + 1}:\n${e}`)].filter(Boolean).join('\n');
+    return `${head}${mark}${more ? `\n${more}` : ''}`;
+  }).join('\n\n');
   return `${body}\n\n// ${hits.length} of ${total} matching bindings.`;
 }

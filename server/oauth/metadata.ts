@@ -43,14 +43,14 @@ export function authorizationServerMetadata(issuer: string) {
   };
 }
 
-/** OpenID Connect Discovery: the same data plus the members that document requires (no ID tokens are issued). */
+/**
+ * The document served at /.well-known/openid-configuration. We are an OAuth 2.1 authorization server, not an OpenID
+ * provider (no `openid` scope, no ID token, no userinfo), so it holds the RFC 8414 metadata and nothing more: MCP
+ * clients fall back to this path for discovery, and advertising ID-token members would lead OIDC clients to ask
+ * for what never comes.
+ */
 export function openIdConfiguration(issuer: string) {
-  return {
-    ...authorizationServerMetadata(issuer),
-    subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['ES256'],
-    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'client_id', 'scope'],
-  };
+  return authorizationServerMetadata(issuer);
 }
 
 /** Resource path → RFC 9728 metadata. `resource` equals the URL the client uses (the MCP SDK checks the prefix). */

@@ -13,7 +13,9 @@ export const UserSchema = v.object({
 
 export const HealthSchema = v.object({
   service: v.string(),
-  status: v.literal('ok'),
+  /** `ok` when every part is available; `degraded` when one is not (see `components`). */
+  status: v.picklist(['ok', 'degraded']),
+  components: v.object({ ask: v.picklist(['ready', 'unavailable']) }),
   locale: v.picklist(['en-US', 'pt-BR']),
   user: v.nullable(UserSchema),
 });
@@ -25,6 +27,7 @@ export function apiRoutes(deps: AppDeps) {
       path: '/api',
       operationId: 'getHealth',
       summary: 'Health, active locale and the signed-in user (null without a session or token)',
+      description: '`status` is `ok` when every part works, `degraded` when one does not; `components.ask` says whether POST /ask can answer (its public corpus is loaded).',
       tags: ['core'],
       auth: 'none',
       responses: { 200: { description: 'The service is available.', schema: HealthSchema } },
@@ -32,9 +35,11 @@ export function apiRoutes(deps: AppDeps) {
       async handle(ctx) {
         const caller = ctx.state.caller;
         const user = caller ? await findUserById(deps.sql, caller.userId) : null;
+        const ask = deps.askIndex && deps.askIndex.size > 0 ? 'ready' : 'unavailable';
         ctx.body = {
           service: 'siglata',
-          status: 'ok',
+          status: ask === 'ready' ? 'ok' : 'degraded',
+          components: { ask },
           locale: ctx.state.locale,
           user: user ? { id: user.id, email: user.email, name: user.name, image: user.image } : null,
         } satisfies v.InferOutput<typeof HealthSchema>;

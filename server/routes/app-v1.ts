@@ -6,8 +6,7 @@ import { defineRoute, type RouteDef } from '../http/route.ts';
 import { parseJsonBody, validate } from '../http/body.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
 import { findBinding } from '../../runtime-api/registry.ts';
-import { runScript, planScript, applyScript } from '../../runtime-api/services/execute.ts';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { executeInMode } from '../../runtime-api/services/execute.ts';
 import { ERROR_TYPE_DOC } from '../mcp/tools.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
@@ -77,17 +76,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       async handle(ctx) {
         const body = await parseJsonBody(ctx, ExecuteBody, deps.config.jsonBodyMaxBytes);
         const exec = { engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'app' as const };
-        const caller = ctx.state.caller;
-        if (body.mode === 'apply') {
-          if (!body.planToken) throw new ServiceError('invalid_input', {
-            resolution: l10n('`planToken`: required with mode "apply"; take it from the plan response.', '`planToken`: obrigatório com mode "apply"; use o da resposta do plano.'),
-          });
-          ctx.body = await applyScript(exec, caller, body.script, body.planToken);
-        } else if (body.mode === 'plan') {
-          ctx.body = await planScript(exec, caller, body.script);
-        } else {
-          ctx.body = await runScript(exec, caller, body.script);
-        }
+        ctx.body = await executeInMode(exec, ctx.state.caller, body);
       },
     }),
   ];

@@ -140,9 +140,13 @@ export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null 
         400: { description: 'Invalid or unsupported query fields.', schema: AskFailureSchema },
         413: { description: 'Body over 8192 bytes.', schema: AskFailureSchema },
         415: { description: 'Content-Type is not application/json.', schema: AskFailureSchema },
-        503: { description: 'Public corpus unavailable.', schema: AskFailureSchema, headers: { 'Retry-After': 'Seconds to wait.' } },
+        503: { description: 'The public corpus is not loaded (GET /api then reports status "degraded" and components.ask "unavailable").', schema: AskFailureSchema },
       },
       errors: [],
+      writeError(ctx, error) {
+        ctx.set(CORS_HEADERS);
+        writeFailure(ctx, ctx.state.requestId ?? randomUUID(), fail('METHOD_NOT_ALLOWED', `${error.resolutionFor('en-US') ?? error.message} /ask takes a POST with a JSON body.`));
+      },
       async handle(ctx) {
         const requestId: string = ctx.state.requestId ?? randomUUID();
         ctx.set(CORS_HEADERS);
@@ -156,7 +160,8 @@ export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null 
           }
           const request = parsed.output;
           const idx = currentIndex();
-          if (!idx || idx.size === 0) throw fail('CORPUS_UNAVAILABLE', 'The public corpus is not loaded yet; retry shortly.', { headers: { 'Retry-After': '30' } });
+          // No Retry-After: the corpus is loaded at start-up, so retrying soon would not help; GET /api says the same.
+          if (!idx || idx.size === 0) throw fail('CORPUS_UNAVAILABLE', 'The public corpus is not loaded on this server, so /ask cannot answer; an operator must restore it (GET /api reports components.ask).');
           const outcome = idx.search({
             text: request.query.text,
             site: request.query.site,

@@ -4,15 +4,16 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
-import { readJson } from '../http/body.ts';
+import { isJson, readRawBody } from '../http/body.ts';
 import { ServiceError, l10n } from '../../runtime-api/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
 import { BINDINGS, findBinding } from '../../runtime-api/registry.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
-import { runScript } from '../../runtime-api/services/execute.ts';
+import { executeInMode, type ExecuteOutcome } from '../../runtime-api/services/execute.ts';
+import { describeIssues } from '../../runtime-api/invoke.ts';
 import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
-import { checkEnvelope, negotiateVersion, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from '../mcp/protocol.ts';
+import { checkEnvelope, ErrorCode, negotiateVersion, parseRpcText, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from '../mcp/protocol.ts';
 import { listedTools } from '../mcp/tools.ts';
 import { searchBindings, searchText, type SearchDetail } from '../mcp/search.ts';
 import { shapeExecuteResult } from '../mcp/execute-result.ts';
@@ -23,7 +24,13 @@ const MAX_BODY = 1024 * 1024;
 /** Executions one token may have running at once (a per-token tool-call limit besides the global rate limit). */
 const MAX_CONCURRENT_PER_TOKEN = 16;
 
-const ExecuteArgs = v.strictObject({ script: v.pipe(v.string(), v.minLength(1)) });
+const ExecuteArgs = v.strictObject({
+  script: v.pipe(v.string(), v.minLength(1)),
+  mode: v.optional(v.picklist(['run', 'plan', 'apply']), 'run'),
+  planToken: v.optional(v.pipe(v.string(), v.maxLength(8192))),
+});
+/** Planned operations listed in a tool result at most (the plan token covers them all). */
+const MAX_LISTED_OPERATIONS = 100;
 const SearchArgs = v.strictObject({
   query: v.pipe(v.string(), v.maxLength(500)),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 10),
@@ -31,6 +38,18 @@ const SearchArgs = v.strictObject({
 });
 
 const INSTRUCTIONS = 'Workspace tools: `search` finds the bindings (with TypeScript signatures) that `execute` scripts can call; `execute` runs a JavaScript async-function body against your organization. An unlisted `context` tool (empty arguments) returns your organization, role and scopes.';
+
+/** What plan and apply add to a result: the operations (the first MAX_LISTED_OPERATIONS), the token, applied. */
+function planFields(result: ExecuteOutcome): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (result.operations) {
+    out.operations = result.operations.slice(0, MAX_LISTED_OPERATIONS);
+    if (result.operations.length > MAX_LISTED_OPERATIONS) out.operationsOmitted = result.operations.length - MAX_LISTED_OPERATIONS;
+  }
+  if (result.planToken) out.planToken = result.planToken;
+  if (result.applied !== undefined) out.applied = result.applied;
+  return out;
+}
 
 function toolError(text: string, extra: Record<string, unknown> = {}) {
   return { content: [{ type: 'text', text }], structuredContent: { ok: false, ...extra }, isError: true };
@@ -52,7 +71,14 @@ function held(ctx: Koa.Context): string[] {
 
 export function mcpRoutes(deps: AppDeps): RouteDef[] {
   const inFlight = new Map<string, number>();
-  const tools = listedTools(BINDINGS, deps.config);
+  // One tool list per distinct scope set (a handful): the index marks what the caller cannot call.
+  const toolsByScopes = new Map<string, ReturnType<typeof listedTools>>();
+  const toolsFor = (scopes: readonly string[]) => {
+    const key = [...scopes].sort().join(' ');
+    let tools = toolsByScopes.get(key);
+    if (!tools) toolsByScopes.set(key, tools = listedTools(BINDINGS, deps.config, scopes));
+    return tools;
+  };
   const contextBinding = findBinding('context')!;
 
   async function callTool(ctx: Koa.Context, caller: Caller, id: JsonRpcRequest['id'], params: Record<string, unknown>) {
@@ -60,7 +86,10 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     const args = (params.arguments ?? {}) as unknown;
     if (name === 'execute') {
       const parsed = v.safeParse(ExecuteArgs, args);
-      if (!parsed.success) return rpcResult(id, toolError('execute needs {"script": "<the body of an async function>"}.', { error: { type: 'invalid_input', message: 'arguments must be {script: string}' } }));
+      if (!parsed.success) {
+        const why = describeIssues(parsed.issues, caller.locale);
+        return rpcResult(id, toolError(`execute needs {"script": "<the body of an async function>", "mode"?: "run"|"plan"|"apply", "planToken"?: string}: ${why}`, { error: { type: 'invalid_input', message: why } }));
+      }
       const key = caller.credentialId ?? caller.userId;
       const running = inFlight.get(key) ?? 0;
       if (running >= MAX_CONCURRENT_PER_TOKEN) {
@@ -71,12 +100,22 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       }
       inFlight.set(key, running + 1);
       try {
-        const result = await runScript({
-          engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'mcp',
-          // An uncaught scope refusal is a 403 step-up: the header names the scope to ask for.
-          scopeError: (refusal) => typeof refusal.details?.requiredScope === 'string' ? insufficientScope(deps, ctx.path, held(ctx), refusal.details.requiredScope) : refusal,
-        }, caller, parsed.output.script);
-        const { structured, text } = shapeExecuteResult(result);
+        let result: ExecuteOutcome;
+        try {
+          result = await executeInMode({
+            engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'mcp',
+            // An uncaught scope refusal is a 403 step-up: the header names the scope to ask for.
+            scopeError: (refusal) => typeof refusal.details?.requiredScope === 'string' ? insufficientScope(deps, ctx.path, held(ctx), refusal.details.requiredScope) : refusal,
+          }, caller, parsed.output);
+        } catch (err) {
+          // A refused plan (bad token, writes changed: 400/409) is the tool's answer, not a transport failure.
+          if (!(err instanceof ServiceError) || err.status >= 500 || err.status === 403 || err.status === 401 || err.status === 429) throw err;
+          const message = err.toBody(caller.locale) as { message?: string; error?: { message: string } };
+          const resolution = err.resolutionFor(caller.locale);
+          return rpcResult(id, toolError(`${err.code}: ${message.error?.message ?? message.message}${resolution ? ` ${resolution}` : ''}`,
+            { error: { type: 'tool_error', code: err.code, message: message.error?.message ?? message.message, ...(resolution ? { resolution } : {}) } }));
+        }
+        const { structured, text } = shapeExecuteResult(result, planFields(result));
         return rpcResult(id, { content: [{ type: 'text', text }], structuredContent: structured, isError: !result.ok });
       } finally {
         const left = (inFlight.get(key) ?? 1) - 1;
@@ -86,7 +125,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     if (name === 'search') {
       const parsed = v.safeParse(SearchArgs, args);
       if (!parsed.success) return rpcResult(id, toolError('search needs {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.'));
-      const found = searchBindings(BINDINGS, parsed.output.query, parsed.output.limit, parsed.output.detail as SearchDetail);
+      const found = searchBindings(BINDINGS, parsed.output.query, parsed.output.limit, parsed.output.detail as SearchDetail, caller.scopes);
       return rpcResult(id, { content: [{ type: 'text', text: searchText(found.results, found.total) }], structuredContent: found });
     }
     if (name === 'context') {
@@ -99,7 +138,28 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         return rpcResult(id, toolError(`${e.code}: ${e.resolutionFor(caller.locale) ?? e.message}`));
       }
     }
-    return rpcError(id, -32602, `Unknown tool: ${name}. The tools are execute and search.`);
+    return rpcError(id, ErrorCode.InvalidParams, `Unknown tool: ${name}. The tools are execute and search.`);
+  }
+
+  /** The JSON-RPC message, or null when a JSON-RPC error was already written (malformed JSON or envelope). */
+  async function readMessage(ctx: Koa.Context): Promise<JsonRpcRequest | null> {
+    if (!isJson(ctx)) {
+      throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the body as Content-Type: application/json.', 'Envie o corpo com Content-Type: application/json.') });
+    }
+    const raw = await readRawBody(ctx, MAX_BODY);
+    try {
+      const version = ctx.get('mcp-protocol-version');
+      if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+        throw new RpcProblem(ErrorCode.InvalidRequest, l10n(`Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+          `MCP-Protocol-Version ${version} não suportada; suportadas: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`));
+      }
+      return checkEnvelope(parseRpcText(raw));
+    } catch (err) {
+      if (!(err instanceof RpcProblem)) throw err;
+      ctx.status = 400;
+      ctx.body = err.toBody(ctx.state.locale);
+      return null;
+    }
   }
 
   async function handlePost(ctx: Koa.Context) {
@@ -112,14 +172,8 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         headers: { 'WWW-Authenticate': wwwAuthenticate(deps, '', ctx.path) },
       });
     }
-    const version = ctx.get('mcp-protocol-version');
-    if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-      throw new ServiceError('invalid_request', {
-        resolution: l10n(`Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-          `MCP-Protocol-Version ${version} não suportada; suportadas: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`),
-      });
-    }
-    const msg = checkEnvelope(await readJson(ctx, MAX_BODY));
+    const msg = await readMessage(ctx);
+    if (!msg) return;
     ctx.type = 'application/json';
     if (msg.id === undefined) { // a notification
       ctx.body = ''; // an empty body, then the status: a notification is 202 Accepted with nothing to say
@@ -140,13 +194,13 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         ctx.body = rpcResult(msg.id, {});
         return;
       case 'tools/list':
-        ctx.body = rpcResult(msg.id, { tools });
+        ctx.body = rpcResult(msg.id, { tools: toolsFor(caller.scopes) });
         return;
       case 'tools/call':
         ctx.body = await callTool(ctx, caller, msg.id, msg.params!);
         return;
       default:
-        ctx.body = rpcError(msg.id, -32601, `Method not found: ${msg.method}`);
+        ctx.body = rpcError(msg.id, ErrorCode.MethodNotFound, `Method not found: ${msg.method}`);
     }
   }
 
@@ -160,26 +214,34 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
 
   const rpcBody = { contentType: 'application/json', jsonSchema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } } };
   const rpcResponse = { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: {}, result: {}, error: { type: 'object' } } };
+  const rpcErrorResponse = {
+    type: 'object', required: ['jsonrpc', 'id', 'error'],
+    properties: {
+      jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] },
+      error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', properties: { code: { const: 'invalid_request' }, resolution: { type: 'string' } } } } },
+    },
+  };
   return ['/v1/mcp', '/mcp'].flatMap((path): RouteDef[] => [
     defineRoute({
       method: 'POST', path, operationId: path === '/mcp' ? 'mcpAlias' : 'mcp',
       summary: path === '/mcp' ? 'MCP endpoint (alias of /v1/mcp)' : 'MCP endpoint (Streamable HTTP, stateless, JSON responses)',
-      description: 'JSON-RPC 2.0, one message per request: initialize, ping, tools/list (execute and search), tools/call. Notifications answer 202. Tool failures are results with isError; envelope problems are 400 invalid_request.',
+      description: 'JSON-RPC 2.0, one message per request: initialize, ping, tools/list (execute and search), tools/call. Notifications answer 202. Tool failures are results with isError; malformed JSON (-32700) and envelope problems (-32600, -32602) are HTTP 400 with a JSON-RPC error whose data holds {code: "invalid_request", resolution}.',
       tags: ['mcp'], auth: 'none', origin: 'always', body: rpcBody,
       responses: {
         200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },
         202: { description: 'A notification was accepted.' },
+        400: { description: 'Malformed JSON (-32700), not a JSON-RPC request (-32600), missing or wrong params (-32602), or an unsupported MCP-Protocol-Version: a JSON-RPC error.', jsonSchema: rpcErrorResponse },
       },
-      errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'invalid_request', 'payload_too_large', 'unsupported_media_type', 'engine_busy', 'engine_quarantined'],
+      errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'payload_too_large', 'unsupported_media_type', 'engine_busy', 'engine_quarantined'],
       handle: handlePost,
     }),
     defineRoute({
       method: 'GET', path, operationId: path === '/mcp' ? 'mcpAliasGet' : 'mcpGet', summary: 'Not supported: no SSE stream (405)',
-      tags: ['mcp'], auth: 'none', origin: 'always', responses: {}, errors: ['method_not_allowed', 'ORIGIN_NOT_ALLOWED'], handle: methodNotAllowed,
+      tags: ['mcp'], auth: 'none', origin: 'always', responses: {}, errors: ['method_not_allowed', 'ORIGIN_NOT_ALLOWED'], handle: methodNotAllowed, refusal: true,
     }),
     defineRoute({
       method: 'DELETE', path, operationId: path === '/mcp' ? 'mcpAliasDelete' : 'mcpDelete', summary: 'Not supported: no session (405)',
-      tags: ['mcp'], auth: 'none', origin: 'always', responses: {}, errors: ['method_not_allowed', 'ORIGIN_NOT_ALLOWED'], handle: methodNotAllowed,
+      tags: ['mcp'], auth: 'none', origin: 'always', responses: {}, errors: ['method_not_allowed', 'ORIGIN_NOT_ALLOWED'], handle: methodNotAllowed, refusal: true,
     }),
   ]);
 }

@@ -51,7 +51,8 @@ export function wellKnownRoutes(deps: AppDeps): RouteDef[] {
     }),
     defineRoute({
       method: 'GET', path: '/.well-known/openid-configuration', operationId: 'openIdConfiguration',
-      summary: 'Discovery document (OpenID Connect Discovery form of the same metadata)', tags: ['discovery', 'oauth'], auth: 'none',
+      summary: 'The authorization server metadata at the OpenID Connect Discovery path', tags: ['discovery', 'oauth'], auth: 'none',
+      description: 'The same RFC 8414 document, served here for clients that try this path first. The service is not an OpenID provider: no `openid` scope, ID tokens or userinfo, so none is advertised.',
       responses: { 200: { description: 'The metadata.', schema: AuthorizationServerMetadata } }, errors: [],
       handle: serve(documents.oidc),
     }),

@@ -80,6 +80,9 @@ t.test('/app/v1', async (t) => {
     const applied = await exec({ script: RENAME, mode: 'apply', planToken: plan.body.planToken });
     t.equal(applied.status, 409);
     t.equal(applied.body.code, 'conflict');
+    // The counts follow the plan (100 under normal load), so they are read back from it.
+    const n = plan.body.operations.length;
+    t.equal(applied.body.message, `The script's writes changed since it was planned (${n} planned, ${n + 1} now); nothing was applied. Plan again and review.`);
     c.check(t, 'post', '/app/v1/execute', applied);
     const renamed = await http(`${app.url}/app/v1/files?prefix=final-b&limit=1000`, { token });
     t.equal(renamed.body.files.length, 0, 'the whole batch was rolled back');
@@ -89,6 +92,7 @@ t.test('/app/v1', async (t) => {
     const plan = await exec({ script: 'return 1;', mode: 'plan' });
     const other = await exec({ script: 'return 2;', mode: 'apply', planToken: plan.body.planToken });
     t.equal(other.status, 409, 'another script');
+    t.equal(other.body.message, 'The script differs from the planned one. Apply exactly the planned script, or plan this one.');
     const stranger = await app.token({ email: 'stranger@example.com' });
     const foreign = await exec({ script: 'return 1;', mode: 'apply', planToken: plan.body.planToken }, stranger);
     t.equal(foreign.status, 400);

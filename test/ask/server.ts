@@ -8,6 +8,7 @@ import { createLogger } from '../../server/logger.ts';
 import { requestContext } from '../../server/middleware/request-context.ts';
 import { errorHandler } from '../../server/middleware/error-handler.ts';
 import { askCors, askRoutes } from '../../server/routes/ask.ts';
+import { methodNotAllowed } from '../../server/middleware/method-not-allowed.ts';
 import { loadAskIndex } from '../../server/ask/load.ts';
 import type { AskIndex } from '../../server/ask/index.ts';
 
@@ -34,14 +35,15 @@ export function askApp(current: () => AskIndex | null): Koa {
   const app = new Koa();
   app.silent = true;
   const router = new Router();
-  for (const route of askRoutes({ logger }, current)) {
+  const routes = askRoutes({ logger }, current);
+  for (const route of routes) {
     router.register(route.path, [route.method], Array.isArray(route.handle) ? route.handle : [route.handle], { name: route.operationId });
   }
   app.use(requestContext(logger));
   app.use(errorHandler(logger));
   app.use(askCors());
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(methodNotAllowed(routes));
   return app;
 }
 

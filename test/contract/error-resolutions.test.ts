@@ -5,7 +5,8 @@ import t from 'tap';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { ServiceError, conflict, l10n } from '../../runtime-api/errors.ts';
+import { fromDatabaseError } from '../../runtime-api/store/errors.ts';
 import { hostError } from '../../runtime-api/services/execute.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
@@ -78,4 +79,27 @@ t.test('over real HTTP, pt-BR callers get the Portuguese specific resolution', a
   t.same(ptRun.body.result, { code: 'invalid_input', resolution: '`cursor`: não é um cursor devolvido por files_list; omita-o para começar da primeira página.' });
   const enRun = await run({});
   t.same(enRun.body.result, { code: 'invalid_input', resolution: '`cursor`: not a cursor returned by files_list; omit it to start from the first page.' });
+});
+
+t.test('every 409 conflict says its own reason and fix, in both languages (no bare conflict throw site)', async (t) => {
+  const offenders: string[] = [];
+  for (const dir of SCANNED) {
+    for (const file of await sources(join(ROOT, dir))) {
+      const rel = relative(ROOT, file);
+      if (rel === join('runtime-api', 'errors.ts')) continue;
+      (await readFile(file, 'utf8')).split('\n').forEach((line, i) => {
+        if (/ServiceError\(\s*['"]conflict['"]/.test(line)) offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
+      });
+    }
+  }
+  t.same(offenders, [], 'conflicts are built with conflict(reason, fix)');
+  const e = conflict(l10n('Reason.', 'Motivo.'), l10n('Fix it.', 'Corrija.'));
+  t.same(e.toBody('en-US'), { code: 'conflict', message: 'Reason. Fix it.' });
+  t.same(e.toBody('pt-BR'), { code: 'conflict', message: 'Motivo. Corrija.' });
+  t.match(hostError(e, 'pt-BR'), { ok: false, error: { resolution: 'Corrija.' } }, 'a script gets the fix on its own');
+  // The database's own conflicts (unique violation, serialization failure) are told apart too.
+  const unique = fromDatabaseError(Object.assign(new Error('dup'), { severity: 'ERROR', code: '23505' }))!;
+  const race = fromDatabaseError(Object.assign(new Error('ser'), { severity: 'ERROR', code: '40001' }))!;
+  t.not(unique.toBody('pt-BR').message, race.toBody('pt-BR').message);
+  t.notMatch(String(unique.toBody().message), /conflicts with the current state/);
 });

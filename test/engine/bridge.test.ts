@@ -8,6 +8,7 @@ import type { HostCall } from '../../engine/index.ts';
 const engine = await startEngine({ poolSize: 2, maxHostCalls: 20, maxInFlight: 4, maxArgBytes: 1024 });
 t.teardown(() => engine.close());
 const run = (source: string, host = new FakeHost(), limits = {}) => engine.execute({ source, bindings: BINDINGS, hostCall: host.hostCall, limits });
+const runWith = (source: string, hostCall: HostCall) => engine.execute({ source, bindings: BINDINGS, hostCall });
 
 t.test('bindings are non-writable, non-configurable async global functions', async (t) => {
   const r = await run(`
@@ -59,17 +60,32 @@ t.test('a host that throws is an internal_error tool error, with nothing of the 
   t.notMatch(JSON.stringify(r), /hunter2/);
 });
 
-t.test('caps: host calls per execution and calls in flight end the execution', async (t) => {
+t.test('caps: the host-call cap ends the execution; calls past the in-flight cap wait their turn', async (t) => {
   const calls = await run('for (let i = 0; i < 100; i++) { try { await context(); } catch {} } return "survived"');
   t.equal(calls.error?.type, 'limit_exceeded');
   t.equal(calls.error?.code, 'max_host_calls');
   t.equal(calls.stats.hostCalls, 20, 'the 21st never reached the host');
-  const host = new FakeHost({ delayMs: 5 });
-  const flight = await run('await Promise.all([1, 2, 3, 4, 5, 6].map(() => context()))', host);
-  t.equal(flight.error?.code, 'max_in_flight');
-  t.equal(host.calls.length, 4, 'only maxInFlight calls crossed');
-  const fine = await run('const r = []; for (const b of [1, 2, 3]) r.push(await Promise.all([1, 2, 3, 4].map(() => context()))); return r.length', new FakeHost({ delayMs: 2 }));
-  t.equal(fine.result, 3, 'batches within the cap are fine');
+  // A host that counts how many calls it holds at once.
+  let now = 0, peak = 0, seen = 0;
+  const counting: HostCall = async (name, json, signal) => {
+    now++; seen++; peak = Math.max(peak, now);
+    await new Promise((r) => setTimeout(r, 3));
+    now--;
+    return new FakeHost().hostCall(name, json, signal);
+  };
+  const all = await runWith('const r = await Promise.all(Array.from({ length: 20 }, (_, i) => context().then(() => i))); return r.reduce((a, b) => a + b, 0)', counting);
+  t.same({ ok: all.ok, result: all.result, error: all.error }, { ok: true, result: 190, error: undefined }, 'Promise.all over 20 calls with 4 in flight');
+  t.equal(seen, 20);
+  t.equal(peak, 4, 'never more than maxInFlight at the host');
+  const order: number[] = [];
+  const ordered = await runWith('await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => files_get({ fileId: "fil_" + "a".repeat(25) + "bcdefghi"[i] }).catch(() => 0))); return 1',
+    async (name, json, signal) => { order.push(JSON.parse(json).fileId.at(-1).charCodeAt(0) - 98); return new FakeHost().hostCall(name, json, signal); });
+  t.equal(ordered.result, 1);
+  t.same(order, [0, 1, 2, 3, 4, 5, 6, 7], 'waiting calls cross in the order they were made');
+  const over = await run('await Promise.all(Array.from({ length: 21 }, () => context()))');
+  t.equal(over.error?.code, 'max_host_calls', 'only the total-calls cap fails');
+  const caught = await run('const r = await Promise.allSettled(Array.from({ length: 6 }, () => files_get({ fileId: "nope" }))); return r.map((x) => x.status)', new FakeHost({ delayMs: 2 }));
+  t.same(caught.result, Array(6).fill('rejected'), 'queued calls reject like any other');
 });
 
 t.test('caps: an oversized argument is a catchable limit error', async (t) => {

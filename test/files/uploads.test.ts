@@ -123,6 +123,10 @@ t.test('uploads', async (t) => {
     const tooFar = await putPart(app, ana.token, u.uploadId, 3, data.subarray(0, 100));
     t.equal(tooFar.status, 400, 'a part number past the reservation');
     t.equal(tooFar.json.code, 'part_mismatch');
+    t.equal(tooFar.json.message, 'Part 3 is beyond this upload, which has 2 part(s); nothing was stored.', 'says what is wrong, not "the size does not match"');
+    t.same([tooFar.json.partNumber, tooFar.json.partCount], [3, 2]);
+    const farPt = await putPart(app, ana.token, u.uploadId, 10000, data.subarray(0, 100), { 'x-service-locale': 'pt-BR' });
+    t.equal(farPt.json.message, 'A parte 10000 está além deste envio, que tem 2 parte(s); nada foi gravado.');
     t.same((await call(upload_status, { uploadId: u.uploadId })).receivedParts, [], 'nothing was stored');
     // the right sizes still work afterwards, on the same connection pool
     t.equal((await putPart(app, ana.token, u.uploadId, 2, partOf(data, 2))).status, 200);

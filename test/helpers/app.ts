@@ -8,6 +8,7 @@ import type { Test } from 'tap';
 import type Koa from 'koa';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
+import { serveApp } from '../../server/http/serve.ts';
 import { createEngine, type Engine } from '../../engine/index.ts';
 import { loadAskIndex } from '../../server/ask/load.ts';
 import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   manualClock?: boolean;
   blobs?: (dataDir: string) => BlobStore | Promise<BlobStore>;
   mailer?: Mailer;
+  /** Where /ask's public corpus is read from (default fixtures/site); a missing directory leaves /ask without one. */
+  askCorpusDir?: string;
 }
 
 export interface TestApp {
@@ -94,11 +97,11 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     // SMTP_URL in `env` (e.g. the SMTP catcher's url) sends real mail through nodemailer.
     mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
-    askIndex: await loadAskIndex(undefined, createLogger('silent')),
+    askIndex: await loadAskIndex(options.askCorpusDir, createLogger('silent')),
     engine: lazyEngine(() => createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
   });
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
-  server.on('request', app.callback());
+  serveApp(server, app);
 
   const mint = (req: Partial<MintRequest> & { email: string }) => {
     const given = Object.fromEntries(Object.entries(req).filter(([, value]) => value !== undefined));

@@ -173,10 +173,10 @@ t.test('magic link', async (t) => {
     const bad = await http(`${app.url}/auth/sign-in/magic-link`, { json: { email: 'not-an-email' }, headers: { 'x-service-locale': 'pt-BR' } });
     t.equal(bad.status, 400);
     t.equal(bad.body.error.message, 'Os parâmetros não passaram na validação.');
-    t.match(bad.body.error.resolution, '`email`: E-mail inválido');
+    t.match(bad.body.error.resolution, '`email`: precisa ser um endereço de e-mail');
     const badEn = await http(`${app.url}/auth/sign-in/magic-link`, { json: { email: 'not-an-email' } });
     t.equal(badEn.body.error.message, 'Parameters failed validation.');
-    t.match(badEn.body.error.resolution, '`email`: Invalid email');
+    t.match(badEn.body.error.resolution, '`email`: must be an e-mail address');
   });
 
   t.test('case 10: off-site return addresses are refused; verify only redirects to the stored same-site path', async (t) => {

@@ -23,7 +23,8 @@ t.test('members', async (t) => {
     t.equal(demote.status, 409);
     t.equal(demote.body.code, 'conflict');
     const demotePt = await solo.post('/auth/organization/update-member-role', { memberId: me.id, role: 'admin', organizationId: org.id }, { 'x-service-locale': 'pt-BR' });
-    t.equal(demotePt.body.message, 'A requisição conflita com o estado atual.');
+    t.equal(demote.body.message, 'This member is the organization\'s last owner, and an organization must keep at least one. Make another member owner first.');
+    t.equal(demotePt.body.message, 'Este membro é o último proprietário da organização, e uma organização precisa manter pelo menos um. Torne outro membro proprietário antes.');
     for (const memberIdOrEmail of [me.id, 'SOLO22@example.com']) {
       const remove = await solo.post('/auth/organization/remove-member', { memberIdOrEmail, organizationId: org.id });
       t.equal(remove.status, 409, memberIdOrEmail);

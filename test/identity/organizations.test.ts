@@ -45,7 +45,8 @@ t.test('organizations', async (t) => {
     t.same(Object.keys(taken.body).sort(), ['code', 'message'], 'typed shape');
     t.equal(taken.body.code, 'conflict');
     const takenPt = await bo.post('/auth/organization/create', { name: 'Other', slug: 'acme' }, { 'x-service-locale': 'pt-BR' });
-    t.equal(takenPt.body.message, 'A requisição conflita com o estado atual.');
+    t.equal(taken.body.message, 'The slug "acme" is taken. Choose another slug.');
+    t.equal(takenPt.body.message, 'O slug "acme" já está em uso. Escolha outro slug.');
 
     for (const slug of ['A', 'Bad Slug', '-acme', 'acme-', 'acmé', '', 'x'.repeat(49), 'a']) {
       const bad = await bo.post('/auth/organization/create', { name: 'Bad', slug });
@@ -55,7 +56,7 @@ t.test('organizations', async (t) => {
     const noName = await bo.post('/auth/organization/create', { name: '   ', slug: 'no-name' }, { 'x-service-locale': 'pt-BR' });
     t.equal(noName.status, 400);
     t.equal(noName.body.error.message, 'Os parâmetros não passaram na validação.');
-    t.match(noName.body.error.resolution, '`name`: Comprimento inválido');
+    t.match(noName.body.error.resolution, '`name`: curto demais: no mínimo 1 caracteres ou itens');
     const anonymous = await http(`${app.url}/auth/organization/create`, { json: { name: 'x', slug: 'anon' } });
     t.equal(anonymous.status, 401);
   });
@@ -136,6 +137,7 @@ t.test('organizations', async (t) => {
     const existing = await owner.post('/auth/organization/invite-member', { email: 'member19@example.com', role: 'admin', organizationId: org.id });
     t.equal(existing.status, 409);
     t.equal(existing.body.code, 'conflict');
+    t.equal(existing.body.message, 'This address already belongs to a member of the organization. Change that member\'s role instead of inviting them.');
 
     const pt = await owner.post('/auth/organization/invite-member', { email: 'pt19@example.com', role: 'admin', organizationId: org.id }, { 'x-service-locale': 'pt-BR' });
     t.equal(pt.status, 201);
@@ -154,6 +156,9 @@ t.test('organizations', async (t) => {
 
     const again = await owner.post('/auth/organization/invite-member', { email: 'PT19@example.com', role: 'member', organizationId: org.id });
     t.equal(again.status, 409, 'a pending invitee');
+    t.equal(again.body.message, 'This address already has a pending invitation. Cancel it, or send again with "resend": true.');
+    const againPt = await owner.post('/auth/organization/invite-member', { email: 'PT19@example.com', role: 'member', organizationId: org.id }, { 'x-service-locale': 'pt-BR' });
+    t.equal(againPt.body.message, 'Este endereço já tem um convite pendente. Cancele-o ou envie de novo com "resend": true.');
     t.equal(smtp.to('pt19@example.com').length, 1);
     const resent = await owner.post('/auth/organization/invite-member', { email: 'pt19@example.com', role: 'member', organizationId: org.id, resend: true });
     t.equal(resent.status, 201);

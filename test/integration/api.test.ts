@@ -1,4 +1,5 @@
 import t from 'tap';
+import { routeTable } from '../../server/app.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 
@@ -8,7 +9,7 @@ t.test('GET /api', async (t) => {
   t.test('anonymous health in the default locale', async (t) => {
     const res = await http(`${app.url}/api`);
     t.equal(res.status, 200);
-    t.same(res.body, { service: 'siglata', status: 'ok', locale: 'en-US', user: null });
+    t.same(res.body, { service: 'siglata', status: 'ok', components: { ask: 'ready' }, locale: 'en-US', user: null });
     t.match(res.headers['x-request-id'], /^[0-9a-f-]{36}$/);
   });
 
@@ -41,9 +42,51 @@ t.test('GET /api', async (t) => {
     t.equal(res.body.message, 'Não encontrado.');
   });
 
-  t.test('a wrong method is 405', async (t) => {
+  t.test('a wrong method is 405 with Allow derived from the route table, on every path', async (t) => {
     const res = await http(`${app.url}/api`, { method: 'DELETE' });
     t.equal(res.status, 405);
     t.equal(res.body.error.code, 'method_not_allowed');
+    t.equal(res.headers.allow, 'GET, HEAD');
+    const patch = await http(`${app.url}/api`, { method: 'PATCH' });
+    t.equal(patch.status, 405, 'a method the router does not implement is 405 too, never 500');
+    t.equal(patch.headers.allow, 'GET, HEAD');
+    // Every path of the table with a method it does not serve.
+    const byPath = new Map<string, Set<string>>();
+    for (const r of routeTable(app.deps)) {
+      if (r.refusal) continue;
+      const set = byPath.get(r.path) ?? new Set<string>();
+      for (const m of r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]) set.add(m);
+      byPath.set(r.path, set);
+    }
+    for (const [path, methods] of byPath) {
+      const wrong = ['PUT', 'DELETE', 'POST', 'GET'].find((m) => !methods.has(m))!;
+      const url = `${app.url}${path.replace(/:(\w+)/g, 'x1')}`;
+      const r = await http(url, { method: wrong });
+      t.equal(r.status, 405, `${wrong} ${path}`);
+      t.same(String(r.headers.allow).split(', ').sort(), [...methods].sort(), `Allow on ${path}`);
+    }
+    const mcpPut = await http(`${app.url}/v1/mcp`, { method: 'PUT' });
+    t.equal(mcpPut.headers.allow, 'POST', 'documented refusals are not allowed methods');
   });
+
+  t.test('GET /ask answers 405 in /ask\'s own failure shape', async (t) => {
+    const res = await http(`${app.url}/ask`, { method: 'GET' });
+    t.equal(res.status, 405);
+    t.equal(res.headers.allow, 'POST');
+    t.equal(res.headers['access-control-allow-origin'], '*');
+    t.match(res.body, { _meta: { response_type: 'Failure', version: '0.54' }, error: { code: 'METHOD_NOT_ALLOWED', message: /POST/ }, results: [] });
+  });
+});
+
+t.test('/ask without its corpus: GET /api and POST /ask tell the same real state', async (t) => {
+  const app = await startTestApp(t, { askCorpusDir: '/nonexistent/siglata-site' });
+  const health = await http(`${app.url}/api`);
+  t.equal(health.status, 200);
+  t.match(health.body, { status: 'degraded', components: { ask: 'unavailable' } });
+  const ask = await http(`${app.url}/ask`, { json: { query: { text: 'lixeira' }, prefer: { streaming: false } } });
+  t.equal(ask.status, 503);
+  t.equal(ask.body.error.code, 'CORPUS_UNAVAILABLE');
+  t.equal(ask.headers['retry-after'], undefined, 'no "retry shortly" for a corpus that will not load by itself');
+  t.match(ask.body.error.message, /not loaded on this server/);
+  t.notMatch(ask.body.error.message, /retry shortly/);
 });

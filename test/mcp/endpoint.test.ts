@@ -46,19 +46,40 @@ t.test('MCP endpoint', async (t) => {
     t.equal(text.status, 415);
     const big = await http(`${app.url}/v1/mcp`, { body: JSON.stringify({ ...rpc('tools/list'), pad: 'x'.repeat(1024 * 1024) }), token, headers: { 'content-type': 'application/json' } });
     t.equal(big.status, 413);
-    for (const [body, why] of [
-      [[rpc('tools/list')], /batch/i],
-      [{ id: 1, method: 'tools/list' }, /jsonrpc/],
-      [rpc('tools/call'), /params/],
-      [rpc('tools/call', { arguments: {} }), /params\.name/],
+    t.equal(big.body.error.code, 'payload_too_large');
+  });
+
+  t.test('malformed JSON-RPC is answered in JSON-RPC with HTTP 400', async (t) => {
+    const raw = (body: string, headers: Record<string, string> = {}) =>
+      http(`${app.url}/v1/mcp`, { body, token, headers: { 'content-type': 'application/json', ...headers } });
+    for (const body of ['{"jsonrpc":"2.0","id":1,"method":"tools/li', '', 'not json', '\u00ff']) {
+      const res = await raw(body);
+      t.equal(res.status, 400, `truncated/invalid: ${JSON.stringify(body)}`);
+      t.match(res.body, { jsonrpc: '2.0', id: null, error: { code: -32700, message: String, data: { code: 'invalid_request' } } });
+    }
+    for (const [body, code, id, why] of [
+      [[rpc('tools/list')], -32600, null, /batch/i],
+      [{ id: 7, method: 'tools/list' }, -32600, 7, /jsonrpc/],
+      [{ jsonrpc: '1.0', id: 'a', method: 'tools/list' }, -32600, 'a', /jsonrpc/],
+      [{ jsonrpc: '2.0', id: 3 }, -32600, 3, /method/],
+      [{ jsonrpc: '2.0', id: { x: 1 }, method: 'ping' }, -32600, null, /id/],
+      [42, -32600, null, /object/],
+      [rpc('tools/call'), -32602, 1, /params/],
+      [rpc('tools/call', { arguments: {} }), -32602, 1, /params\.name/],
+      [{ jsonrpc: '2.0', id: 2, method: 'ping', params: [1] }, -32602, 2, /params/],
     ] as const) {
       const res = await call(body);
-      t.equal(res.status, 400);
-      t.equal(res.body.error.code, 'invalid_request');
-      t.match(res.body.error.resolution, why);
+      t.equal(res.status, 400, JSON.stringify(body));
+      t.equal(res.body.jsonrpc, '2.0');
+      t.equal(res.body.id, id);
+      t.equal(res.body.error.code, code);
+      t.match(res.body.error.data.resolution, why);
     }
+    const pt = await call(rpc('tools/call'), { headers: { 'x-service-locale': 'pt-BR' } });
+    t.match(pt.body.error.data.resolution, /precisa de um objeto/);
     const version = await call(rpc('tools/list'), { headers: { 'mcp-protocol-version': '1999-01-01' } });
     t.equal(version.status, 400);
+    t.match(version.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: /1999-01-01/ } });
   });
 
   t.test('initialize negotiates; notifications are 202; tools/list is exactly execute and search', async (t) => {
@@ -183,4 +204,90 @@ t.test('CORS on the MCP endpoint for allowed origins only', async (t) => {
   const unauth = await http(`${app.url}/v1/mcp`, { json: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { origin: app.url } });
   t.equal(unauth.status, 401);
   t.match(unauth.headers['access-control-expose-headers'], /WWW-Authenticate/, 'a browser client can read the challenge');
+});
+
+t.test('an agent\'s TypeScript runs through MCP execute, and the tool text says so', async (t) => {
+  const app = await startTestApp(t);
+  const token = await app.token({ email: 'ts@example.com' });
+  const call = (body: unknown) => http(`${app.url}/v1/mcp`, { json: body, token });
+  const list = await call(rpc('tools/list'));
+  t.match(list.body.result.tools[0].description, /TypeScript/);
+  t.notMatch(list.body.result.tools[0].description, /no TypeScript/);
+  const res = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'interface Ctx { role: string }\nconst c: Ctx = await context();\nreturn c.role as string;' } }));
+  t.match(res.body.result.structuredContent, { ok: true, result: 'owner' });
+  const miss = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'return await file_list({});' } }));
+  t.match(miss.body.result.structuredContent.error, { type: 'script_error', message: /Did you mean files_list/ });
+
+  const many = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'const all = await Promise.all(Array.from({ length: 100 }, () => context())); return all.length;' } }));
+  t.match(many.body.result.structuredContent, { ok: true, result: 100, stats: { hostCalls: 100 } }, 'Promise.all over 100 binding calls');
+});
+
+t.test('plan and apply through MCP execute: mode and planToken, described in the tool text', async (t) => {
+  const app = await startTestApp(t);
+  const token = await app.token({ email: 'plan@example.com' });
+  const call = (body: unknown) => http(`${app.url}/v1/mcp`, { json: body, token });
+  const execute = async (args: Record<string, unknown>) => (await call(rpc('tools/call', { name: 'execute', arguments: args }))).body.result;
+  const list = await call(rpc('tools/list'));
+  const tool = list.body.result.tools[0];
+  t.match(tool.description, /mode: "plan"/);
+  t.same(tool.inputSchema.properties.mode.enum, ['run', 'plan', 'apply']);
+  await execute({ script: 'for (const n of ["a", "b"]) await files_write_text({ name: `draft-${n}.txt`, text: n }); return 1;' });
+  const RENAME = 'const { files } = await files_list({ prefix: "draft-" }); for (const f of files) await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") }); return files.length;';
+  const plan = await execute({ script: RENAME, mode: 'plan' });
+  t.equal(plan.isError, false);
+  t.match(plan.structuredContent, { ok: true, result: 2, operations: [{ index: 0, binding: 'files_update' }, { index: 1, binding: 'files_update' }], planToken: String });
+  const untouched = await execute({ script: 'return (await files_list({ prefix: "final-" })).files.length;' });
+  t.equal(untouched.structuredContent.result, 0, 'planning wrote nothing');
+  const applied = await execute({ script: RENAME, mode: 'apply', planToken: plan.structuredContent.planToken });
+  t.match(applied.structuredContent, { ok: true, applied: true });
+  const after = await execute({ script: 'return (await files_list({ prefix: "final-" })).files.length;' });
+  t.equal(after.structuredContent.result, 2);
+  // A changed script or a missing token is an isError tool result saying why, in JSON-RPC.
+  const other = await execute({ script: 'return 2;', mode: 'apply', planToken: plan.structuredContent.planToken });
+  t.equal(other.isError, true);
+  t.match(other.structuredContent.error, { code: 'conflict', message: /differs from the planned one/ });
+  const noToken = await execute({ script: RENAME, mode: 'apply' });
+  t.match(noToken.structuredContent.error, { code: 'invalid_input', resolution: /planToken/ });
+  const badMode = await execute({ script: 'return 1;', mode: 'dry' });
+  t.equal(badMode.isError, true);
+  t.match(badMode.content[0].text, /`mode`/);
+});
+
+t.test('search finds intents by the words users say; detail levels differ; scopes are marked', async (t) => {
+  const app = await startTestApp(t);
+  const token = await app.token({ email: 'intent@example.com' });
+  const ro = await app.token({ email: 'intent@example.com', scopes: ['files:read'] });
+  const call = (body: unknown, tok = token) => http(`${app.url}/v1/mcp`, { json: body, token: tok });
+  const search = async (query: string, extra: Record<string, unknown> = {}, tok = token) =>
+    (await call(rpc('tools/call', { name: 'search', arguments: { query, ...extra } }), tok)).body.result;
+  for (const [query, expected] of [
+    ['move file to folder', 'files_update'], ['rename a file', 'files_update'], ['throw away a file', 'files_trash'],
+    ['permanently erase', 'files_delete'], ['undelete my report', 'files_restore'], ['who am i', 'context'],
+    ['add a user to the team', 'member_invite'], ['promote to admin', 'member_update_role'], ['open an excel sheet', 'spreadsheet_read'],
+    ['audit log of scripts', 'executions_list'], ['upload a large file', 'upload_begin'], ['save a note', 'files_write_text'],
+  ] as const) {
+    const found = await search(query, { limit: 3 });
+    t.equal(found.structuredContent.results[0]?.name, expected, `"${query}" → ${expected}`);
+  }
+  const del = (await search('delete a file', { limit: 2 })).structuredContent.results.map((r: { name: string }) => r.name).sort();
+  t.same(del, ['files_delete', 'files_trash'], '"delete a file": the trash and the permanent delete');
+  const names = await search('files_list', { detail: 'names' });
+  const summary = await search('files_list', { detail: 'summary' });
+  const full = await search('files_list', { detail: 'full' });
+  t.notOk(names.structuredContent.results[0].declaration, 'names: no declaration');
+  t.ok(summary.structuredContent.results[0].declaration && !summary.structuredContent.results[0].examples, 'summary: the declaration, no examples');
+  t.ok(full.structuredContent.results[0].examples?.length && full.structuredContent.results[0].description, 'full: examples and description');
+  t.ok(new Set([names.content[0].text, summary.content[0].text, full.content[0].text]).size === 3, 'three different texts');
+  t.match(full.content[0].text, /Example 1:/);
+  // A read-only token: write bindings are marked in search and in the execute tool's index.
+  const roHit = (await search('files_write_text', {}, ro)).structuredContent.results[0];
+  t.match(roHit, { name: 'files_write_text', callable: false, requiredScope: 'files:write' });
+  t.match((await search('files_write_text', {}, ro)).content[0].text, /Not callable with your grant: needs the scope files:write/);
+  t.equal((await search('files_list', {}, ro)).structuredContent.results[0].callable, true);
+  const roTools = (await call(rpc('tools/list'), ro)).body.result.tools;
+  t.match(roTools[0].description, /- files_write_text: [^\n]*\[not callable with your grant: needs files:write\]/);
+  t.notMatch(roTools[0].description, /- files_list: [^\n]*not callable/);
+  const rwTools = (await call(rpc('tools/list'))).body.result.tools;
+  t.notMatch(rwTools[0].description, /- files_write_text: [^\n]*not callable/);
+  t.match(rwTools[0].description, /- organization_create: [^\n]*needs a signed-in session/, 'session-only bindings are marked for tokens');
 });

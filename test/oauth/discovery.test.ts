@@ -32,8 +32,18 @@ t.test('discovery', async (t) => {
     t.ok(jwks.body.keys.length >= 1);
 
     const oidc = (await http(`${base}/.well-known/openid-configuration`)).body;
-    for (const key of Object.keys(m)) t.same(oidc[key], m[key], `openid-configuration agrees on ${key}`);
-    t.same(oidc.subject_types_supported, ['public']);
+    t.same(oidc, m, 'openid-configuration is the same metadata, nothing more');
+    for (const key of ['id_token_signing_alg_values_supported', 'subject_types_supported', 'userinfo_endpoint', 'claims_supported', 'end_session_endpoint']) {
+      t.notOk(key in oidc, `no ${key}: the service issues no ID tokens and has no userinfo`);
+    }
+    t.notOk(oidc.scopes_supported.includes('openid'));
+    t.notOk(m.response_types_supported.some((r: string) => r.includes('id_token')));
+    // Whatever is advertised exists: every endpoint URL answers something other than 404.
+    for (const [key, value] of Object.entries(oidc)) {
+      if (key === 'issuer' || typeof value !== 'string' || !value.startsWith(base)) continue;
+      const res = await http(value, { method: key === 'jwks_uri' || key === 'service_documentation' || key === 'authorization_endpoint' ? 'GET' : 'POST' });
+      t.not(res.status, 404, `${key} exists`);
+    }
   });
 
   t.test('case 25: protected resource metadata for /v1/mcp and the /mcp alias', async (t) => {

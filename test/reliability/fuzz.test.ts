@@ -55,6 +55,8 @@ function documentedShape(path: string, body: any, contentType: string): boolean 
   if (!body || typeof body !== 'object') return false;
   if (path === '/ask') return typeof body._meta === 'object' && Array.isArray(body.results) && typeof body.error === 'object';
   if (path.startsWith('/oauth/') && typeof body.error === 'string') return true; // RFC 6749 / 7591 error bodies
+  // The MCP endpoint answers malformed JSON-RPC in JSON-RPC (its documented 400).
+  if ((path === '/v1/mcp' || path === '/mcp') && body.jsonrpc === '2.0' && Number.isInteger(body.error?.code) && typeof body.error?.message === 'string') return true;
   if (typeof body.code === 'string' && typeof body.message === 'string') return true;
   return typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && typeof body.error?.resolution === 'string';
 }

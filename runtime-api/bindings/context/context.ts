@@ -10,6 +10,7 @@ export const context = defineBinding({
   name: 'context',
   summary: 'The caller\'s organization, role, effective scopes and usage limits.',
   description: 'Call it first to learn what the script may do: scopes decide which bindings succeed.',
+  aliases: ['who am i', 'me', 'my role', 'my scopes', 'quota', 'usage', 'current organization', 'permissions'],
   examples: ['const { organization, role, scopes } = await context();\nreturn { organization: organization.slug, role, scopes };'],
   input: v.strictObject({}),
   output: v.object({

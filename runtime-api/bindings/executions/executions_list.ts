@@ -27,6 +27,7 @@ export const executions_list = defineBinding({
   name: 'executions_list',
   summary: 'The organization\'s script executions, newest first: who ran what, how it ended, time and host calls.',
   description: 'Owners and admins only. Scripts are identified by their SHA-256, never stored.',
+  aliases: ['audit', 'audit log', 'history', 'past runs', 'scripts run', 'activity'],
   examples: ['const { items } = await executions_list({ limit: 20 });\nreturn items.filter((e) => !e.ok).map((e) => [e.createdAt, e.errorCode]);'],
   input: v.strictObject({
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200), v.description('Page size, 1 to 200 (default 50).')), 50),

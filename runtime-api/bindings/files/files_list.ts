@@ -35,6 +35,7 @@ export const files_list = defineBinding({
   summary: 'List the organization\'s files (active or trashed), a page at a time, ordered by name.',
   description: 'Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. '
     + '`prefix` matches the start of the name, so `reports/` lists a folder-like group.',
+  aliases: ['find files', 'browse', 'ls', 'folder', 'directory', 'contents', 'all files', 'trash contents'],
   examples: [
     'const { files } = await files_list({ state: "active", limit: 10 });\nreturn files.map((f) => `${f.name} (${f.byteLength} bytes)`);',
     'let page = await files_list({ prefix: "reports/" });\nlet count = page.files.length;\nwhile (page.nextCursor) {\n  page = await files_list({ prefix: "reports/", cursor: page.nextCursor });\n  count += page.files.length;\n}\nreturn count;',

@@ -11,6 +11,7 @@ export const files_read_text = defineBinding({
   name: 'files_read_text',
   summary: 'Read a small UTF-8 text file (up to 1 MiB by default) as a string.',
   description: 'Larger files, or bytes that are not valid UTF-8, answer 400 invalid_input: download those instead. Trashed files can be read too.',
+  aliases: ['open', 'read', 'view', 'cat', 'content', 'text of a file'],
   examples: ['const { text } = await files_read_text({ fileId: "fil_..." });\nreturn text.split("\\n").length;'],
   input: v.strictObject({ fileId: FileId }),
   output: v.object({

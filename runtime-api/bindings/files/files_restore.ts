@@ -8,6 +8,7 @@ export const files_restore = defineBinding({
   name: 'files_restore',
   summary: 'Restore a file from the trash (within 30 days of trashing it).',
   description: 'Restoring an active file changes nothing. After the window the answer is 410 restore_expired.',
+  aliases: ['undelete', 'recover', 'untrash', 'bring back'],
   examples: ['return await files_restore({ fileId: "fil_..." });'],
   input: v.strictObject({ fileId: FileId }),
   output: FileRecord,

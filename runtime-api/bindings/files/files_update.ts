@@ -1,7 +1,7 @@
 // files_update: rename a file and/or change its stored media type. Trashed files must be restored first.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, l10n } from '../../errors.ts';
+import { ServiceError, conflict, l10n } from '../../errors.ts';
 import { findFile, inTransaction, updateFileMeta } from '../../store/files.ts';
 import { notFound } from '../../services/trash.ts';
 import { FileId, FileName, FileRecord, MediaType, toFileRecord } from './schemas.ts';
@@ -10,6 +10,7 @@ export const files_update = defineBinding({
   name: 'files_update',
   summary: 'Rename a file or change its media type.',
   description: 'Give `name`, `mediaType` or both. The content is unchanged. A trashed file answers 409 conflict: restore it first.',
+  aliases: ['move', 'move to folder', 'rename', 'retitle', 'relocate', 'change media type', 'content type'],
   examples: ['return await files_update({ fileId: "fil_...", name: "reports/2026/q1.csv", mediaType: "text/csv" });'],
   input: v.pipe(
     v.strictObject({
@@ -28,7 +29,8 @@ export const files_update = defineBinding({
       const file = await findFile(tx, orgId, input.fileId, 'update');
       if (!file) throw notFound(input.fileId);
       if (file.state !== 'active') {
-        throw new ServiceError('conflict', { resolution: l10n(`File ${input.fileId} is in the trash; restore it with files_restore first.`, `O arquivo ${input.fileId} está na lixeira; restaure-o com files_restore primeiro.`), details: { state: file.state } });
+        throw conflict(l10n(`File ${input.fileId} is in the trash and cannot change.`, `O arquivo ${input.fileId} está na lixeira e não pode mudar.`),
+          l10n('Restore it with files_restore first.', 'Restaure-o com files_restore primeiro.'), { details: { state: file.state } });
       }
       return (await updateFileMeta(tx, orgId, input.fileId, { name: input.name, mediaType: input.mediaType }, clock.now()))!;
     });

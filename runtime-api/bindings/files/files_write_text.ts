@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { createFileFromBytes } from '../../services/files.ts';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, l10n } from '../../errors.ts';
+import { ServiceError, conflict, l10n } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { findFile, inTransaction, replaceContent } from '../../store/files.ts';
 import { assertQuota } from '../../services/quota.ts';
@@ -21,6 +21,7 @@ export const files_write_text = defineBinding({
   summary: 'Create a small UTF-8 text file, or replace the text of an existing one (up to 1 MiB by default).',
   description: 'Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). '
     + 'With `fileId` the file\'s content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.',
+  aliases: ['save', 'create file', 'new file', 'write', 'edit', 'overwrite', 'note'],
   examples: [
     'return await files_write_text({ name: "notes/todo.md", mediaType: "text/markdown", text: "# To do\\n" });',
     'const { text } = await files_read_text({ fileId: "fil_..." });\nreturn await files_write_text({ fileId: "fil_...", text: text + "\\nmore" });',
@@ -66,7 +67,8 @@ export const files_write_text = defineBinding({
         const file = await findFile(tx, orgId, fileId, 'update');
         if (!file) throw notFound(fileId);
         if (file.state !== 'active') {
-          throw new ServiceError('conflict', { resolution: l10n(`File ${fileId} is in the trash; restore it with files_restore first.`, `O arquivo ${fileId} está na lixeira; restaure-o com files_restore primeiro.`), details: { state: file.state } });
+          throw conflict(l10n(`File ${fileId} is in the trash and cannot change.`, `O arquivo ${fileId} está na lixeira e não pode mudar.`),
+          l10n('Restore it with files_restore first.', 'Restaure-o com files_restore primeiro.'), { details: { state: file.state } });
         }
         await assertQuota(tx, orgId, config.quotaBytes, now, data.length, file.byteLength);
         const updated = await replaceContent(tx, orgId, fileId, { blobKey, byteLength: data.length, sha256, crc32: crc32Hex(data), name: input.name, mediaType: input.mediaType }, now);

@@ -8,6 +8,7 @@ import { InvitationSchema } from './schemas.ts';
 export const invitations_list = defineBinding({
   name: 'invitations_list',
   summary: 'List the organization\'s pending invitations.',
+  aliases: ['pending invites', 'outstanding invitations'],
   examples: ['const pending = await invitations_list({});\nreturn pending.map((i) => `${i.email} (${i.role}) until ${i.expiresAt}`);'],
   input: v.strictObject({}),
   output: v.array(InvitationSchema),

@@ -9,6 +9,7 @@ export const member_remove = defineBinding({
   name: 'member_remove',
   summary: 'Remove a member from the organization, by member id or e-mail address.',
   description: 'A value containing "@" is an e-mail address (case-insensitive), otherwise a member id. Removing the last owner is 409 conflict.',
+  aliases: ['kick', 'remove user', 'offboard', 'revoke access'],
   examples: ['return await member_remove({ memberIdOrEmail: "ana@example.com" });'],
   input: v.strictObject({ memberIdOrEmail: v.pipe(IdSchema, v.maxLength(254)) }),
   output: v.object({ member: MemberSchema }),

@@ -8,6 +8,7 @@ import { MemberSchema } from './schemas.ts';
 export const members_list = defineBinding({
   name: 'members_list',
   summary: 'List the members of the organization with their e-mail, name and role.',
+  aliases: ['users', 'people', 'team', 'who has access', 'roles'],
   examples: ['const members = await members_list({});\nreturn members.filter((m) => m.role === "owner").length;'],
   input: v.strictObject({}),
   output: v.array(MemberSchema),

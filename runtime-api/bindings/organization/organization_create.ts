@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import type { Sql } from 'postgres';
 import { defineBinding } from '../../define.ts';
-import { ServiceError } from '../../errors.ts';
+import { conflict, l10n } from '../../errors.ts';
 import { createOrganization } from '../../store/organizations.ts';
 import { tr } from '../../services/membership.ts';
 import { MetadataSchema, NameSchema, SlugSchema, UserOrganizationSchema, organizationView } from './schemas.ts';
@@ -11,6 +11,7 @@ export const organization_create = defineBinding({
   name: 'organization_create',
   summary: 'Create an organization; the caller becomes its owner.',
   description: 'The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict.',
+  aliases: ['new organization', 'new workspace', 'create workspace'],
   examples: ['const org = await organization_create({ name: "Acme", slug: "acme" });\nreturn org.id;'],
   input: v.strictObject({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
   output: UserOrganizationSchema,
@@ -24,10 +25,8 @@ export const organization_create = defineBinding({
       return { ...organizationView(org), role: 'owner' as const };
     } catch (err) {
       if ((err as { code?: unknown }).code === '23505') {
-        throw new ServiceError('conflict', {
-          resolution: tr(caller.locale, `The slug "${input.slug}" is taken; choose another.`, `O slug "${input.slug}" já está em uso; escolha outro.`),
-          cause: err,
-        });
+        throw conflict(l10n(`The slug "${input.slug}" is taken.`, `O slug "${input.slug}" já está em uso.`),
+          l10n('Choose another slug.', 'Escolha outro slug.'), { cause: err });
       }
       throw err;
     }

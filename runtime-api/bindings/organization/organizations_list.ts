@@ -8,6 +8,7 @@ export const organizations_list = defineBinding({
   name: 'organizations_list',
   summary: 'List the organizations the caller belongs to, with the caller\'s role in each.',
   description: 'With an access token, only the token\'s own organization is listed.',
+  aliases: ['my organizations', 'workspaces', 'switch organization'],
   examples: ['const orgs = await organizations_list({});\nreturn orgs.map((o) => `${o.slug}: ${o.role}`);'],
   input: v.strictObject({}),
   output: v.array(UserOrganizationSchema),

@@ -27,6 +27,7 @@ export const spreadsheet_read = defineBinding({
       + 'An empty field is null; a quoted empty field ("") is the empty string.',
     'Trailing rows without any value are dropped. Limits: files up to 10 MiB; at most 100,000 data cells (rows × columns) per call — past that the answer is 400 invalid_input: pass `maxRows` or `sheet`.',
   ].join('\n'),
+  aliases: ['excel', 'xlsx', 'csv', 'parse table', 'read rows', 'import'],
   examples: [
     'const wb = await spreadsheet_read({ fileId: "fil_..." });\nconst t = wb.sheets[0].tables[0];\nreturn t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c.name, r[i]])));',
     'const wb = await spreadsheet_read({ fileId: "fil_...", sheet: "Sales", maxRows: 10 });\nreturn wb.sheets[0].tables.map((t) => ({ name: t.name, columns: t.columns, truncated: !!t.truncated }));',

@@ -27,6 +27,7 @@ export const spreadsheet_write = defineBinding({
       + 'CSV carries no types: reading it back infers them again (a `string` column of digits comes back as `integer`) — use XLSX to keep declared types.',
     'Limits: at most 100,000 data cells, and a result of at most 10 MiB (what spreadsheet_read reads back).',
   ].join('\n'),
+  aliases: ['excel', 'xlsx', 'csv', 'export', 'create spreadsheet', 'save table'],
   examples: [
     'return await spreadsheet_write({\n  name: "reports/totals.xlsx", format: "xlsx",\n  workbook: { version: 1, sheets: [{ name: "Totals", tables: [{ name: "Totals",\n    columns: [{ name: "region", type: "string" }, { name: "total", type: "number" }, { name: "closed", type: "date" }],\n    rows: [["North", 1250.5, "2026-03-31"], ["South", null, null]] }] }] },\n});',
     'const wb = await spreadsheet_read({ fileId: "fil_..." });\nreturn await spreadsheet_write({ name: "copy.csv", format: "csv", workbook: wb, csv: { delimiter: ";", bom: true } });',

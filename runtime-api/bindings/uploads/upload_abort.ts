@@ -8,6 +8,7 @@ export const upload_abort = defineBinding({
   name: 'upload_abort',
   summary: 'Abort an open upload: its parts are deleted and its reservation released.',
   description: 'A completed or completing upload answers 409 conflict; afterwards the upload id answers 404 not_found.',
+  aliases: ['cancel upload', 'stop upload'],
   examples: ['return await upload_abort({ uploadId: "upl_..." });'],
   input: v.strictObject({ uploadId: UploadId }),
   output: v.object({

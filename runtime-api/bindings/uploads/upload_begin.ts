@@ -12,6 +12,7 @@ export const upload_begin = defineBinding({
     + 'and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, '
     + 'and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. '
     + 'The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.',
+  aliases: ['upload', 'send file', 'put file', 'large file', 'binary', 'import file'],
   examples: ['const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });\nreturn { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };'],
   input: v.strictObject({
     name: FileName,

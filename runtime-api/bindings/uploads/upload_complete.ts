@@ -9,6 +9,7 @@ export const upload_complete = defineBinding({
   name: 'upload_complete',
   summary: 'Complete an upload once every part is stored; the file then appears in files_list as active.',
   description: 'Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict.',
+  aliases: ['finish upload', 'finalize upload', 'commit upload'],
   examples: ['const { file } = await upload_complete({ uploadId: "upl_..." });\nreturn file;'],
   input: v.strictObject({ uploadId: UploadId }),
   output: v.object({

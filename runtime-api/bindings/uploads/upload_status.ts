@@ -8,6 +8,7 @@ export const upload_status = defineBinding({
   name: 'upload_status',
   summary: 'The state of an upload: parts received and missing, bytes received, expiry.',
   description: 'An expired reservation answers 410 upload_expired; an aborted or unknown one 404 not_found.',
+  aliases: ['upload progress', 'missing parts', 'resume upload'],
   examples: ['const s = await upload_status({ uploadId: "upl_..." });\nreturn s.missingParts;'],
   input: v.strictObject({ uploadId: UploadId }),
   output: v.object({
