@@ -27,6 +27,9 @@ import { invitation_accept } from './bindings/organization/invitation_accept.ts'
 import { invitation_reject } from './bindings/organization/invitation_reject.ts';
 import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
+import { api_keys_create } from './bindings/api-keys/api_keys_create.ts';
+import { api_keys_list } from './bindings/api-keys/api_keys_list.ts';
+import { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';
 
 export const BINDINGS: readonly Binding[] = [
   context,
@@ -56,6 +59,9 @@ export const BINDINGS: readonly Binding[] = [
   invitation_reject,
   spreadsheet_read,
   spreadsheet_write,
+  api_keys_create,
+  api_keys_list,
+  api_keys_revoke,
 ];
 
 const BY_NAME = new Map(BINDINGS.map((b) => [b.name, b]));

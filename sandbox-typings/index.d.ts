@@ -940,3 +940,79 @@ type SpreadsheetWriteOutput = {
  * return await spreadsheet_write({ name: "copy.csv", format: "csv", workbook: wb, csv: { delimiter: ";", bom: true } });
  */
 declare function spreadsheet_write(input: SpreadsheetWriteInput): Promise<SpreadsheetWriteOutput>;
+
+type ApiKeysCreateInput = {
+  /** minLength 1, maxLength 100 */
+  name: string;
+  /** minItems 1, maxItems 4 */
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  /** minimum 1, maximum 365 */
+  expiresInDays?: number;
+};
+type ApiKeysCreateOutput = {
+  id: string;
+  name: string;
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  state: "active" | "expired" | "revoked";
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  key: string;
+};
+/**
+ * Create an organization API key (a Bearer credential for CI and headless agents); the key is shown only in this result.
+ * Owner or admin only. `scopes` may not go beyond the caller's scopes within the organization's maxScopes (else 403 INSUFFICIENT_SCOPE); the key expires after `expiresInDays` (default 90, at most 365). Send it as `Authorization: Bearer slk_…` to MCP, REST (/app/v1) and the transfer routes; it acts as its creator, is rate-limited on its own, and stops working when revoked, expired, or when its creator leaves the organization. Only its SHA-256 is stored: a lost key cannot be shown again, create a new one. An API key cannot create keys.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const k = await api_keys_create({ name: "ci-nightly", scopes: ["files:read", "files:write"], expiresInDays: 30 });
+ * return { id: k.id, expiresAt: k.expiresAt };
+ */
+declare function api_keys_create(input: ApiKeysCreateInput): Promise<ApiKeysCreateOutput>;
+
+type ApiKeysListInput = Record<string, never>;
+type ApiKeysListOutput = Array<{
+  id: string;
+  name: string;
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  state: "active" | "expired" | "revoked";
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}>;
+/**
+ * List the organization's API keys, newest first, with state (active, expired, revoked) and last use.
+ * Scope: org:admin.
+ * @example
+ * const keys = await api_keys_list({});
+ * return keys.filter((k) => k.state === "active").map((k) => `${k.name}: ${k.lastUsedAt ?? "never used"}`);
+ */
+declare function api_keys_list(input?: ApiKeysListInput): Promise<ApiKeysListOutput>;
+
+type ApiKeysRevokeInput = {
+  /** minLength 1, maxLength 128 */
+  keyId: string;
+};
+type ApiKeysRevokeOutput = {
+  id: string;
+  name: string;
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  state: "active" | "expired" | "revoked";
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+};
+/**
+ * Revoke an organization API key; requests with it are refused from then on.
+ * A key of another organization, or an unknown id, is 404 not_found.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const [old] = (await api_keys_list({})).filter((k) => k.name === "ci-nightly");
+ * if (old) await api_keys_revoke({ keyId: old.id });
+ */
+declare function api_keys_revoke(input: ApiKeysRevokeInput): Promise<ApiKeysRevokeOutput>;
