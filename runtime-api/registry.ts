@@ -9,6 +9,8 @@ import { files_restore } from './bindings/files/files_restore.ts';
 import { files_delete } from './bindings/files/files_delete.ts';
 import { files_read_text } from './bindings/files/files_read_text.ts';
 import { files_write_text } from './bindings/files/files_write_text.ts';
+import { files_write_bytes } from './bindings/files/files_write_bytes.ts';
+import { files_read_bytes } from './bindings/files/files_read_bytes.ts';
 import { upload_begin } from './bindings/uploads/upload_begin.ts';
 import { upload_status } from './bindings/uploads/upload_status.ts';
 import { upload_complete } from './bindings/uploads/upload_complete.ts';
@@ -41,6 +43,8 @@ export const BINDINGS: readonly Binding[] = [
   files_delete,
   files_read_text,
   files_write_text,
+  files_write_bytes,
+  files_read_bytes,
   upload_begin,
   upload_status,
   upload_complete,

@@ -362,6 +362,75 @@ type FilesWriteTextOutput = {
  */
 declare function files_write_text(input: FilesWriteTextInput): Promise<FilesWriteTextOutput>;
 
+type FilesWriteBytesInput = {
+  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  name: string;
+  /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
+  mediaType?: string;
+  /** The whole content, base64 (RFC 4648, with padding). — pattern ^[A-Za-z0-9+/]*={0,2}$ */
+  base64: string;
+};
+type FilesWriteBytesOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Create a small file from base64-encoded bytes (binary-safe; up to 1 MiB decoded by default).
+ * For batches of small files: a script may create many. `mediaType` defaults to application/octet-stream. Counts against the storage quota. Larger files go through upload_begin.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await files_write_bytes({ name: "img/dot.gif", mediaType: "image/gif", base64: "R0lGODlhAQABAAAAACw=" });
+ */
+declare function files_write_bytes(input: FilesWriteBytesInput): Promise<FilesWriteBytesOutput>;
+
+type FilesReadBytesInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+};
+type FilesReadBytesOutput = {
+  /** File id. */
+  fileId: string;
+  /** File name. */
+  name: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** Hex CRC-32 of the content, to verify it. */
+  crc32: string | null;
+  /** The content, base64 with padding. */
+  base64: string;
+};
+/**
+ * Read a small file (up to 1 MiB by default) as base64; binary-safe.
+ * Larger files answer 400 invalid_input: download those instead. Trashed files can be read too.
+ * Scope: files:read.
+ * @example
+ * const { base64, crc32 } = await files_read_bytes({ fileId: "fil_..." });
+ * return { bytes: base64.length * 3 / 4, crc32 };
+ */
+declare function files_read_bytes(input: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
+
 type UploadBeginInput = {
   /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
   name: string;
