@@ -12,10 +12,11 @@ import { uploadCommand } from './commands/upload.ts';
 import { downloadCommand } from './commands/download.ts';
 import { infoCommand, lsCommand, restoreCommand, rmCommand, trashCommand } from './commands/files.ts';
 import { askCommand, searchCommand } from './commands/lookup.ts';
+import { keysCommand } from './commands/keys.ts';
 
 export const COMMANDS: readonly Command[] = [
   loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand,
-  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand,
+  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand,
 ];
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
