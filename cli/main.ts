@@ -13,9 +13,10 @@ import { downloadCommand } from './commands/download.ts';
 import { infoCommand, lsCommand, restoreCommand, rmCommand, trashCommand } from './commands/files.ts';
 import { askCommand, searchCommand } from './commands/lookup.ts';
 import { keysCommand } from './commands/keys.ts';
+import { cpCommand, syncCommand } from './commands/cp.ts';
 
 export const COMMANDS: readonly Command[] = [
-  loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand,
+  loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand, cpCommand, syncCommand,
   lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand,
 ];
 
