@@ -8,7 +8,7 @@ import { defineCommand, type Command } from '../command.ts';
 import { CliError, usageError } from '../errors.ts';
 import { lang } from '../i18n.ts';
 import { formatBytes } from '../format.ts';
-import { progress } from '../progress.ts';
+import { progress, type Progress } from '../progress.ts';
 import { CommandContext } from '../context.ts';
 import type { Api } from '../http.ts';
 import { crcOfFile, decide, filter, listRemote, walkLocal, type Decision, type Existing, type RemoteFile } from '../transfer/plan.ts';
@@ -31,6 +31,22 @@ function quietContext(ctx: CommandContext, api: Api): { sub: CommandContext; cap
   const sub = new CommandContext({ ...ctx.globals, json: true }, { ...ctx.io, out: (d) => { out += String(d); return true; }, err: () => {}, stderrIsTTY: false });
   sub.api = async () => api;
   return { sub, captured: () => { try { return JSON.parse(out); } catch { return null; } } };
+}
+
+/** One large file through the upload or download command, its requests counted and its outcome on the row. */
+async function oneLarge(ctx: CommandContext, api: Api, row: Row, bar: Progress, work: (sub: CommandContext, captured: () => any) => Promise<void>): Promise<void> {
+  const before = api.requests;
+  const { sub, captured } = quietContext(ctx, api);
+  try {
+    await work(sub, captured);
+    row.done = true;
+  } catch (err) {
+    if (ctx.interrupt.signal.aborted) throw err;
+    row.error = err instanceof CliError ? err.toJSON() as Row['error'] : { code: 'error', message: String(err) };
+  }
+  row.requests = api.requests - before;
+  bar.add(row.bytes);
+  bar.line(lineFor(row, ctx));
 }
 
 function conflictError(row: Row, pt: boolean): Row['error'] {
@@ -70,20 +86,11 @@ async function upload(ctx: CommandContext, api: Api, localArg: string, prefix: s
     });
   }
   for (const row of todo.filter((r) => r.bytes > SMALL_FILE_MAX)) {
-    const before = api.requests;
-    const { sub, captured } = quietContext(ctx, api);
-    try {
+    await oneLarge(ctx, api, row, bar, async (sub, captured) => {
       await uploadCommand.run(sub, { name: row.name }, [row.abs]);
       row.fileId = captured()?.fileId;
       if (row.replaceId) await api.json(`/app/v1/execute`, { json: { mode: 'run', script: `return await files_trash(${JSON.stringify({ fileId: row.replaceId })});` } });
-      row.done = true;
-    } catch (err) {
-      if (ctx.interrupt.signal.aborted) throw err;
-      row.error = err instanceof CliError ? err.toJSON() as Row['error'] : { code: 'error', message: String(err) };
-    }
-    row.requests = api.requests - before;
-    bar.add(row.bytes);
-    bar.line(lineFor(row, ctx));
+    });
   }
   bar.done();
   return rows;
@@ -133,19 +140,10 @@ async function download(ctx: CommandContext, api: Api, prefix: string, localArg:
     }
   }
   for (const row of todo.filter((r) => r.bytes > SMALL_FILE_MAX)) {
-    const before = api.requests;
-    const { sub } = quietContext(ctx, api);
-    try {
+    await oneLarge(ctx, api, row, bar, async (sub) => {
       await mkdir(dirname(row.path), { recursive: true });
       await downloadCommand.run(sub, { output: row.path }, [row.remote.fileId]);
-      row.done = true;
-    } catch (err) {
-      if (ctx.interrupt.signal.aborted) throw err;
-      row.error = err instanceof CliError ? err.toJSON() as Row['error'] : { code: 'error', message: String(err) };
-    }
-    row.requests = api.requests - before;
-    bar.add(row.bytes);
-    bar.line(lineFor(row, ctx));
+    });
   }
   bar.done();
   return rows;

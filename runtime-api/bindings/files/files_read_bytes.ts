@@ -2,10 +2,7 @@
 // a script can fetch many small files in one execution instead of one download request each.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, l10n } from '../../errors.ts';
-import { findFile } from '../../store/files.ts';
-import { notFound } from '../../services/trash.ts';
-import { storageFailure } from '../../services/uploads.ts';
+import { readSmallFile } from '../../services/files.ts';
 import { FileId } from './schemas.ts';
 
 export const files_read_bytes = defineBinding({
@@ -24,20 +21,7 @@ export const files_read_bytes = defineBinding({
   scope: 'files:read',
   writes: false,
   async handler(input, { sql, blobs, caller, config }) {
-    const file = await findFile(sql, caller.membership!.orgId, input.fileId);
-    if (!file) throw notFound(input.fileId);
-    if (file.byteLength > config.textFileMaxBytes) {
-      throw new ServiceError('invalid_input', {
-        resolution: l10n(`\`fileId\`: the file has ${file.byteLength} bytes; files_read_bytes reads at most ${config.textFileMaxBytes}. Download it from ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download instead.`,
-          `\`fileId\`: o arquivo tem ${file.byteLength} bytes; files_read_bytes lê no máximo ${config.textFileMaxBytes}. Baixe-o de ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download.`),
-      });
-    }
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of await blobs.read(file.blobKey)) chunks.push(chunk as Buffer);
-    } catch (err) {
-      throw storageFailure(err);
-    }
-    return { fileId: file.id, name: file.name, byteLength: file.byteLength, crc32: file.crc32 ?? null, base64: Buffer.concat(chunks).toString('base64') };
+    const { file, bytes } = await readSmallFile({ sql, blobs, caller, config }, input.fileId, 'files_read_bytes');
+    return { fileId: file.id, name: file.name, byteLength: file.byteLength, crc32: file.crc32 ?? null, base64: bytes.toString('base64') };
   },
 });
