@@ -15,10 +15,11 @@ import { askCommand, searchCommand } from './commands/lookup.ts';
 import { keysCommand } from './commands/keys.ts';
 import { cpCommand, syncCommand } from './commands/cp.ts';
 import { completionCommand } from './commands/completion.ts';
+import { orgCommand } from './commands/org.ts';
 
 export const COMMANDS: readonly Command[] = [
   loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand, cpCommand, syncCommand,
-  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand, completionCommand,
+  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand, orgCommand, completionCommand,
 ];
 
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {

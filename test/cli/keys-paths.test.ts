@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
-import { BIN, runCli } from './run-cli.ts';
+import { BIN, runCli, startCli } from './run-cli.ts';
 
 t.test('siglata keys, paths, bulk and pipes', async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
@@ -112,6 +112,36 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
     t.match(twice.stdout, new RegExp(`^${ids[0]}\\s+restored`, 'm'), 'the others still done');
     t.equal(twice.stderr.trim().split('\n').filter((l) => l.startsWith('fil_')).length, 2);
     t.notMatch(twice.stderr, /TypeError|at .*\.ts:\d+/);
+  });
+
+  t.test('org: show, members, invitations, invite, cancel-invite; switch goes through the browser', async (t) => {
+    const show = await cli(['org', 'show']);
+    t.equal(show.code, 0, show.stderr);
+    t.equal(JSON.parse(show.stdout).slug, 'cli-keys');
+    const members = await cli(['org', 'members']);
+    t.match(members.stdout, /ID\s+ROLE\s+SINCE\s+E-MAIL/);
+    t.match(members.stdout, /owner\s+.*owner@cli-keys\.example/);
+    t.match(members.stdout, /member\s+.*member@cli-keys\.example/);
+    const invite = await cli(['org', 'invite', 'ana@cli-keys.example', '--role', 'admin', '--json']);
+    t.equal(invite.code, 0, invite.stderr);
+    const inv = JSON.parse(invite.stdout);
+    t.match(inv, { email: 'ana@cli-keys.example', role: 'admin', status: 'pending' });
+    const list = await cli(['org', 'invitations']);
+    t.match(list.stdout, new RegExp(`${inv.id}\\s+pending\\s+admin`));
+    const byMember = await cli(['org', 'invite', 'bob@cli-keys.example'], member);
+    t.equal(byMember.code, 1);
+    t.match(byMember.stderr, /ORGANIZATION_ADMIN_REQUIRED/);
+    const cancel = await cli(['org', 'cancel-invite', inv.id]);
+    t.equal(cancel.code, 0, cancel.stderr);
+    t.match(cancel.stdout, /canceled/);
+    t.equal((await cli(['org', 'bogus'])).code, 2);
+    t.equal((await cli(['org', 'invite'])).code, 2, 'invite needs an e-mail');
+    const run = startCli(['org', 'switch', '--no-browser'], { env: { ...env(owner), SIGLATA_TOKEN: undefined }, cwd: home });
+    const line = await run.waitForStderr(/\/oauth\/authorize\?/);
+    t.match(run.stderr(), /Pick the organization on the page that opens/);
+    t.match(line, /code_challenge_method=S256/);
+    run.child.kill('SIGKILL'); // the sign-in would wait for the browser; this test only checks it started
+    await run.done;
   });
 
   t.test('ls --json | head: a closed pipe ends quietly', async (t) => {
