@@ -26,9 +26,10 @@ interface CredentialsFile {
 }
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SIGLATA_CONFIG_DIR) return env.SIGLATA_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
-  return join(base, 'siglata');
+  const base = env.SIGLATA_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'siglata');
+  // A profile (--profile, SIGLATA_PROFILE) keeps its own sign-ins and current server beside the default ones.
+  const profile = env.SIGLATA_PROFILE;
+  return profile && /^[A-Za-z0-9_-]{1,64}$/.test(profile) ? join(base, 'profiles', profile) : base;
 }
 
 const credentialsPath = () => join(configDir(), 'credentials.json');

@@ -34,7 +34,8 @@ export class CommandContext {
 
   /** --server, else SIGLATA_SERVER, else the server of the last sign-in. */
   async server(): Promise<string> {
-    const chosen = this.globals.server ?? process.env.SIGLATA_SERVER ?? (await currentServer());
+    // An empty variable (SIGLATA_SERVER= in a CI file) counts as unset, as shells treat it.
+    const chosen = this.globals.server || process.env.SIGLATA_SERVER || (await currentServer());
     if (!chosen) throw new CliError('no_server', t('noServer'), { resolution: t('noServerHelp'), exitCode: 2 });
     let url: URL;
     try { url = new URL(chosen); } catch { throw new CliError('usage', `--server: not a URL: ${chosen}`, { exitCode: 2 }); }
@@ -50,7 +51,7 @@ export class CommandContext {
   /** A client with the --token / SIGLATA_TOKEN token, else the stored sign-in for the server. */
   async api(): Promise<Api> {
     const server = await this.server();
-    const token = this.globals.token ?? process.env.SIGLATA_TOKEN;
+    const token = this.globals.token || process.env.SIGLATA_TOKEN;
     if (token) return this.withNotices(new Api(server, fixedToken(token)));
     const login = await loadLogin(server);
     if (!login) throw new CliError('not_signed_in', t('notSignedIn', { server }), { resolution: t('notSignedInHelp', { server }), exitCode: 1 });

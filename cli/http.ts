@@ -62,6 +62,8 @@ export class Api {
   readonly tokens: TokenSource | null;
   /** Told about waits (rate limits) so the command can show them. */
   onNotice: (text: string) => void = () => {};
+  /** HTTP requests sent so far (retries included): what `--verbose` reports against the rate limit. */
+  requests = 0;
 
   constructor(server: string, tokens: TokenSource | null) {
     this.server = server.replace(/\/+$/, '');
@@ -91,6 +93,7 @@ export class Api {
         body = typeof options.body === 'function' ? options.body() : options.body;
       }
       let res: Dispatcher.ResponseData;
+      this.requests++;
       try {
         res = await request(this.url(path), { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: options.signal });
       } catch (err) {

@@ -12,15 +12,20 @@ import { uploadCommand } from './commands/upload.ts';
 import { downloadCommand } from './commands/download.ts';
 import { infoCommand, lsCommand, restoreCommand, rmCommand, trashCommand } from './commands/files.ts';
 import { askCommand, searchCommand } from './commands/lookup.ts';
+import { keysCommand } from './commands/keys.ts';
+import { cpCommand, syncCommand } from './commands/cp.ts';
+import { completionCommand } from './commands/completion.ts';
+import { orgCommand } from './commands/org.ts';
 
 export const COMMANDS: readonly Command[] = [
-  loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand,
-  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand,
+  loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand, cpCommand, syncCommand,
+  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand, orgCommand, completionCommand,
 ];
 
-const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   server: { type: 'string', placeholder: 'URL', help: ['Service address (default: SIGLATA_SERVER, else the last sign-in)', 'Endereço do serviço (padrão: SIGLATA_SERVER, senão o último acesso)'] },
   token: { type: 'string', placeholder: 'TOKEN', help: ['Access token to use instead of the stored sign-in (or SIGLATA_TOKEN)', 'Token de acesso a usar no lugar do acesso guardado (ou SIGLATA_TOKEN)'] },
+  profile: { type: 'string', placeholder: 'NAME', help: ['Use a named profile: its own sign-ins and current server (or SIGLATA_PROFILE)', 'Usar um perfil com nome: acessos e servidor atual próprios (ou SIGLATA_PROFILE)'] },
   lang: { type: 'string', placeholder: 'LANG', help: ['Language of messages: en-US or pt-BR (or SIGLATA_LANG)', 'Idioma das mensagens: en-US ou pt-BR (ou SIGLATA_LANG)'] },
   json: { type: 'boolean', help: ['Print results as JSON', 'Mostrar resultados como JSON'] },
   help: { type: 'boolean', short: 'h', help: ['Show help', 'Mostrar ajuda'] },
@@ -102,6 +107,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const chosen = parseLang(String(values.lang));
       if (!chosen) throw usageError('--lang: en-US or pt-BR');
       setLang(chosen);
+    }
+    if (values.profile !== undefined) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(String(values.profile))) throw usageError('--profile: letters, digits, - and _ (at most 64)');
+      process.env.SIGLATA_PROFILE = String(values.profile); // read by config.ts for every file it opens
     }
     if (values.version) { io.out(`${version()}\n`); return 0; }
     if (name !== undefined && !command) throw usageError(t('unknownCommand', { name }));

@@ -69,22 +69,35 @@ export async function callBinding<T = any>(api: Api, name: string, input: Record
 
 export interface BatchOutcome<T> { id: string; ok: boolean; value?: T; error?: { code: string; message: string; resolution?: string } }
 
-/** One binding over many ids in a single execution; each id succeeds or fails on its own. */
-export async function callBindingForEach<T = any>(api: Api, name: string, key: string, ids: string[]): Promise<BatchOutcome<T>[]> {
+/** Ids per execution: well inside the engine's host-call cap (1000), source size (100 KB) and wall time (5 s). */
+export const IDS_PER_EXECUTION = 200;
+
+/**
+ * One binding over many ids, IDS_PER_EXECUTION per execution; each id succeeds or fails on its own. Only `fields`
+ * of each value come back (all when omitted), so the answer stays small whatever the binding returns.
+ */
+export async function callBindingForEach<T = any>(api: Api, name: string, key: string, ids: string[], fields?: readonly string[]): Promise<BatchOutcome<T>[]> {
   if (!/^[a-z_]+$/.test(name) || !/^[a-zA-Z]+$/.test(key)) throw new Error('bad binding call');
-  const script = `const out = [];
-for (const id of ${JSON.stringify(ids)}) {
-  try { out.push({ id, ok: true, value: await ${name}({ ${key}: id }) }); }
+  const out: BatchOutcome<T>[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_EXECUTION) {
+    const script = `const out = [];
+const keep = ${JSON.stringify(fields ?? null)};
+const pick = (v) => keep && v && typeof v === 'object' ? Object.fromEntries(keep.map((k) => [k, v[k]])) : v;
+for (const id of ${JSON.stringify(ids.slice(i, i + IDS_PER_EXECUTION))}) {
+  try { out.push({ id, ok: true, value: pick(await ${name}({ ${key}: id })) }); }
   catch (e) { out.push({ id, ok: false, error: { code: e.code ?? 'error', message: e.message, resolution: e.resolution } }); }
 }
 return out;`;
-  const content = await execute(api, script);
-  if (!content.ok) throw executionError(content);
-  const outcomes = content.result;
-  if (!Array.isArray(outcomes) || outcomes.length !== ids.length || !outcomes.every((o) => typeof o?.id === 'string' && typeof o.ok === 'boolean')) {
-    throw new CliError('http_error', t('badResponse', { status: 200 }), { resolution: t('badResponseHelp') });
+    const content = await execute(api, script);
+    if (!content.ok) throw executionError(content);
+    const outcomes = content.result;
+    // A reply of another shape (an older or newer server) is reported, never half-read.
+    if (!Array.isArray(outcomes) || !outcomes.every((o) => typeof o?.id === 'string' && typeof o.ok === 'boolean')) {
+      throw new CliError('http_error', t('badResponse', { status: 200 }), { resolution: t('badResponseHelp') });
+    }
+    out.push(...(outcomes as BatchOutcome<T>[]));
   }
-  return outcomes as BatchOutcome<T>[];
+  return out;
 }
 
 /** POST /app/v1/execute: run, plan, or apply a plan. */

@@ -9,6 +9,8 @@ import { files_restore } from './bindings/files/files_restore.ts';
 import { files_delete } from './bindings/files/files_delete.ts';
 import { files_read_text } from './bindings/files/files_read_text.ts';
 import { files_write_text } from './bindings/files/files_write_text.ts';
+import { files_write_bytes } from './bindings/files/files_write_bytes.ts';
+import { files_read_bytes } from './bindings/files/files_read_bytes.ts';
 import { upload_begin } from './bindings/uploads/upload_begin.ts';
 import { upload_status } from './bindings/uploads/upload_status.ts';
 import { upload_complete } from './bindings/uploads/upload_complete.ts';
@@ -32,6 +34,9 @@ import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
 import { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
 import { mcp_access_set } from './bindings/mcp/mcp_access_set.ts';
+import { api_keys_create } from './bindings/api-keys/api_keys_create.ts';
+import { api_keys_list } from './bindings/api-keys/api_keys_list.ts';
+import { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';
 
 export const BINDINGS: readonly Binding[] = [
   context,
@@ -43,6 +48,8 @@ export const BINDINGS: readonly Binding[] = [
   files_delete,
   files_read_text,
   files_write_text,
+  files_write_bytes,
+  files_read_bytes,
   upload_begin,
   upload_status,
   upload_complete,
@@ -66,6 +73,9 @@ export const BINDINGS: readonly Binding[] = [
   spreadsheet_write,
   mcp_access_get,
   mcp_access_set,
+  api_keys_create,
+  api_keys_list,
+  api_keys_revoke,
 ];
 
 const BY_NAME = new Map(BINDINGS.map((b) => [b.name, b]));

@@ -362,6 +362,75 @@ type FilesWriteTextOutput = {
  */
 declare function files_write_text(input: FilesWriteTextInput): Promise<FilesWriteTextOutput>;
 
+type FilesWriteBytesInput = {
+  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  name: string;
+  /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
+  mediaType?: string;
+  /** The whole content, base64 (RFC 4648, with padding). — pattern ^[A-Za-z0-9+/]*={0,2}$ */
+  base64: string;
+};
+type FilesWriteBytesOutput = {
+  /** File id (`fil_…`). */
+  fileId: string;
+  /** File name; `/` separates folder-like segments. */
+  name: string;
+  /** Stored media type, sent as Content-Type on download. */
+  mediaType: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** `active`, or `trashed` (restorable until `restorableUntil`). */
+  state: "active" | "trashed";
+  /** When the file was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** Last change of name, media type, content or state (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the file was moved to the trash (ISO 8601), or null. */
+  trashedAt: string | null;
+  /** For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active. */
+  restorableUntil: string | null;
+  /** Hex SHA-256 of the content when known (text files and single-part uploads), else null. */
+  sha256: string | null;
+  /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
+  crc32: string | null;
+  /** GET with a Bearer token to download the bytes (Range supported). */
+  downloadUrl: string;
+};
+/**
+ * Create a small file from base64-encoded bytes (binary-safe; up to 1 MiB decoded by default).
+ * For batches of small files: a script may create many. `mediaType` defaults to application/octet-stream. Counts against the storage quota. Larger files go through upload_begin.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * return await files_write_bytes({ name: "img/dot.gif", mediaType: "image/gif", base64: "R0lGODlhAQABAAAAACw=" });
+ */
+declare function files_write_bytes(input: FilesWriteBytesInput): Promise<FilesWriteBytesOutput>;
+
+type FilesReadBytesInput = {
+  /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
+  fileId: string;
+};
+type FilesReadBytesOutput = {
+  /** File id. */
+  fileId: string;
+  /** File name. */
+  name: string;
+  /** Size in bytes. */
+  byteLength: number;
+  /** Hex CRC-32 of the content, to verify it. */
+  crc32: string | null;
+  /** The content, base64 with padding. */
+  base64: string;
+};
+/**
+ * Read a small file (up to 1 MiB by default) as base64; binary-safe.
+ * Larger files answer 400 invalid_input: download those instead. Trashed files can be read too.
+ * Scope: files:read.
+ * @example
+ * const { base64, crc32 } = await files_read_bytes({ fileId: "fil_..." });
+ * return { bytes: base64.length * 3 / 4, crc32 };
+ */
+declare function files_read_bytes(input: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
+
 type UploadBeginInput = {
   /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
   name: string;
@@ -1036,3 +1105,79 @@ type McpAccessSetOutput = {
  * return await mcp_access_set({ state: "active", maxScopes: ["files:read", "org:read"] });
  */
 declare function mcp_access_set(input?: McpAccessSetInput): Promise<McpAccessSetOutput>;
+
+type ApiKeysCreateInput = {
+  /** minLength 1, maxLength 100 */
+  name: string;
+  /** minItems 1, maxItems 4 */
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  /** minimum 1, maximum 365 */
+  expiresInDays?: number;
+};
+type ApiKeysCreateOutput = {
+  id: string;
+  name: string;
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  state: "active" | "expired" | "revoked";
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  key: string;
+};
+/**
+ * Create an organization API key (a Bearer credential for CI and headless agents); the key is shown only in this result.
+ * Owner or admin only. `scopes` may not go beyond the caller's scopes within the organization's maxScopes (else 403 INSUFFICIENT_SCOPE); the key expires after `expiresInDays` (default 90, at most 365). Send it as `Authorization: Bearer slk_…` to MCP, REST (/app/v1) and the transfer routes; it acts as its creator, is rate-limited on its own, and stops working when revoked, expired, or when its creator leaves the organization. Only its SHA-256 is stored: a lost key cannot be shown again, create a new one. An API key cannot create keys.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const k = await api_keys_create({ name: "ci-nightly", scopes: ["files:read", "files:write"], expiresInDays: 30 });
+ * return { id: k.id, expiresAt: k.expiresAt };
+ */
+declare function api_keys_create(input: ApiKeysCreateInput): Promise<ApiKeysCreateOutput>;
+
+type ApiKeysListInput = Record<string, never>;
+type ApiKeysListOutput = Array<{
+  id: string;
+  name: string;
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  state: "active" | "expired" | "revoked";
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}>;
+/**
+ * List the organization's API keys, newest first, with state (active, expired, revoked) and last use.
+ * Scope: org:admin.
+ * @example
+ * const keys = await api_keys_list({});
+ * return keys.filter((k) => k.state === "active").map((k) => `${k.name}: ${k.lastUsedAt ?? "never used"}`);
+ */
+declare function api_keys_list(input?: ApiKeysListInput): Promise<ApiKeysListOutput>;
+
+type ApiKeysRevokeInput = {
+  /** minLength 1, maxLength 128 */
+  keyId: string;
+};
+type ApiKeysRevokeOutput = {
+  id: string;
+  name: string;
+  scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
+  state: "active" | "expired" | "revoked";
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+};
+/**
+ * Revoke an organization API key; requests with it are refused from then on.
+ * A key of another organization, or an unknown id, is 404 not_found.
+ * Scope: org:admin. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const [old] = (await api_keys_list({})).filter((k) => k.name === "ci-nightly");
+ * if (old) await api_keys_revoke({ keyId: old.id });
+ */
+declare function api_keys_revoke(input: ApiKeysRevokeInput): Promise<ApiKeysRevokeOutput>;

@@ -18,6 +18,7 @@ import { formatBytes } from '../format.ts';
 import { progress } from '../progress.ts';
 import type { Api } from '../http.ts';
 import type { CommandContext } from '../context.ts';
+import { resolveFileIds } from '../resolve.ts';
 
 interface PartialRecord { fileId: string; etag: string; byteLength: number }
 
@@ -69,18 +70,19 @@ async function toStdout(ctx: CommandContext, api: Api, file: { downloadUrl: stri
 
 export const downloadCommand = defineCommand({
   name: 'download',
-  args: '<fileId>',
+  args: '<fileId | path>',
   summary: ['Download a file, with progress; run again to resume', 'Baixar um arquivo, com progresso; execute de novo para retomar'],
   details: [
-    'Writes to <out>.part and renames it when complete and verified. After an interruption, the same command continues\nwhere it stopped (HTTP Range), unless the file changed on the server meanwhile.\n\nExample: siglata download fil_… -o report.pdf',
-    'Grava em <saída>.part e renomeia quando completo e verificado. Após uma interrupção, o mesmo comando continua de onde\nparou (HTTP Range), a menos que o arquivo tenha mudado no servidor.\n\nExemplo: siglata download fil_… -o relatorio.pdf',
+    'Writes to <out>.part and renames it when complete and verified. After an interruption, the same command continues\nwhere it stopped (HTTP Range), unless the file changed on the server meanwhile.\nA file may be named by its path; a path several files share is an error listing their ids.\n\nExample: siglata download reports/2026/q3.xlsx -o q3.xlsx',
+    'Grava em <saída>.part e renomeia quando completo e verificado. Após uma interrupção, o mesmo comando continua de onde\nparou (HTTP Range), a menos que o arquivo tenha mudado no servidor.\nUm arquivo pode ser indicado pelo caminho; um caminho compartilhado por vários arquivos é um erro que lista os ids.\n\nExemplo: siglata download relatorios/2026/t3.xlsx -o t3.xlsx',
   ],
   options: {
     output: { type: 'string', short: 'o', placeholder: 'PATH', help: ['Where to save (default: the file\'s name, in the current directory; - for stdout, not resumable)', 'Onde salvar (padrão: o nome do arquivo, no diretório atual; - para stdout, sem retomada)'] },
   },
-  positionals: { min: 1, max: 1, name: 'fileId' },
-  async run(ctx, values, [fileId]) {
+  positionals: { min: 1, max: 1, name: 'fileId | path' },
+  async run(ctx, values, [arg]) {
     const api = await ctx.api();
+    const [fileId] = await resolveFileIds(api, [arg]);
     const file = await callBinding(api, 'files_get', { fileId });
     const out = (values.output as string | undefined) ?? localName(file.name);
     if (out === '-') return toStdout(ctx, api, file);

@@ -2,9 +2,10 @@
 import { defineCommand } from '../command.ts';
 import { describeError, CliError, usageError } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { callBinding, callBindingForEach } from '../service.ts';
+import { callBinding, callBindingForEach, type BatchOutcome } from '../service.ts';
 import { formatBytes, shortDate, table } from '../format.ts';
 import type { CommandContext } from '../context.ts';
+import { listItems, resolveFileIds, type FileState } from '../resolve.ts';
 
 interface FileRecord {
   fileId: string; name: string; mediaType: string; byteLength: number; state: string;
@@ -40,9 +41,9 @@ export const lsCommand = defineCommand({
       const query = new URLSearchParams({ state: values.trashed ? 'trashed' : 'active', limit: String(Math.min(1000, limit - files.length)) });
       if (values.prefix) query.set('prefix', String(values.prefix));
       if (cursor) query.set('cursor', cursor);
-      const page = (await api.json<{ files: FileRecord[]; nextCursor: string | null }>(`/app/v1/files?${query}`)).body;
-      files.push(...page.files);
-      cursor = page.nextCursor;
+      const page = (await api.json<{ nextCursor?: string | null }>(`/app/v1/files?${query}`)).body;
+      files.push(...listItems<FileRecord>(page));
+      cursor = page?.nextCursor ?? null;
     } while (cursor && files.length < limit);
     if (ctx.json) ctx.printJson({ files, more: cursor !== null });
     else ctx.io.out(`${files.length ? fileTable(files, Boolean(values.trashed)) : t('noFiles')}\n`);
@@ -52,12 +53,15 @@ export const lsCommand = defineCommand({
 
 export const infoCommand = defineCommand({
   name: 'info',
-  args: '<fileId>',
+  args: '<fileId | path>',
   summary: ['Show one file\'s record', 'Mostrar o registro de um arquivo'],
+  details: ['Example: siglata info reports/2026/q3.xlsx', 'Exemplo: siglata info relatorios/2026/t3.xlsx'],
   options: {},
-  positionals: { min: 1, max: 1, name: 'fileId' },
-  async run(ctx, _values, [fileId]) {
-    const file = await callBinding<FileRecord>(await ctx.api(), 'files_get', { fileId });
+  positionals: { min: 1, max: 1, name: 'fileId | path' },
+  async run(ctx, _values, [arg]) {
+    const api = await ctx.api();
+    const [fileId] = await resolveFileIds(api, [arg]);
+    const file = await callBinding<FileRecord>(api, 'files_get', { fileId });
     if (ctx.json) { ctx.printJson(file); return 0; }
     const rows: [string, string][] = [
       ['id', file.fileId], ['name', file.name], ['type', file.mediaType], ['size', `${formatBytes(file.byteLength)} (${file.byteLength} bytes)`],
@@ -70,35 +74,47 @@ export const infoCommand = defineCommand({
   },
 });
 
-/** trash, restore and rm share this: one execution for all ids, each reported on its own line. */
-function batchCommand(name: string, binding: string, summary: readonly [string, string], verb: (r: any) => string) {
+/** An outcome as the batch script reports it; anything else the server sends is reported, never trusted. */
+function isOutcome(o: unknown): o is BatchOutcome<any> {
+  return !!o && typeof o === 'object' && typeof (o as BatchOutcome<any>).id === 'string' && typeof (o as BatchOutcome<any>).ok === 'boolean';
+}
+
+/** trash, restore and rm share this: one execution for all ids (paths resolved first), each reported on its own line. */
+function batchCommand(name: string, binding: string, state: FileState, fields: readonly string[], summary: readonly [string, string], verb: (r: any) => string) {
   return defineCommand({
     name,
-    args: '<fileId...>',
+    args: '<fileId | path...>',
     summary,
     options: {},
-    positionals: { min: 1, name: 'fileId' },
-    async run(ctx: CommandContext, _values, ids) {
-      const outcomes = await callBindingForEach(await ctx.api(), binding, 'fileId', ids);
+    positionals: { min: 1, name: 'fileId | path' },
+    async run(ctx: CommandContext, _values, args) {
+      const api = await ctx.api();
+      const ids = await resolveFileIds(api, args, state);
+      const result: unknown = await callBindingForEach(api, binding, 'fileId', ids, fields);
+      const outcomes = Array.isArray(result) ? result.filter(isOutcome) : [];
       if (ctx.json) ctx.printJson(outcomes);
       let failures = 0;
       for (const o of outcomes) {
-        if (o.ok) { if (!ctx.json) ctx.io.out(`${o.id}  ${verb(o.value)}\n`); continue; }
+        if (o.ok) { if (!ctx.json) ctx.io.out(`${o.id}  ${verb(o.value ?? {})}\n`); continue; }
         failures++;
-        const e = o.error!;
-        ctx.io.err(`${o.id}: ${describeError(new CliError(e.code, e.message, { resolution: e.resolution }))}\n`);
+        const e = o.error ?? { code: 'error', message: 'failed' };
+        ctx.io.err(`${o.id}: ${describeError(new CliError(String(e.code), String(e.message), { resolution: e.resolution }))}\n`);
       }
-      return failures ? 1 : 0;
+      // Ids the answer did not account for (a cut or reshaped result): their state is unknown, say so.
+      const reported = new Set(outcomes.map((o) => o.id));
+      const unknown = ids.filter((id) => !reported.has(id));
+      for (const id of unknown) ctx.io.err(`${id}: ${describeError(new CliError('unknown_outcome', 'the server\'s answer did not report this file', { resolution: `siglata info ${id}` }))}\n`);
+      return failures || unknown.length ? 1 : 0;
     },
   });
 }
 
-export const trashCommand = batchCommand('trash', 'files_trash',
+export const trashCommand = batchCommand('trash', 'files_trash', 'active', ['fileId', 'name', 'state', 'restorableUntil'],
   ['Move files to the trash (restorable for 30 days)', 'Mover arquivos para a lixeira (restauráveis por 30 dias)'],
   (f) => `trashed, restorable until ${shortDate(f.restorableUntil)}`);
-export const restoreCommand = batchCommand('restore', 'files_restore',
+export const restoreCommand = batchCommand('restore', 'files_restore', 'trashed', ['fileId', 'name', 'state'],
   ['Restore files from the trash', 'Restaurar arquivos da lixeira'],
   (f) => `restored as ${f.name}`);
-export const rmCommand = batchCommand('rm', 'files_delete',
+export const rmCommand = batchCommand('rm', 'files_delete', 'trashed', ['fileId', 'deleted', 'byteLength'],
   ['Delete trashed files permanently', 'Apagar definitivamente arquivos da lixeira'],
   (r) => `deleted, ${formatBytes(r.byteLength)} freed`);

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.ts';
 import { login, logout } from '../auth.ts';
 import { t } from '../i18n.ts';
 import { usageError } from '../errors.ts';
+import { saveLogin } from '../config.ts';
 
 export const loginCommand = defineCommand({
   name: 'login',
@@ -21,6 +22,17 @@ export const loginCommand = defineCommand({
   async run(ctx, values) {
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port: a number from 0 to 65535');
+    // `login --token T` (an API key, or a token from elsewhere): checked once, then stored like a sign-in, so later
+    // commands need neither --token nor SIGLATA_TOKEN. It is never refreshed: when it ends, log in again.
+    if (ctx.globals.token) {
+      const server = await ctx.server();
+      const context = (await (await ctx.api()).json('/app/v1/context')).body;
+      const scope = Array.isArray(context?.scopes) ? context.scopes.join(' ') : '';
+      await saveLogin({ server, issuer: server, tokenEndpoint: '', revocationEndpoint: null, resource: `${server}/v1/mcp`, clientId: 'token', accessToken: ctx.globals.token, refreshToken: null, expiresAt: Number.MAX_SAFE_INTEGER, scope });
+      if (ctx.json) ctx.printJson({ server, scope, context });
+      else ctx.io.out(`${t('signedIn', { server, user: context?.user?.email ?? '?', organization: context?.organization?.slug ?? '?', scopes: scope })}\n`);
+      return 0;
+    }
     const api = await ctx.anonymous();
     const stored = await login(api, {
       scope: values.scope as string | undefined, port, browser: !values['no-browser'],

@@ -22,6 +22,11 @@ const MEDIA_TYPES: Record<string, string> = {
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
+/** The media type a local file is sent with: by its extension, else application/octet-stream. */
+export function mediaTypeOf(path: string): string {
+  return MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
 interface Reservation {
   uploadId: string;
   fileId: string;
@@ -122,7 +127,7 @@ export const uploadCommand = defineCommand({
     }
     if (!info.isFile()) throw new CliError('file_unreadable', t('fileNotReadable', { path: pathArg, detail: 'not a regular file' }), { resolution: t('fileNotReadableHelp') });
     const name = (values.name as string | undefined) ?? basename(path);
-    const mediaType = (values.type as string | undefined) ?? MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+    const mediaType = (values.type as string | undefined) ?? mediaTypeOf(path);
     const api = await ctx.api();
     const key = createHash('sha256').update(JSON.stringify([api.server, path, name, mediaType])).digest('hex').slice(0, 32);
 

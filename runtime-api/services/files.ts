@@ -1,12 +1,14 @@
 // Creating a file from bytes: the bytes first under a fresh blob key, then the row in one transaction after the
-// quota check, the bytes deleted again if the transaction fails. files_write_text and spreadsheet_write share it.
+// quota check, the bytes deleted again if the transaction fails. files_write_text and spreadsheet_write share it;
+// the small-file readers share readSmallFile.
 import { crc32Hex } from '../crc32-combine.ts';
 import { createHash } from 'node:crypto';
 import type { HandlerContext } from '../define.ts';
 import { newId } from '../ids.ts';
-import { inTransaction, insertFile, type FileRow } from '../store/files.ts';
+import { findFile, inTransaction, insertFile, type FileRow } from '../store/files.ts';
+import { ServiceError, l10n } from '../errors.ts';
 import { assertQuota } from './quota.ts';
-import { deleteBlobsAfterCommit } from './trash.ts';
+import { deleteBlobsAfterCommit, notFound } from './trash.ts';
 import { storageFailure } from './uploads.ts';
 
 type Deps = Pick<HandlerContext, 'sql' | 'blobs' | 'clock' | 'config' | 'caller'>;
@@ -35,4 +37,29 @@ export async function createFileFromBytes(deps: Deps, input: { name: string; med
     await deleteBlobsAfterCommit(deps.sql, deps.blobs, [blobKey]);
     throw err;
   }
+}
+
+/** A whole small file for files_read_text / files_read_bytes: not_found, the size cap (naming the download route). */
+/** A whole small file in memory (files_read_text, files_read_bytes); stops early once `signal` fires (the execution ended). */
+export async function readSmallFile(deps: Pick<Deps, 'sql' | 'blobs' | 'caller' | 'config'> & { signal?: AbortSignal }, fileId: string, binding: string): Promise<{ file: FileRow; bytes: Buffer }> {
+  const { config } = deps;
+  const file = await findFile(deps.sql, deps.caller.membership!.orgId, fileId);
+  if (!file) throw notFound(fileId);
+  if (file.byteLength > config.textFileMaxBytes) {
+    throw new ServiceError('invalid_input', {
+      resolution: l10n(`\`fileId\`: the file has ${file.byteLength} bytes; ${binding} reads at most ${config.textFileMaxBytes}. Download it from ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download instead.`,
+        `\`fileId\`: o arquivo tem ${file.byteLength} bytes; ${binding} lê no máximo ${config.textFileMaxBytes}. Baixe-o de ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download.`),
+    });
+  }
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of await deps.blobs.read(file.blobKey)) {
+      if (deps.signal?.aborted) break;
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    throw storageFailure(err);
+  }
+  deps.signal?.throwIfAborted();
+  return { file, bytes: Buffer.concat(chunks) };
 }

@@ -5,6 +5,7 @@ import type { Caller } from '../../runtime-api/caller.ts';
 import { verifyAccessToken, InvalidTokenError, mcpAudiences, type AccessTokenClaims } from '../../runtime-api/services/access-tokens.ts';
 import { mcpAccess, tokenSubject, type McpAccessRow } from '../../runtime-api/store/organizations.ts';
 import { effectiveScopes } from '../../runtime-api/scopes.ts';
+import { apiKeyClaims, isApiKey } from '../../runtime-api/services/api-keys.ts';
 import type { AppDeps } from '../deps.ts';
 
 export interface TokenCaller {
@@ -41,6 +42,7 @@ const REASONS_PT: Record<string, string> = {
   'this route needs a signed-in session': 'esta rota exige uma sessão autenticada',
   'a Bearer access token is required': 'é preciso um token de acesso Bearer',
   'this route needs a Bearer access token': 'esta rota exige um token de acesso Bearer',
+  'unknown, expired or revoked API key': 'a chave de API é desconhecida, expirou ou foi revogada',
 };
 
 /** 401; `error="invalid_token"` only when a token was actually sent (RFC 6750 section 3.1). */
@@ -58,11 +60,18 @@ export type TokenCheck = (claims: AccessTokenClaims) => Promise<string | null>;
 
 export async function callerFromToken(deps: AppDeps, token: string, locale: Locale, checks: readonly TokenCheck[] = [], requestPath?: string): Promise<TokenCaller> {
   let claims: AccessTokenClaims;
-  try {
-    claims = await verifyAccessToken(deps.keys, tokenSettings(deps), deps.clock, token);
-  } catch (err) {
-    if (err instanceof InvalidTokenError) throw unauthorized(deps, err.message, requestPath);
-    throw err;
+  if (isApiKey(token)) {
+    // An organization API key stands for claims like a JWT's, so everything below applies to both alike.
+    const found = await apiKeyClaims(deps.sql, deps.clock, token);
+    if (!found) throw unauthorized(deps, 'unknown, expired or revoked API key', requestPath);
+    claims = found;
+  } else {
+    try {
+      claims = await verifyAccessToken(deps.keys, tokenSettings(deps), deps.clock, token);
+    } catch (err) {
+      if (err instanceof InvalidTokenError) throw unauthorized(deps, err.message, requestPath);
+      throw err;
+    }
   }
   for (const check of checks) {
     const problem = await check(claims);

@@ -164,7 +164,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: { publicBaseU
         'RateLimit-Policy': { description: '`120;w=60`.', schema: { type: 'string' } },
       },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An ES256 access token (RFC 9068) from the authorization server, valid 1 hour.' },
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An ES256 access token (RFC 9068) from the authorization server, valid 1 hour; or an organization API key (`slk_…`, created with the `api_keys_create` binding, scoped, expiring, revocable).' },
         oauth2: {
           type: 'oauth2',
           description: 'Authorization code with PKCE (S256); public clients register dynamically at /oauth/register.',

@@ -10,6 +10,12 @@ organization, and a sandboxed JavaScript engine reached through the MCP \`execut
   (\`typ: at+jwt\`) valid 1 hour, bound to one organization. Refresh tokens (scope \`offline_access\`) rotate on use.
 - Scopes: \`files:read\`, \`files:write\`, \`org:read\`, \`org:admin\`, \`offline_access\`. A token's effective scopes are
   its granted scopes ∩ its user's role (members never hold \`org:admin\`) ∩ the organization's MCP \`maxScopes\`.
+- CI jobs and headless agents use organization API keys: \`Authorization: Bearer slk_…\`, accepted wherever an access
+  token is (MCP, \`/app/v1\`, the upload and download routes). An owner or admin creates one with the \`api_keys_create\`
+  binding (or \`siglata keys create\`): scoped within the creator's scopes and the organization's \`maxScopes\`, expiring
+  after 1 to 365 days (default 90), shown once and stored only as its SHA-256, listed with its last use by
+  \`api_keys_list\`, ended at once by \`api_keys_revoke\`. A key acts as its creator, has its own rate-limit window, and
+  cannot create keys. An unknown, expired or revoked key is 401 \`unauthorized\`.
 
 ## Errors
 Two shapes (spec section 7): domain-state errors are \`{code, message}\`; request and authentication errors are

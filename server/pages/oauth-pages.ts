@@ -100,7 +100,13 @@ export function oauthConsentPage(ctx: Koa.Context, opts: {
     return `<div class="org"><label><input type="radio" name="organization_id" value="${escapeHtml(o.id)}"${o.id === selected ? ' checked' : ''}${disabled ? ' disabled' : ''}>
 <strong>${escapeHtml(o.name)}</strong> <span class="note">(${escapeHtml(role)})</span></label>${detail}</div>`;
   }).join('\n');
-  const none = `<p>${t('You do not belong to any organization yet, so there is nothing to grant. Create or join one, then try again.', 'Você ainda não faz parte de nenhuma organização, então não há o que conceder. Crie uma ou entre em uma e tente de novo.')}</p>`;
+  const none = `<p>${t('You do not belong to any organization yet. Create one below (or ask for an invitation to an existing one).', 'Você ainda não faz parte de nenhuma organização. Crie uma abaixo (ou peça um convite para uma existente).')}</p>`;
+  // Newcomers create their first organization here instead of hitting a dead end; others may add one too.
+  const create = `<details${opts.organizations.length ? '' : ' open'}><summary>${t('Create an organization', 'Criar uma organização')}</summary>
+<p><label>${t('Name', 'Nome')} <input name="new_organization_name" maxlength="100"></label></p>
+<p><label>${t('Short name (letters, digits, hyphens)', 'Nome curto (letras, dígitos, hífens)')} <input name="new_organization_slug" maxlength="48" pattern="[a-z0-9]([a-z0-9-]*[a-z0-9])?"></label></p>
+<button type="submit" name="decision" value="create" class="secondary" formnovalidate>${t('Create and select it', 'Criar e selecioná-la')}</button>
+</details>`;
   renderPage(ctx, {
     locale, status: opts.error ? 400 : 200,
     title: tr(locale, `Authorize ${opts.clientName}`, `Autorizar ${opts.clientName}`),
@@ -111,6 +117,7 @@ export function oauthConsentPage(ctx: Koa.Context, opts: {
 <input type="hidden" name="csrf_token" value="${escapeHtml(opts.ticket)}">
 <fieldset style="border:0;padding:0;margin:0 0 1rem"><legend><strong>${t('Organization', 'Organização')}</strong></legend>
 ${opts.organizations.length ? orgs : none}
+${create}
 </fieldset>
 ${selectable.length ? `<button type="submit" name="decision" value="approve">${t('Allow', 'Permitir')}</button> ` : ''}<button type="submit" name="decision" value="deny" class="secondary">${t('Deny', 'Negar')}</button>
 </form>`,

@@ -2,9 +2,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { ServiceError, l10n } from '../../errors.ts';
-import { findFile } from '../../store/files.ts';
-import { notFound } from '../../services/trash.ts';
-import { storageFailure } from '../../services/uploads.ts';
+import { readSmallFile } from '../../services/files.ts';
 import { FileId } from './schemas.ts';
 
 export const files_read_text = defineBinding({
@@ -24,26 +22,7 @@ export const files_read_text = defineBinding({
   scope: 'files:read',
   writes: false,
   async handler(input, { sql, blobs, caller, config, signal }) {
-    const file = await findFile(sql, caller.membership!.orgId, input.fileId);
-    if (!file) throw notFound(input.fileId);
-    if (file.byteLength > config.textFileMaxBytes) {
-      throw new ServiceError('invalid_input', {
-        resolution: l10n(`\`fileId\`: the file has ${file.byteLength} bytes; files_read_text reads at most ${config.textFileMaxBytes}. Download it from ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download instead.`,
-          `\`fileId\`: o arquivo tem ${file.byteLength} bytes; files_read_text lê no máximo ${config.textFileMaxBytes}. Baixe-o de ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download.`),
-      });
-    }
-    let bytes: Buffer;
-    try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await blobs.read(file.blobKey)) {
-        if (signal?.aborted) break;
-        chunks.push(chunk as Buffer);
-      }
-      bytes = Buffer.concat(chunks);
-    } catch (err) {
-      throw storageFailure(err);
-    }
-    signal?.throwIfAborted();
+    const { file, bytes } = await readSmallFile({ sql, blobs, caller, config, signal }, input.fileId, 'files_read_text');
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -21,6 +21,9 @@ import { OAuthError } from '../../oauth/errors.ts';
 import { readForm } from '../../oauth/form.ts';
 import { createAuthorization, grantableScopes } from '../../oauth/grants.ts';
 import { OAUTH_PATHS } from '../../oauth/metadata.ts';
+import { invoke } from '../../../runtime-api/invoke.ts';
+import { organization_create } from '../../../runtime-api/bindings/organization/organization_create.ts';
+import { invokeDeps } from '../../deps.ts';
 
 const AuthorizeQuery = v.object({
   response_type: v.pipe(v.literal('code'), v.description('Only `code`.')),
@@ -37,8 +40,10 @@ const AuthorizeQuery = v.object({
 
 const ConsentBody = v.object({
   csrf_token: v.pipe(v.string(), v.description('The signed, session-bound ticket from the consent page.')),
-  decision: v.picklist(['approve', 'deny']),
+  decision: v.pipe(v.picklist(['approve', 'deny', 'create']), v.description('`create` makes a new organization (owned by the user) and shows the page again with it selected.')),
   organization_id: v.optional(v.pipe(v.string(), v.description('The organization the grant acts on (needed to approve).'))),
+  new_organization_name: v.optional(v.pipe(v.string(), v.description('With decision=create: the new organization\'s name.'))),
+  new_organization_slug: v.optional(v.pipe(v.string(), v.description('With decision=create: its slug (lower-case letters, digits, inner hyphens).'))),
 });
 
 function redirect(ctx: Koa.Context, location: string, status: 302 | 303): void {
@@ -145,6 +150,22 @@ export function authorizeRoutes(deps: AppDeps): RouteDef[] {
         if (!client) return oauthErrorPage(ctx, 'invalid_client', 'this client is no longer registered');
         const back = (params: Parameters<typeof authorizationResponseUrl>[2]) => redirect(ctx, authorizationResponseUrl(issuer, ticket.ruri, { ...params, state: ticket.st }), 303);
         if (form.decision === 'deny') return back({ error: 'access_denied', error_description: 'the user denied the request' });
+        if (form.decision === 'create') {
+          // A newcomer with no organization creates one here (the organization_create binding, as this session) and
+          // continues with it selected: the same ticket, the same request.
+          const page = { clientName: client.clientName ?? client.clientId, redirectUri: ticket.ruri, email: caller.email, ticket: form.csrf_token };
+          let created: { id: string } | null = null;
+          let error: string | undefined;
+          try {
+            created = await invoke(organization_create, { name: form.new_organization_name ?? '', slug: form.new_organization_slug ?? '' }, caller, invokeDeps(deps));
+          } catch (err) {
+            if (!(err instanceof ServiceError) || err.status >= 500) throw err;
+            const body = err.toBody(locale) as { error?: { message: string; resolution: string }; message?: string };
+            error = body.error ? `${body.error.message} ${body.error.resolution}` : String(body.message);
+          }
+          const organizations = await consentOrganizations(deps, caller.userId, ticket.scp.split(' '));
+          return oauthConsentPage(ctx, { ...page, organizations, selected: created?.id ?? null, error });
+        }
         if (form.decision !== 'approve') return oauthErrorPage(ctx, 'invalid_request', 'decision must be approve or deny');
         const orgId = form.organization_id ?? '';
         const membership = orgId ? await findMembership(deps.sql, caller.userId, orgId) : null;

@@ -1,0 +1,63 @@
+// completion: shell completion scripts for bash, zsh and fish, generated from the command declarations (so a new
+// command or option completes without touching this file).
+import { defineCommand, type Command, type OptionSpec } from '../command.ts';
+import { usageError } from '../errors.ts';
+
+const flags = (options: Record<string, OptionSpec>) => Object.keys(options).map((o) => `--${o}`);
+
+function bash(commands: readonly Command[], globals: Record<string, OptionSpec>): string {
+  const cases = commands.map((c) => `    ${c.name}) opts="${[...flags(c.options), ...flags(globals)].join(' ')}" ;;`).join('\n');
+  return `# siglata completion for bash: eval "$(siglata completion bash)"
+_siglata() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" opts=""
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "${commands.map((c) => c.name).join(' ')} ${flags(globals).join(' ')}" -- "$cur"))
+    return
+  fi
+  case "\${COMP_WORDS[1]}" in
+${cases}
+  esac
+  if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+}
+complete -o default -F _siglata siglata
+`;
+}
+
+function zsh(commands: readonly Command[], globals: Record<string, OptionSpec>): string {
+  return `#compdef siglata
+# siglata completion for zsh: eval "$(siglata completion zsh)" (uses bash completion through bashcompinit)
+autoload -U +X bashcompinit && bashcompinit
+${bash(commands, globals).split('\n').slice(1).join('\n')}`;
+}
+
+function fish(commands: readonly Command[], globals: Record<string, OptionSpec>, english: (p: readonly [string, string]) => string): string {
+  const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const lines = ['# siglata completion for fish: siglata completion fish | source', 'complete -c siglata -f'];
+  for (const c of commands) lines.push(`complete -c siglata -n __fish_use_subcommand -a ${c.name} -d ${quote(english(c.summary))}`);
+  for (const c of commands) {
+    for (const [name, o] of Object.entries(c.options)) lines.push(`complete -c siglata -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${o.type === 'string' ? ' -r' : ''} -d ${quote(english(o.help))}`);
+  }
+  for (const [name, o] of Object.entries(globals)) lines.push(`complete -c siglata -l ${name}${o.type === 'string' ? ' -r' : ''} -d ${quote(english(o.help))}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const completionCommand = defineCommand({
+  name: 'completion',
+  args: '<bash | zsh | fish>',
+  summary: ['Print a shell completion script', 'Mostrar um script de completamento para o shell'],
+  details: [
+    'Examples:\n  eval "$(siglata completion bash)"    # in ~/.bashrc\n  eval "$(siglata completion zsh)"     # in ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
+    'Exemplos:\n  eval "$(siglata completion bash)"    # no ~/.bashrc\n  eval "$(siglata completion zsh)"     # no ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
+  ],
+  options: {},
+  positionals: { min: 1, max: 1, name: 'shell' },
+  async run(ctx, _values, [shell]) {
+    // Imported here: main.ts lists this command, so a static import would be circular.
+    const { COMMANDS, GLOBAL_OPTIONS } = await import('../main.ts');
+    if (shell === 'bash') ctx.io.out(bash(COMMANDS, GLOBAL_OPTIONS));
+    else if (shell === 'zsh') ctx.io.out(zsh(COMMANDS, GLOBAL_OPTIONS));
+    else if (shell === 'fish') ctx.io.out(fish(COMMANDS, GLOBAL_OPTIONS, (p) => p[0]));
+    else throw usageError(`completion: bash, zsh or fish (not ${shell})`);
+    return 0;
+  },
+});

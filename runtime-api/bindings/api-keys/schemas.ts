@@ -1,0 +1,17 @@
+// Valibot schemas of the API key bindings (one source for checks, typings and OpenAPI).
+import * as v from 'valibot';
+import { SCOPES } from '../../scopes.ts';
+
+export const ApiKeySchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  scopes: v.array(v.picklist(SCOPES)),
+  state: v.picklist(['active', 'expired', 'revoked']),
+  createdBy: v.string(),
+  createdAt: v.string(),
+  expiresAt: v.string(),
+  revokedAt: v.nullable(v.string()),
+  lastUsedAt: v.nullable(v.string()),
+});
+
+export const ApiKeyIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(128));

@@ -1,0 +1,90 @@
+// Organization API keys: long-lived Bearer credentials for CI jobs and headless agents. The secret is 256 random
+// bits behind a recognisable prefix (so the auth layer knows it is not a JWT, and secret scanners can spot a leak);
+// only its SHA-256 is stored. A key acts as the admin who created it, with scopes never beyond the creator's, the
+// caller's, or the organization's maxScopes at creation, and intersected again with the ceiling on every use.
+import type { Sql } from 'postgres';
+import type { Caller } from '../caller.ts';
+import type { Clock } from '../clock.ts';
+import { ServiceError, l10n } from '../errors.ts';
+import { hashSecret, newId, newSecret } from '../ids.ts';
+import { SCOPES, parseScopes, type Scope } from '../scopes.ts';
+import { mcpAccess } from '../store/organizations.ts';
+import { insertApiKey, listApiKeys, revokeApiKey, useApiKey, type ApiKeyRow } from '../store/api-keys.ts';
+import type { AccessTokenClaims } from './access-tokens.ts';
+
+export const API_KEY_PREFIX = 'slk_';
+/** The `client_id` of an API key caller, in the audit log and for the checks that tell keys from OAuth tokens. */
+export const API_KEY_CLIENT_ID = 'api-key';
+export const DEFAULT_API_KEY_DAYS = 90;
+export const MAX_API_KEY_DAYS = 365;
+
+export function isApiKey(token: string): boolean {
+  return token.startsWith(API_KEY_PREFIX);
+}
+
+export function apiKeyView(row: ApiKeyRow, now: Date) {
+  const state = row.revokedAt ? 'revoked' : row.expiresAt <= now ? 'expired' : 'active';
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: parseScopes(row.scopes),
+    state,
+    createdBy: row.createdByEmail,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  } as const;
+}
+
+function refuse(en: string, pt: string): ServiceError {
+  return new ServiceError('INSUFFICIENT_SCOPE', { resolution: l10n(en, pt) });
+}
+
+export async function createApiKey(sql: Sql, clock: Clock, caller: Caller, input: { name: string; scopes: readonly Scope[]; expiresInDays?: number }) {
+  const orgId = caller.membership!.orgId;
+  // A key minting keys would outlive the key itself: only people (sessions, OAuth tokens) create keys.
+  if (caller.clientId === API_KEY_CLIENT_ID) {
+    throw refuse('An API key cannot create API keys; create it from a signed-in session or the CLI (siglata keys create).',
+      'Uma chave de API não pode criar chaves de API; crie-a a partir de uma sessão autenticada ou da CLI (siglata keys create).');
+  }
+  const ceiling = (await mcpAccess(sql, orgId)).maxScopes;
+  const allowed = SCOPES.filter((s) => caller.scopes.includes(s) && ceiling.includes(s));
+  const beyond = input.scopes.filter((s) => !allowed.includes(s));
+  if (beyond.length) {
+    throw refuse(`Scopes ${beyond.join(' ')} are beyond what this key may hold (${allowed.join(' ') || 'none'}: your scopes within the organization's maxScopes).`,
+      `Os escopos ${beyond.join(' ')} vão além do que esta chave pode ter (${allowed.join(' ') || 'nenhum'}: os seus escopos dentro do maxScopes da organização).`);
+  }
+  const secret = `${API_KEY_PREFIX}${newSecret()}`;
+  const now = clock.now();
+  const days = input.expiresInDays ?? DEFAULT_API_KEY_DAYS;
+  const row = await insertApiKey(sql, {
+    id: newId('key'), orgId, createdBy: caller.userId, name: input.name, scopes: SCOPES.filter((s) => input.scopes.includes(s)),
+    secretHash: hashSecret(secret), now, expiresAt: new Date(now.getTime() + days * 86_400_000),
+  });
+  return { ...apiKeyView(row, now), key: secret };
+}
+
+export async function apiKeysOf(sql: Sql, clock: Clock, caller: Caller) {
+  const now = clock.now();
+  return (await listApiKeys(sql, caller.membership!.orgId)).map((r) => apiKeyView(r, now));
+}
+
+export async function revokeKey(sql: Sql, clock: Clock, caller: Caller, keyId: string) {
+  const row = await revokeApiKey(sql, caller.membership!.orgId, keyId, clock.now());
+  if (!row) throw new ServiceError('not_found', { resolution: l10n(`No API key ${keyId} in this organization; list them with api_keys_list.`, `Não há chave de API ${keyId} nesta organização; liste-as com api_keys_list.`) });
+  return apiKeyView(row, clock.now());
+}
+
+/**
+ * The claims an API key stands for, shaped as an access token's so that the rest of the Bearer path (membership,
+ * ceiling, revocation, scopes) is the same code for both. Null for an unknown, revoked or expired key.
+ */
+export async function apiKeyClaims(sql: Sql, clock: Clock, token: string): Promise<AccessTokenClaims | null> {
+  const row = await useApiKey(sql, hashSecret(token), clock.now());
+  if (!row) return null;
+  return {
+    sub: row.createdBy, org: row.orgId, scope: row.scopes.join(' '), client_id: API_KEY_CLIENT_ID, jti: row.id,
+    iat: Math.floor(row.createdAt.getTime() / 1000), exp: Math.floor(row.expiresAt.getTime() / 1000),
+  };
+}
