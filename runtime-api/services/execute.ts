@@ -14,6 +14,7 @@ import { auditLogFor } from './audit-log.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult } from '../engine-port.ts';
 import { ExecutionCalls, type CallPolicy, type Recorder } from './execution-calls.ts';
+import { holdMail } from './held-mail.ts';
 
 export { hostError } from './execution-calls.ts';
 
@@ -53,6 +54,18 @@ export function scriptHash(source: string): string {
 function operationsHash(ops: readonly PlannedOperation[]): string {
   return createHash('sha256').update(JSON.stringify(ops.map((o) => [o.binding, o.input]))).digest('hex');
 }
+
+/**
+ * Each planned write's short digest, in order, concatenated: the apply checks every write against its planned
+ * digest before running it, so a write the plan never held is refused, not performed and rolled back (mail or
+ * blobs would outlive the rollback). 8 bytes each keeps a 1,000-write plan's token under 16 KB; the full
+ * operationsHash still decides at the end.
+ */
+const DIGEST_BYTES = 8;
+function operationDigest(binding: string, input: unknown): string {
+  return createHash('sha256').update(JSON.stringify([binding, input])).digest().subarray(0, DIGEST_BYTES).toString('base64url');
+}
+const DIGEST_CHARS = operationDigest('', null).length;
 
 /** postgres.js transactions nest with savepoint(), not begin(): give bindings a handle where begin() nests. */
 function nestable(tx: Sql): Sql {
@@ -137,7 +150,8 @@ export async function planScript(ctx: ExecuteContext, caller: Caller, source: st
   if (!result.ok) return { ...result, operations };
   const key = ctx.keys.active();
   const now = Math.floor(ctx.deps.clock.now().getTime() / 1000);
-  const planToken = await new SignJWT({ org: caller.membership!.orgId, script: scriptHash(source), ops: operationsHash(operations), n: operations.length })
+  const seq = operations.map((o) => operationDigest(o.binding, o.input)).join('');
+  const planToken = await new SignJWT({ org: caller.membership!.orgId, script: scriptHash(source), ops: operationsHash(operations), n: operations.length, seq })
     .setProtectedHeader({ alg: 'ES256', typ: 'plan+jwt', kid: key.kid })
     .setSubject(caller.userId)
     .setIssuedAt(now)
@@ -164,7 +178,16 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
   if (payload.script !== scriptHash(source)) {
     throw new ServiceError('conflict', { resolution: l10n('The script differs from the planned one; apply exactly the planned script.', 'O script difere do planejado; aplique exatamente o script planejado.') });
   }
-  return { ops: payload.ops as string, n: payload.n as number };
+  return { ops: payload.ops as string, n: payload.n as number, seq: typeof payload.seq === 'string' ? payload.seq : '' };
+}
+
+/** The apply's refusal of a write that is not the plan's write at its position; nothing of it ran. */
+function unplannedWrite(index: number, binding: string): ServiceError {
+  return new ServiceError('conflict', {
+    resolution: l10n(`Write #${index + 1} (${binding}) is not the planned write #${index + 1}; it was not run and nothing was applied. Plan again and review.`,
+      `A escrita nº ${index + 1} (${binding}) não é a escrita planejada nº ${index + 1}; ela não foi executada e nada foi aplicado. Planeje de novo e revise.`),
+    details: { index, binding },
+  });
 }
 
 /** A script that returned while writes it started were still running: its outcome cannot be the plan's. */
@@ -179,17 +202,28 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
   requireSomeScope(ctx, caller);
   const plan = await verifyPlan(ctx, caller, source, planToken);
   const operations: PlannedOperation[] = [];
-  const record: Recorder = (binding, input) => operations.push({ index: operations.length, binding, input }) - 1;
+  let refused: ServiceError | null = null;
+  const record: Recorder = (binding, input) => {
+    const index = operations.push({ index: operations.length, binding, input }) - 1;
+    if (plan.seq.slice(index * DIGEST_CHARS, (index + 1) * DIGEST_CHARS) !== operationDigest(binding, input)) {
+      throw (refused ??= unplannedWrite(index, binding));
+    }
+    return index;
+  };
+  const mail = holdMail(ctx.deps.services.mailer);
   let result: ExecutionResult | undefined;
   let calls: ExecutionCalls | undefined;
   class Rollback extends Error {}
   try {
     await ctx.deps.sql.begin(async (tx) => {
-      calls = newCalls(caller, ctx, { dispatched: record }, { ...ctx.deps, sql: nestable(tx as unknown as Sql) });
+      const deps = { ...ctx.deps, sql: nestable(tx as unknown as Sql), services: { ...ctx.deps.services, mailer: mail } };
+      calls = newCalls(caller, ctx, { dispatched: record }, deps);
       // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
       const ran = await execute(ctx, caller, source, calls);
       result = ran.result;
       if (result.ok && ran.writesInFlight > 0) result = writeInFlight(result, ran.writesInFlight, caller.locale);
+      // A refused write decides the answer even when the script then failed on it (or on anything else).
+      if (refused) throw refused;
       if (!result.ok) throw new Rollback();
       if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
         throw new ServiceError('conflict', {
@@ -207,6 +241,7 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
     }
     throw err;
   }
+  await mail.release();
   await audit(ctx, caller, 'apply', source, result!);
   return { ...result!, operations, applied: true };
 }

@@ -21,7 +21,7 @@ const FilesQuery = v.strictObject({
 export const ExecuteBody = v.strictObject({
   script: v.pipe(v.string(), v.minLength(1), v.description('The body of an async function; `return` gives the result.')),
   mode: v.optional(v.picklist(['run', 'plan', 'apply']), 'run'),
-  planToken: v.optional(v.pipe(v.string(), v.maxLength(8192), v.description('With mode "apply": the planToken returned by mode "plan".'))),
+  planToken: v.optional(v.pipe(v.string(), v.maxLength(65536), v.description('With mode "apply": the planToken returned by mode "plan" (about 15 bytes longer per planned write).'))),
 });
 
 const ExecuteResponse = v.object({
