@@ -138,6 +138,16 @@ return 1;`);
     t.same(mailer.sent.slice(sent).map((m) => m.to), ['held2@example.com'], 'a committed apply sends its invitation once');
   });
 
+  t.test('a write whose input differs from the plan only in key order is the planned write', async (t) => {
+    const target = await file('t-order.txt');
+    const { apply } = await planApply(`const r = await files_update({ fileId: ${JSON.stringify(target)}, name: "r-order.txt" });
+if (r.planned) await files_update({ fileId: ${JSON.stringify(target)}, name: "r-order2.txt" });
+else await files_update({ name: "r-order2.txt", fileId: ${JSON.stringify(target)} });
+return 1;`);
+    t.equal(apply.body.applied, true, apply.text.slice(0, 200));
+    t.same(await state(target), { name: 'r-order2.txt', state: 'active' });
+  });
+
   t.test('a plan of many writes applies (its token carries each write)', async (t) => {
     const target = await file('t-bulk.txt');
     const { plan, apply } = await planApply(`for (let i = 0; i < 50; i++) await files_update({ fileId: ${JSON.stringify(target)}, name: "bulk-" + i + ".txt" }); return 1;`);
@@ -162,6 +172,13 @@ return 1;`);
     ['nested toJSON', `return [1, { a: { toJSON() { ${LEAK('leak-nested.txt')}; return 2; } } }];`],
     ['result getter', `return { get x() { ${LEAK('leak-getter.txt')}; return 1; } };`],
     ['result proxy', `return new Proxy({}, { ownKeys() { ${LEAK('leak-ownkeys.txt')}; return []; } });`],
+    ['then chain queued before the throw', `Promise.resolve().then(() => 0).then(() => 0).then(() => ${LEAK('leak-chain.txt')}); throw new Error("x");`],
+    ['then chain queued before the return', `Promise.resolve().then(() => Promise.resolve()).then(() => ${LEAK('leak-then.txt')}); return 1;`],
+    ['async generator finally', `async function* g() { try { yield 1; } finally { ${LEAK('leak-gen.txt')}; } } await g().next(); return 1;`],
+    ['Promise.race loser answered after the return', `return await Promise.race([Promise.resolve(1), files_list({}).then(() => ${LEAK('leak-race.txt')})]);`],
+    ['captureStackTrace object with a stack getter', `const e = {}; Error.captureStackTrace(e); Object.defineProperty(e, "stack", { get() { ${LEAK('leak-cst.txt')}; return "s"; } }); throw e;`],
+    ['Error.prototype name getter', `Object.defineProperty(Error.prototype, "name", { get() { ${LEAK('leak-proto.txt')}; return "E"; } }); throw new Error("y");`],
+    ['Error.prepareStackTrace', `Error.prepareStackTrace = () => { ${LEAK('leak-pst.txt')}; return "x"; }; throw new Error("y");`],
     ['toJSON that throws an error with a getter', `return { toJSON() { const e = new Error("j"); Object.defineProperty(e, "message", { get() { ${LEAK('leak-json-err.txt')}; return "j"; } }); throw e; } };`],
   ];
 
