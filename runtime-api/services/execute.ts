@@ -217,7 +217,7 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
   try {
     await ctx.deps.sql.begin(async (tx) => {
       const deps = { ...ctx.deps, sql: nestable(tx as unknown as Sql), services: { ...ctx.deps.services, mailer: mail } };
-      calls = newCalls(caller, ctx, { dispatched: record }, deps);
+      calls = newCalls(caller, ctx, { dispatched: record, serial: true }, deps);
       // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
       const ran = await execute(ctx, caller, source, calls);
       result = ran.result;

@@ -18,6 +18,12 @@ export interface CallPolicy {
   plan?: Recorder;
   /** Apply mode: writes are recorded here when dispatched, then performed. */
   dispatched?: Recorder;
+  /**
+   * Run the calls one after another, in the order the script made them. Apply mode needs it: every call shares the
+   * one transaction, and two writes' savepoints interleaved on it undo each other (a failing write's rollback to
+   * its savepoint also discards a concurrent write that then reports success).
+   */
+  serial?: boolean;
 }
 
 /** A binding failure as the engine hands it to the script (an Error with code and resolution). */
@@ -39,6 +45,8 @@ export class ExecutionCalls {
   private readonly running = new Set<Promise<HostResult>>();
   private writesRunning = 0;
   private ended = false;
+  /** The last call queued (serial mode). */
+  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(caller: Caller, deps: InvokeDeps, policy: CallPolicy = {}) {
     this.caller = caller;
@@ -49,7 +57,12 @@ export class ExecutionCalls {
   /** The engine's hostCall. */
   readonly hostCall = (name: string, argsJson: string): Promise<HostResult> => {
     if (this.ended) return Promise.resolve(ENDED);
-    const call = this.run(name, argsJson);
+    // A write counts as running from its dispatch, even while it waits for its turn.
+    const writes = findBinding(name)?.writes === true;
+    if (writes) this.writesRunning++;
+    const started = this.policy.serial ? this.tail.then(() => this.run(name, argsJson)) : this.run(name, argsJson);
+    const call = started.finally(() => { if (writes) this.writesRunning--; });
+    if (this.policy.serial) this.tail = call;
     this.running.add(call);
     void call.finally(() => this.running.delete(call));
     return call;
@@ -75,13 +88,8 @@ export class ExecutionCalls {
         const index = recorder(binding.name, parseInput(binding, raw));
         if (policy.plan) return { ok: true, json: JSON.stringify({ planned: true, index }) };
       }
-      if (binding.writes) this.writesRunning++;
-      try {
-        const out = await invoke(binding, raw, caller, deps);
-        return { ok: true, json: JSON.stringify(out ?? null) };
-      } finally {
-        if (binding.writes) this.writesRunning--;
-      }
+      const out = await invoke(binding, raw, caller, deps);
+      return { ok: true, json: JSON.stringify(out ?? null) };
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'INSUFFICIENT_SCOPE') this.scopeError ??= err;
       return hostError(err, caller.locale);

@@ -148,6 +148,34 @@ return 1;`);
     t.same(await state(target), { name: 'r-order2.txt', state: 'active' });
   });
 
+  t.test('concurrent writes in one apply cannot undo each other: what reported success is committed', async (t) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await file(`t-conc-${i}.txt`));
+    const script = `const ids = ${JSON.stringify(ids)};
+const settled = await Promise.allSettled([
+  ...ids.slice(0, 3).map((id, i) => files_update({ fileId: id, name: "conc-" + i + ".txt" })),
+  files_trash({ fileId: "fil_aaaaaaaaaaaaaaaaaaaaaaaaaa" }),
+  files_delete({ fileId: ids[5] }),
+  ...ids.slice(3, 5).map((id, i) => files_update({ fileId: id, name: "conc-" + (i + 3) + ".txt" })),
+]);
+return settled.map((r) => r.status === "fulfilled" ? "ok" : r.reason.code);`;
+    const { apply } = await planApply(script);
+    t.same(apply.body.result, ['ok', 'ok', 'ok', 'not_found', 'conflict', 'ok', 'ok'], 'each write fails or succeeds on its own');
+    t.equal(apply.body.applied, true);
+    const names = await app.deps.sql`select name from files where id in ${app.deps.sql(ids)} order by name`;
+    t.same(names.map((r) => r.name), ['conc-0.txt', 'conc-1.txt', 'conc-2.txt', 'conc-3.txt', 'conc-4.txt', 't-conc-5.txt'], 'every write that succeeded is committed');
+  });
+
+  t.test('an apply whose transaction a failed statement aborted never answers applied', async (t) => {
+    const target = await file('t-aborted.txt');
+    const { apply } = await planApply(`await files_update({ fileId: ${JSON.stringify(target)}, name: "r-aborted.txt" });
+try { await files_list({ prefix: "\u0000" }); } catch (e) {}
+return 1;`);
+    t.not(apply.body.applied, true, `not applied (${apply.status} ${apply.text.slice(0, 160)})`);
+    t.ok(apply.status >= 400, 'an error answer');
+    t.same(await state(target), { name: 't-aborted.txt', state: 'active' });
+  });
+
   t.test('a plan of many writes applies (its token carries each write)', async (t) => {
     const target = await file('t-bulk.txt');
     const { plan, apply } = await planApply(`for (let i = 0; i < 50; i++) await files_update({ fileId: ${JSON.stringify(target)}, name: "bulk-" + i + ".txt" }); return 1;`);
