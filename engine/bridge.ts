@@ -33,6 +33,11 @@ function reply(kind: 'tool' | 'limit', code: string, message: string, resolution
   return `E${JSON.stringify({ kind, code, message, resolution })}`;
 }
 
+function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const d = process.threadCpuUsage(from);
+  return (d.user + d.system) / 1000;
+}
+
 const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
 
 /** Set when the host itself refuses a call for a cap the isolate should have enforced first. */
@@ -53,6 +58,9 @@ export class Execution {
   closed = false;
   hostCalls = 0;
   inFlight = 0;
+  /** Host CPU of closed in-flight windows, and where the open one started (see hostMs). */
+  private hostCpuMs = 0;
+  private windowFrom: NodeJS.CpuUsage | null = null;
   readonly logs: LogEntry[] = [];
   truncated = false;
   private logBytes = 0;
@@ -70,15 +78,13 @@ export class Execution {
     this.queuedAt = performance.now();
   }
 
-  private lines = 0;
-  /** Lines in the source (a reported error line beyond it was forged by the script). */
-  get sourceLines(): number {
-    if (this.lines === 0) {
-      let n = 1;
-      for (let i = this.source.indexOf('\n'); i >= 0; i = this.source.indexOf('\n', i + 1)) n++;
-      this.lines = n;
-    }
-    return this.lines;
+  /**
+   * Host CPU charged to this execution (ExecutionStats.hostMs): the server thread's CPU time while at least one of
+   * its binding calls was in flight, up to now. A call waiting on I/O costs next to nothing; one parsing a file costs
+   * what it parses. (Executions with calls in flight at the same moment are each charged that moment's CPU.)
+   */
+  get hostMs(): number {
+    return this.hostCpuMs + (this.windowFrom ? cpuMsSince(this.windowFrom) : 0);
   }
 
   /** Ends the execution: later calls are refused and pending host work is told to stop. */
@@ -108,7 +114,7 @@ export class Execution {
     if (nestedDeeperThan(json, MAX_RESULT_DEPTH)) {
       return this.refuse('max_arg_depth', `${name}: the argument nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep.`);
     }
-    this.inFlight++;
+    if (this.inFlight++ === 0) this.windowFrom = process.threadCpuUsage();
     return this.run(name, json);
   }
 
@@ -126,7 +132,10 @@ export class Execution {
       // The server maps ServiceError itself; anything thrown here is a host bug and says nothing to the script.
       result = { ok: false, error: { code: 'internal_error', message: 'Internal error.' } };
     } finally {
-      this.inFlight--;
+      if (--this.inFlight === 0) {
+        this.hostCpuMs += cpuMsSince(this.windowFrom!);
+        this.windowFrom = null;
+      }
     }
     if (this.closed) return CLOSED_REPLY;
     if (result?.ok === true && typeof result.json === 'string') return `R${result.json}`;

@@ -1,5 +1,6 @@
 // Turning a source into something an isolate can run: a host-side check that it is exactly one async
 // function body (with the user's line for a syntax error), and the wrapper compiled in the isolate.
+import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import { SCRIPT_URL } from './prelude.ts';
 import type { ExecutionError } from './result.ts';
@@ -7,8 +8,30 @@ import type { ExecutionError } from './result.ts';
 /** The user's line 1 is line 3 of the wrapper; compile with this offset so V8 reports user lines. */
 export const WRAPPER_LINE_OFFSET = -2;
 
-export function wrapSource(source: string): string {
-  return `__start(async function anonymous(\n) {\n${source}\n})`;
+/**
+ * Caches must not tell one organization what another ran: ours are keyed by tenant and source, and V8's own
+ * compilation caches (the isolate's script cache, the host's eval cache behind the Function constructor) are keyed
+ * by source text, so each tenant's copy of a source carries a comment naming a hash of the tenant. A hash, so that
+ * no tenant string can close the comment; it adds nothing a script can read (Function#toString stops at the brace).
+ */
+const tags = new Map<string, string>();
+export function tenantTag(tenant: string): string {
+  let tag = tags.get(tenant);
+  if (tag === undefined) {
+    tag = createHash('sha256').update(tenant).digest('base64url').slice(0, 22);
+    if (tags.size >= 10_000) tags.clear();
+    tags.set(tenant, tag);
+  }
+  return tag;
+}
+
+/** The key of `source` run by `tenant` in a cache (the compiled-script and syntax caches). */
+export function cacheKey(tenant: string, source: string): string {
+  return `${tenantTag(tenant)}\u0000${source}`;
+}
+
+export function wrapSource(source: string, tenant = ''): string {
+  return `__start(async function anonymous(\n) {\n${source}\n})/*${tenantTag(tenant)}*/`;
 }
 
 /** A source whose nesting overflows the parser's stack (the host's here, or the isolate's when it compiles). */
@@ -37,16 +60,18 @@ let checkedChars = 0;
  * required"), so the compiled wrapper can only ever be one call with one function argument. It parses
  * (never runs) the source in the host's V8, the same engine that will compile it in the isolate.
  */
-export function checkSyntax(source: string): ExecutionError | null {
-  const hit = checked.get(source);
+export function checkSyntax(source: string, tenant = ''): ExecutionError | null {
+  const key = cacheKey(tenant, source);
+  const hit = checked.get(key);
   if (hit !== undefined) {
-    checked.delete(source);
-    checked.set(source, hit);
+    checked.delete(key);
+    checked.set(key, hit);
     return hit;
   }
   let problem: ExecutionError | null = null;
   try {
-    new AsyncFunction(source);
+    // The trailing comment keys V8's eval cache by tenant too (see tenantTag); it cannot change the verdict.
+    new AsyncFunction(`${source}\n//${tenantTag(tenant)}`);
   } catch (err) {
     if (err instanceof RangeError) {
       // The parser recursed out of the host's stack (thousands of nested brackets): the isolate, with a smaller
@@ -59,7 +84,7 @@ export function checkSyntax(source: string): ExecutionError | null {
       if (line) problem.line = line;
     }
   }
-  remember(source, problem);
+  remember(key, problem);
   return problem;
 }
 
@@ -76,10 +101,10 @@ function lineOf(source: string): number | undefined {
   return undefined;
 }
 
-function remember(source: string, problem: ExecutionError | null): void {
-  if (source.length > CACHE_MAX_CHARS / 8) return;
-  checked.set(source, problem);
-  checkedChars += source.length;
+function remember(key: string, problem: ExecutionError | null): void {
+  if (key.length > CACHE_MAX_CHARS / 8) return;
+  checked.set(key, problem);
+  checkedChars += key.length;
   for (const key of checked.keys()) {
     if (checked.size <= CACHE_MAX_ENTRIES && checkedChars <= CACHE_MAX_CHARS) break;
     checked.delete(key);

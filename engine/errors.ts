@@ -22,6 +22,13 @@ export interface Observed {
   sourceLines?: number;
 }
 
+/** Lines in a source (for Observed.sourceLines). */
+export function lineCount(source: string): number {
+  let n = 1;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 export function decodeOutcome(raw: unknown, observed: Observed = {}): Outcome {
   if (typeof raw !== 'string' || raw.length === 0) return { kind: 'error', error: CORRUPT };
   const tag = raw[0];

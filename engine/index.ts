@@ -2,7 +2,9 @@
 // refuses oversize sources before compiling anything, and hands the rest to the pool. No HTTP, no SQL.
 import { Execution, type HostCall } from './bridge.ts';
 import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
-import { Pool } from './pool.ts';
+import { Pool, type SlotFactory } from './pool.ts';
+import { Slot } from './slot.ts';
+import { HostSet, type HostStats } from './host/host-set.ts';
 import { assertHostCanCheck, checkSyntax } from './compile.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
@@ -24,6 +26,11 @@ export interface ExecutionRequest {
    * one tenant runs at most `maxRunningPerTenant` at once: its long scripts cannot hold every isolate.
    */
   tenant?: string;
+  /**
+   * Called once the execution has an isolate, right before it runs (not for a refusal or an engine_busy): an apply
+   * opens its database transaction here, so a script waiting in the queue holds no connection.
+   */
+  onStart?: () => void;
 }
 
 export interface EngineStats {
@@ -46,6 +53,12 @@ export interface EngineStats {
   /** Isolate replacements by reason (timeout, memory_limit, abandoned_calls, max_executions, heap_high…). */
   recycled: Record<string, number>;
   catastrophicErrors: number;
+  /**
+   * Sandbox host processes (absent with `hosts: 0`): up / started and not yet answering, deaths by reason (fatal,
+   * memory, heartbeat, killed, abort, segfault, exit, protocol), replacements started, tenants in quarantine, and each
+   * host's resident memory as last sampled.
+   */
+  hosts?: HostStats;
 }
 
 export interface Engine {
@@ -57,7 +70,7 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant']);
+const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant', 'onStart']);
 const BINDING_NAME = /^[a-z][a-z0-9_]*$/;
 /** Globals the prelude itself defines; a binding must not shadow them. */
 const RESERVED = new Set(['console']);
@@ -78,6 +91,7 @@ function validate(request: ExecutionRequest): string | null {
   }
   if (typeof request.source !== 'string') return 'source must be a string';
   if (typeof request.hostCall !== 'function') return 'hostCall must be a function';
+  if (request.onStart !== undefined && typeof request.onStart !== 'function') return 'onStart must be a function';
   if (!Array.isArray(request.bindings)) return 'bindings must be an array';
   if (request.tenant !== undefined && (typeof request.tenant !== 'string' || request.tenant.length > 200)) return 'tenant must be a string of at most 200 characters';
   for (const name of request.bindings) {
@@ -90,8 +104,12 @@ export function createEngine(config: EngineConfig): Engine {
   assertNoNodeSnapshot();
   assertHostCanCheck();
   const resolved = resolveConfig(config);
-  const pool = new Pool(resolved);
+  const hosts = resolved.hosts > 0 ? new HostSet(resolved) : null;
+  const makeSlot: SlotFactory = hosts ? (hooks) => hosts.createSlot(hooks) : (hooks) => new Slot(resolved, hooks);
+  const pool = new Pool(resolved, makeSlot, hosts ? (tenant) => hosts.quarantine.suspect(tenant) : undefined);
   let nextId = 1;
+  const sum = (pick: (s: { built: number; refs: number; cached: number; live: number }) => number) =>
+    hosts!.hosts.reduce((n, h) => n + pick(h.isolates), 0);
 
   return {
     async execute(request: ExecutionRequest): Promise<ExecutionResult> {
@@ -103,10 +121,14 @@ export function createEngine(config: EngineConfig): Engine {
       if (source.length > limits.maxSourceBytes || Buffer.byteLength(source) > limits.maxSourceBytes) {
         return refusal({ type: 'limit_exceeded', code: 'max_source_bytes', message: `The script is larger than ${limits.maxSourceBytes} bytes.` });
       }
-      // Checked here, on the host, before any isolate is involved (and cached per source).
-      const syntax = checkSyntax(source);
+      // Checked here, on the host, before any isolate is involved (and cached per tenant and source).
+      const syntax = checkSyntax(source, request.tenant);
       if (syntax) return refusal(syntax);
-      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant));
+      const coolDown = hosts && request.tenant !== undefined ? hosts.quarantine.remainingMs(request.tenant) : 0;
+      if (coolDown > 0) {
+        return refusal({ type: 'quarantined', message: `Scripts of this organization repeatedly crashed the sandbox; they are refused for another ${Math.ceil(coolDown / 1000)} s.` });
+      }
+      return pool.submit(new Execution(nextId++, source, request.bindings, request.hostCall, limits, request.tenant), request.onStart);
     },
     ready: () => pool.whenReady(),
     stats(): EngineStats {
@@ -118,16 +140,18 @@ export function createEngine(config: EngineConfig): Engine {
         executions: pool.counters.executions,
         busyRejections: pool.counters.busyRejections,
         overflowSlots: pool.counters.overflowSlots,
-        isolatesLive: pool.slots.filter((s) => s.live).length,
-        isolatesBuilt: pool.slots.reduce((n, s) => n + s.isolatesBuilt, 0),
-        referenceCount: pool.slots.reduce((n, s) => n + s.referenceCount, 0),
-        cachedScripts: pool.slots.reduce((n, s) => n + s.cachedScripts, 0),
+        isolatesLive: hosts ? sum((i) => i.live) : pool.slots.filter((s) => s.live).length,
+        isolatesBuilt: hosts ? sum((i) => i.built) : pool.slots.reduce((n, s) => n + s.isolatesBuilt, 0),
+        referenceCount: hosts ? sum((i) => i.refs) : pool.slots.reduce((n, s) => n + s.referenceCount, 0),
+        cachedScripts: hosts ? sum((i) => i.cached) : pool.slots.reduce((n, s) => n + s.cachedScripts, 0),
         recycled: { ...pool.counters.recycled },
-        catastrophicErrors: pool.counters.catastrophicErrors,
+        catastrophicErrors: hosts ? hosts.crashes.fatal ?? 0 : pool.counters.catastrophicErrors,
+        ...(hosts ? { hosts: hosts.stats() } : {}),
       };
     },
     async close(): Promise<void> {
       await pool.close();
+      await hosts?.close();
     },
   };
 }

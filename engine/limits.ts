@@ -1,5 +1,6 @@
 // Engine configuration and per-execution limits: defaults (research B4), validation, and the rule that a
 // request may only tighten a limit, never loosen it past the engine's configuration.
+import { availableParallelism } from 'node:os';
 
 /** Limits a single execution may override downwards (`ExecutionRequest.limits`). */
 export interface EngineLimits {
@@ -52,12 +53,35 @@ export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
   heapCheckEvery?: number;
   /** ...and the isolate replaced when used heap exceeds this share of memoryMb twice in a row (default 0.6). */
   heapHighRatio?: number;
-  /** Called when V8 reports it lost control of an isolate; the embedder should drain and restart. */
+  /**
+   * Slots beyond maxPoolSize used only by tenants running below their share while others hold every slot
+   * (default 0; the server sets half the pool): a tenant's long scripts cannot make another wait out queueWaitMs.
+   */
+  reservedSlots?: number;
+  /**
+   * Sandbox host processes owning the isolates (default one per core); 0 keeps every isolate in this process,
+   * where a fatal V8 error in any of them ends the process (see onCatastrophicError).
+   */
+  hosts?: number;
+  /** Resident memory cap of each host process, in MB; over it the host is killed (default 384 + 6 × memoryMb per slot: flattening a 134 MB string inside the 64 MB heap limit peaks near 400 MB before V8 stops it). */
+  hostMemoryMb?: number;
+  /** A host silent this long (no heartbeat) is killed as hung. */
+  heartbeatTimeoutMs?: number;
+  /** A tenant whose executions kill this many hosts within quarantineWindowMs is refused for quarantineMs. */
+  quarantineAfter?: number;
+  quarantineWindowMs?: number;
+  quarantineMs?: number;
+  /** In-process pool only: V8 reports it lost control of an isolate; the embedder should drain and restart. */
   onCatastrophicError?: (message: string) => void;
+  /** Host-process pool: a host died (reason: fatal, memory, heartbeat, killed, abort, segfault, exit). */
+  onHostCrash?: (info: { reason: string; tenants: string[]; detail?: string; stderr?: string }) => void;
 }
 
-export interface ResolvedConfig extends Required<Omit<EngineConfig, 'onCatastrophicError'>> {
+export interface ResolvedConfig extends Required<Omit<EngineConfig, 'onCatastrophicError' | 'onHostCrash' | 'hostMemoryMb'>> {
+  /** 0 = the default, computed per host from its slots. */
+  hostMemoryMb: number;
   onCatastrophicError: ((message: string) => void) | undefined;
+  onHostCrash: EngineConfig['onHostCrash'];
 }
 
 export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
@@ -75,7 +99,8 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof EngineLimits)[];
 const CONFIG_KEYS = new Set<string>([
   ...LIMIT_KEYS, 'poolSize', 'maxPoolSize', 'maxRunningPerTenant', 'overflowAfterMs', 'idleRetireMs', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
-  'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError',
+  'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError', 'reservedSlots', 'hosts', 'hostMemoryMb', 'heartbeatTimeoutMs',
+  'quarantineAfter', 'quarantineWindowMs', 'quarantineMs', 'onHostCrash',
 ]);
 
 function positiveInt(name: string, value: unknown, min = 1): number {
@@ -114,7 +139,15 @@ export function resolveConfig(config: EngineConfig): ResolvedConfig {
     maxExecutionsPerIsolate: positiveInt('maxExecutionsPerIsolate', config.maxExecutionsPerIsolate ?? 500),
     heapCheckEvery: positiveInt('heapCheckEvery', config.heapCheckEvery ?? 50),
     heapHighRatio: ratio,
+    reservedSlots: positiveInt('reservedSlots', config.reservedSlots ?? 0, 0),
+    hosts: positiveInt('hosts', config.hosts ?? availableParallelism(), 0),
+    hostMemoryMb: positiveInt('hostMemoryMb', config.hostMemoryMb ?? 0, 0),
+    heartbeatTimeoutMs: positiveInt('heartbeatTimeoutMs', config.heartbeatTimeoutMs ?? 5000, 500),
+    quarantineAfter: positiveInt('quarantineAfter', config.quarantineAfter ?? 3),
+    quarantineWindowMs: positiveInt('quarantineWindowMs', config.quarantineWindowMs ?? 10 * 60_000),
+    quarantineMs: positiveInt('quarantineMs', config.quarantineMs ?? 10 * 60_000),
     onCatastrophicError: config.onCatastrophicError,
+    onHostCrash: config.onHostCrash,
   };
 }
 

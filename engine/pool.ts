@@ -7,10 +7,25 @@
 // keeps short scripts' latency low), then to the oldest waiter. One tenant alone uses every slot; a tenant whose
 // scripts spin keeps its share but, while others wait, takes no more (a running script cannot be paused, so a freed
 // slot is the only point where the pool can protect the others).
-import { Slot, type SlotHooks } from './slot.ts';
+// Admission is per tenant too: with the queue full, a tenant holding more than its share of it (queueMax divided
+// among the waiting tenants) loses its newest entry to a tenant below its share, and reservedSlots extra slots
+// beyond maxPoolSize serve only tenants running below their share, so one tenant's long scripts holding every
+// slot cannot make another wait out queueWaitMs.
+import type { PoolSlot, SlotHooks } from './slot.ts';
+import type { RunEnd, RunTarget } from './run.ts';
 import { refusal, type ExecutionResult } from './result.ts';
+import { toResult } from './to-result.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
+
+/** Builds a slot (in-process, or living in a sandbox host process); the pool calls start() on it. */
+export type SlotFactory = (hooks: SlotHooks) => PoolSlot;
+
+/**
+ * Tenants whose scripts lately killed a sandbox host (before quarantine): each runs one execution at a time, and
+ * others' work prefers slots whose host runs none of them (PoolSlot.exposed), so a crash costs them nothing.
+ */
+export type SuspectCheck = (tenant: string) => boolean;
 
 /**
  * A tenant whose executions lately took overflowAfterMs of CPU or more each gets its guaranteed share once it has
@@ -24,10 +39,13 @@ const LONG_TENANT_GRACE_MS = 100;
 const LONG_TENANT_GRACE_FACTOR = 5;
 /** Tenants' recent CPU use halves every second; beyond this many tenants, those idle for 10 s are forgotten. */
 const CPU_HALF_LIFE_MS = 1000;
+/** Longest an execution waits for an engine with no slot up yet (host processes starting on a loaded machine). */
+const STARTING_WAIT_MS = 30_000;
 const MAX_TRACKED_TENANTS = 1000;
 
 interface Waiter {
   ex: Execution;
+  onStart: (() => void) | undefined;
   resolve: (result: ExecutionResult) => void;
   timer: NodeJS.Timeout | undefined;
 }
@@ -41,7 +59,7 @@ export interface PoolCounters {
 }
 
 export class Pool {
-  readonly slots: Slot[] = [];
+  readonly slots: PoolSlot[] = [];
   readonly counters: PoolCounters = { executions: 0, busyRejections: 0, overflowSlots: 0, recycled: {}, catastrophicErrors: 0 };
   private readonly queue: Waiter[] = [];
   /** Executions running per tenant. */
@@ -53,12 +71,17 @@ export class Pool {
   private readonly readyWaiters: (() => void)[] = [];
   private growTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly makeSlot: SlotFactory;
+  private readonly suspect: SuspectCheck;
 
-  constructor(config: ResolvedConfig) {
+  constructor(config: ResolvedConfig, makeSlot: SlotFactory, suspect: SuspectCheck = () => false) {
     this.config = config;
+    this.makeSlot = makeSlot;
+    this.suspect = suspect;
     this.hooks = {
-      ready: (slot: Slot) => this.onReady(slot),
-      finished: (ex: Execution, cpuMs: number) => this.finished(ex, cpuMs),
+      ready: (slot: PoolSlot) => this.onReady(slot),
+      // Host time in bindings is work done for the tenant as much as isolate CPU: both count for fairness.
+      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs + (ex as Execution).hostMs),
       recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
       catastrophic: (message: string) => {
         this.counters.catastrophicErrors++;
@@ -74,7 +97,7 @@ export class Pool {
   }
 
   private addSlot(): void {
-    const slot = new Slot(this.config, this.hooks);
+    const slot = this.makeSlot(this.hooks);
     this.slots.push(slot);
     slot.start();
   }
@@ -89,23 +112,73 @@ export class Pool {
     return this.queue.length === 0 && this.slots.every((s) => s.state === 'ready');
   }
 
-  submit(ex: Execution): Promise<ExecutionResult> {
+  /** `onStart` is called once the execution has an isolate (right before it runs). */
+  submit(ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
-    if (this.queue.length === 0) {
-      const slot = this.slots.find((s) => s.state === 'ready');
-      if (slot) return this.start(slot, ex);
+    if (this.queue.length === 0 && !this.held(ex.tenant)) {
+      const slot = this.slots.find((s) => s.state === 'ready' && !s.exposed) ?? this.slots.find((s) => s.state === 'ready');
+      if (slot) return this.start(slot, ex, onStart);
     }
-    if (this.queue.length >= this.config.queueMax) return Promise.resolve(this.busy(ex));
+    if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));
+    const result = this.enqueue(ex, false, onStart);
+    // An idle reserved slot (kept for tenants below their share) serves this one if it may.
+    const idle = this.slots.find((s) => s.state === 'ready');
+    if (idle) this.onReady(idle);
+    return result;
+  }
+
+  private enqueue(ex: Execution, front: boolean, onStart?: () => void): Promise<ExecutionResult> {
     return new Promise((resolve) => {
-      const waiter: Waiter = { ex, resolve, timer: undefined };
-      waiter.timer = setTimeout(() => {
+      const waiter: Waiter = { ex, onStart, resolve, timer: undefined };
+      const expire = () => {
+        // No slot is up at all (the engine is starting, or every host process is being replaced): that wait says
+        // nothing about load, so it does not count, up to STARTING_WAIT_MS.
+        if (!this.closed && this.slots.every((s) => s.state === 'starting') && performance.now() - ex.queuedAt < STARTING_WAIT_MS) {
+          waiter.timer = setTimeout(expire, this.config.queueWaitMs);
+          return;
+        }
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
         resolve(this.busy(ex));
-      }, this.config.queueWaitMs);
-      this.queue.push(waiter);
+      };
+      waiter.timer = setTimeout(expire, this.config.queueWaitMs);
+      if (front) this.queue.unshift(waiter);
+      else this.queue.push(waiter);
       this.maybeGrow();
     });
+  }
+
+  /**
+   * The queue is full: a tenant below its fair share of it (queueMax over the tenants waiting, itself included)
+   * takes the place of the newest entry of the tenant holding the most, which is refused as busy instead.
+   */
+  private makeRoomFor(tenant: string): boolean {
+    const counts = new Map<string, number>();
+    for (const w of this.queue) counts.set(w.ex.tenant, (counts.get(w.ex.tenant) ?? 0) + 1);
+    const share = Math.floor(this.config.queueMax / (counts.size + (counts.has(tenant) ? 0 : 1)));
+    if ((counts.get(tenant) ?? 0) >= share) return false;
+    let top = '';
+    let most = 0;
+    for (const [t, n] of counts) if (n > most) { top = t; most = n; }
+    if (most <= share) return false;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      if (this.queue[i].ex.tenant !== top) continue;
+      const [evicted] = this.queue.splice(i, 1);
+      clearTimeout(evicted.timer);
+      evicted.resolve(this.busy(evicted.ex));
+      return true;
+    }
+    return false;
+  }
+
+  /** A suspect tenant already running one execution waits for it to end. */
+  private held(tenant: string): boolean {
+    return this.running.has(tenant) && this.suspect(tenant);
+  }
+
+  /** A tenant runs below its share (maxRunningPerTenant) and so may use a reserved slot. */
+  private belowShare(tenant: string): boolean {
+    return (this.running.get(tenant) ?? 0) < this.config.maxRunningPerTenant;
   }
 
   /**
@@ -116,7 +189,10 @@ export class Pool {
   private maybeGrow(): void {
     clearTimeout(this.growTimer);
     this.growTimer = undefined;
-    if (this.closed || this.queue.length === 0 || this.slots.length >= this.config.maxPoolSize) return;
+    const { maxPoolSize, reservedSlots } = this.config;
+    if (this.closed || this.queue.length === 0 || this.slots.length >= maxPoolSize + reservedSlots) return;
+    // Beyond maxPoolSize only for a waiting tenant below its share while another holds the slots.
+    if (this.slots.length >= maxPoolSize && !this.queue.some((w) => this.belowShare(w.ex.tenant))) return;
     const now = performance.now();
     const busy = this.slots.filter((s) => s.state === 'busy');
     const long = busy.filter((s) => now - s.busySince >= this.config.overflowAfterMs).length;
@@ -138,10 +214,13 @@ export class Pool {
     return refusal({ type: 'engine_busy', message: 'The script engine is busy; retry in a moment.' }, performance.now() - ex.queuedAt);
   }
 
-  private start(slot: Slot, ex: Execution): Promise<ExecutionResult> {
+  private start(slot: PoolSlot, ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     this.counters.executions++;
+    try { onStart?.(); } catch { /* the caller's hook must not stop the pool */ }
     this.running.set(ex.tenant, (this.running.get(ex.tenant) ?? 0) + 1);
-    const result = slot.run(ex, performance.now() - ex.queuedAt);
+    const queueMs = performance.now() - ex.queuedAt;
+    // A run whose host process died for another execution's script never really ran: it goes again, first in line.
+    const result = slot.run(ex).then((end) => end.retry && !this.closed ? this.enqueue(ex, true) : toResult(ex, end, queueMs));
     if (this.queue.length) this.maybeGrow();
     return result;
   }
@@ -166,21 +245,28 @@ export class Pool {
   }
 
   /** The waiter a freed slot serves (see the top of this file); the plain FIFO when only one tenant waits. */
-  private nextWaiter(): Waiter | undefined {
+  private nextWaiter(slot: PoolSlot): Waiter | undefined {
+    // A reserved slot (beyond maxPoolSize) serves only tenants below their share.
+    if (this.slots.length > this.config.maxPoolSize && this.slots.indexOf(slot) >= this.config.maxPoolSize) {
+      const at = this.queue.findIndex((w) => this.belowShare(w.ex.tenant) && !this.held(w.ex.tenant));
+      return at < 0 ? undefined : this.queue.splice(at, 1)[0];
+    }
     const first = this.queue[0];
-    if (!first || this.queue.every((w) => w.ex.tenant === first.ex.tenant)) return this.queue.shift();
+    if (!first) return undefined;
+    if (this.queue.every((w) => w.ex.tenant === first.ex.tenant)) return this.held(first.ex.tenant) ? undefined : this.queue.shift();
     const cap = this.config.maxRunningPerTenant;
     const now = performance.now();
-    let best = 0;
+    let best = -1;
     let bestKey: [number, number] = [Infinity, Infinity];
     this.queue.forEach((w, i) => {
+      if (this.held(w.ex.tenant)) return;
       const mean = this.cpuPerExecution(w.ex.tenant);
       const share = (this.running.get(w.ex.tenant) ?? 0) < cap
         && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= this.graceFor(mean));
       const key: [number, number] = [share ? 0 : 1, mean];
       if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = i; bestKey = key; }
     });
-    return this.queue.splice(best, 1)[0];
+    return best < 0 ? undefined : this.queue.splice(best, 1)[0];
   }
 
   /** How long a tenant whose executions take `meanCpuMs` each waits for its share while others' short work waits. */
@@ -188,11 +274,11 @@ export class Pool {
     return Math.min(Math.max(LONG_TENANT_GRACE_MS, LONG_TENANT_GRACE_FACTOR * meanCpuMs), this.config.queueWaitMs / 2);
   }
 
-  private onReady(slot: Slot): void {
-    const next = this.nextWaiter();
+  private onReady(slot: PoolSlot): void {
+    const next = this.nextWaiter(slot);
     if (next) {
       clearTimeout(next.timer);
-      this.start(slot, next.ex).then(next.resolve);
+      this.start(slot, next.ex, next.onStart).then(next.resolve);
       return;
     }
     if (this.slots.length > this.config.poolSize) this.retireLater(slot);
@@ -202,7 +288,7 @@ export class Pool {
   }
 
   /** An overflow slot idle for idleRetireMs is closed, back down to poolSize. */
-  private retireLater(slot: Slot): void {
+  private retireLater(slot: PoolSlot): void {
     const runs = slot.executions;
     setTimeout(() => {
       if (this.closed || slot.state !== 'ready' || slot.executions !== runs || this.slots.length <= this.config.poolSize) return;

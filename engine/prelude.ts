@@ -1,5 +1,6 @@
 // The in-isolate half of the engine, compiled once per isolate and run in every fresh context before user
 // code. It evaluates to the `run` function the host calls; nothing it holds is reachable from globals.
+import { RESOURCE_GUARDS } from './prelude-resources.ts';
 
 /** Name the prelude's frames carry in stack traces; user code is `SCRIPT_URL`. */
 export const PRELUDE_FILENAME = 'engine:prelude';
@@ -70,6 +71,8 @@ export const PRELUDE = `'use strict';
   delete G.WebAssembly;
   delete G.SharedArrayBuffer;
   delete G.Atomics;
+  // Allocation and scheduling guards (prelude-resources.ts).
+${RESOURCE_GUARDS}
   const MARKER = '${SCRIPT_URL}:';
 
   let box;

@@ -12,10 +12,15 @@
  * - `script_error`: anything else the script threw; `message` is `Name: message`.
  * - `engine_busy`: no isolate became free within the queue limits; retry later.
  * - `internal_error`: the engine itself failed (or was closed); never caused by script content alone.
+ * - `crashed`: the sandbox process running the script died (fatal V8 error, memory cap, killed, hung); the script
+ *   may have caused it. Nothing else is affected; an `apply` is rolled back.
+ * - `quarantined`: this tenant's scripts crashed sandbox processes repeatedly; refused for a cool-down.
  */
-export type ErrorType =
-  | 'syntax_error' | 'timeout' | 'memory_limit' | 'limit_exceeded' | 'tool_error' | 'script_error'
-  | 'engine_busy' | 'internal_error';
+export const ERROR_TYPES = [
+  'syntax_error', 'timeout', 'memory_limit', 'limit_exceeded', 'tool_error', 'script_error', 'engine_busy', 'internal_error',
+  'crashed', 'quarantined',
+] as const;
+export type ErrorType = typeof ERROR_TYPES[number];
 
 export interface ExecutionError {
   type: ErrorType;
@@ -45,8 +50,17 @@ export interface LogEntry {
 export interface ExecutionStats {
   /** From the start of the run in the isolate to its end (excludes queueing). */
   wallMs: number;
-  /** CPU time the isolate spent on this execution. */
+  /**
+   * CPU time the isolate spent on this execution, sampled while it runs, so that an execution killed with its
+   * isolate (memory, deadline, fatal error) still reports what it used up to the last sample (every 25 ms).
+   */
   cpuMs: number;
+  /**
+   * Host CPU spent while this execution's binding calls were in flight (the server thread's CPU time in those
+   * windows: waiting on the database or storage costs next to nothing, parsing a spreadsheet costs its parse).
+   * Charged with cpuMs to the tenant by the pool's fairness rules.
+   */
+  hostMs: number;
   /** Binding calls that reached the host (calls refused inside the isolate by a cap are not counted). */
   hostCalls: number;
   /** Time spent waiting for a free isolate. */
@@ -71,7 +85,7 @@ export function clip(message: string, max = MAX_ERROR_MESSAGE): string {
 }
 
 export function emptyStats(queueMs = 0): ExecutionStats {
-  return { wallMs: 0, cpuMs: 0, hostCalls: 0, queueMs };
+  return { wallMs: 0, cpuMs: 0, hostMs: 0, hostCalls: 0, queueMs };
 }
 
 /** A failure that happened before the script ran (refused request, busy pool, closed engine). */

@@ -2,13 +2,38 @@
 // deadlines (disposing the isolate, even mid host call), and decide when it is really over.
 import type ivm from 'isolated-vm';
 import { SCRIPT_URL, SENTINEL, SEP } from './prelude.ts';
-import { decodeOutcome, fromIvmError, killError, stripLocation, syntaxLine, type Kill, type Outcome } from './errors.ts';
-import type { Execution } from './bridge.ts';
+import { decodeOutcome, lineCount, fromIvmError, killError, stripLocation, syntaxLine, type Kill, type Outcome } from './errors.ts';
+import type { CapBreach } from './bridge.ts';
 import { SOURCE_TOO_DEEP } from './compile.ts';
+import type { EngineLimits } from './limits.ts';
 import type { ExecutionError } from './result.ts';
 
 /** How long an isolate may stay busy after the outcome is known before it is replaced instead of awaited. */
 const DONE_GRACE_MS = 50;
+/**
+ * CPU is sampled this often while a script runs: an isolate disposed under it (memory limit, fatal error) can no
+ * longer be asked, and the execution then reports what it had used at the last sample instead of 0.
+ */
+const CPU_SAMPLE_MS = 25;
+
+/**
+ * What a run needs of its execution: the server's own Execution (bridge.ts) in-process, or in a sandbox host
+ * process a stand-in that forwards calls and logs to the server (host/child.ts).
+ */
+export interface RunTarget {
+  readonly id: number;
+  readonly source: string;
+  /** Keys the isolate's compiled-script cache: one tenant's cached scripts say nothing to another's timing. */
+  readonly tenant: string;
+  readonly names: string;
+  readonly limits: EngineLimits;
+  readonly closed: boolean;
+  readonly inFlight: number;
+  readonly breach: CapBreach | null;
+  call(name: unknown, json: unknown): string | Promise<string>;
+  log(level: unknown, message: unknown): void;
+  close(): void;
+}
 
 export interface RunEnd {
   outcome: Outcome | ExecutionError;
@@ -16,10 +41,12 @@ export interface RunEnd {
   recycle: string | null;
   wallMs: number;
   cpuMs: number;
+  /** Set by the host-process engine: the run never really ran (its host died for another's script); run it again. */
+  retry?: boolean;
 }
 
 export class Run {
-  readonly ex: Execution;
+  readonly ex: RunTarget;
   private readonly iso: ivm.Isolate;
   private readonly ctx: ivm.Context;
   private readonly runRef: ivm.Reference;
@@ -36,9 +63,10 @@ export class Run {
   private wallTimer: NodeJS.Timeout | undefined;
   private cpuTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
+  private cpuSampler: NodeJS.Timeout | undefined;
 
   constructor(iso: ivm.Isolate, prepared: { ctx: ivm.Context; run: ivm.Reference }, script: ivm.Script | Promise<ivm.Script>,
-    dispatcher: ivm.Callback, ex: Execution, onEnd: (end: RunEnd) => void) {
+    dispatcher: ivm.Callback, ex: RunTarget, onEnd: (end: RunEnd) => void) {
     this.iso = iso;
     this.ctx = prepared.ctx;
     this.runRef = prepared.run;
@@ -53,6 +81,7 @@ export class Run {
     if (this.ended) return;
     const { limits } = this.ex;
     this.wallTimer = setTimeout(() => this.kill('wall'), limits.wallMs);
+    this.cpuSampler = setInterval(() => this.readCpu(), CPU_SAMPLE_MS);
     if (limits.cpuMs < limits.wallMs) this.cpuTimer = setTimeout(() => this.checkCpu(), limits.cpuMs);
     if (this.script instanceof Promise) {
       // First time this isolate sees the source: compiling counts against the deadline like the rest.
@@ -162,18 +191,19 @@ export class Run {
       this.readCpu();
       try { this.iso.dispose(); } catch { /* already gone */ }
     }
-    this.end(decodeOutcome(this.done, { sourceLines: this.ex.sourceLines }), recycle);
+    this.end(decodeOutcome(this.done, { sourceLines: lineCount(this.ex.source) }), recycle);
   }
 
   private checkCpu(): void {
-    let used: number;
-    try { used = Number(this.iso.cpuTime - this.cpu0) / 1e6; } catch { return; }
+    this.readCpu();
+    const used = this.cpuMs;
     if (used >= this.ex.limits.cpuMs) this.kill('cpu');
     else this.cpuTimer = setTimeout(() => this.checkCpu(), Math.max(5, this.ex.limits.cpuMs - used));
   }
 
+  /** Never lowers the figure: once the isolate is gone the last sample stands. */
   private readCpu(): void {
-    try { if (!this.iso.isDisposed) this.cpuMs = Number(this.iso.cpuTime - this.cpu0) / 1e6; } catch { /* disposed */ }
+    try { if (!this.iso.isDisposed) this.cpuMs = Math.max(this.cpuMs, Number(this.iso.cpuTime - this.cpu0) / 1e6); } catch { /* disposed */ }
   }
 
   /** The hard stop: dispose the isolate now, whatever it is doing or waiting for. */
@@ -190,6 +220,7 @@ export class Run {
     clearTimeout(this.wallTimer);
     clearTimeout(this.cpuTimer);
     clearTimeout(this.graceTimer);
+    clearInterval(this.cpuSampler);
     this.readCpu();
     this.ex.close();
     // Host calls still pending: their promises stay unsettled in the isolate. Don't reuse it.

@@ -2,26 +2,46 @@
 // execution, and the decision to replace the isolate afterwards (kill, memory, abandoned calls, age, heap).
 import ivm from 'isolated-vm';
 import { PRELUDE, PRELUDE_FILENAME, SCRIPT_URL } from './prelude.ts';
-import { WRAPPER_LINE_OFFSET, wrapSource } from './compile.ts';
-import { Run, type RunEnd } from './run.ts';
+import { WRAPPER_LINE_OFFSET, cacheKey, wrapSource } from './compile.ts';
+import { Run, type RunEnd, type RunTarget } from './run.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
-import type { ExecutionError, ExecutionResult } from './result.ts';
+import type { ExecutionError } from './result.ts';
 
 export type SlotState = 'starting' | 'ready' | 'busy' | 'closed';
 
+/** What the pool sees of a slot: this class in-process, or a RemoteSlot whose isolate lives in a host process. */
+export interface PoolSlot {
+  readonly state: SlotState;
+  readonly busySince: number;
+  readonly executions: number;
+  readonly live: boolean;
+  readonly isolatesBuilt: number;
+  readonly referenceCount: number;
+  readonly cachedScripts: number;
+  /** Its host process runs a suspect tenant's execution (may die any moment); others' work prefers other slots. */
+  readonly exposed?: boolean;
+  start(): void;
+  run(ex: Execution): Promise<RunEnd>;
+  close(): Promise<void>;
+}
+
 export interface SlotHooks {
   /** The slot is idle with a fresh context prepared. */
-  ready(slot: Slot): void;
+  ready(slot: PoolSlot): void;
   recycled(reason: string): void;
-  catastrophic(message: string): void;
-  /** An execution ended, having used `cpuMs` of isolate CPU (before the slot takes its next one). */
-  finished(ex: Execution, cpuMs: number): void;
+  /** V8 lost control of an isolate; `execId` is the execution that was running on it, if any. */
+  catastrophic(message: string, execId: number | undefined): void;
+  /** An execution ended (before the slot takes its next one); `end.cpuMs` is the isolate CPU it used. */
+  finished(ex: RunTarget, end: RunEnd): void;
 }
 
 interface Prepared { ctx: ivm.Context; run: ivm.Reference }
 
-/** Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size. */
+/**
+ * Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size, and
+ * keyed by tenant and source so that one organization's latency never shows what another ran (compile.ts).
+ */
 const SCRIPT_CACHE_ENTRIES = 64;
 const SCRIPT_CACHE_CHARS = 1024 * 1024;
 /** A prepare that does not finish (an isolate that will not come back) is abandoned after this. */
@@ -31,7 +51,7 @@ const RETRY_MS = 100;
 /** Longest close() waits for in-flight isolate work before disposing anyway. */
 const CLOSE_WAIT_MS = 2000;
 
-export class Slot {
+export class Slot implements PoolSlot {
   state: SlotState = 'starting';
   isolatesBuilt = 0;
   /** Executions run by this slot (all isolates), and when the current one started. */
@@ -168,7 +188,7 @@ export class Slot {
   }
 
   /** Run one execution on the prepared context. Always resolves, at the latest at the wall deadline. */
-  run(ex: Execution, queueMs: number): Promise<ExecutionResult> {
+  run(ex: RunTarget): Promise<RunEnd> {
     const iso = this.isolate!;
     const prepared = this.prepared!;
     const gen = this.generation;
@@ -177,12 +197,12 @@ export class Slot {
     this.runs++;
     this.executions++;
     this.busySince = performance.now();
-    return new Promise<ExecutionResult>((resolve) => {
-      const script = this.script(iso, ex.source);
+    return new Promise<RunEnd>((resolve) => {
+      const script = this.script(iso, ex.tenant, ex.source);
       const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
         this.current = null;
-        this.hooks.finished(ex, end.cpuMs);
-        resolve(toResult(ex, end, queueMs));
+        this.hooks.finished(ex, end);
+        resolve(end);
         this.afterRun(gen, prepared, end.recycle);
       });
       this.current = run;
@@ -198,17 +218,18 @@ export class Slot {
   }
 
   /** The compiled wrapper for this source on this isolate: from the cache, or compiling now. */
-  private script(iso: ivm.Isolate, source: string): ivm.Script | Promise<ivm.Script> {
-    const hit = this.scripts.get(source);
+  private script(iso: ivm.Isolate, tenant: string, source: string): ivm.Script | Promise<ivm.Script> {
+    const key = cacheKey(tenant, source);
+    const hit = this.scripts.get(key);
     if (hit) {
-      this.scripts.delete(source);
-      this.scripts.set(source, hit);
+      this.scripts.delete(key);
+      this.scripts.set(key, hit);
       return hit;
     }
-    return this.track(iso.compileScript(wrapSource(source), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET })).then((script) => {
-      if (iso !== this.isolate || source.length > SCRIPT_CACHE_CHARS / 4) return script;
-      this.scripts.set(source, script);
-      this.scriptChars += source.length;
+    return this.track(iso.compileScript(wrapSource(source, tenant), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET })).then((script) => {
+      if (iso !== this.isolate || key.length > SCRIPT_CACHE_CHARS / 4) return script;
+      this.scripts.set(key, script);
+      this.scriptChars += key.length;
       for (const [key, old] of this.scripts) {
         if (this.scripts.size <= SCRIPT_CACHE_ENTRIES && this.scriptChars <= SCRIPT_CACHE_CHARS) break;
         this.scripts.delete(key);
@@ -249,8 +270,13 @@ export class Slot {
   }
 
   private onCatastrophic(message: string): void {
-    this.hooks.catastrophic(message);
+    this.hooks.catastrophic(message, this.current?.ex.id);
     this.current?.kill('fatal');
+  }
+
+  /** The server refused a call the isolate should have (a cap breach): end the execution and replace the isolate. */
+  killRun(execId: number, error: ExecutionError): void {
+    if (this.current?.ex.id === execId) this.current.kill('breach', error);
   }
 
   private dispose(): void {
@@ -298,27 +324,4 @@ export class Slot {
 function release(prepared: Prepared): void {
   try { prepared.run.release(); } catch { /* isolate gone */ }
   try { prepared.ctx.release(); } catch { /* isolate gone */ }
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
-}
-
-function toResult(ex: Execution, end: RunEnd, queueMs: number): ExecutionResult {
-  const { outcome } = end;
-  const stats = { wallMs: round(end.wallMs), cpuMs: round(end.cpuMs), hostCalls: ex.hostCalls, queueMs: round(queueMs) };
-  const base = { logs: ex.logs, truncated: ex.truncated, stats };
-  let error: ExecutionError;
-  if ('type' in outcome) error = outcome;
-  else if (outcome.kind === 'error') error = outcome.error;
-  else if (outcome.json.length > ex.limits.maxResultBytes || Buffer.byteLength(outcome.json) > ex.limits.maxResultBytes) {
-    error = { type: 'limit_exceeded', code: 'max_result_bytes', message: `The result is larger than ${ex.limits.maxResultBytes} bytes.` };
-  } else {
-    try {
-      return { ok: true, result: outcome.json === '' ? null : JSON.parse(outcome.json), ...base };
-    } catch {
-      error = { type: 'internal_error', message: 'The script produced an unreadable result.' };
-    }
-  }
-  return { ok: false, result: null, error, ...base };
 }

@@ -19,6 +19,11 @@ export interface HandlerContext {
   config: RuntimeConfig;
   /** Late-bound services (mailer, ...) that some bindings need; see runtime.ts. */
   services: RuntimeServices;
+  /**
+   * Fires when nobody waits for the answer any more (the script's execution ended: killed, timed out, or returned
+   * with the call still in flight). Heavy handlers check it between steps and stop; invoke checks it around them.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Mailer {

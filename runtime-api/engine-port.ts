@@ -11,6 +11,8 @@ export interface ExecutionRequest {
   hostCall: (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
   /** The organization it runs for: the engine shares its isolates fairly between organizations. */
   tenant?: string;
+  /** Called once the script has an isolate, right before it runs (never for a refusal or a busy engine). */
+  onStart?: () => void;
 }
 
 export interface ExecutionError {
@@ -28,7 +30,7 @@ export interface ExecutionResult {
   logs: { level: 'log' | 'info' | 'warn' | 'error'; message: string }[];
   error?: ExecutionError;
   truncated: boolean;
-  stats: { wallMs: number; cpuMs: number; hostCalls: number; queueMs: number };
+  stats: { wallMs: number; cpuMs: number; hostMs: number; hostCalls: number; queueMs: number };
 }
 
 export interface ScriptEngine {

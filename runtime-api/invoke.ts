@@ -61,6 +61,7 @@ export async function invoke<B extends Binding>(
 ): Promise<v.InferOutput<B['output']>> {
   authorize(binding, caller);
   const input = parseInput(binding, rawInput);
+  deps.signal?.throwIfAborted();
   let raw: unknown;
   try {
     raw = await binding.handler(input, { ...deps, caller });
@@ -69,6 +70,8 @@ export async function invoke<B extends Binding>(
     if (mapped) throw mapped;
     throw err;
   }
+  // Validating a large output (100,000 cells) is work too: skip it for an answer nobody will read.
+  deps.signal?.throwIfAborted();
   const out = v.safeParse(binding.output, raw);
   if (!out.success) {
     throw new ServiceError('internal_error', {

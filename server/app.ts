@@ -23,6 +23,8 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { askCors, askRoutes } from './routes/ask.ts';
 import { appV1Routes } from './routes/app-v1.ts';
 import { schemaRoutes } from './routes/schema.ts';
+import { healthRoutes } from './ops/health.ts';
+import { metricsRoute } from './ops/metrics-endpoint.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */
 export function routeTable(deps: AppDeps): RouteDef[] {
@@ -39,15 +41,20 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     ...mcpRoutes(deps),
     ...appV1Routes(deps),
     ...schemaRoutes(deps),
+    ...healthRoutes(deps, deps.ops?.lifecycle),
   ];
   return table;
 }
+
+/** New work refused while the instance drains (executions are refused by the engine itself, on every route). */
+const REFUSED_WHILE_DRAINING = new Set(['putUploadPart']);
 
 /** Register route declarations on a router: deprecation headers, then the auth guard, then the handlers. */
 export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: AppDeps): Router {
   for (const route of routes) {
     const handlers = Array.isArray(route.handle) ? route.handle : [route.handle];
-    const guards = [...(route.deprecated ? [deprecation(route.deprecated)] : []), requireAuth(deps, route.auth), originGuard(deps.config, route)];
+    const guards = [...(route.deprecated ? [deprecation(route.deprecated)] : []), requireAuth(deps, route.auth), originGuard(deps.config, route),
+      ...(deps.ops && REFUSED_WHILE_DRAINING.has(route.operationId) ? [deps.ops.lifecycle.refuseWhileDraining()] : [])];
     router.register(route.path, [route.method], [...guards, ...handlers], { name: route.operationId });
   }
   return router;
@@ -63,8 +70,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   const router = mountRoutes(new Router(), routes, deps);
   const { rateLimit: limits } = deps.config;
   const store = limits.store === 'postgres' ? postgresRateLimitStore(deps.sql, deps.clock) : memoryRateLimitStore(deps.clock);
+  const routeOf = (ctx: Koa.Context) => router.match(ctx.path, ctx.method).pathAndMethod.at(-1)?.path as string | undefined;
+  if (deps.ops) app.use(deps.ops.metrics.http(routeOf)).use(deps.ops.lifecycle.tracker());
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  if (deps.ops) app.use(metricsRoute(deps.config, deps.ops.metrics));
   // Every response carries the rate-limit headers (spec section 8), CORS preflights and refusals included.
   app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
   app.use(askCors());

@@ -1,6 +1,7 @@
 // Turns a Config into running dependencies: the database (embedded unless DATABASE_URL), migrations, the blob
 // store, signing keys and the mailer; and tears them down again in reverse order.
 import { join } from 'node:path';
+import { chmod, mkdir } from 'node:fs/promises';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -16,10 +17,16 @@ import { createMailer } from './mail/mailer.ts';
 import { createEngine, type Engine, type ExecutionResult } from '../engine/index.ts';
 import { loadAskIndex } from './ask/load.ts';
 import { auditLogFor } from '../runtime-api/services/audit-log.ts';
+import { withOps } from './ops/index.ts';
 
 export interface Running {
   deps: AppDeps;
   close(): Promise<void>;
+}
+
+async function ownerOnly(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await chmod(dir, 0o700);
 }
 
 export async function openBlobStore(config: Config): Promise<BlobStore> {
@@ -38,7 +45,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
  * isolated-vm's teardown (an occasional abort at exit).
  */
 function noEngine(): Engine {
-  const refused: ExecutionResult = { ok: false, result: null, logs: [], truncated: false, stats: { wallMs: 0, cpuMs: 0, hostCalls: 0, queueMs: 0 },
+  const refused: ExecutionResult = { ok: false, result: null, logs: [], truncated: false, stats: { wallMs: 0, cpuMs: 0, hostMs: 0, hostCalls: 0, queueMs: 0 },
     error: { type: 'internal_error', message: 'This process runs no scripts.' } };
   return {
     execute: async () => refused,
@@ -64,15 +71,28 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     if (applied.length) logger.info('migrations applied', { versions: applied });
     const keys = await new SigningKeys(sql).init();
     const blobs = await openBlobStore(config);
+    // Stored files and the dev outbox are this process's alone: sandbox host processes run as `nobody`, and a V8
+    // escape there must not read other tenants' files from a world-readable directory (the data directory itself
+    // stays traversable: PostgreSQL, as the postgres user, lives under it).
+    if (config.blobStore === 'fs') await ownerOnly(join(config.dataDir, 'blobs'));
+    await ownerOnly(join(config.dataDir, 'mail'));
     const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
     const engine = options.engine === false ? noEngine() : createEngine({
       ...config.engine,
-      // V8 lost control of an isolate: this process can no longer promise isolation; stop so a supervisor restarts it.
-      onCatastrophicError: (message) => { logger.error('isolate catastrophic error; exiting', { message }); process.exit(70); },
+      // ENGINE_HOSTS=0 only: V8 lost control of an isolate inside this process, which can no longer promise isolation.
+      // process.exit() from this callback never returns (the process hung, port bound, signals ignored): ask the
+      // embedded database to stop (it finishes on its own) and end at once, so a supervisor restarts us.
+      onCatastrophicError: (message) => {
+        logger.error('isolate catastrophic error; exiting', { message });
+        if (embedded) try { process.kill(embedded.pid, 'SIGINT'); } catch { /* already gone */ }
+        process.kill(process.pid, 'SIGKILL');
+      },
+      // With host processes (the default) a dead host costs only its scripts; the engine replaces it.
+      onHostCrash: (death) => logger.warn('sandbox host process died; replaced', { ...death }),
     });
     await engine.ready();
     const askIndex = await loadAskIndex(undefined, logger);
-    const deps: AppDeps = { config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine, askIndex };
+    const deps: AppDeps = withOps({ config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine, askIndex });
     const stopJanitors = startJanitors(deps, JANITOR_INTERVAL_MS); // expiry, trash purge, orphans
     return {
       deps,

@@ -31,6 +31,9 @@ export const ENV_SPEC = {
   ENGINE_MAX_RUNNING_PER_ORG: [int(1, 128), String(Math.max(1, Math.floor(availableParallelism() / 2)))],
   ENGINE_QUEUE_MAX: [int(0, 100000), String(4 * availableParallelism())],
   ENGINE_QUEUE_WAIT_MS: [int(0, 600000), '2000'],
+  ENGINE_HOSTS: [int(0, 64), String(availableParallelism())],
+  ENGINE_HOST_MEMORY_MB: [int(0, 1024 * 1024), '0'],
+  ENGINE_RESERVED_SLOTS: [int(0, 128), String(Math.max(1, Math.floor(availableParallelism() / 2)))],
   SCRIPT_MAX_SOURCE_BYTES: [int(1, 10 * 1024 * 1024), '102400'],
   SCRIPT_MEMORY_MB: [int(8, 4096), '64'],
   SCRIPT_WALL_MS: [int(10, 30000), '5000'],
@@ -51,6 +54,11 @@ export const ENV_SPEC = {
   ACCESS_TOKEN_TTL_SECONDS: [int(60, 86400), '3600'],
   SESSION_TTL_DAYS: [int(1, 365), '7'],
   JSON_BODY_MAX_BYTES: [int(1024, 64 * 1024 * 1024), '1048576'],
+  DRAIN_TIMEOUT_MS: [int(0, 3600_000), '25000'],
+  METRICS_TOKEN: [v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters')), undefined],
+  METRICS_PORT: [int(0, 65535), undefined],
+  METRICS_HOST: [v.pipe(v.string(), v.minLength(1)), '127.0.0.1'],
+  METRICS_ORG_LABELS: [int(0, 1000), '0'],
 } as const satisfies Record<string, readonly [v.GenericSchema<string, unknown>, string | undefined]>;
 
 export type EnvName = keyof typeof ENV_SPEC;
@@ -80,6 +88,9 @@ function buildConfig(env: Record<EnvName, any>) {
       maxRunningPerTenant: env.ENGINE_MAX_RUNNING_PER_ORG as number,
       queueMax: env.ENGINE_QUEUE_MAX as number,
       queueWaitMs: env.ENGINE_QUEUE_WAIT_MS as number,
+      hosts: env.ENGINE_HOSTS as number,
+      hostMemoryMb: env.ENGINE_HOST_MEMORY_MB as number,
+      reservedSlots: env.ENGINE_RESERVED_SLOTS as number,
       maxSourceBytes: env.SCRIPT_MAX_SOURCE_BYTES as number,
       memoryMb: env.SCRIPT_MEMORY_MB as number,
       wallMs: env.SCRIPT_WALL_MS as number,
@@ -99,6 +110,15 @@ function buildConfig(env: Record<EnvName, any>) {
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS as number,
     sessionTtlMs: (env.SESSION_TTL_DAYS as number) * 86400_000,
     jsonBodyMaxBytes: env.JSON_BODY_MAX_BYTES as number,
+    drainTimeoutMs: env.DRAIN_TIMEOUT_MS as number,
+    metrics: {
+      /** Bearer secret for /metrics on the main port (unset: /metrics is not served there). */
+      token: env.METRICS_TOKEN as string | undefined,
+      /** A separate listener for /metrics (unset: none), on METRICS_HOST (loopback by default). */
+      port: env.METRICS_PORT as number | undefined,
+      host: env.METRICS_HOST as string,
+      orgLabels: env.METRICS_ORG_LABELS as number,
+    },
   };
 }
 

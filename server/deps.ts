@@ -9,6 +9,7 @@ import type { Logger } from './logger.ts';
 import type { InvokeDeps } from '../runtime-api/invoke.ts';
 import type { Engine } from '../engine/index.ts';
 import type { AskIndex } from './ask/index.ts';
+import type { Ops } from './ops/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -22,6 +23,8 @@ export interface AppDeps {
   engine: Engine;
   /** The /ask index; null while the public corpus is unavailable (503). */
   askIndex?: AskIndex | null;
+  /** Lifecycle (drain) and metrics, attached by withOps (server/ops); absent in apps built without them. */
+  ops?: Ops;
 }
 
 /** The subset handed to `invoke` (bindings never see the HTTP layer). */

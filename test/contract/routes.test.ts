@@ -67,6 +67,10 @@ t.test('every documented route answers as documented', async (t) => {
   check('post', '/ask', await http(`${app.url}/ask`, { json: { query: { text: 'how do I upload a file' }, prefer: { streaming: false } } }));
   check('post', '/ask', await http(`${app.url}/ask`, { json: { query: {} } }));
 
+  // Health probes (the 503 of /health/ready is checked in test/platform/operations.test.ts)
+  check('get', '/health/live', await http(`${app.url}/health/live`));
+  check('get', '/health/ready', await http(`${app.url}/health/ready`));
+
   // The magic-link landing page's button posts the token; an unknown one is refused without a session.
   check('post', '/auth/magic-link/verify', await http(`${app.url}/auth/magic-link/verify`, { json: { token: 'unknown-token' }, headers: { origin: app.url } }));
 

@@ -5,7 +5,8 @@ import { readFile, readdir, mkdtemp, writeFile, rm, mkdir } from 'node:fs/promis
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { BINDINGS } from '../../runtime-api/registry.ts';
 import { sandboxTypings } from '../../runtime-api/project/to-dts.ts';
@@ -26,9 +27,14 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** TypeScript 7's native compiler, run directly (its JS launcher cannot load under tap's require hooks). */
+/**
+ * TypeScript 7's native compiler, run directly (its JS launcher cannot load under tap's require hooks), found as the
+ * `typescript` package finds it: its optional dependency @typescript/typescript-<platform>-<arch>, resolved from it.
+ */
 function nativeTsc(): string {
-  return join(ROOT, 'node_modules/@typescript/typescript-linux-x64/lib/tsc');
+  const fromTypescript = createRequire(createRequire(import.meta.url).resolve('typescript/package.json'));
+  const pkg = fromTypescript.resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`);
+  return join(dirname(pkg), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc');
 }
 
 /** Type-check script bodies as a plain-JavaScript editor would (checkJs, not strict: `let cursor = null` is fine),

@@ -110,3 +110,24 @@ t.test('a reply arriving after the execution ended never runs script code', asyn
   const after = await Promise.all([run('return 1'), run('return 2'), run('return 3')]);
   t.same(after.map((x) => x.result), [1, 2, 3], 'no slot is stuck in the late continuation');
 });
+
+t.test('host CPU in bindings is reported as hostMs; waiting on I/O is not', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  // A binding that works (a fixed amount of CPU on the server thread, like a parse) against one that waits (60 ms timer).
+  const work = () => { let h = 0; for (let i = 0; i < 3e7; i++) h = (h * 31 + i) | 0; return h; };
+  const busy = async () => ({ ok: true as const, json: String(work()) });
+  const idle = async () => { await new Promise((r) => setTimeout(r, 60)); return { ok: true as const, json: 'null' }; };
+  const source = 'await files_list({}); await Promise.all([context(), context()]); return 1';
+  const from = process.threadCpuUsage();
+  work();
+  const spent = process.threadCpuUsage(from);
+  const one = (spent.user + spent.system) / 1000;
+  const working = await engine.execute({ source, bindings: BINDINGS, hostCall: busy });
+  const waiting = await engine.execute({ source, bindings: BINDINGS, hostCall: idle });
+  t.equal(working.result, 1);
+  t.equal(waiting.result, 1);
+  t.ok(working.stats.hostMs >= 2 * one && working.stats.hostMs <= working.stats.wallMs + 5, `3 calls of ${one.toFixed(1)} ms CPU each: hostMs ${working.stats.hostMs} (wall ${working.stats.wallMs})`);
+  t.ok(waiting.stats.hostMs < 40, `3 calls waiting 60 ms: hostMs ${waiting.stats.hostMs} (wall ${waiting.stats.wallMs})`);
+  t.ok(working.stats.cpuMs < 40, 'while the isolate itself barely worked');
+});

@@ -11,7 +11,8 @@ const WALL_MS = 300;
 const fixtures = loadFixtures('hostile');
 
 async function runFixture(engine: Engine, fx: Fixture, host = new FakeHost(), wallMs = WALL_MS): Promise<{ result: ExecutionResult; host: FakeHost; endedAt: number }> {
-  const request = { source: fx.source, bindings: BINDINGS, hostCall: host.hostCall, limits: { wallMs, cpuMs: wallMs, ...fx.limits }, ...fx.options };
+  // Hostile scripts run for one organization; the benign ones beside them for another (checkHealthy, B7 #33).
+  const request = { source: fx.source, bindings: BINDINGS, hostCall: host.hostCall, limits: { wallMs, cpuMs: wallMs, ...fx.limits }, tenant: 'org_hostile', ...fx.options };
   const result = await engine.execute(request);
   return { result, host, endedAt: performance.now() };
 }
@@ -31,13 +32,17 @@ async function checkHealthy(t: Test, engine: Engine): Promise<void> {
   const stats = engine.stats();
   t.ok(stats.slots.ready >= POOL && stats.slots.busy === 0 && stats.slots.starting === 0, `every slot is usable again (${stats.slots.ready})`);
   t.ok(stats.isolatesLive <= 2 * POOL, 'no isolate outlives its slot; overflow stays within maxPoolSize');
-  const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.files.map((f) => f.name)', bindings: BINDINGS, hostCall: new FakeHost().hostCall });
+  const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.files.map((f) => f.name)', bindings: BINDINGS, hostCall: new FakeHost().hostCall, tenant: 'org_benign' });
   t.same(benign.result, ['report-1.csv', 'report-2.csv'], 'a benign script runs');
 }
 
-t.test('the fixture set covers all 35 cases of the checklist', async (t) => {
-  t.equal(fixtures.length, 35);
-  t.same(fixtures.map((f) => f.file.slice(0, 2)), Array.from({ length: 35 }, (_, i) => String(i + 1).padStart(2, '0')));
+// 35 cases of the B7 checklist, then issue 15's allocation and scheduling paths (36-45). Patterns that end in a
+// V8 fatal error, or that only a host process's memory cap bounds, are in fixtures/scripts/hostile/fatal/.
+const COUNT = 45;
+
+t.test(`the fixture set covers all ${COUNT} cases`, async (t) => {
+  t.equal(fixtures.length, COUNT);
+  t.same(fixtures.map((f) => f.file.slice(0, 2)), Array.from({ length: COUNT }, (_, i) => String(i + 1).padStart(2, '0')));
   for (const fx of fixtures) t.ok(fx.expect.length > 0 && fx.source.startsWith('// expect: '), `${fx.file} states its outcome`);
 });
 
@@ -56,12 +61,16 @@ t.test('each hostile script alone', async (t) => {
       checkHost(t, fx, host, endedAt);
       // Logs are capped in bytes whatever the script does.
       t.ok(result.logs.reduce((n, l) => n + Buffer.byteLength(l.message), 0) <= 65536 + 200, `${fx.file}: logs stay within budget`);
-      if (fx.file.startsWith('06') || fx.file.startsWith('07')) {
-        // B7 #6: the host grows by about the isolate's limit at most (64 MB heap, V8 may overshoot).
-        t.ok(peak - rssBefore < 200 * 1024 * 1024, `${fx.file}: host RSS grew ${((peak - rssBefore) / 1048576).toFixed(0)} MB`);
+      // B7 #6: the host grows by about the isolate's limit at most (64 MB heap, V8 may overshoot); issue 15's
+      // fixtures state their own bound beside the figure measured before the prelude's guards.
+      const maxRssMb = fx.maxRssMb ?? (fx.file.startsWith('06') || fx.file.startsWith('07') ? 200 : undefined);
+      if (maxRssMb !== undefined) {
+        t.ok(peak - rssBefore < maxRssMb * 1024 * 1024, `${fx.file}: host RSS grew ${((peak - rssBefore) / 1048576).toFixed(0)} MB (bound ${maxRssMb} MB)`);
       }
       if (result.error?.type === 'timeout') {
-        t.ok(result.stats.wallMs < WALL_MS + 250, `${fx.file}: stopped near its ${WALL_MS} ms deadline (${result.stats.wallMs} ms)`);
+        // The fixture's own deadline when it sets one (memory bombs get 3 s; under load they may reach it).
+        const deadline = fx.limits?.wallMs ?? WALL_MS;
+        t.ok(result.stats.wallMs < deadline + 250, `${fx.file}: stopped near its ${deadline} ms deadline (${result.stats.wallMs} ms)`);
       }
     }
   }
@@ -75,7 +84,7 @@ t.test('hostile scripts all at once beside benign ones (B7 #33)', async (t) => {
   const extra = Array.from({ length: 20 }, (_, i) => hostile[i % hostile.length]);
   const benignHost = new FakeHost();
   const benign = Array.from({ length: 60 }, (_, i) => engine.execute({
-    source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.files.length`, bindings: BINDINGS, hostCall: benignHost.hostCall,
+    source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.files.length`, bindings: BINDINGS, hostCall: benignHost.hostCall, tenant: 'org_benign',
   }));
   // Scripts meant to finish get more time here: they share two cores with 50 other scripts and, under `npm test`,
   // with another test file. 1.5 s was once not enough for the 100,000-call flood to reach its in-flight cap under a

@@ -15,8 +15,9 @@ t.test('a successful result has exactly the documented fields', async (t) => {
   t.same(r.result, { when: '1970-01-01T00:00:00.000Z', page: { files: [new FakeHost().files[0]], nextCursor: '1' }, set: {} });
   t.same(r.logs, [{ level: 'log', message: 'n 1' }]);
   t.equal(r.truncated, false);
-  t.same(Object.keys(r.stats).sort(), ['cpuMs', 'hostCalls', 'queueMs', 'wallMs']);
+  t.same(Object.keys(r.stats).sort(), ['cpuMs', 'hostCalls', 'hostMs', 'queueMs', 'wallMs']);
   t.equal(r.stats.hostCalls, 1);
+  t.ok(r.stats.hostMs >= 0 && r.stats.hostMs <= r.stats.wallMs, `host time within the run (${r.stats.hostMs} ms)`);
   t.ok(r.stats.wallMs > 0 && r.stats.cpuMs > 0 && r.stats.cpuMs <= r.stats.wallMs + 1, JSON.stringify(r.stats));
 });
 

@@ -24,6 +24,7 @@ import { tokenSettings } from '../../server/auth/token-caller.ts';
 import type { Mailer } from '../../runtime-api/define.ts';
 import { createTestDatabase } from './test-postgres.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
+import { withOps } from '../../server/ops/index.ts';
 
 export interface TestAppOptions {
   /** Routes served besides the route table (to exercise the shared pipeline, e.g. deprecation headers). */
@@ -88,14 +89,14 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
   const clock = options.manualClock ? manualClock() : systemClock;
   const keys = await new SigningKeys(sql).init();
   const blobs = options.blobs ? await options.blobs(dataDir) : fsBlobStore(join(dataDir, 'blobs'));
-  const deps: AppDeps = {
+  const deps: AppDeps = withOps({
     config, sql, blobs, clock, keys,
     // SMTP_URL in `env` (e.g. the SMTP catcher's url) sends real mail through nodemailer.
     mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
     askIndex: await loadAskIndex(undefined, createLogger('silent')),
     engine: lazyEngine(() => createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
-  };
+  });
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
   server.on('request', app.callback());
 

@@ -9,9 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startTestApp } from '../helpers/app.ts';
 
 const run = promisify(execFile);
-const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url));
-// The CLI looks for its package.json relative to the working directory; run it from its own build folder.
-const INSPECTOR_CWD = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector-cli/build/', import.meta.url));
+// The Inspector 2.x launcher (the `mcp-inspector` bin); `--cli` selects its CLI client.
+const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js', import.meta.url));
+const INSPECTOR_CWD = fileURLToPath(new URL('../../', import.meta.url));
 
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -47,8 +47,8 @@ t.test('third-party MCP clients', async (t) => {
   }
 
   t.test('the MCP Inspector CLI lists the tools and calls execute', async (t) => {
-    // The Inspector's CLI mode (build/index.js is what `mcp-inspector --cli` runs): target URL first, then options.
-    const base = [`${app.url}/v1/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
+    // `mcp-inspector --cli`: target URL first, then options.
+    const base = ['--cli', `${app.url}/v1/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
     const list = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/list'], { env: cleanEnv(), cwd: INSPECTOR_CWD, timeout: 60_000 });
     const tools = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))).tools.map((x: { name: string }) => x.name);
     t.same(tools, ['execute', 'search']);

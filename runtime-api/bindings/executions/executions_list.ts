@@ -41,7 +41,7 @@ export const executions_list = defineBinding({
       mode: v.picklist(['run', 'plan', 'apply']),
       scriptSha256: v.string(),
       ok: v.boolean(),
-      errorType: v.nullable(v.string()),
+      errorType: v.nullable(v.pipe(v.string(), v.description('Why it failed, as in the execute result: e.g. timeout, memory_limit, script_error, or crashed (the sandbox process running it failed).'))),
       errorCode: v.nullable(v.string()),
       wallMs: v.number(),
       cpuMs: v.number(),

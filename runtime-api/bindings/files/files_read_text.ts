@@ -22,7 +22,7 @@ export const files_read_text = defineBinding({
   }),
   scope: 'files:read',
   writes: false,
-  async handler(input, { sql, blobs, caller, config }) {
+  async handler(input, { sql, blobs, caller, config, signal }) {
     const file = await findFile(sql, caller.membership!.orgId, input.fileId);
     if (!file) throw notFound(input.fileId);
     if (file.byteLength > config.textFileMaxBytes) {
@@ -34,11 +34,15 @@ export const files_read_text = defineBinding({
     let bytes: Buffer;
     try {
       const chunks: Buffer[] = [];
-      for await (const chunk of await blobs.read(file.blobKey)) chunks.push(chunk as Buffer);
+      for await (const chunk of await blobs.read(file.blobKey)) {
+        if (signal?.aborted) break;
+        chunks.push(chunk as Buffer);
+      }
       bytes = Buffer.concat(chunks);
     } catch (err) {
       throw storageFailure(err);
     }
+    signal?.throwIfAborted();
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -45,7 +45,7 @@ export const spreadsheet_read = defineBinding({
   async handler(input, deps) {
     const { file, bytes } = await readFileBytes(deps, input.fileId, SPREADSHEET_LIMITS.maxFileBytes);
     const options = { maxRows: input.maxRows, maxCells: SPREADSHEET_LIMITS.maxCells };
-    if (isZip(bytes)) return readXlsx(bytes, { ...options, sheet: input.sheet });
+    if (isZip(bytes)) return readXlsx(bytes, { ...options, sheet: input.sheet, signal: deps.signal });
     const sheetName = sheetNameFromFile(file.name);
     if (input.sheet !== undefined && input.sheet.toLowerCase() !== sheetName.toLowerCase()) {
       throw invalid('sheet', l10n(`a CSV file has one sheet, named ${JSON.stringify(sheetName)} after the file; omit \`sheet\`.`, `um arquivo CSV tem uma só planilha, chamada ${JSON.stringify(sheetName)} como o arquivo; omita \`sheet\`.`));

@@ -66,6 +66,8 @@ export const spreadsheet_write = defineBinding({
     } else {
       data = await writeXlsx(workbook);
     }
+    // A cancelled call must not leave a file behind for an execution that already ended.
+    deps.signal?.throwIfAborted();
     if (data.length > SPREADSHEET_LIMITS.maxFileBytes) {
       throw invalid('workbook', l10n(
         `the ${input.format.toUpperCase()} file would have ${data.length} bytes, more than ${mib(SPREADSHEET_LIMITS.maxFileBytes)}, the most spreadsheet_read reads back. Write several files.`,

@@ -7,7 +7,7 @@ import { storageFailure } from '../uploads.ts';
 import { invalid, mib } from './limits.ts';
 import { l10n } from '../../errors.ts';
 
-type Deps = Pick<HandlerContext, 'sql' | 'blobs' | 'clock' | 'config' | 'caller'>;
+type Deps = Pick<HandlerContext, 'sql' | 'blobs' | 'clock' | 'config' | 'caller' | 'signal'>;
 
 /** The whole content of one of the caller's organization's files (active or trashed), at most `maxBytes`. */
 export async function readFileBytes(deps: Deps, fileId: string, maxBytes: number): Promise<{ file: FileRow; bytes: Buffer }> {
@@ -21,6 +21,7 @@ export async function readFileBytes(deps: Deps, fileId: string, maxBytes: number
   let total = 0;
   try {
     for await (const chunk of await deps.blobs.read(file.blobKey)) {
+      if (deps.signal?.aborted) break;
       total += (chunk as Buffer).length;
       if (total > maxBytes) throw tooBig(); // the row's size is trusted, but never past the cap
       chunks.push(chunk as Buffer);
@@ -28,6 +29,8 @@ export async function readFileBytes(deps: Deps, fileId: string, maxBytes: number
   } catch (err) {
     throw storageFailure(err);
   }
+  // Before the caller parses the bytes (synchronous work of up to seconds): nobody waits for it any more.
+  deps.signal?.throwIfAborted();
   return { file, bytes: Buffer.concat(chunks, total) };
 }
 

@@ -168,6 +168,8 @@ export interface XlsxReadOptions {
   sheet?: string;
   maxRows?: number;
   maxCells: number;
+  /** Checked once the lock is held and between steps: a cancelled read stops (see HandlerContext.signal). */
+  signal?: AbortSignal;
 }
 
 export async function readXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workbook> {
@@ -176,6 +178,7 @@ export async function readXlsx(bytes: Buffer, options: XlsxReadOptions): Promise
 }
 
 async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workbook> {
+  options.signal?.throwIfAborted();
   const wb = new (await loadExcel()).Workbook();
   try {
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
@@ -183,6 +186,7 @@ async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workb
     const why = String((err as Error).message ?? err).slice(0, 200);
     throw invalid('fileId', l10n(`the file is not a readable XLSX workbook (${why}).`, `o arquivo não é uma pasta de trabalho XLSX legível (${why}).`));
   }
+  options.signal?.throwIfAborted();
   let sheets = wb.worksheets;
   if (options.sheet !== undefined) {
     const wanted = options.sheet;

@@ -10,6 +10,8 @@ export function testConfig(overrides: Partial<EngineConfig> = {}): EngineConfig 
   return {
     poolSize: 2, queueMax: 8, queueWaitMs: 2000, maxSourceBytes: 102400, memoryMb: 64, wallMs: 5000, cpuMs: 5000,
     maxHostCalls: 1000, maxInFlight: 16, maxArgBytes: 262144, maxResultBytes: 1048576, maxLogBytes: 65536,
+    // ENGINE_HOSTS=0 runs every engine test against the in-process pool (default: sandbox host processes).
+    ...(process.env.ENGINE_HOSTS !== undefined ? { hosts: Number(process.env.ENGINE_HOSTS) } : {}),
     ...overrides,
   };
 }
@@ -34,6 +36,8 @@ export interface Fixture {
   neverCalled?: string;
   received?: { name: string; argsJson: string };
   truncated?: boolean;
+  /** Largest growth of this process's RSS the script may cause (allocation paths outside the heap limit). */
+  maxRssMb?: number;
 }
 
 /** `// key: value` lines at the top of a fixture; the whole file (comments included) is the source. */
@@ -60,6 +64,7 @@ export function loadFixtures(dir: string): Fixture[] {
       neverCalled: header.get('never-called'),
       received: received ? { name: received.split(' ')[0], argsJson: received.slice(received.indexOf(' ') + 1) } : undefined,
       truncated: header.has('truncated') ? header.get('truncated') === 'true' : undefined,
+      maxRssMb: header.has('max-rss-mb') ? Number(header.get('max-rss-mb')) : undefined,
     };
   });
 }

@@ -1,0 +1,139 @@
+// A sandbox host process: owns isolates (engine Slots) and runs executions for the server's engine over the frames
+// of frames.ts on fd 3. It holds no bindings and no secrets: every host call and log line goes back to the server,
+// which owns the Execution (caps, logs, abort). Started by host-process.ts; see the protocol in protocol.ts.
+import net from 'node:net';
+import { writeSync } from 'node:fs';
+import { Slot, type SlotHooks } from '../slot.ts';
+import type { RunEnd, RunTarget } from '../run.ts';
+import type { EngineLimits, ResolvedConfig } from '../limits.ts';
+import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
+import { CLOSED_REPLY, HEARTBEAT_MS, MAX_SERVER_FRAME, encodeEnd } from './protocol.ts';
+
+const FD = 3;
+const config = JSON.parse(process.argv[2]) as ResolvedConfig;
+const socket = new net.Socket({ fd: FD, readable: true, writable: true });
+const out = new FrameWriter(socket);
+const slots = new Map<number, Slot>();
+const slotIds = new Map<Slot, number>();
+const targets = new Map<number, Target>();
+
+/** The host half of one execution: forwards calls and logs; the server's Execution decides. */
+class Target implements RunTarget {
+  readonly id: number;
+  readonly source: string;
+  readonly tenant: string;
+  readonly names: string;
+  readonly limits: EngineLimits;
+  closed = false;
+  inFlight = 0;
+  readonly breach = null;
+  private nextCall = 1;
+  readonly replies = new Map<number, (reply: string) => void>();
+
+  constructor(id: number, tenant: string, source: string, names: string, limits: EngineLimits) {
+    this.id = id;
+    this.tenant = tenant;
+    this.source = source;
+    this.names = names;
+    this.limits = limits;
+  }
+
+  call(name: unknown, json: unknown): string | Promise<string> {
+    if (this.closed) return CLOSED_REPLY;
+    const callId = this.nextCall++;
+    this.inFlight++;
+    out.send(`C${this.id}${SEP}${callId}${SEP}${String(name)}${SEP}${String(json)}`);
+    return new Promise((resolve) => this.replies.set(callId, (reply) => { this.inFlight--; resolve(reply); }));
+  }
+
+  log(level: unknown, message: unknown): void {
+    if (!this.closed && typeof message === 'string') out.send(`L${this.id}${SEP}${String(level)}${SEP}${message}`);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}
+
+const hooks: SlotHooks = {
+  // The isolate gauges ride along, so the server's stats() are current whenever a slot is.
+  ready: (slot) => { out.send(`Y${slotIds.get(slot as Slot)}`); heartbeat(); },
+  recycled: (reason) => out.send(`r${reason}`),
+  // V8 gave up on an isolate: nothing in this process can be trusted any more. Name the execution to blame (a
+  // synchronous write: the event loop will not turn again), then end at once; the server reports and replaces.
+  catastrophic: (message, execId) => {
+    try { writeSync(FD, frameBytes(`F${execId ?? ''}${SEP}${message}`)); } catch { /* the server sees the exit anyway */ }
+    process.kill(process.pid, 'SIGKILL');
+  },
+  // Sent before the slot prepares its next context, so the server always sees an execution's end before the
+  // slot's next ready.
+  finished: (ex: RunTarget, end: RunEnd) => {
+    targets.delete(ex.id);
+    out.send(`E${ex.id}${SEP}${encodeEnd(end)}`);
+  },
+};
+
+function frameBytes(frame: string): Buffer {
+  const body = Buffer.from(frame);
+  const buf = Buffer.allocUnsafe(4 + body.length);
+  buf.writeUInt32LE(body.length, 0);
+  body.copy(buf, 4);
+  return buf;
+}
+
+function onFrame(frame: string): void {
+  const body = frame.slice(1);
+  switch (frame[0]) {
+    case 'S': { // run: slot, execution id, tenant tag, binding names, limits JSON, source
+      const [slotId, id, tenant, names, limits, source] = fields(body, 6);
+      const slot = slots.get(Number(slotId));
+      const target = new Target(Number(id), tenant, source, names, JSON.parse(limits) as EngineLimits);
+      if (!slot || slot.state !== 'ready') {
+        out.send(`E${id}${SEP}${encodeEnd({ outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 })}`);
+        return;
+      }
+      targets.set(target.id, target);
+      void slot.run(target);
+      return;
+    }
+    case 'R': { // reply to a host call: execution id, call id, reply
+      const [id, callId, reply] = fields(body, 3);
+      const target = targets.get(Number(id));
+      const resolve = target?.replies.get(Number(callId));
+      if (resolve) { target!.replies.delete(Number(callId)); resolve(reply); }
+      return;
+    }
+    case 'K': { // the server refused a call for a cap breach: execution id, slot, error JSON
+      const [id, slotId, error] = fields(body, 3);
+      slots.get(Number(slotId))?.killRun(Number(id), JSON.parse(error));
+      return;
+    }
+    case 'O': { // open a slot
+      const slot = new Slot(config, hooks);
+      slots.set(Number(body), slot);
+      slotIds.set(slot, Number(body));
+      slot.start();
+      return;
+    }
+    case 'X': { // close a slot
+      const slot = slots.get(Number(body));
+      slots.delete(Number(body));
+      void slot?.close();
+      return;
+    }
+    case 'Q': // quit: close every slot (running executions end as closed), then exit
+      void Promise.all([...slots.values()].map((s) => s.close())).then(() => { out.flush(); socket.end(() => process.exit(0)); });
+      return;
+  }
+}
+
+readFrames(socket, MAX_SERVER_FRAME, onFrame, () => process.kill(process.pid, 'SIGKILL'));
+// The server is gone (or closed the channel): nothing here is worth keeping.
+socket.on('close', () => process.kill(process.pid, 'SIGKILL'));
+socket.on('error', () => process.kill(process.pid, 'SIGKILL'));
+function heartbeat(): void {
+  let built = 0; let refs = 0; let cached = 0; let live = 0;
+  for (const s of slots.values()) { built += s.isolatesBuilt; refs += s.referenceCount; cached += s.cachedScripts; live += s.live ? 1 : 0; }
+  out.send(`H${built}${SEP}${refs}${SEP}${cached}${SEP}${live}`);
+}
+setInterval(heartbeat, HEARTBEAT_MS);

@@ -1,0 +1,288 @@
+// One sandbox host process seen from the server: spawning it (scrubbed environment, empty cwd, unprivileged user),
+// the frames to and from it, its memory and heartbeat watchdog, and what happens when it dies: each execution on
+// it ends as `crashed` (or, if it never touched the outside and another's script was to blame, runs again),
+// the death is reported with its reason and the tenants to blame, and a replacement starts with the same slots.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import type { Execution } from '../bridge.ts';
+import { tenantTag } from '../compile.ts';
+import type { ResolvedConfig } from '../limits.ts';
+import type { ExecutionError } from '../result.ts';
+import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
+import { CLOSED_REPLY, decodeEnd } from './protocol.ts';
+import type { RemoteSlot } from './remote-slot.ts';
+import type { SpawnSettings } from './sandbox-env.ts';
+
+const CHILD = new URL('./child.ts', import.meta.url).pathname;
+const PAGE = 4096;
+const ENV = '/usr/bin/env';
+/** A host dying this soon after its start is restarted after a growing pause (a host that cannot start at all). */
+const EARLY_DEATH_MS = 2000;
+const MAX_BACKOFF_MS = 5000;
+const QUIT_WAIT_MS = 2500;
+const STDERR_TAIL = 1024;
+/** Why a host replaces an isolate (slot.ts, run.ts). */
+const RECYCLE_REASONS = new Set(['timeout', 'memory_limit', 'run_failed', 'abandoned_calls', 'busy_after_done', 'compile_failed',
+  'max_executions', 'prepare_failed', 'prepare_stuck', 'heap_high', 'breach', 'fatal', 'closed', 'disposed']);
+
+export const CRASHED: ExecutionError = {
+  type: 'crashed',
+  message: 'The sandbox process running the script failed (a fatal engine error, its memory cap, or it was stopped or hung); the script did not finish.',
+};
+
+export interface HostDeath {
+  reason: string;
+  /** Tenants to blame: the one whose script V8 named, else every tenant that had a script there. */
+  tenants: string[];
+  detail?: string;
+  /** The last of what the host wrote to stderr (V8 prints its fatal-error reports there). */
+  stderr?: string;
+}
+
+export interface HostEvents {
+  recycled(reason: string): void;
+  died(death: HostDeath): void;
+  /** A started host process with no slots yet (a warm spare if one is ready, else a new one). */
+  takeProcess(): ChildProcess;
+  /** The tenant's scripts lately killed a host. */
+  suspect(tenant: string): boolean;
+}
+
+/**
+ * Starts a host process. `env -i`: its environment is exactly the allow-list, whatever a wrapper of spawn (a test
+ * runner's NODE_OPTIONS preload, say) adds to the one we pass.
+ */
+export function startHostProcess(config: ResolvedConfig, settings: SpawnSettings): ChildProcess {
+  const { onCatastrophicError, onHostCrash, ...plain } = config;
+  void onCatastrophicError; void onHostCrash;
+  const vars = Object.entries(settings.env).map(([k, v]) => `${k}=${v}`);
+  const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD, JSON.stringify(plain)], {
+    // Its stderr (V8's fatal-error reports) is kept, not printed: the tail goes with the death report.
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    env: {}, cwd: settings.cwd, uid: settings.uid, gid: settings.gid,
+  });
+  child.on('error', () => { /* a failed spawn: 'close' follows */ });
+  return child;
+}
+
+export class HostProcess {
+  readonly index: number;
+  readonly slots = new Map<number, RemoteSlot>();
+  private readonly running = new Map<number, RemoteSlot>();
+  private child: ChildProcess | null = null;
+  private writer: FrameWriter | null = null;
+  private generation = 0;
+  private startedAt = 0;
+  private backoffMs = 100;
+  private lastSeen = 0;
+  private culprit: { id: number; message: string } | null = null;
+  private killedFor: string | null = null;
+  private closing: Promise<void> | null = null;
+  private stderrTail = '';
+  /** Spawned and not yet heard from / heard from. */
+  up = false;
+  rssBytes = 0;
+  isolates = { built: 0, refs: 0, cached: 0, live: 0 };
+  /** Isolates built by this host's earlier processes (stats count since the engine started). */
+  private builtEarlier = 0;
+  private readonly config: ResolvedConfig;
+  private readonly events: HostEvents;
+  private readonly maxFrame: number;
+
+  constructor(index: number, config: ResolvedConfig, events: HostEvents) {
+    this.index = index;
+    this.config = config;
+    this.events = events;
+    // What a host legitimately sends: a result, a binding argument or a log line, and their framing.
+    this.maxFrame = 2 * (config.maxResultBytes + config.maxArgBytes + config.maxLogBytes) + 64 * 1024;
+  }
+
+  get live(): boolean {
+    return this.child !== null && this.closing === null;
+  }
+
+  get pid(): number {
+    return this.child?.pid ?? 0;
+  }
+
+  get starting(): boolean {
+    return this.live && !this.up;
+  }
+
+  /** Take a process (a warm spare when there is one) and give it this host's slots. */
+  spawn(): void {
+    if (this.closing) return;
+    const gen = ++this.generation;
+    const child = this.events.takeProcess();
+    this.child = child;
+    this.up = false;
+    this.culprit = null;
+    this.killedFor = null;
+    this.startedAt = this.lastSeen = performance.now();
+    const socket = child.stdio[3] as Socket;
+    this.stderrTail = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => { this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL); });
+    this.writer = new FrameWriter(socket);
+    readFrames(socket, this.maxFrame, (frame) => this.onFrame(gen, frame), () => this.kill('protocol'));
+    // EPIPE / ECONNRESET: the host is dying; 'close' follows and says why.
+    socket.on('error', () => {});
+    const closed = (code: number | null, signal: NodeJS.Signals | null) => this.onClose(gen, code, signal);
+    if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => closed(child.exitCode, child.signalCode));
+    else child.on('close', closed);
+    for (const slot of this.slots.values()) this.send(`O${slot.id}`);
+  }
+
+  private send(frame: string): void {
+    this.writer?.send(frame);
+  }
+
+  open(slot: RemoteSlot): void {
+    this.slots.set(slot.id, slot);
+    if (this.child) this.send(`O${slot.id}`);
+  }
+
+  release(slot: RemoteSlot): void {
+    this.slots.delete(slot.id);
+    if (this.child) this.send(`X${slot.id}`);
+  }
+
+  dispatch(slot: RemoteSlot, ex: Execution): void {
+    this.running.set(ex.id, slot);
+    // The tenant travels as its tag (a hex hash): it keys the host's compiled-script cache and can hold no separator.
+    this.send(`S${slot.id}${SEP}${ex.id}${SEP}${tenantTag(ex.tenant)}${SEP}${ex.names}${SEP}${JSON.stringify(ex.limits)}${SEP}${ex.source}`);
+  }
+
+  /** An execution of a suspect tenant runs here. */
+  runsSuspect(): boolean {
+    for (const slot of this.running.values()) if (slot.current && this.events.suspect(slot.current.ex.tenant)) return true;
+    return false;
+  }
+
+  forget(execId: number): void {
+    this.running.delete(execId);
+  }
+
+  private onFrame(gen: number, frame: string): void {
+    if (gen !== this.generation) return;
+    this.lastSeen = performance.now();
+    this.up = true;
+    const body = frame.slice(1);
+    switch (frame[0]) {
+      case 'C': return this.call(gen, body);
+      case 'L': {
+        const [id, level, message] = fields(body, 3);
+        this.running.get(Number(id))?.current?.ex.log(level, message);
+        return;
+      }
+      case 'E': {
+        const cut = body.indexOf(SEP);
+        this.running.get(Number(body.slice(0, cut)))?.onEnd(decodeEnd(body.slice(cut + 1)));
+        return;
+      }
+      case 'Y': return this.slots.get(Number(body))?.onReady();
+      // Counters are keyed by what the host says: only known reasons, so a compromised host cannot grow them.
+      case 'r': return this.events.recycled(RECYCLE_REASONS.has(body) ? body : 'other');
+      case 'H': {
+        const [built, refs, cached, live] = fields(body, 4).map((n) => (Number.isFinite(Number(n)) ? Number(n) : 0));
+        this.isolates = { built: this.builtEarlier + built, refs, cached, live };
+        return;
+      }
+      case 'F': {
+        const [id, message] = fields(body, 2);
+        this.culprit = { id: Number(id), message: message.slice(0, 200) };
+        return;
+      }
+      default: this.kill('protocol');
+    }
+  }
+
+  /** A binding call: the server's Execution runs it (caps, scope, abort) and the reply string goes back as is. */
+  private call(gen: number, body: string): void {
+    const [id, callId, name, json] = fields(body, 4);
+    const slot = this.running.get(Number(id));
+    const ex = slot?.current?.ex;
+    const reply = ex ? ex.call(name, json) : CLOSED_REPLY;
+    if (ex?.breach) {
+      const error: ExecutionError = { type: 'limit_exceeded', code: ex.breach.code, message: ex.breach.message };
+      this.send(`K${id}${SEP}${slot!.id}${SEP}${JSON.stringify(error)}`);
+    }
+    if (typeof reply === 'string') this.send(`R${id}${SEP}${callId}${SEP}${reply}`);
+    else void reply.then((r) => { if (gen === this.generation) this.send(`R${id}${SEP}${callId}${SEP}${r}`); });
+  }
+
+  /**
+   * The memory cap is a resident-set watchdog: /proc/<pid>/statm read from here every 100 ms (a few microseconds,
+   * no privilege needed), SIGKILL over the cap. Measured alternatives: RLIMIT_AS (ulimit -v) cannot be set low
+   * enough to matter, as V8 reserves address space far beyond what it uses (a host with two isolates: VmSize 10.5 GB
+   * for 85 MB resident), and --max-old-space-size bounds only the host's own Node heap, not isolates or off-heap
+   * buffers; cgroups need privileges we cannot assume.
+   *
+   * Called by the engine's watchdog: kill a host over its memory cap or silent past the heartbeat timeout (unless
+   * the silence may be ours: see HostSet).
+   */
+  watch(now: number, judgeSilence: boolean): void {
+    const child = this.child;
+    if (!child?.pid || this.closing || this.killedFor) return;
+    if (judgeSilence && now - this.lastSeen > this.config.heartbeatTimeoutMs) return this.kill('heartbeat');
+    try {
+      this.rssBytes = Number(readFileSync(`/proc/${child.pid}/statm`, 'latin1').split(' ')[1]) * PAGE;
+    } catch { return; }
+    if (this.rssBytes > this.memoryCapBytes()) this.kill('memory');
+  }
+
+  memoryCapBytes(): number {
+    const mb = this.config.hostMemoryMb || 384 + 6 * this.config.memoryMb * Math.max(1, this.slots.size);
+    return mb * 1024 * 1024;
+  }
+
+  kill(reason: string): void {
+    if (!this.child || this.killedFor) return;
+    this.killedFor = reason;
+    this.child.kill('SIGKILL');
+  }
+
+  private onClose(gen: number, code: number | null, signal: NodeJS.Signals | null): void {
+    if (gen !== this.generation) return;
+    this.child = null;
+    this.writer = null;
+    this.up = false;
+    this.builtEarlier = this.isolates.built;
+    this.isolates = { built: this.builtEarlier, refs: 0, cached: 0, live: 0 };
+    if (this.closing) return;
+    const culprit = this.culprit;
+    const reason = this.killedFor ?? (culprit ? 'fatal' : signal === 'SIGKILL' ? 'killed' : signal === 'SIGABRT' ? 'abort'
+      : signal === 'SIGSEGV' || signal === 'SIGBUS' ? 'segfault' : 'exit');
+    const victims = [...this.running.values()];
+    const blamed = new Set<string>();
+    for (const slot of victims) {
+      const ex = slot.current!.ex;
+      const innocent = culprit !== null && ex.id !== culprit.id;
+      if (!innocent) blamed.add(ex.tenant);
+      // Nothing of it reached the outside (no call, no log): running it again elsewhere is invisible and safe.
+      slot.crashed(CRASHED, innocent && ex.hostCalls === 0 && ex.logs.length === 0);
+    }
+    this.running.clear();
+    for (const slot of this.slots.values()) slot.crashed(CRASHED, false);
+    const detail = culprit?.message ?? (signal ? `signal ${signal}` : `exit code ${code}`);
+    this.events.died({ reason, tenants: [...blamed], detail, ...(this.stderrTail.trim() ? { stderr: this.stderrTail.trim() } : {}) });
+    const early = performance.now() - this.startedAt < EARLY_DEATH_MS;
+    this.backoffMs = early ? Math.min(this.backoffMs * 2, MAX_BACKOFF_MS) : 100;
+    if (early) setTimeout(() => this.spawn(), this.backoffMs).unref();
+    else this.spawn();
+  }
+
+  /** Ask the host to close its isolates and exit; kill it if it has not within QUIT_WAIT_MS. */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    const child = this.child;
+    this.closing = new Promise((resolve) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill('SIGKILL'), QUIT_WAIT_MS);
+      child.once('close', () => { clearTimeout(force); resolve(); });
+      this.send('Q');
+    });
+    return this.closing;
+  }
+}

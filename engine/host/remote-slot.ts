@@ -1,0 +1,84 @@
+// A pool slot whose isolate lives in a sandbox host process: the pool sees the same states as an in-process Slot,
+// mirrored from the host's frames, and an execution's end arrives as a RunEnd (or as `crashed` if its host died).
+import type { Execution } from '../bridge.ts';
+import type { RunEnd } from '../run.ts';
+import type { ExecutionError } from '../result.ts';
+import type { PoolSlot, SlotHooks, SlotState } from '../slot.ts';
+import type { HostProcess } from './host-process.ts';
+
+interface Current { ex: Execution; resolve: (end: RunEnd) => void; startedAt: number }
+
+export class RemoteSlot implements PoolSlot {
+  readonly id: number;
+  state: SlotState = 'starting';
+  busySince = 0;
+  executions = 0;
+  readonly isolatesBuilt = 0;
+  readonly referenceCount = 0;
+  readonly cachedScripts = 0;
+  current: Current | null = null;
+  readonly host: HostProcess;
+  private readonly hooks: SlotHooks;
+
+  constructor(id: number, host: HostProcess, hooks: SlotHooks) {
+    this.id = id;
+    this.host = host;
+    this.hooks = hooks;
+  }
+
+  get exposed(): boolean {
+    return this.host.runsSuspect();
+  }
+
+  get live(): boolean {
+    return this.state !== 'closed' && this.host.live;
+  }
+
+  start(): void {
+    this.host.open(this);
+  }
+
+  run(ex: Execution): Promise<RunEnd> {
+    this.state = 'busy';
+    this.executions++;
+    this.busySince = performance.now();
+    return new Promise((resolve) => {
+      this.current = { ex, resolve, startedAt: this.busySince };
+      this.host.dispatch(this, ex);
+    });
+  }
+
+  /** The host prepared a fresh context. */
+  onReady(): void {
+    if (this.state === 'closed' || this.current) return;
+    this.state = 'ready';
+    this.hooks.ready(this);
+  }
+
+  /** The execution ended in the host (or here: crashed, closed); the slot waits for the host's next ready. */
+  onEnd(end: RunEnd): void {
+    const current = this.current;
+    if (!current) return;
+    this.current = null;
+    this.host.forget(current.ex.id);
+    if (this.state !== 'closed') this.state = 'starting';
+    this.hooks.finished(current.ex, end);
+    if (!end.retry) current.ex.close();
+    current.resolve(end);
+  }
+
+  /** The host died under this slot: end its execution (or hand it back for a retry), and wait for the new host. */
+  crashed(error: ExecutionError, retry: boolean): void {
+    if (this.state !== 'closed') this.state = 'starting';
+    if (!this.current) return;
+    this.onEnd({ outcome: error, recycle: 'crashed', wallMs: performance.now() - this.current.startedAt, cpuMs: 0, retry });
+  }
+
+  close(): Promise<void> {
+    if (this.state === 'closed') return Promise.resolve();
+    this.state = 'closed';
+    this.host.release(this);
+    this.onEnd({ outcome: { type: 'internal_error', message: 'The engine was closed while the script ran.' }, recycle: 'closed', wallMs: 0, cpuMs: 0 });
+    return Promise.resolve();
+  }
+}
