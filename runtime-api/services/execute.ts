@@ -15,6 +15,7 @@ import { acquireApply } from './apply-slots.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { ScriptEngine, ExecutionResult } from '../engine-port.ts';
 import { ExecutionCalls, type CallPolicy, type Recorder } from './execution-calls.ts';
+import { holdMail } from './held-mail.ts';
 
 export { hostError } from './execution-calls.ts';
 
@@ -54,6 +55,18 @@ export function scriptHash(source: string): string {
 function operationsHash(ops: readonly PlannedOperation[]): string {
   return createHash('sha256').update(JSON.stringify(ops.map((o) => [o.binding, o.input]))).digest('hex');
 }
+
+/**
+ * Each planned write's short digest, in order, concatenated: the apply checks every write against its planned
+ * digest before running it, so a write the plan never held is refused, not performed and rolled back (mail or
+ * blobs would outlive the rollback). 8 bytes each keeps a 1,000-write plan's token under 16 KB; the full
+ * operationsHash still decides at the end.
+ */
+const DIGEST_BYTES = 8;
+function operationDigest(binding: string, input: unknown): string {
+  return createHash('sha256').update(JSON.stringify([binding, input])).digest().subarray(0, DIGEST_BYTES).toString('base64url');
+}
+const DIGEST_CHARS = operationDigest('', null).length;
 
 /** postgres.js transactions nest with savepoint(), not begin(): give bindings a handle where begin() nests. */
 function nestable(tx: Sql): Sql {
@@ -165,7 +178,8 @@ export async function planScript(ctx: ExecuteContext, caller: Caller, source: st
   if (!result.ok) return { ...result, operations };
   const key = ctx.keys.active();
   const now = Math.floor(ctx.deps.clock.now().getTime() / 1000);
-  const planToken = await new SignJWT({ org: caller.membership!.orgId, script: scriptHash(source), ops: operationsHash(operations), n: operations.length })
+  const seq = operations.map((o) => operationDigest(o.binding, o.input)).join('');
+  const planToken = await new SignJWT({ org: caller.membership!.orgId, script: scriptHash(source), ops: operationsHash(operations), n: operations.length, seq })
     .setProtectedHeader({ alg: 'ES256', typ: 'plan+jwt', kid: key.kid })
     .setSubject(caller.userId)
     .setIssuedAt(now)
@@ -193,7 +207,16 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
     throw conflict(l10n('The script differs from the planned one.', 'O script difere do planejado.'),
       l10n('Apply exactly the planned script, or plan this one.', 'Aplique exatamente o script planejado, ou planeje este.'));
   }
-  return { ops: payload.ops as string, n: payload.n as number };
+  return { ops: payload.ops as string, n: payload.n as number, seq: typeof payload.seq === 'string' ? payload.seq : '' };
+}
+
+/** The apply's refusal of a write that is not the plan's write at its position; nothing of it ran. */
+function unplannedWrite(index: number, binding: string): ServiceError {
+  return new ServiceError('conflict', {
+    resolution: l10n(`Write #${index + 1} (${binding}) is not the planned write #${index + 1}; it was not run and nothing was applied. Plan again and review.`,
+      `A escrita nº ${index + 1} (${binding}) não é a escrita planejada nº ${index + 1}; ela não foi executada e nada foi aplicado. Planeje de novo e revise.`),
+    details: { index, binding },
+  });
 }
 
 /** A script that returned while writes it started were still running: its outcome cannot be the plan's. */
@@ -221,9 +244,17 @@ type Verdict = 'commit' | 'rollback' | 'conflict';
  * The transaction opens only once the script has an isolate (the engine's onStart): a script waiting in the queue
  * holds no connection. Bindings wait for it; once every call has settled, the outcome decides commit or rollback.
  */
-async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: string, plan: { ops: string; n: number }): Promise<ExecuteOutcome> {
+async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: string, plan: { ops: string; n: number; seq: string }): Promise<ExecuteOutcome> {
   const operations: PlannedOperation[] = [];
-  const record: Recorder = (binding, input) => operations.push({ index: operations.length, binding, input }) - 1;
+  let refused: ServiceError | null = null;
+  const record: Recorder = (binding, input) => {
+    const index = operations.push({ index: operations.length, binding, input }) - 1;
+    if (plan.seq.slice(index * DIGEST_CHARS, (index + 1) * DIGEST_CHARS) !== operationDigest(binding, input)) {
+      throw (refused ??= unplannedWrite(index, binding));
+    }
+    return index;
+  };
+  const mail = holdMail(ctx.deps.services.mailer);
   class Rollback extends Error {}
   let txReady!: (tx: Sql) => void;
   let txFailed!: (err: unknown) => void;
@@ -236,6 +267,8 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
     transaction = ctx.deps.sql.begin(async (t) => {
       txReady(nestable(t as unknown as Sql));
       const verdict = await decided;
+      // A refused write decides the answer even when the script then failed on it (or on anything else).
+      if (refused) throw refused;
       if (verdict === 'rollback') throw new Rollback();
       if (verdict === 'conflict') {
         throw conflict(l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied.`,
@@ -245,7 +278,8 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
     });
     transaction.catch(txFailed);
   };
-  const calls = newCalls(caller, ctx, { dispatched: record }, tx.then((sql) => ({ ...ctx.deps, sql })));
+  const services = { ...ctx.deps.services, mailer: mail };
+  const calls = newCalls(caller, ctx, { dispatched: record, serial: true }, tx.then((sql) => ({ ...ctx.deps, sql, services })));
   let result: ExecutionResult;
   try {
     // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
@@ -270,6 +304,7 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
     }
     throw err;
   }
+  await mail.release();
   await audit(ctx, caller, 'apply', source, result);
   return { ...result, operations, applied: true };
 }

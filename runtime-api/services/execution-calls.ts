@@ -18,6 +18,12 @@ export interface CallPolicy {
   plan?: Recorder;
   /** Apply mode: writes are recorded here when dispatched, then performed. */
   dispatched?: Recorder;
+  /**
+   * Run the calls one after another, in the order the script made them. Apply mode needs it: every call shares the
+   * one transaction, and two writes' savepoints interleaved on it undo each other (a failing write's rollback to
+   * its savepoint also discards a concurrent write that then reports success).
+   */
+  serial?: boolean;
 }
 
 /** A binding failure as the engine hands it to the script (an Error with code and resolution). */
@@ -40,6 +46,8 @@ export class ExecutionCalls {
   private readonly running = new Set<Promise<HostResult>>();
   private writesRunning = 0;
   private ended = false;
+  /** The last call queued (serial mode). */
+  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(caller: Caller, deps: InvokeDeps | Promise<InvokeDeps>, policy: CallPolicy = {}) {
     this.caller = caller;
@@ -50,7 +58,12 @@ export class ExecutionCalls {
   /** The engine's hostCall. */
   readonly hostCall = (name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> => {
     if (this.ended) return Promise.resolve(ENDED);
-    const call = this.run(name, argsJson, signal);
+    // A write counts as running from its dispatch, even while it waits for its turn.
+    const writes = findBinding(name)?.writes === true;
+    if (writes) this.writesRunning++;
+    const started = this.policy.serial ? this.tail.then(() => this.run(name, argsJson, signal)) : this.run(name, argsJson, signal);
+    const call = started.finally(() => { if (writes) this.writesRunning--; });
+    if (this.policy.serial) this.tail = call;
     this.running.add(call);
     void call.finally(() => this.running.delete(call));
     return call;
@@ -76,15 +89,10 @@ export class ExecutionCalls {
         const index = recorder(binding.name, parseInput(binding, raw, caller.locale));
         if (policy.plan) return { ok: true, json: JSON.stringify({ planned: true, index }) };
       }
-      if (binding.writes) this.writesRunning++;
-      try {
-        // The signal fires when the execution ends, so a killed script's heavy calls stop instead of running on.
-        const resolved = await deps;
-        const out = await invoke(binding, raw, caller, signal ? { ...resolved, signal } : resolved);
-        return { ok: true, json: JSON.stringify(out ?? null) };
-      } finally {
-        if (binding.writes) this.writesRunning--;
-      }
+      // The signal fires when the execution ends, so a killed script's heavy calls stop instead of running on.
+      const resolved = await deps;
+      const out = await invoke(binding, raw, caller, signal ? { ...resolved, signal } : resolved);
+      return { ok: true, json: JSON.stringify(out ?? null) };
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'INSUFFICIENT_SCOPE') this.scopeError ??= err;
       return hostError(err, caller.locale);

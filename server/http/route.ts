@@ -28,7 +28,9 @@ export interface RouteDef {
   auth: AuthKind;
   /**
    * `always`: the Origin header is validated on every request, whatever the method or credential (spec 5.8: the
-   * MCP endpoint and its transfer routes); otherwise only cookie-authenticated unsafe requests are checked.
+   * MCP endpoint, its transfer routes and the OAuth endpoints that issue or revoke tokens); otherwise only
+   * cookie-authenticated unsafe requests are checked. Declared here, it holds for every spelling the router
+   * matches (any case, a trailing slash), which a check keyed on the request path does not.
    */
   origin?: 'always';
   /** The binding this route adapts: its scope and session-only rule apply to the route as they do in scripts. */

@@ -6,11 +6,12 @@ import type { AppDeps } from '../deps.ts';
 import { bearerToken, callerFromToken, unauthorized, type TokenCheck } from '../auth/token-caller.ts';
 import type { AuthKind } from '../http/route.ts';
 import { resolveSessionCookie, sessionExpired, sessionUnauthorized } from '../auth/session.ts';
+import { isAskPath } from '../routes/ask.ts';
 
 export function resolveBearer(deps: AppDeps, checks: readonly TokenCheck[] = []): Koa.Middleware {
   return async function resolveBearerMiddleware(ctx, next) {
     // /ask is public and unauthenticated: a credential sent to it is ignored, never rejected.
-    if (ctx.path === '/ask') return next();
+    if (isAskPath(ctx.path)) return next();
     const header = ctx.get('authorization');
     if (header) {
       const token = bearerToken(header);

@@ -26,7 +26,8 @@ export function isOAuthCorsPath(path: string): boolean {
 
 export function oauthCors(deps: Pick<AppDeps, 'config'>): Koa.Middleware {
   return async function oauthCorsMiddleware(ctx, next) {
-    const path = ctx.path.length > 1 ? ctx.path.replace(/\/+$/, '') : ctx.path;
+    // The router matches paths whatever their case and trailing slash: so do the CORS answers.
+    const path = ctx.path.length > 1 ? ctx.path.toLowerCase().replace(/\/+$/, '') : ctx.path;
     const isPublic = PUBLIC_PATHS.has(path);
     if (!isPublic && !ORIGIN_CHECKED_PATHS.has(path)) return next();
     const origin = ctx.get('origin');

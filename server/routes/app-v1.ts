@@ -21,7 +21,7 @@ const FilesQuery = v.strictObject({
 export const ExecuteBody = v.strictObject({
   script: v.pipe(v.string(), v.minLength(1), v.description('The body of an async function; `return` gives the result.')),
   mode: v.optional(v.picklist(['run', 'plan', 'apply']), 'run'),
-  planToken: v.optional(v.pipe(v.string(), v.maxLength(8192), v.description('With mode "apply": the planToken returned by mode "plan".'))),
+  planToken: v.optional(v.pipe(v.string(), v.maxLength(65536), v.description('With mode "apply": the planToken returned by mode "plan" (about 15 bytes longer per planned write).'))),
 });
 
 const ExecuteResponse = v.object({
@@ -69,7 +69,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
     defineRoute({
       method: 'POST', path: '/app/v1/execute', operationId: 'appExecute', tags: ['app'], auth: 'bearer-or-session',
       summary: 'Run a script, plan it (writes recorded, signed plan token) or apply a plan atomically',
-      description: 'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes. A script that fails during apply is rolled back (`applied: false`), as is one that returns while a write it started is still running (error code `write_in_flight`): every write is counted when the script starts it. A script that ends on an uncaught scope refusal (a binding needing a scope the caller lacks) is 403 `INSUFFICIENT_SCOPE`, as over MCP.',
+      description: 'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes (a write that is not the planned write at its position is refused before it runs, and mail such as an invitation goes out only once the apply commits). A script that fails during apply is rolled back (`applied: false`), as is one that returns while a write it started is still running (error code `write_in_flight`): every write is counted when the script starts it. A script that ends on an uncaught scope refusal (a binding needing a scope the caller lacks) is 403 `INSUFFICIENT_SCOPE`, as over MCP.',
       body: { contentType: 'application/json', schema: ExecuteBody },
       responses: { 200: { description: 'The execution result.', schema: ExecuteResponse } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'conflict', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'ORIGIN_NOT_ALLOWED', 'engine_busy', 'engine_quarantined'],

@@ -20,8 +20,9 @@ const CORS_HEADERS = {
   'Access-Control-Expose-Headers': 'x-request-id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy',
 };
 
-function isAskPath(path: string): boolean {
-  return path === '/ask' || path === '/ask/';
+/** Every spelling the router matches to /ask (it ignores case and a trailing slash). */
+export function isAskPath(path: string): boolean {
+  return /^\/ask\/?$/i.test(path);
 }
 
 /** CORS for /ask: headers on every response and the OPTIONS preflight (the route table has no OPTIONS). Mount it

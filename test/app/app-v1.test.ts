@@ -4,6 +4,7 @@ import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 import { contract } from '../helpers/openapi-contract.ts';
+import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
 
 const RENAME = `
 let cursor = null, renamed = 0;
@@ -67,6 +68,7 @@ t.test('/app/v1', async (t) => {
     t.equal(applied.body.applied, true);
     t.equal((await http(`${app.url}/app/v1/files?prefix=final-&limit=1000`, { token })).body.files.length, 100);
     t.equal((await http(`${app.url}/app/v1/files?prefix=draft-`, { token })).body.files.length, 0);
+    await auditLogFor(app.deps.sql).flush(); // rows are written in batches, after the response
     const modes = await app.deps.sql`select mode from executions where via = 'app' order by created_at`;
     t.ok(modes.some((r) => r.mode === 'plan') && modes.some((r) => r.mode === 'apply'), 'both are in the audit log');
   });

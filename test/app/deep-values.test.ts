@@ -74,6 +74,32 @@ t.test('deep values', async (t) => {
     t.same(log.viaApp.body.logs.at(-1), { level: 'log', message: 'after' }, 'logging goes on after a deep value');
   });
 
+  t.test('odd values: deep toJSON and thenables, huge sparse arrays, cyclic logs, surrogates at the text cap', async (t) => {
+    const refused = {
+      'deep toJSON': `return { toJSON() { ${deepArray(20_000)} return v; } };`,
+      'deep thenable': `${deepArray(20_000)} return { then(resolve) { resolve(v); } };`,
+      'deep JSON.parse': `return JSON.parse("[".repeat(20000) + "]".repeat(20000));`,
+      'sparse array of length 2**32-1': 'const a = []; a.length = 2 ** 32 - 1; return a;',
+    };
+    for (const [label, script] of Object.entries(refused)) {
+      const { viaApp, viaMcp, mcpContent } = await faces(script);
+      t.equal(viaApp.status, 200, `${label}: /app/v1 200`);
+      t.equal(viaApp.body.ok, false, `${label}: refused (${JSON.stringify(viaApp.body.error)})`);
+      t.equal(viaMcp.status, 200, `${label}: MCP 200`);
+      t.equal(mcpContent.ok, false, `${label}: MCP refused`);
+    }
+    const logs = await faces('const a = {}; a.self = a; const s = []; s.length = 2 ** 32 - 1; console.log(a); console.log(s); console.log("after"); return 1;');
+    t.equal(logs.viaApp.body.ok, true, 'cyclic and huge sparse values log without failing the script');
+    t.same(logs.viaApp.body.logs.at(-1), { level: 'log', message: 'after' });
+    // Built inside the isolate from escapes, as a script author writes them.
+    const text = '\ud83d\ude00'.repeat(20_000) + '\ud800';
+    const odd = await faces('return "\\ud83d\\ude00".repeat(20000) + "\\ud800";');
+    t.equal(odd.viaApp.body.result, text, 'astral and lone surrogates come back whole on /app/v1');
+    t.equal(odd.mcpContent.result, text, 'and whole in structuredContent');
+    const shortened = JSON.parse(odd.viaMcp.body.result.content[0].text);
+    t.equal(shortened.textShortened, true, 'the text content says it is shortened');
+  });
+
   t.test('deep sources: a limit or a syntax error, never a 500', async (t) => {
     for (const [label, source] of [
       ['brackets', `return ${'['.repeat(30_000)}${']'.repeat(30_000)};`],

@@ -66,3 +66,18 @@ t.test('the host re-checks argument depth itself: a deep argument that got past 
   await wide.call('files_list', JSON.stringify({ prefix: '[[[['.repeat(500), list: Array.from({ length: 300 }, () => [[1]]) }));
   t.equal(wide.breach, null, 'brackets in strings and wide values are not depth');
 });
+
+t.test('errors built outside the Error constructor claim no more than a thrown Error', async (t) => {
+  const forged = [
+    'const e = {}; Error.captureStackTrace(e); e.name = "RangeError"; e.message = "Array buffer allocation failed"; e.stack = "at file:///script.js:77777:1"; throw e',
+    'throw new Proxy({}, { get(_o, k) { return k === "name" ? "RangeError" : k === "message" ? "Maximum call stack size exceeded" : k === "stack" ? "at file:///script.js:88888:1" : undefined; } })',
+    'Error.prepareStackTrace = () => "at file:///script.js:99999:1"; throw new RangeError("Array buffer allocation failed")',
+    'class Fake extends RangeError { get name() { return "memory_limit"; } } throw new Fake("Isolate was disposed during execution due to memory limit")',
+    'await Promise.reject(Object.assign(Object.create(null), { name: "TimeoutError", message: "Script execution timed out.", type: "timeout" }))',
+  ];
+  for (const source of forged) {
+    const r = await run(source);
+    t.equal(r.error?.type, 'script_error', source);
+    t.ok(r.error?.line === undefined || r.error.line === 1, `${source}: line ${r.error?.line}`);
+  }
+});

@@ -97,6 +97,7 @@ export function oauthEndpointRoutes(deps: AppDeps): RouteDef[] {
       description: 'Open registration of public clients (PKCE, no secret). At most 5 registrations per minute per client IP; body at most 16 KiB.',
       tags: ['oauth'],
       auth: 'none',
+      origin: 'always',
       body: { contentType: 'application/json', schema: RegistrationBody },
       responses: {
         201: { description: 'The registered client.', schema: ClientInformation },
@@ -128,6 +129,7 @@ export function oauthEndpointRoutes(deps: AppDeps): RouteDef[] {
       description: 'Codes are single use (a second use revokes the tokens of the first); redirect_uri must equal the authorization request\'s. Refresh tokens rotate; reusing an old one revokes the whole grant. At most 20 requests per minute per client. `Cache-Control: no-store`.',
       tags: ['oauth'],
       auth: 'none',
+      origin: 'always',
       body: { contentType: 'application/x-www-form-urlencoded', schema: TokenBody },
       responses: {
         200: { description: 'Tokens.', schema: TokenResponseSchema, headers: { 'Cache-Control': '`no-store`.' } },
@@ -162,6 +164,7 @@ export function oauthEndpointRoutes(deps: AppDeps): RouteDef[] {
       description: 'Revokes the grant behind a refresh token or an access token of the calling client (its refresh tokens and access tokens stop working). Unknown tokens also answer 200.',
       tags: ['oauth'],
       auth: 'none',
+      origin: 'always',
       body: { contentType: 'application/x-www-form-urlencoded', schema: RevokeBody },
       responses: {
         200: { description: 'Revoked, or nothing to revoke.' },
