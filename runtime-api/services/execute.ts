@@ -212,11 +212,11 @@ async function verifyPlan(ctx: ExecuteContext, caller: Caller, source: string, p
 
 /** The apply's refusal of a write that is not the plan's write at its position; nothing of it ran. */
 function unplannedWrite(index: number, binding: string): ServiceError {
-  return new ServiceError('conflict', {
-    resolution: l10n(`Write #${index + 1} (${binding}) is not the planned write #${index + 1}; it was not run and nothing was applied. Plan again and review.`,
-      `A escrita nº ${index + 1} (${binding}) não é a escrita planejada nº ${index + 1}; ela não foi executada e nada foi aplicado. Planeje de novo e revise.`),
-    details: { index, binding },
-  });
+  return conflict(
+    l10n(`Write #${index + 1} (${binding}) is not the planned write #${index + 1}; it was not run and nothing was applied.`,
+      `A escrita nº ${index + 1} (${binding}) não é a escrita planejada nº ${index + 1}; ela não foi executada e nada foi aplicado.`),
+    l10n('Plan again and review.', 'Planeje de novo e revise.'),
+    { details: { index, binding } });
 }
 
 /** A script that returned while writes it started were still running: its outcome cannot be the plan's. */
