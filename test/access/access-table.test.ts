@@ -12,8 +12,10 @@ import type { Binding } from '../../runtime-api/define.ts';
 
 /** Routes a Bearer token cannot use, by design: they act on the browser session itself. */
 const SESSION_ONLY_ROUTES = new Set(['GET /auth/get-session', 'POST /auth/organization/set-active']);
+/** The web console (issue 21): browser pages on the session cookie only, never a Bearer token (tokens in pages leak). */
+const CONSOLE_PAGES = /^\/console(\/|$)/;
 /** Public documents: the same for everyone, so they may be cached even when a credential was sent. */
-const PUBLIC_DOCUMENTS = /^\/(\.well-known\/|openapi\.json$|schema\/|oauth\/jwks$|ask$)/;
+const PUBLIC_DOCUMENTS = /^\/(\.well-known\/|openapi\.json$|schema\/|oauth\/jwks$|ask$|console\/assets\/)/;
 
 /** The "too few scopes" token: it may read the organization, nothing more. */
 const NARROW = ['org:read'];
@@ -102,8 +104,13 @@ t.test('access table', async (t) => {
           if (SESSION_ONLY_ROUTES.has(name)) {
             t.equal(res.status, 401, `${label}: a session-only route refuses a token`);
             t.notMatch(res.body?.error?.resolution, /access token|Bearer/, `${label}: the resolution asks for a session, not for another token`);
+          } else if (CONSOLE_PAGES.test(route.path) && !/\/assets\//.test(route.path)) {
+            // A page answers 401; a form action may refuse the request's shape first (415 for JSON): never served.
+            t.ok(res.status >= 400 && res.status < 500, `${label}: the console refuses a token (${res.status})`);
+            if (res.status === 401) t.match(res.body?.error?.resolution, /sign in/i, `${label}: the resolution says to sign in`);
+          } else {
+            t.not(res.status, 401, `${label}: a valid Bearer token is accepted (${res.text.slice(0, 160)})`);
           }
-          if (!SESSION_ONLY_ROUTES.has(name)) t.not(res.status, 401, `${label}: a valid Bearer token is accepted (${res.text.slice(0, 160)})`);
           if (kind === 'narrow' && route.binding && refusedTo(NARROW, route.binding)) {
             t.equal(res.status, 403, `${label}: 403 (needs ${route.binding.scope})`);
             t.equal(res.body?.error?.code, 'INSUFFICIENT_SCOPE', `${label}: INSUFFICIENT_SCOPE`);

@@ -59,8 +59,10 @@ t.test('organization API keys', async (t) => {
     await sql`update org_mcp_access set max_scopes = ${['files:read', 'org:read', 'org:admin']} where org_id = ${orgId}`;
     try {
       const beyond = await call(owner, 'api_keys_create', { name: 'too-wide', scopes: ['files:read', 'files:write'] });
-      t.equal(beyond.content.error.code, 'INSUFFICIENT_SCOPE');
-      t.match(beyond.content.error.message + beyond.content.error.resolution, /files:write/);
+      // An uncaught scope refusal is the request's 403 INSUFFICIENT_SCOPE on every face (issue 16).
+      t.equal(beyond.status, 403);
+      t.equal(beyond.code, 'INSUFFICIENT_SCOPE');
+      t.match(beyond.body.error.message + beyond.body.error.resolution, /files:write/);
     } finally {
       await sql`update org_mcp_access set max_scopes = ${['files:read', 'files:write', 'org:read', 'org:admin']} where org_id = ${orgId}`;
     }
@@ -71,8 +73,9 @@ t.test('organization API keys', async (t) => {
     }
     const admin = await create({ name: 'admin-key', scopes: ['org:admin', 'org:read'] });
     const minted = await call(admin.key, 'api_keys_create', { name: 'child', scopes: ['org:read'] });
-    t.equal(minted.content.error.code, 'INSUFFICIENT_SCOPE');
-    t.match(minted.content.error.resolution, /cannot create API keys/);
+    t.equal(minted.status, 403, 'an uncaught scope refusal is the request\'s 403');
+    t.equal(minted.code, 'INSUFFICIENT_SCOPE');
+    t.match(minted.body.error.resolution, /cannot create API keys/);
     t.equal((await call(admin.key, 'api_keys_list', {})).content.ok, true, 'but it may list them with org:admin');
   });
 

@@ -84,7 +84,8 @@ t.test('/app/v1', async (t) => {
     t.equal(applied.body.code, 'conflict');
     // The counts follow the plan (100 under normal load), so they are read back from it.
     const n = plan.body.operations.length;
-    t.equal(applied.body.message, `The script's writes changed since it was planned (${n} planned, ${n + 1} now); nothing was applied. Plan again and review.`);
+    // The extra write is refused before it runs: it is not the plan's write at its position.
+      t.equal(applied.body.message, `Write #${n + 1} (files_update) is not the planned write #${n + 1}; it was not run and nothing was applied. Plan again and review.`);
     c.check(t, 'post', '/app/v1/execute', applied);
     const renamed = await http(`${app.url}/app/v1/files?prefix=final-b&limit=1000`, { token });
     t.equal(renamed.body.files.length, 0, 'the whole batch was rolled back');
