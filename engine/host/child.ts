@@ -67,8 +67,10 @@ const hooks: SlotHooks = {
   },
   // Sent before the slot prepares its next context, so the server always sees an execution's end before the
   // slot's next ready.
+  // The gauges go first: the server then sees this run's cache entry before its caller sees the result.
   finished: (ex: RunTarget, end: RunEnd) => {
     targets.delete(ex.id);
+    heartbeat();
     out.send(`E${ex.id}${SEP}${encodeEnd(end)}`);
   },
 };

@@ -44,7 +44,13 @@ export async function mcpAccess(sql: Sql, orgId: string): Promise<McpAccessRow> 
     union all
     select org_id, state, max_scopes from org_mcp_access where org_id = ${orgId}
     limit 1`;
-  return row;
+  if (row) return row;
+  // A concurrent first check inserted the row after this statement's snapshot: the insert above then did nothing and
+  // the select could not see it. A new statement does.
+  const [committed] = await sql<McpAccessRow[]>`
+    select org_id as "orgId", state, max_scopes as "maxScopes" from org_mcp_access where org_id = ${orgId}`;
+  if (!committed) throw new Error(`no MCP access record for organization ${orgId}`);
+  return committed;
 }
 
 /** A token's subject in one query: the user, its membership of `orgId` (or null), and the org's MCP access record

@@ -111,6 +111,19 @@ t.test('MCP access management', async (t) => {
     t.match(create.body.error.resolution, /signed-in session/);
   });
 
+  t.test('a new organization\'s first requests arriving together all succeed (its access record is made once)', async (t) => {
+    // The first check creates the record; before, a check racing it read nothing and the request got a 500.
+    for (const name of ['rush-1', 'rush-2', 'rush-3', 'rush-4']) {
+      const fresh = await app.token({ email: `${name}@example.com` });
+      const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2
+        ? http(`${app.url}/app/v1/context`, { token: fresh })
+        : http(`${app.url}/v1/mcp`, { json: rpc('return 1;'), token: fresh }))));
+      t.same(burst.map((r) => r.status).filter((s) => s !== 200), [], `${name}: all 12 answered 200`);
+    }
+    const res = await http(`${app.url}/app/v1/context`, { token: await app.token({ email: 'rush-1@example.com' }) });
+    t.equal(res.status, 200);
+  });
+
   t.test('bad input is 400 invalid_input, localized', async (t) => {
     for (const body of [{}, { state: 'paused' }, { maxScopes: ['files:read', 'files:read'] }, { maxScopes: ['root'] }, { state: 'active', extra: 1 }]) {
       const res = await owner.post('/auth/organization/set-mcp-access', body);

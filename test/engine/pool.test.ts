@@ -3,6 +3,7 @@
 import t, { type Test } from 'tap';
 import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
 import { startEngine } from './helpers/engine.ts';
+import type { ExecutionResult } from '../../engine/index.ts';
 
 const host = () => new FakeHost().hostCall;
 
@@ -101,7 +102,8 @@ t.test('one organization\'s long scripts cannot hold every isolate while another
  * took well under a millisecond. `run` spins for `ms` and returns `name`; `note` records completion order in `done`.
  */
 async function tenantsWithHistory(t: Test, poolSize: number) {
-  const engine = await startEngine({ poolSize, maxPoolSize: poolSize, queueMax: 110 });
+  // A long queue wait: the grace test's stream of short scripts queues for ~4 s, and must not be refused while it does.
+  const engine = await startEngine({ poolSize, maxPoolSize: poolSize, queueMax: 110, queueWaitMs: 30_000 });
   t.teardown(() => engine.close());
   const run = (tenant: string, ms: number, name = '') => engine.execute({
     source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`, bindings: [], hostCall: host(), tenant,
@@ -114,7 +116,7 @@ async function tenantsWithHistory(t: Test, poolSize: number) {
     hostCall: async () => { await new Promise((r) => setTimeout(r, ms)); return { ok: true, json: 'null' }; },
   });
   const done: string[] = [];
-  const note = (p: Promise<{ result: unknown }>) => p.then((r) => { done.push(r.result as string); return r; });
+  const note = (p: Promise<ExecutionResult>) => p.then((r) => { done.push(r.result as string); return r; });
   return { run, hold, note, done };
 }
 
@@ -136,10 +138,13 @@ t.test('an organization whose scripts run long gets its share only after a short
   const waiting = [note(run('org_long', 0, 'long')), note(hold('org_short', 30, 'short3'))];
   await Promise.all([...held, ...waiting]);
   t.ok(done.indexOf('short3') < done.indexOf('long'), `org_short's quick script went first (order ${done.join(', ')})`);
-  // Once it has waited the grace (~750 ms), org_long is served ahead of the rest of a stream of short scripts (~2 s).
-  const stream = Array.from({ length: 100 }, (_, i) => note(hold('org_short', 40, `s${i}`)));
+  // Once it has waited the grace (~750 ms: 5 x its mean CPU per execution), org_long is served ahead of the rest of a stream of short
+  // scripts (~4 s: 100 host calls of 80 ms on two isolates, so a loaded machine's scheduling delays stay small
+  // beside the grace; s90 is ~3.6 s in, far past any grace).
+  const stream = Array.from({ length: 100 }, (_, i) => note(hold('org_short', 80, `s${i}`)));
   const late = note(run('org_long', 0, 'long-late'));
-  await Promise.all([...stream, late]);
+  const results = await Promise.all([...stream, late]);
+  t.same(results.filter((r) => !r.ok).map((r) => r.error?.type), [], 'every script of the stream ran');
   const at = done.indexOf('long-late');
   t.ok(at > done.indexOf('s3'), `not before its grace (after ${at - 4} of the stream)`);
   t.ok(at < done.indexOf('s90'), 'but well before the short stream ran out');
