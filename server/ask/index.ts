@@ -2,13 +2,17 @@
 // language so each page is stemmed in its own language, word pairs indexed beside words ("sign in", "log out"), and an
 // edit-distance fallback for query words the vocabulary lacks (typos). Pure and deterministic.
 import type { Page } from './corpus.ts';
-import { analyze, editDistance, isQueryStopword, isStopword, LANGS, sentences, stem, tokenize, type Lang } from './text.ts';
+import { analyze, isQueryStopword, isStopword, LANGS, sentences, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
+import { buildVocabulary, completions, nearest, splitJoin, type Vocabulary } from './vocabulary.ts';
 
 // Each field is scored on its own and the scores are added, so a word in the title counts on top of the same word in
-// the body instead of drowning in it (a long page repeats its topic words; the title names the topic once).
-const WEIGHTS = [3, 1.5, 1.5, 1];
-const B = [0.3, 0.3, 0.5, 0.75];
+// the body instead of drowning in it (a long page repeats its topic words; the title names the topic once). Code in
+// the body (`files_list`, `upload_begin`) is a field of its own, weighed low: Portuguese pages quote the same English
+// identifiers as the English ones, and those must not make them answer English questions.
+const FIELDS = 5;
+const WEIGHTS = [3, 1.5, 1.5, 1, 0.3];
+const B = [0.3, 0.3, 0.5, 0.75, 0.75];
 const K1 = 1.2;
 /** Word pairs refine word matches; they never carry a page alone. */
 const PAIR_WEIGHT = 0.5;
@@ -21,6 +25,8 @@ const RELATIVE_CUTOFF = 0.15;
 /** Pages in the other language still show, below comparable pages in the preferred one. */
 const OTHER_LANG_FACTOR = 0.6;
 const FUZZY_WEIGHT = [1, 0.75, 0.55];
+/** A completion of the last word, typed while the answer appears ("planil" → planilha). */
+const PREFIX_WEIGHT = 0.8;
 const SYNONYM_WEIGHT = 0.8;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
@@ -34,10 +40,8 @@ interface SubIndex {
   lang: Lang;
   docs: Doc[];
   postings: Map<string, Posting>;
-  /** Folded surface words with their term and how often they occur, for typos and the language guess. */
-  words: Map<string, { term: string; count: number }>;
-  /** Surface words by length, each with the bit mask of its letters (a cheap filter before the edit distance). */
-  byLen: Map<number, Array<[string, number]>>;
+  /** Folded surface words with their term and how often they occur: typos, completions and the language guess. */
+  vocab: Vocabulary;
 }
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
@@ -54,7 +58,8 @@ export interface AskQuery {
   /** `all`/null: every page; a host: pages of that site (`www.` ignored). */
   site?: string | null;
   maxResults?: number | null;
-  /** Preferred page language; null: guessed from the query. */
+  /** The language the request states (accept-language): its pages come first. null: guessed from the query, and
+   * pages of the guessed language only get an edge. */
   lang?: Lang | null;
 }
 export interface AskOutcome { hits: AskHit[]; lang: Lang | null }
@@ -84,15 +89,17 @@ function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
   const docs: Doc[] = [];
   const rows: Array<{ tf: Map<string, number[]>; lens: number[] }> = [];
   const words = new Map<string, { term: string; count: number }>();
-  const totals = [0, 0, 0, 0];
+  const totals = new Array<number>(FIELDS).fill(0);
   for (const page of pages.filter((p) => p.lang === lang)) {
     const tf = new Map<string, number[]>();
-    const fields = [page.title, page.keywords, page.description, page.blocks.join('\n')];
+    const body = page.blocks.join('\n');
+    const code = [...body.matchAll(/`([^`]*)`/g)].map((m) => m[1]).join('\n');
+    const fields = [page.title, page.keywords, page.description, body.replace(/`[^`]*`/g, ' '), code];
     const lens = fields.map((text, f) => {
       let words_ = 0;
       for (const term of docTerms(text, lang)) {
         let row = tf.get(term);
-        if (!row) tf.set(term, (row = [0, 0, 0, 0]));
+        if (!row) tf.set(term, (row = new Array<number>(FIELDS).fill(0)));
         row[f]++;
         if (!term.includes(' ')) words_++;
       }
@@ -114,7 +121,7 @@ function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
   rows.forEach(({ tf, lens }, id) => {
     for (const [term, counts] of tf) {
       let weight = 0;
-      for (let f = 0; f < 4; f++) {
+      for (let f = 0; f < FIELDS; f++) {
         if (counts[f]) weight += (WEIGHTS[f] * counts[f] * (K1 + 1)) / (counts[f] + K1 * (1 - B[f] + (B[f] * lens[f]) / avg[f]));
       }
       let posting = postings.get(term);
@@ -124,13 +131,7 @@ function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
     }
   });
   for (const posting of postings.values()) posting.idf = idfOf(docs.length, posting.docs.length);
-  const byLen = new Map<number, Array<[string, number]>>();
-  for (const w of [...words.keys()].sort()) {
-    const bucket = byLen.get(w.length) ?? [];
-    bucket.push([w, letterMask(w)]);
-    byLen.set(w.length, bucket);
-  }
-  return { lang, docs, postings, words, byLen };
+  return { lang, docs, postings, vocab: buildVocabulary(words) };
 }
 
 function idfOf(n: number, df: number): number {
@@ -141,38 +142,10 @@ function idf(sub: SubIndex, term: string): number {
   return sub.postings.get(term)?.idf ?? idfOf(sub.docs.length, 0);
 }
 
-function letterMask(word: string): number {
-  let mask = 0;
-  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) % 31);
-  return mask;
-}
-
-function popcount(x: number): number {
-  let n = 0;
-  for (; x; n++) x &= x - 1;
-  return n;
-}
-
-/** Known words within a small edit distance of an unknown query word: the nearest, the most frequent first. */
+/** Nearest known words of an unknown query word (a typo), discounted by their distance. */
 function fuzzy(sub: SubIndex, token: string): Alt[] {
-  if (token.length < 5 || /\p{N}/u.test(token)) return [];
-  const max = token.length >= 7 ? 2 : 1;
-  const mask = letterMask(token);
-  let best = max + 1;
-  let found: string[] = [];
-  for (let len = token.length - max; len <= token.length + max; len++) {
-    for (const [surface, surfaceMask] of sub.byLen.get(len) ?? []) {
-      // Each edit brings in or takes away at most one distinct letter (a swap none): too many differing letters
-      // rule a word out before the distance is computed.
-      if (popcount(mask ^ surfaceMask) > 2 * Math.min(best, max)) continue;
-      const d = editDistance(token, surface, best);
-      if (d < best) { best = d; found = [surface]; } else if (d === best) found.push(surface);
-    }
-  }
-  if (best > max) return [];
-  found.sort((a, b) => sub.words.get(b)!.count - sub.words.get(a)!.count || (a < b ? -1 : 1));
-  const terms = [...new Set(found.map((w) => sub.words.get(w)!.term))].slice(0, 2);
-  return terms.map((term) => ({ term, weight: FUZZY_WEIGHT[best] }));
+  const { terms, distance } = nearest(sub.vocab, token);
+  return terms.map((term) => ({ term, weight: FUZZY_WEIGHT[distance] }));
 }
 
 function pairs(tokens: readonly string[], lang: Lang): string[] {
@@ -186,7 +159,7 @@ function pairs(tokens: readonly string[], lang: Lang): string[] {
 /** Groups of alternative terms for one language: one per query word (its own term, else the nearest vocabulary
  * words), one per adjacent word pair, and the words and pairs of synonym phrases at a discount. A group scores its
  * best alternative, so an expansion never outweighs the word itself. */
-function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean): Group[] {
+function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean, typing: string | null): Group[] {
   const groups: Group[] = [];
   const unknownMass = idf(sub, '');
   const seen = new Set<string>();
@@ -194,8 +167,12 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
     if (isQueryStopword(token) || seen.has(token)) continue;
     seen.add(token);
     const own = stem(token, sub.lang);
-    // Only a word no page of any language uses is a typo: an English word is not misspelt Portuguese.
+    // Only a word no page of any language writes is a typo: an English word is not misspelt Portuguese. (Stems would
+    // not do: Portuguese rules stem English words too, and "scops" would pass as a form of "scopes".)
     const alts: Alt[] = sub.postings.has(own) ? [{ term: own, weight: 1 }] : known(token) ? [] : fuzzy(sub, token);
+    if (token === typing) {
+      for (const term of completions(sub.vocab, token)) if (!alts.some((a) => a.term === term)) alts.push({ term, weight: PREFIX_WEIGHT });
+    }
     // A word the pages never use still counts in the query's mass, as the rarest word would: it lowers coverage.
     groups.push({ alts, mass: alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass });
   }
@@ -267,29 +244,51 @@ function cite(sub: SubIndex, doc: Doc, groups: Group[]): string[] {
 function guessLang(subs: Record<Lang, SubIndex>, tokens: readonly string[]): Lang | null {
   let vote = 0; // > 0: pt
   for (const token of new Set(tokens)) {
-    const pt = isStopword(token, 'pt') ? 20 : (subs.pt.words.get(token)?.count ?? 0);
-    const en = isStopword(token, 'en') ? 20 : (subs.en.words.get(token)?.count ?? 0);
+    const pt = isStopword(token, 'pt') ? 20 : (subs.pt.vocab.words.get(token)?.count ?? 0);
+    const en = isStopword(token, 'en') ? 20 : (subs.en.vocab.words.get(token)?.count ?? 0);
     vote += Math.log((pt + 1) / (en + 1));
   }
   if (Math.abs(vote) < 1) return null;
   return vote > 0 ? 'pt' : 'en';
 }
 
+/** Every word the pages use (any field, any language) and every pair of words they write side by side. */
+function surfaceWords(pages: readonly Page[]): { surface: Set<string>; adjacent: Set<string> } {
+  const surface = new Set<string>();
+  const adjacent = new Set<string>();
+  for (const page of pages) {
+    for (const text of [page.title, page.keywords, page.description, ...page.blocks]) {
+      const tokens = tokenize(text);
+      tokens.forEach((t, i) => {
+        surface.add(t);
+        if (i > 0) adjacent.add(`${tokens[i - 1]} ${t}`);
+      });
+    }
+  }
+  return { surface, adjacent };
+}
+
 export function buildAskIndex(pages: readonly Page[]): AskIndex {
   const subs = { pt: buildSub('pt', pages), en: buildSub('en', pages) } as Record<Lang, SubIndex>;
-  const known = (token: string) => LANGS.some((l) => subs[l].words.has(token) || subs[l].postings.has(stem(token, l)));
+  const { surface, adjacent } = surfaceWords(pages);
+  const isPair = (a: string, b: string) => adjacent.has(`${a} ${b}`);
+  const isWord = (w: string) => surface.has(w);
   return {
     size: pages.length,
     pages,
     search(query) {
-      const tokens = tokenize(query.text);
-      const lang = query.lang ?? guessLang(subs, tokens);
+      const tokens = splitJoin(tokenize(query.text), isWord, isPair);
+      // The last word may still be being typed, unless the text ends with a space or punctuation.
+      const typing = /[\p{L}\p{N}]$/u.test(query.text) ? (tokens.at(-1) ?? null) : null;
+      const stated = query.lang ?? null;
+      const lang = stated ?? guessLang(subs, tokens);
       const site = !query.site || query.site === 'all' ? null : query.site.toLowerCase().replace(/^www\./, '');
       const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number }> = [];
       for (const l of LANGS) {
         const sub = subs[l];
-        const groups = queryGroups(sub, tokens, known);
-        const factor = lang && lang !== l ? OTHER_LANG_FACTOR : 1;
+        const groups = queryGroups(sub, tokens, isWord, typing);
+        // A guessed language is only a hint: its pages get an edge, and a clearly better page of the other still wins.
+        const factor = !stated && lang && lang !== l ? OTHER_LANG_FACTOR : 1;
         for (const [id, s] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;
@@ -298,11 +297,13 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       }
       const top = Math.max(0, ...scored.map((s) => s.raw));
       const seen = new Set<string>();
+      // A stated language orders the list, as the public-search page promises: its pages first, then relevant others.
+      const otherLang = (s: { doc: Doc }) => (stated && s.doc.page.lang !== stated ? 1 : 0);
       const hits = scored
         .filter((s) => s.raw >= top * RELATIVE_CUTOFF)
         .map((s) => ({ ...s, score: Math.round((100 * s.raw) / (s.raw + SCALE_K)) }))
         .filter((s) => s.score >= MIN_SCORE)
-        .sort((a, b) => b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
+        .sort((a, b) => otherLang(a) - otherLang(b) || b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
         .filter((s) => !seen.has(s.doc.page.key) && seen.add(s.doc.page.key))
         .slice(0, query.maxResults ?? DEFAULT_MAX_RESULTS)
         .map((s) => ({ page: s.doc.page, score: s.score, citations: cite(s.sub, s.doc, s.groups) }));
