@@ -45,12 +45,14 @@ interface SubIndex {
 }
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
-interface Group { alts: Alt[]; mass: number }
+interface Group { alts: Alt[]; mass: number; word?: string }
 
 export interface AskHit {
   page: Page;
   /** 0..100, integer. */
   score: number;
+  /** Share of the query's word mass (rarer words weigh more, unknown words most) this page matches, 0..1. */
+  coverage: number;
   citations: string[];
 }
 export interface AskQuery {
@@ -62,7 +64,12 @@ export interface AskQuery {
    * pages of the guessed language only get an edge. */
   lang?: Lang | null;
 }
-export interface AskOutcome { hits: AskHit[]; lang: Lang | null }
+export interface AskOutcome {
+  hits: AskHit[];
+  lang: Lang | null;
+  /** The query's topic words, and those no page of either language knows in any form (not even as a typo or prefix). */
+  words: { content: string[]; unknown: string[] };
+}
 
 export interface AskIndex {
   readonly size: number;
@@ -174,7 +181,7 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
       for (const term of completions(sub.vocab, token)) if (!alts.some((a) => a.term === term)) alts.push({ term, weight: PREFIX_WEIGHT });
     }
     // A word the pages never use still counts in the query's mass, as the rarest word would: it lowers coverage.
-    groups.push({ alts, mass: alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass });
+    groups.push({ alts, mass: alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass, word: token });
   }
   for (const term of pairs(tokens, sub.lang)) {
     if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
@@ -194,7 +201,8 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
   return groups;
 }
 
-function scoreSub(sub: SubIndex, groups: Group[]): Map<number, number> {
+/** Each matching page's score and coverage (the share of the query's word mass it matches). */
+function scoreSub(sub: SubIndex, groups: Group[]): Map<number, { raw: number; cover: number }> {
   const total = new Map<number, number>();
   const matched = new Map<number, number>();
   const mass = groups.reduce((m, g) => m + g.mass, 0);
@@ -216,8 +224,12 @@ function scoreSub(sub: SubIndex, groups: Group[]): Map<number, number> {
     }
   }
   // Coverage: a page that answers only part of the query ranks below one that answers all of it.
-  if (mass > 0) for (const [id, s] of total) total.set(id, s * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (matched.get(id)! / mass)));
-  return total;
+  const out = new Map<number, { raw: number; cover: number }>();
+  for (const [id, s] of total) {
+    const cover = mass > 0 ? matched.get(id)! / mass : 0;
+    out.set(id, { raw: mass > 0 ? s * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * cover) : s, cover });
+  }
+  return out;
 }
 
 /** Up to two sentences of the page sharing the most (rare) query terms, verbatim, most relevant first. */
@@ -283,18 +295,31 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       const stated = query.lang ?? null;
       const lang = stated ?? guessLang(subs, tokens);
       const site = !query.site || query.site === 'all' ? null : query.site.toLowerCase().replace(/^www\./, '');
-      const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number }> = [];
+      const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number; cover: number }> = [];
+      const matchable = new Set<string>();
+      const content = new Set<string>();
       for (const l of LANGS) {
         const sub = subs[l];
         const groups = queryGroups(sub, tokens, isWord, typing);
+        for (const g of groups) {
+          if (g.word === undefined) continue;
+          content.add(g.word);
+          if (g.alts.length) matchable.add(g.word);
+        }
         // A guessed language is only a hint: its pages get an edge, and a clearly better page of the other still wins.
         const factor = !stated && lang && lang !== l ? OTHER_LANG_FACTOR : 1;
-        for (const [id, s] of scoreSub(sub, groups)) {
+        for (const [id, { raw, cover }] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;
-          scored.push({ doc, sub, groups, raw: s * factor });
+          scored.push({ doc, sub, groups, raw: raw * factor, cover });
         }
       }
+      const unknown = [...content].filter((w) => !matchable.has(w));
+      const words = { content: [...content], unknown };
+      // No answer: when at least half of the question's topic words are words no page uses in any form (not as typed,
+      // not as a typo, not as a completion, in neither language), the question is about something the site does not
+      // cover ("pricing plans", "modo escuro"), and whatever matches its other half answers a different question.
+      if (unknown.length > 0 && unknown.length * 2 >= content.size) return { hits: [], lang, words };
       const top = Math.max(0, ...scored.map((s) => s.raw));
       const seen = new Set<string>();
       // A stated language orders the list, as the public-search page promises: its pages first, then relevant others.
@@ -306,8 +331,8 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
         .sort((a, b) => otherLang(a) - otherLang(b) || b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
         .filter((s) => !seen.has(s.doc.page.key) && seen.add(s.doc.page.key))
         .slice(0, query.maxResults ?? DEFAULT_MAX_RESULTS)
-        .map((s) => ({ page: s.doc.page, score: s.score, citations: cite(s.sub, s.doc, s.groups) }));
-      return { hits, lang };
+        .map((s) => ({ page: s.doc.page, score: s.score, coverage: s.cover, citations: cite(s.sub, s.doc, s.groups) }));
+      return { hits, lang, words };
     },
   };
 }

@@ -41,19 +41,22 @@ function topTerms(vocab: Vocabulary, found: string[], limit: number): string[] {
   return [...new Set(found.map((w) => vocab.words.get(w)!.term))].slice(0, limit);
 }
 
-/** Terms of the known words nearest to an unknown word, with their edit distance. Short words (3-4 letters) have too
+/** Terms of the known words nearest to an unknown word (same first letter), with their edit distance. Short words (3-4 letters) have too
  * many neighbours for any edit to be a safe guess: they take only the slips people make when typing fast, a dropped
  * letter or two swapped ones, and keep their first letter ("qota" → quota, "rols" → roles; "qwer" is not "quer"). */
 export function nearest(vocab: Vocabulary, token: string): { terms: string[]; distance: number } {
   if (token.length < 3 || /\p{N}/u.test(token)) return { terms: [], distance: 0 };
-  const max = token.length >= 7 ? 2 : 1;
+  // Two edits only for long words: at seven letters they already turn "pricing" into "writing".
+  const max = token.length >= 8 ? 2 : 1;
   const short = token.length < 5;
   const mask = letterMask(token);
   let best = max + 1;
   let found: string[] = [];
   for (let len = token.length - max; len <= token.length + max; len++) {
     for (const [surface, surfaceMask] of vocab.byLen.get(len) ?? []) {
-      if (short && (surface[0] !== token[0] || len < token.length || (len === token.length && surfaceMask !== mask))) continue;
+      // People rarely mistype the first letter; a guess that changes it is more often another word.
+      if (surface[0] !== token[0]) continue;
+      if (short && (len < token.length || (len === token.length && surfaceMask !== mask))) continue;
       // Each edit brings in or takes away at most one distinct letter (a swap none): too many differing letters
       // rule a word out before the distance is computed.
       if (popcount(mask ^ surfaceMask) > 2 * Math.min(best, max)) continue;
