@@ -4,6 +4,7 @@
 import type { Page } from './corpus.ts';
 import { analyze, isQueryStopword, isStopword, LANGS, sentences, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
+import { pairTranslations } from './translations.ts';
 import { buildVocabulary, completions, nearest, splitJoin, type Vocabulary } from './vocabulary.ts';
 
 // Each field is scored on its own and the scores are added, so a word in the title counts on top of the same word in
@@ -27,6 +28,9 @@ const OTHER_LANG_FACTOR = 0.6;
 const FUZZY_WEIGHT = [1, 0.75, 0.55];
 /** A completion of the last word, typed while the answer appears ("planil" → planilha). */
 const PREFIX_WEIGHT = 0.8;
+/** A word only the other language uses ("planilhas" in an English question) counts for the translation of the pages
+ * that use it, at a discount. */
+const BRIDGE_WEIGHT = 0.7;
 const SYNONYM_WEIGHT = 0.8;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
@@ -45,7 +49,15 @@ interface SubIndex {
 }
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
-interface Group { alts: Alt[]; mass: number; word?: string }
+interface Group {
+  alts: Alt[];
+  mass: number;
+  /** The query word of a word group (pairs and synonyms have none). */
+  word?: string;
+  /** Matched through the translations: `alts` are terms of the other language's sub-index, whose documents map to
+   * this one's by `to` (-1: no translation). */
+  via?: { sub: SubIndex; to: Int32Array };
+}
 
 export interface AskHit {
   page: Page;
@@ -206,14 +218,15 @@ function scoreSub(sub: SubIndex, groups: Group[]): Map<number, { raw: number; co
   const total = new Map<number, number>();
   const matched = new Map<number, number>();
   const mass = groups.reduce((m, g) => m + g.mass, 0);
-  for (const { alts, mass: groupMass } of groups) {
+  for (const { alts, mass: groupMass, via } of groups) {
     const best = new Map<number, number>();
     for (const { term, weight } of alts) {
-      const posting = sub.postings.get(term);
+      const posting = (via?.sub ?? sub).postings.get(term);
       if (!posting) continue;
       const w = weight * posting.idf;
       for (let i = 0; i < posting.docs.length; i++) {
-        const id = posting.docs[i];
+        const id = via ? via.to[posting.docs[i]] : posting.docs[i];
+        if (id < 0) continue;
         const s = w * posting.weights[i];
         if (s > (best.get(id) ?? 0)) best.set(id, s);
       }
@@ -264,6 +277,14 @@ function guessLang(subs: Record<Lang, SubIndex>, tokens: readonly string[]): Lan
   return vote > 0 ? 'pt' : 'en';
 }
 
+/** A word group with no match in its language, matched instead through the other language's pages and their
+ * translations (unchanged when the other language does not know the word either). */
+function bridge(group: Group, otherGroups: readonly Group[], other: SubIndex, toHere: Int32Array): Group {
+  const there = otherGroups.find((g) => g.word === group.word);
+  if (!there || there.alts.length === 0) return group;
+  return { ...group, alts: there.alts.map((a) => ({ term: a.term, weight: a.weight * BRIDGE_WEIGHT })), mass: there.mass, via: { sub: other, to: toHere } };
+}
+
 /** Every word the pages use (any field, any language) and every pair of words they write side by side. */
 function surfaceWords(pages: readonly Page[]): { surface: Set<string>; adjacent: Set<string> } {
   const surface = new Set<string>();
@@ -282,6 +303,14 @@ function surfaceWords(pages: readonly Page[]): { surface: Set<string>; adjacent:
 
 export function buildAskIndex(pages: readonly Page[]): AskIndex {
   const subs = { pt: buildSub('pt', pages), en: buildSub('en', pages) } as Record<Lang, SubIndex>;
+  // translations[l][id]: the document of the other sub-index translating document `id` of sub-index `l`.
+  const translations = { pt: new Int32Array(subs.pt.docs.length).fill(-1), en: new Int32Array(subs.en.docs.length).fill(-1) };
+  const docId = (page: Page) => subs[page.lang].docs.findIndex((d) => d.page === page);
+  for (const [a, b] of pairTranslations(pages)) {
+    const [pa, pb] = [pages[a], pages[b]];
+    translations[pa.lang][docId(pa)] = docId(pb);
+    translations[pb.lang][docId(pb)] = docId(pa);
+  }
   const { surface, adjacent } = surfaceWords(pages);
   const isPair = (a: string, b: string) => adjacent.has(`${a} ${b}`);
   const isWord = (w: string) => surface.has(w);
@@ -298,9 +327,11 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number; cover: number }> = [];
       const matchable = new Set<string>();
       const content = new Set<string>();
+      const groupsOf = { pt: queryGroups(subs.pt, tokens, isWord, typing), en: queryGroups(subs.en, tokens, isWord, typing) };
       for (const l of LANGS) {
         const sub = subs[l];
-        const groups = queryGroups(sub, tokens, isWord, typing);
+        const other = l === 'pt' ? 'en' : 'pt';
+        const groups = groupsOf[l].map((g) => (g.word !== undefined && g.alts.length === 0 ? bridge(g, groupsOf[other], subs[other], translations[other]) : g));
         for (const g of groups) {
           if (g.word === undefined) continue;
           content.add(g.word);
