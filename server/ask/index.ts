@@ -5,6 +5,7 @@ import type { Page } from './corpus.ts';
 import { analyze, isQueryStopword, isStopword, LANGS, sentences, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
 import { pairTranslations } from './translations.ts';
+import { relatedTerms, type Related } from './related.ts';
 import { buildVocabulary, completions, nearest, splitJoin, type Vocabulary } from './vocabulary.ts';
 
 // Each field is scored on its own and the scores are added, so a word in the title counts on top of the same word in
@@ -31,6 +32,8 @@ const PREFIX_WEIGHT = 0.8;
 /** A word only the other language uses ("planilhas" in an English question) counts for the translation of the pages
  * that use it, at a discount. */
 const BRIDGE_WEIGHT = 0.7;
+/** A term the pages use together with a query word stands in for it at this discount (times their relatedness). */
+const RELATED_WEIGHT = 0.5;
 const SYNONYM_WEIGHT = 0.8;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
@@ -46,6 +49,8 @@ interface SubIndex {
   postings: Map<string, Posting>;
   /** Folded surface words with their term and how often they occur: typos, completions and the language guess. */
   vocab: Vocabulary;
+  /** Terms the pages' sentences use together, for questions worded unlike the page that answers them. */
+  related: Map<string, Related[]>;
 }
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
@@ -150,7 +155,8 @@ function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
     }
   });
   for (const posting of postings.values()) posting.idf = idfOf(docs.length, posting.docs.length);
-  return { lang, docs, postings, vocab: buildVocabulary(words) };
+  const related = relatedTerms(docs.flatMap((d) => d.sentences.map((s) => s.terms)));
+  return { lang, docs, postings, vocab: buildVocabulary(words), related };
 }
 
 function idfOf(n: number, df: number): number {
@@ -193,7 +199,11 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
       for (const term of completions(sub.vocab, token)) if (!alts.some((a) => a.term === term)) alts.push({ term, weight: PREFIX_WEIGHT });
     }
     // A word the pages never use still counts in the query's mass, as the rarest word would: it lowers coverage.
-    groups.push({ alts, mass: alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass, word: token });
+    const mass = alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass;
+    if (alts.length === 1 && alts[0].weight === 1) {
+      for (const r of sub.related.get(own) ?? []) alts.push({ term: r.term, weight: RELATED_WEIGHT * r.strength });
+    }
+    groups.push({ alts, mass, word: token });
   }
   for (const term of pairs(tokens, sub.lang)) {
     if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
