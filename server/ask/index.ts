@@ -1,21 +1,13 @@
-// The /ask index: BM25 over weighted page fields (title > keywords, description > body), one sub-index per page
-// language so each page is stemmed in its own language, word pairs indexed beside words ("sign in", "log out"), and an
-// edit-distance fallback for query words the vocabulary lacks (typos). Pure and deterministic.
+// The /ask search: BM25 over one sub-index per page language (sub-index.ts), with query words matched as typed, as
+// typos, as completions of the last word, split or joined, through related terms and through translations; a stated
+// language orders the answer, and a question about what no page knows gets none. Pure and deterministic.
 import type { Page } from './corpus.ts';
-import { analyze, isQueryStopword, isStopword, LANGS, sentences, stem, tokenize, type Lang } from './text.ts';
+import { isQueryStopword, isStopword, LANGS, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
 import { pairTranslations } from './translations.ts';
-import { relatedTerms, type Related } from './related.ts';
-import { buildVocabulary, completions, nearest, splitJoin, type Vocabulary } from './vocabulary.ts';
+import { completions, nearest, splitJoin } from './vocabulary.ts';
+import { buildSub, idf, key, type Doc, type SubIndex } from './sub-index.ts';
 
-// Each field is scored on its own and the scores are added, so a word in the title counts on top of the same word in
-// the body instead of drowning in it (a long page repeats its topic words; the title names the topic once). Code in
-// the body (`files_list`, `upload_begin`) is a field of its own, weighed low: Portuguese pages quote the same English
-// identifiers as the English ones, and those must not make them answer English questions.
-const FIELDS = 5;
-const WEIGHTS = [3, 1.5, 1.5, 1, 0.3];
-const B = [0.3, 0.3, 0.5, 0.75, 0.75];
-const K1 = 1.2;
 /** Word pairs refine word matches; they never carry a page alone. */
 const PAIR_WEIGHT = 0.5;
 /** Raw score → 0..100 by saturation s/(s+K): absolute, so the top hit of a weak query stays low. */
@@ -24,7 +16,7 @@ const SCALE_K = 8;
 export const MIN_SCORE = 15;
 /** Hits far below the best one answer another question. */
 const RELATIVE_CUTOFF = 0.15;
-/** Pages in the other language still show, below comparable pages in the preferred one. */
+/** Without a stated language, pages of the other language than the guessed one rank as if this much weaker. */
 const OTHER_LANG_FACTOR = 0.6;
 const FUZZY_WEIGHT = [1, 0.75, 0.55];
 /** A completion of the last word, typed while the answer appears ("planil" → planilha). */
@@ -39,19 +31,6 @@ const SYNONYM_WEIGHT = 0.8;
 const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
 
-interface Sentence { text: string; terms: ReadonlySet<string> }
-interface Doc { page: Page; sentences: Sentence[] }
-/** A term's documents with their field-weighted BM25 term weight (query-independent, so computed once) and its idf. */
-interface Posting { idf: number; docs: number[]; weights: number[] }
-interface SubIndex {
-  lang: Lang;
-  docs: Doc[];
-  postings: Map<string, Posting>;
-  /** Folded surface words with their term and how often they occur: typos, completions and the language guess. */
-  vocab: Vocabulary;
-  /** Terms the pages' sentences use together, for questions worded unlike the page that answers them. */
-  related: Map<string, Related[]>;
-}
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
 interface Group {
@@ -92,79 +71,6 @@ export interface AskIndex {
   readonly size: number;
   readonly pages: readonly Page[];
   search(query: AskQuery): AskOutcome;
-}
-
-/** A word's key in a language: its stem, or the word itself for a stop word (kept only inside pairs). */
-function key(token: string, lang: Lang): string {
-  return isStopword(token, lang) ? token : stem(token, lang);
-}
-
-/** Index terms of a text: stems of the non-stop words, then the pairs of adjacent words that hold at least one. */
-function docTerms(text: string, lang: Lang): string[] {
-  const tokens = tokenize(text);
-  const terms = analyze(text, lang);
-  for (let i = 1; i < tokens.length; i++) {
-    if (!isStopword(tokens[i - 1], lang) || !isStopword(tokens[i], lang)) terms.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
-  }
-  return terms;
-}
-
-function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
-  const docs: Doc[] = [];
-  const rows: Array<{ tf: Map<string, number[]>; lens: number[] }> = [];
-  const words = new Map<string, { term: string; count: number }>();
-  const totals = new Array<number>(FIELDS).fill(0);
-  for (const page of pages.filter((p) => p.lang === lang)) {
-    const tf = new Map<string, number[]>();
-    const body = page.blocks.join('\n');
-    const code = [...body.matchAll(/`([^`]*)`/g)].map((m) => m[1]).join('\n');
-    const fields = [page.title, page.keywords, page.description, body.replace(/`[^`]*`/g, ' '), code];
-    const lens = fields.map((text, f) => {
-      let words_ = 0;
-      for (const term of docTerms(text, lang)) {
-        let row = tf.get(term);
-        if (!row) tf.set(term, (row = new Array<number>(FIELDS).fill(0)));
-        row[f]++;
-        if (!term.includes(' ')) words_++;
-      }
-      for (const token of tokenize(text)) {
-        if (token.length < 3 || /\p{N}/u.test(token) || isStopword(token, lang)) continue;
-        const w = words.get(token);
-        if (w) w.count++;
-        else words.set(token, { term: stem(token, lang), count: 1 });
-      }
-      return words_;
-    });
-    lens.forEach((n, f) => (totals[f] += n));
-    const sentenceList = page.blocks.flatMap((block) => sentences(block)).map((text) => ({ text, terms: new Set(docTerms(text, lang)) }));
-    docs.push({ page, sentences: sentenceList });
-    rows.push({ tf, lens });
-  }
-  const avg = totals.map((t) => Math.max(1, t / Math.max(1, docs.length)));
-  const postings = new Map<string, Posting>();
-  rows.forEach(({ tf, lens }, id) => {
-    for (const [term, counts] of tf) {
-      let weight = 0;
-      for (let f = 0; f < FIELDS; f++) {
-        if (counts[f]) weight += (WEIGHTS[f] * counts[f] * (K1 + 1)) / (counts[f] + K1 * (1 - B[f] + (B[f] * lens[f]) / avg[f]));
-      }
-      let posting = postings.get(term);
-      if (!posting) postings.set(term, (posting = { idf: 0, docs: [], weights: [] }));
-      posting.docs.push(id);
-      posting.weights.push(weight);
-    }
-  });
-  for (const posting of postings.values()) posting.idf = idfOf(docs.length, posting.docs.length);
-  const related = relatedTerms(docs.flatMap((d) => d.sentences.map((s) => s.terms)));
-  return { lang, docs, postings, vocab: buildVocabulary(words), related };
-}
-
-function idfOf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-function idf(sub: SubIndex, term: string): number {
-  return sub.postings.get(term)?.idf ?? idfOf(sub.docs.length, 0);
 }
 
 /** Nearest known words of an unknown query word (a typo), discounted by their distance. */
