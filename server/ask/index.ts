@@ -5,7 +5,7 @@ import type { Page } from './corpus.ts';
 import { isQueryStopword, isStopword, LANGS, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
 import { pairTranslations } from './translations.ts';
-import { completions, nearest, splitJoin } from './vocabulary.ts';
+import { completions, derivations, nearest, splitJoin } from './vocabulary.ts';
 import { buildSub, idf, key, type Doc, type SubIndex } from './sub-index.ts';
 
 /** Word pairs refine word matches; they never carry a page alone. */
@@ -27,6 +27,8 @@ const BRIDGE_WEIGHT = 0.7;
 /** A term the pages use together with a query word stands in for it at this discount (times their relatedness). */
 const RELATED_WEIGHT = 0.5;
 const SYNONYM_WEIGHT = 0.8;
+/** A word of the same root under another derivational ending ("lixo" → lixeira). */
+const DERIVED_WEIGHT = 0.5;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
@@ -101,6 +103,7 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
     // Only a word no page of any language writes is a typo: an English word is not misspelt Portuguese. (Stems would
     // not do: Portuguese rules stem English words too, and "scops" would pass as a form of "scopes".)
     const alts: Alt[] = sub.postings.has(own) ? [{ term: own, weight: 1 }] : known(token) ? [] : fuzzy(sub, token);
+    if (alts.length === 0 && !known(token)) for (const term of derivations(sub.vocab, token, sub.lang)) alts.push({ term, weight: DERIVED_WEIGHT });
     if (token === typing) {
       for (const term of completions(sub.vocab, token)) if (!alts.some((a) => a.term === term)) alts.push({ term, weight: PREFIX_WEIGHT });
     }

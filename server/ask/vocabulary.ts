@@ -118,3 +118,29 @@ function findCut(word: string, isWord: (w: string) => boolean, isPair: (a: strin
   }
   return 0;
 }
+
+/** Derivational endings: a word and its relatives share a root and differ only in one of these ("lixo" and "lixeira",
+ * "employ" and "employment"). Inflections are the stemmer's job; these are the endings it keeps apart. */
+const DERIVATIONS: Record<'pt' | 'en', readonly string[]> = {
+  pt: ['', 'a', 'e', 'o', 'eira', 'eiro', 'aria', 'ario', 'cao', 'coes', 'mento', 'agem', 'ador', 'avel', 'ivel', 'ista', 'ura', 'ar', 'er', 'ir'],
+  en: ['', 'e', 'er', 'ee', 'ment', 'tion', 'ation', 'ing', 'able', 'ible', 'al', 'ity', 'ness', 'ship', 'ize', 'ise'],
+};
+
+/** Terms of known words sharing an unknown word's root under another derivational ending (the most used first), for a
+ * question that names the thing where the page names the act or the place ("lixo" → lixeira). The root keeps at least
+ * four letters, or three when the word is one ending away, so short words do not meet unrelated ones. */
+export function derivations(vocab: Vocabulary, token: string, lang: 'pt' | 'en', limit = 2): string[] {
+  const endings = DERIVATIONS[lang];
+  const found = new Set<string>();
+  for (const from of endings) {
+    if (!token.endsWith(from)) continue;
+    const root = token.slice(0, token.length - from.length);
+    if (root.length < 3 || (root.length < 4 && from.length > 1)) continue;
+    for (const to of endings) {
+      if (to === from) continue;
+      const word = root + to;
+      if (word !== token && vocab.words.has(word)) found.add(word);
+    }
+  }
+  return topTerms(vocab, [...found], limit);
+}

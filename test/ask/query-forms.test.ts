@@ -50,3 +50,13 @@ t.test('words the pages write apart are not joined', async (t) => {
   t.equal(top('sign in', 'en')[0], '/docs/en/sign-in');
   t.equal(top('rate limit', 'en')[0], '/docs/en/rate-limits');
 });
+
+t.test('a word of the same root under another derivational ending meets the page ("lixo" → lixeira)', async (t) => {
+  const cases: Array<[string, Lang | null, string]> = [
+    ['lixo', 'pt', '/docs/pt/lixeira'], ['lixo', null, '/docs/pt/lixeira'], ['recuperar do lixo', 'pt', '/docs/pt/lixeira'],
+    ['onde fica o lixo', 'pt', '/docs/pt/lixeira'], ['planilheiro', 'pt', '/docs/pt/planilhas'],
+  ];
+  for (const [text, lang, url] of cases) t.ok(top(text, lang).slice(0, 3).includes(url), `${text}: ${top(text, lang).join(' ')}`);
+  // The root stays long enough that unrelated words do not meet: these remain unknown, so the question gets no answer.
+  for (const text of ['dark mode', 'modo escuro', 'pricing plans', 'suporte por telefone']) t.same(top(text), [], text);
+});
