@@ -18,6 +18,9 @@ export const MIN_SCORE = 15;
 const RELATIVE_CUTOFF = 0.15;
 /** Without a stated language, pages of the other language than the guessed one rank as if this much weaker. */
 const OTHER_LANG_FACTOR = 0.6;
+/** When the question's function words are all of one language, the other language's pages rank as if this much weaker:
+ * the reader's language is known (though not stated, so the list stays in score order, as without accept-language). */
+const OTHER_GRAMMAR_FACTOR = 0.3;
 const FUZZY_WEIGHT = [1, 0.75, 0.55];
 /** A completion of the last word, typed while the answer appears ("planil" → planilha). */
 const PREFIX_WEIGHT = 0.8;
@@ -58,8 +61,9 @@ export interface AskQuery {
   /** `all`/null: every page; a host: pages of that site (`www.` ignored). */
   site?: string | null;
   maxResults?: number | null;
-  /** The language the request states (accept-language): its pages come first. null: guessed from the query, and
-   * pages of the guessed language only get an edge. */
+  /** The language the request states (accept-language): its pages come first. null: taken from the question's
+   * function words when they all belong to one language, else guessed from its words; the pages of that language get
+   * an edge (a larger one in the first case) and the list stays in score order. */
   lang?: Lang | null;
 }
 export interface AskOutcome {
@@ -196,6 +200,23 @@ function guessLang(subs: Record<Lang, SubIndex>, tokens: readonly string[]): Lan
   return vote > 0 ? 'pt' : 'en';
 }
 
+/** The language of the question's grammar: its function words that only one language uses ("de", "pra", "o que"
+ * against "the", "how", "my"), when they all agree. Technical words are borrowed across languages ("rate limit",
+ * "invite" in a Portuguese question); function words are not, so they tell the reader's language. */
+function grammarLang(tokens: readonly string[]): Lang | null {
+  let pt = 0;
+  let en = 0;
+  for (const token of tokens) {
+    const inPt = isStopword(token, 'pt');
+    const inEn = isStopword(token, 'en');
+    if (inPt && !inEn) pt++;
+    else if (inEn && !inPt) en++;
+  }
+  if (pt > 0 && en === 0) return 'pt';
+  if (en > 0 && pt === 0) return 'en';
+  return null;
+}
+
 /** A word group with no match in its language, matched instead through the other language's pages and their
  * translations (unchanged when the other language does not know the word either). */
 function bridge(group: Group, otherGroups: readonly Group[], other: SubIndex, toHere: Int32Array): Group {
@@ -241,7 +262,8 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       // The last word may still be being typed, unless the text ends with a space or punctuation.
       const typing = /[\p{L}\p{N}]$/u.test(query.text) ? (tokens.at(-1) ?? null) : null;
       const stated = query.lang ?? null;
-      const lang = stated ?? guessLang(subs, tokens);
+      const grammar = stated ? null : grammarLang(tokens);
+      const lang = stated ?? grammar ?? guessLang(subs, tokens);
       const site = !query.site || query.site === 'all' ? null : query.site.toLowerCase().replace(/^www\./, '');
       const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number; cover: number }> = [];
       const matchable = new Set<string>();
@@ -257,7 +279,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
           if (g.alts.length) matchable.add(g.word);
         }
         // A guessed language is only a hint: its pages get an edge, and a clearly better page of the other still wins.
-        const factor = !stated && lang && lang !== l ? OTHER_LANG_FACTOR : 1;
+        const factor = stated || !lang || lang === l ? 1 : grammar ? OTHER_GRAMMAR_FACTOR : OTHER_LANG_FACTOR;
         for (const [id, { raw, cover }] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;

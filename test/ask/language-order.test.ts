@@ -54,3 +54,23 @@ t.test('over HTTP, accept-language orders the results and is echoed in _meta', a
     t.equal(res.json._meta['accept-language'], tag.length === 2 ? (tag === 'pt' ? 'pt-BR' : 'en-US') : tag);
   }
 });
+
+t.test('without accept-language, a question in one language\'s grammar answers first in that language, borrowed words aside', async (t) => {
+  const hits = (text: string) => index.search({ text, maxResults: 20 }).hits;
+  const cases: Array<[string, string, string]> = [
+    ['deu erro de rate limit', 'pt-BR', 'https://siglata.com/docs/pt/limites-de-requisicoes'],
+    ['mandar invite pra um colega', 'pt-BR', 'https://siglata.com/docs/pt/convites'],
+    ['erro de quota no upload', 'pt-BR', 'https://siglata.com/docs/pt/cota-de-armazenamento'],
+    ['o que e rate limit', 'pt-BR', 'https://siglata.com/docs/pt/limites-de-requisicoes'],
+    ['como configurar o rate limit', 'pt-BR', 'https://siglata.com/docs/pt/limites-de-requisicoes'],
+    ['how to use planilhas', 'en-US', 'https://siglata.com/docs/en/spreadsheets'],
+    ['what is the lixeira', 'en-US', 'https://siglata.com/docs/en/trash'],
+  ];
+  for (const [text, tag, page] of cases) {
+    const found = hits(text);
+    t.equal(found[0]?.page.inLanguage, tag, `"${text}" first: ${found[0]?.page.url}`);
+    t.ok(found.slice(0, 5).some((h) => h.page.url === page), `"${text}" finds ${page}`);
+    // Not stated, so the list stays in score order (conformance case 15).
+    t.ok(found.every((h, i) => i === 0 || found[i - 1].score >= h.score), `"${text}" in score order`);
+  }
+});
