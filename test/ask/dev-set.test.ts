@@ -28,8 +28,8 @@ for (const split of ['tune', 'check']) {
   t.test(`${split} half: regression floor`, async (t) => {
     const [[, ours]] = await compare(index, half(split));
     t.comment(`nDCG@5 ${ours.ndcg.toFixed(3)}, recall@5 ${ours.recall.toFixed(3)}, unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
-    t.ok(ours.ndcg >= 0.75, `nDCG@5 ${ours.ndcg}`);
-    t.ok(ours.recall >= 0.82, `recall@5 ${ours.recall}`);
+    t.ok(ours.ndcg >= 0.78, `nDCG@5 ${ours.ndcg}`);
+    t.ok(ours.recall >= 0.86, `recall@5 ${ours.recall}`);
     t.ok(ours.unansweredRight >= 3, `unanswerable empty ${ours.unansweredRight}`);
     t.equal(ours.langViolations, 0, 'same language first whenever one is stated');
   });
