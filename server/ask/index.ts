@@ -1,15 +1,13 @@
-// The /ask index: BM25 over weighted page fields (title > keywords, description > body), one sub-index per page
-// language so each page is stemmed in its own language, word pairs indexed beside words ("sign in", "log out"), and an
-// edit-distance fallback for query words the vocabulary lacks (typos). Pure and deterministic.
+// The /ask search: BM25 over one sub-index per page language (sub-index.ts), with query words matched as typed, as
+// typos, as completions of the last word, split or joined, through related terms and through translations; a stated
+// language orders the answer, and a question about what no page knows gets none. Pure and deterministic.
 import type { Page } from './corpus.ts';
-import { analyze, editDistance, isQueryStopword, isStopword, LANGS, sentences, stem, tokenize, type Lang } from './text.ts';
+import { isQueryStopword, isStopword, LANGS, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
+import { pairTranslations } from './translations.ts';
+import { completions, derivations, nearest, splitJoin } from './vocabulary.ts';
+import { buildSub, idf, key, type Doc, type SubIndex } from './sub-index.ts';
 
-// Each field is scored on its own and the scores are added, so a word in the title counts on top of the same word in
-// the body instead of drowning in it (a long page repeats its topic words; the title names the topic once).
-const WEIGHTS = [3, 1.5, 1.5, 1];
-const B = [0.3, 0.3, 0.5, 0.75];
-const K1 = 1.2;
 /** Word pairs refine word matches; they never carry a page alone. */
 const PAIR_WEIGHT = 0.5;
 /** Raw score → 0..100 by saturation s/(s+K): absolute, so the top hit of a weak query stays low. */
@@ -18,35 +16,44 @@ const SCALE_K = 8;
 export const MIN_SCORE = 15;
 /** Hits far below the best one answer another question. */
 const RELATIVE_CUTOFF = 0.15;
-/** Pages in the other language still show, below comparable pages in the preferred one. */
+/** Without a stated language, pages of the other language than the guessed one rank as if this much weaker. */
 const OTHER_LANG_FACTOR = 0.6;
+/** When the question's function words are all of one language, the other language's pages rank as if this much weaker:
+ * the reader's language is known (though not stated, so the list stays in score order, as without accept-language). */
+const OTHER_GRAMMAR_FACTOR = 0.3;
 const FUZZY_WEIGHT = [1, 0.75, 0.55];
+/** A completion of the last word, typed while the answer appears ("planil" → planilha). */
+const PREFIX_WEIGHT = 0.8;
+/** A word only the other language uses ("planilhas" in an English question) counts for the translation of the pages
+ * that use it, at a discount. */
+const BRIDGE_WEIGHT = 0.7;
+/** A term the pages use together with a query word stands in for it at this discount (times their relatedness). */
+const RELATED_WEIGHT = 0.5;
 const SYNONYM_WEIGHT = 0.8;
+/** A word of the same root under another derivational ending ("lixo" → lixeira). */
+const DERIVED_WEIGHT = 0.5;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
 
-interface Sentence { text: string; terms: ReadonlySet<string> }
-interface Doc { page: Page; sentences: Sentence[] }
-/** A term's documents with their field-weighted BM25 term weight (query-independent, so computed once) and its idf. */
-interface Posting { idf: number; docs: number[]; weights: number[] }
-interface SubIndex {
-  lang: Lang;
-  docs: Doc[];
-  postings: Map<string, Posting>;
-  /** Folded surface words with their term and how often they occur, for typos and the language guess. */
-  words: Map<string, { term: string; count: number }>;
-  /** Surface words by length, each with the bit mask of its letters (a cheap filter before the edit distance). */
-  byLen: Map<number, Array<[string, number]>>;
-}
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
-interface Group { alts: Alt[]; mass: number }
+interface Group {
+  alts: Alt[];
+  mass: number;
+  /** The query word of a word group (pairs and synonyms have none). */
+  word?: string;
+  /** Matched through the translations: `alts` are terms of the other language's sub-index, whose documents map to
+   * this one's by `to` (-1: no translation). */
+  via?: { sub: SubIndex; to: Int32Array };
+}
 
 export interface AskHit {
   page: Page;
   /** 0..100, integer. */
   score: number;
+  /** Share of the query's word mass (rarer words weigh more, unknown words most) this page matches, 0..1. */
+  coverage: number;
   citations: string[];
 }
 export interface AskQuery {
@@ -54,10 +61,17 @@ export interface AskQuery {
   /** `all`/null: every page; a host: pages of that site (`www.` ignored). */
   site?: string | null;
   maxResults?: number | null;
-  /** Preferred page language; null: guessed from the query. */
+  /** The language the request states (accept-language): its pages come first. null: taken from the question's
+   * function words when they all belong to one language, else guessed from its words; the pages of that language get
+   * an edge (a larger one in the first case) and the list stays in score order. */
   lang?: Lang | null;
 }
-export interface AskOutcome { hits: AskHit[]; lang: Lang | null }
+export interface AskOutcome {
+  hits: AskHit[];
+  lang: Lang | null;
+  /** The query's topic words, and those no page of either language knows in any form (not even as a typo or prefix). */
+  words: { content: string[]; unknown: string[] };
+}
 
 export interface AskIndex {
   readonly size: number;
@@ -65,114 +79,10 @@ export interface AskIndex {
   search(query: AskQuery): AskOutcome;
 }
 
-/** A word's key in a language: its stem, or the word itself for a stop word (kept only inside pairs). */
-function key(token: string, lang: Lang): string {
-  return isStopword(token, lang) ? token : stem(token, lang);
-}
-
-/** Index terms of a text: stems of the non-stop words, then the pairs of adjacent words that hold at least one. */
-function docTerms(text: string, lang: Lang): string[] {
-  const tokens = tokenize(text);
-  const terms = analyze(text, lang);
-  for (let i = 1; i < tokens.length; i++) {
-    if (!isStopword(tokens[i - 1], lang) || !isStopword(tokens[i], lang)) terms.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
-  }
-  return terms;
-}
-
-function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
-  const docs: Doc[] = [];
-  const rows: Array<{ tf: Map<string, number[]>; lens: number[] }> = [];
-  const words = new Map<string, { term: string; count: number }>();
-  const totals = [0, 0, 0, 0];
-  for (const page of pages.filter((p) => p.lang === lang)) {
-    const tf = new Map<string, number[]>();
-    const fields = [page.title, page.keywords, page.description, page.blocks.join('\n')];
-    const lens = fields.map((text, f) => {
-      let words_ = 0;
-      for (const term of docTerms(text, lang)) {
-        let row = tf.get(term);
-        if (!row) tf.set(term, (row = [0, 0, 0, 0]));
-        row[f]++;
-        if (!term.includes(' ')) words_++;
-      }
-      for (const token of tokenize(text)) {
-        if (token.length < 3 || /\p{N}/u.test(token) || isStopword(token, lang)) continue;
-        const w = words.get(token);
-        if (w) w.count++;
-        else words.set(token, { term: stem(token, lang), count: 1 });
-      }
-      return words_;
-    });
-    lens.forEach((n, f) => (totals[f] += n));
-    const sentenceList = page.blocks.flatMap((block) => sentences(block)).map((text) => ({ text, terms: new Set(docTerms(text, lang)) }));
-    docs.push({ page, sentences: sentenceList });
-    rows.push({ tf, lens });
-  }
-  const avg = totals.map((t) => Math.max(1, t / Math.max(1, docs.length)));
-  const postings = new Map<string, Posting>();
-  rows.forEach(({ tf, lens }, id) => {
-    for (const [term, counts] of tf) {
-      let weight = 0;
-      for (let f = 0; f < 4; f++) {
-        if (counts[f]) weight += (WEIGHTS[f] * counts[f] * (K1 + 1)) / (counts[f] + K1 * (1 - B[f] + (B[f] * lens[f]) / avg[f]));
-      }
-      let posting = postings.get(term);
-      if (!posting) postings.set(term, (posting = { idf: 0, docs: [], weights: [] }));
-      posting.docs.push(id);
-      posting.weights.push(weight);
-    }
-  });
-  for (const posting of postings.values()) posting.idf = idfOf(docs.length, posting.docs.length);
-  const byLen = new Map<number, Array<[string, number]>>();
-  for (const w of [...words.keys()].sort()) {
-    const bucket = byLen.get(w.length) ?? [];
-    bucket.push([w, letterMask(w)]);
-    byLen.set(w.length, bucket);
-  }
-  return { lang, docs, postings, words, byLen };
-}
-
-function idfOf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-function idf(sub: SubIndex, term: string): number {
-  return sub.postings.get(term)?.idf ?? idfOf(sub.docs.length, 0);
-}
-
-function letterMask(word: string): number {
-  let mask = 0;
-  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) % 31);
-  return mask;
-}
-
-function popcount(x: number): number {
-  let n = 0;
-  for (; x; n++) x &= x - 1;
-  return n;
-}
-
-/** Known words within a small edit distance of an unknown query word: the nearest, the most frequent first. */
+/** Nearest known words of an unknown query word (a typo), discounted by their distance. */
 function fuzzy(sub: SubIndex, token: string): Alt[] {
-  if (token.length < 5 || /\p{N}/u.test(token)) return [];
-  const max = token.length >= 7 ? 2 : 1;
-  const mask = letterMask(token);
-  let best = max + 1;
-  let found: string[] = [];
-  for (let len = token.length - max; len <= token.length + max; len++) {
-    for (const [surface, surfaceMask] of sub.byLen.get(len) ?? []) {
-      // Each edit brings in or takes away at most one distinct letter (a swap none): too many differing letters
-      // rule a word out before the distance is computed.
-      if (popcount(mask ^ surfaceMask) > 2 * Math.min(best, max)) continue;
-      const d = editDistance(token, surface, best);
-      if (d < best) { best = d; found = [surface]; } else if (d === best) found.push(surface);
-    }
-  }
-  if (best > max) return [];
-  found.sort((a, b) => sub.words.get(b)!.count - sub.words.get(a)!.count || (a < b ? -1 : 1));
-  const terms = [...new Set(found.map((w) => sub.words.get(w)!.term))].slice(0, 2);
-  return terms.map((term) => ({ term, weight: FUZZY_WEIGHT[best] }));
+  const { terms, distance } = nearest(sub.vocab, token);
+  return terms.map((term) => ({ term, weight: FUZZY_WEIGHT[distance] }));
 }
 
 function pairs(tokens: readonly string[], lang: Lang): string[] {
@@ -186,7 +96,7 @@ function pairs(tokens: readonly string[], lang: Lang): string[] {
 /** Groups of alternative terms for one language: one per query word (its own term, else the nearest vocabulary
  * words), one per adjacent word pair, and the words and pairs of synonym phrases at a discount. A group scores its
  * best alternative, so an expansion never outweighs the word itself. */
-function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean): Group[] {
+function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean, typing: string | null): Group[] {
   const groups: Group[] = [];
   const unknownMass = idf(sub, '');
   const seen = new Set<string>();
@@ -194,10 +104,19 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
     if (isQueryStopword(token) || seen.has(token)) continue;
     seen.add(token);
     const own = stem(token, sub.lang);
-    // Only a word no page of any language uses is a typo: an English word is not misspelt Portuguese.
+    // Only a word no page of any language writes is a typo: an English word is not misspelt Portuguese. (Stems would
+    // not do: Portuguese rules stem English words too, and "scops" would pass as a form of "scopes".)
     const alts: Alt[] = sub.postings.has(own) ? [{ term: own, weight: 1 }] : known(token) ? [] : fuzzy(sub, token);
+    if (alts.length === 0 && !known(token)) for (const term of derivations(sub.vocab, token, sub.lang)) alts.push({ term, weight: DERIVED_WEIGHT });
+    if (token === typing) {
+      for (const term of completions(sub.vocab, token)) if (!alts.some((a) => a.term === term)) alts.push({ term, weight: PREFIX_WEIGHT });
+    }
     // A word the pages never use still counts in the query's mass, as the rarest word would: it lowers coverage.
-    groups.push({ alts, mass: alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass });
+    const mass = alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass;
+    if (alts.length === 1 && alts[0].weight === 1) {
+      for (const r of sub.related.get(own) ?? []) alts.push({ term: r.term, weight: RELATED_WEIGHT * r.strength });
+    }
+    groups.push({ alts, mass, word: token });
   }
   for (const term of pairs(tokens, sub.lang)) {
     if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
@@ -217,18 +136,20 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
   return groups;
 }
 
-function scoreSub(sub: SubIndex, groups: Group[]): Map<number, number> {
+/** Each matching page's score and coverage (the share of the query's word mass it matches). */
+function scoreSub(sub: SubIndex, groups: Group[]): Map<number, { raw: number; cover: number }> {
   const total = new Map<number, number>();
   const matched = new Map<number, number>();
   const mass = groups.reduce((m, g) => m + g.mass, 0);
-  for (const { alts, mass: groupMass } of groups) {
+  for (const { alts, mass: groupMass, via } of groups) {
     const best = new Map<number, number>();
     for (const { term, weight } of alts) {
-      const posting = sub.postings.get(term);
+      const posting = (via?.sub ?? sub).postings.get(term);
       if (!posting) continue;
       const w = weight * posting.idf;
       for (let i = 0; i < posting.docs.length; i++) {
-        const id = posting.docs[i];
+        const id = via ? via.to[posting.docs[i]] : posting.docs[i];
+        if (id < 0) continue;
         const s = w * posting.weights[i];
         if (s > (best.get(id) ?? 0)) best.set(id, s);
       }
@@ -239,8 +160,12 @@ function scoreSub(sub: SubIndex, groups: Group[]): Map<number, number> {
     }
   }
   // Coverage: a page that answers only part of the query ranks below one that answers all of it.
-  if (mass > 0) for (const [id, s] of total) total.set(id, s * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (matched.get(id)! / mass)));
-  return total;
+  const out = new Map<number, { raw: number; cover: number }>();
+  for (const [id, s] of total) {
+    const cover = mass > 0 ? matched.get(id)! / mass : 0;
+    out.set(id, { raw: mass > 0 ? s * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * cover) : s, cover });
+  }
+  return out;
 }
 
 /** Up to two sentences of the page sharing the most (rare) query terms, verbatim, most relevant first. */
@@ -267,46 +192,119 @@ function cite(sub: SubIndex, doc: Doc, groups: Group[]): string[] {
 function guessLang(subs: Record<Lang, SubIndex>, tokens: readonly string[]): Lang | null {
   let vote = 0; // > 0: pt
   for (const token of new Set(tokens)) {
-    const pt = isStopword(token, 'pt') ? 20 : (subs.pt.words.get(token)?.count ?? 0);
-    const en = isStopword(token, 'en') ? 20 : (subs.en.words.get(token)?.count ?? 0);
+    const pt = isStopword(token, 'pt') ? 20 : (subs.pt.vocab.words.get(token)?.count ?? 0);
+    const en = isStopword(token, 'en') ? 20 : (subs.en.vocab.words.get(token)?.count ?? 0);
     vote += Math.log((pt + 1) / (en + 1));
   }
   if (Math.abs(vote) < 1) return null;
   return vote > 0 ? 'pt' : 'en';
 }
 
+/** The language of the question's grammar: its function words that only one language uses ("de", "pra", "o que"
+ * against "the", "how", "my"), when they all agree. Technical words are borrowed across languages ("rate limit",
+ * "invite" in a Portuguese question); function words are not, so they tell the reader's language. */
+function grammarLang(tokens: readonly string[]): Lang | null {
+  let pt = 0;
+  let en = 0;
+  for (const token of tokens) {
+    const inPt = isStopword(token, 'pt');
+    const inEn = isStopword(token, 'en');
+    if (inPt && !inEn) pt++;
+    else if (inEn && !inPt) en++;
+  }
+  if (pt > 0 && en === 0) return 'pt';
+  if (en > 0 && pt === 0) return 'en';
+  return null;
+}
+
+/** A word group with no match in its language, matched instead through the other language's pages and their
+ * translations (unchanged when the other language does not know the word either). */
+function bridge(group: Group, otherGroups: readonly Group[], other: SubIndex, toHere: Int32Array): Group {
+  const there = otherGroups.find((g) => g.word === group.word);
+  if (!there || there.alts.length === 0) return group;
+  return { ...group, alts: there.alts.map((a) => ({ term: a.term, weight: a.weight * BRIDGE_WEIGHT })), mass: there.mass, via: { sub: other, to: toHere } };
+}
+
+/** Every word the pages use (any field, any language) and every pair of words they write side by side. */
+function surfaceWords(pages: readonly Page[]): { surface: Set<string>; adjacent: Set<string> } {
+  const surface = new Set<string>();
+  const adjacent = new Set<string>();
+  for (const page of pages) {
+    for (const text of [page.title, page.keywords, page.description, ...page.blocks]) {
+      const tokens = tokenize(text);
+      tokens.forEach((t, i) => {
+        surface.add(t);
+        if (i > 0) adjacent.add(`${tokens[i - 1]} ${t}`);
+      });
+    }
+  }
+  return { surface, adjacent };
+}
+
 export function buildAskIndex(pages: readonly Page[]): AskIndex {
   const subs = { pt: buildSub('pt', pages), en: buildSub('en', pages) } as Record<Lang, SubIndex>;
-  const known = (token: string) => LANGS.some((l) => subs[l].words.has(token) || subs[l].postings.has(stem(token, l)));
+  // translations[l][id]: the document of the other sub-index translating document `id` of sub-index `l`.
+  const translations = { pt: new Int32Array(subs.pt.docs.length).fill(-1), en: new Int32Array(subs.en.docs.length).fill(-1) };
+  const docId = (page: Page) => subs[page.lang].docs.findIndex((d) => d.page === page);
+  for (const [a, b] of pairTranslations(pages)) {
+    const [pa, pb] = [pages[a], pages[b]];
+    translations[pa.lang][docId(pa)] = docId(pb);
+    translations[pb.lang][docId(pb)] = docId(pa);
+  }
+  const { surface, adjacent } = surfaceWords(pages);
+  const isPair = (a: string, b: string) => adjacent.has(`${a} ${b}`);
+  const isWord = (w: string) => surface.has(w);
   return {
     size: pages.length,
     pages,
     search(query) {
-      const tokens = tokenize(query.text);
-      const lang = query.lang ?? guessLang(subs, tokens);
+      const tokens = splitJoin(tokenize(query.text), isWord, isPair);
+      // The last word may still be being typed, unless the text ends with a space or punctuation.
+      const typing = /[\p{L}\p{N}]$/u.test(query.text) ? (tokens.at(-1) ?? null) : null;
+      const stated = query.lang ?? null;
+      const grammar = stated ? null : grammarLang(tokens);
+      const lang = stated ?? grammar ?? guessLang(subs, tokens);
       const site = !query.site || query.site === 'all' ? null : query.site.toLowerCase().replace(/^www\./, '');
-      const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number }> = [];
+      const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number; cover: number }> = [];
+      const matchable = new Set<string>();
+      const content = new Set<string>();
+      const groupsOf = { pt: queryGroups(subs.pt, tokens, isWord, typing), en: queryGroups(subs.en, tokens, isWord, typing) };
       for (const l of LANGS) {
         const sub = subs[l];
-        const groups = queryGroups(sub, tokens, known);
-        const factor = lang && lang !== l ? OTHER_LANG_FACTOR : 1;
-        for (const [id, s] of scoreSub(sub, groups)) {
+        const other = l === 'pt' ? 'en' : 'pt';
+        const groups = groupsOf[l].map((g) => (g.word !== undefined && g.alts.length === 0 ? bridge(g, groupsOf[other], subs[other], translations[other]) : g));
+        for (const g of groups) {
+          if (g.word === undefined) continue;
+          content.add(g.word);
+          if (g.alts.length) matchable.add(g.word);
+        }
+        // A guessed language is only a hint: its pages get an edge, and a clearly better page of the other still wins.
+        const factor = stated || !lang || lang === l ? 1 : grammar ? OTHER_GRAMMAR_FACTOR : OTHER_LANG_FACTOR;
+        for (const [id, { raw, cover }] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;
-          scored.push({ doc, sub, groups, raw: s * factor });
+          scored.push({ doc, sub, groups, raw: raw * factor, cover });
         }
       }
+      const unknown = [...content].filter((w) => !matchable.has(w));
+      const words = { content: [...content], unknown };
+      // No answer: when at least half of the question's topic words are words no page uses in any form (not as typed,
+      // not as a typo, not as a completion, in neither language), the question is about something the site does not
+      // cover ("pricing plans", "modo escuro"), and whatever matches its other half answers a different question.
+      if (unknown.length > 0 && unknown.length * 2 >= content.size) return { hits: [], lang, words };
       const top = Math.max(0, ...scored.map((s) => s.raw));
       const seen = new Set<string>();
+      // A stated language orders the list, as the public-search page promises: its pages first, then relevant others.
+      const otherLang = (s: { doc: Doc }) => (stated && s.doc.page.lang !== stated ? 1 : 0);
       const hits = scored
         .filter((s) => s.raw >= top * RELATIVE_CUTOFF)
         .map((s) => ({ ...s, score: Math.round((100 * s.raw) / (s.raw + SCALE_K)) }))
         .filter((s) => s.score >= MIN_SCORE)
-        .sort((a, b) => b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
+        .sort((a, b) => otherLang(a) - otherLang(b) || b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
         .filter((s) => !seen.has(s.doc.page.key) && seen.add(s.doc.page.key))
         .slice(0, query.maxResults ?? DEFAULT_MAX_RESULTS)
-        .map((s) => ({ page: s.doc.page, score: s.score, citations: cite(s.sub, s.doc, s.groups) }));
-      return { hits, lang };
+        .map((s) => ({ page: s.doc.page, score: s.score, coverage: s.cover, citations: cite(s.sub, s.doc, s.groups) }));
+      return { hits, lang, words };
     },
   };
 }

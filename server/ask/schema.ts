@@ -43,7 +43,11 @@ export const AskRequestSchema = strict({
     streaming: v.nullish(v.boolean('must be true, false or null')),
     mode: v.nullish(v.picklist(['list'], 'must be "list" or null')),
     response_format: v.nullish(v.picklist(['conv_search'], 'must be "conv_search" or null')),
-    'accept-language': v.nullish(v.picklist(ACCEPT_LANGUAGES, `must be one of ${ACCEPT_LANGUAGES.join(', ')}, or null`)),
+    'accept-language': v.pipe(
+      v.nullish(v.picklist(ACCEPT_LANGUAGES, `must be one of ${ACCEPT_LANGUAGES.join(', ')}, or null`)),
+      v.description('Every relevant page in this language comes first, then the relevant pages of the other language. '
+        + 'Without it the language of the query is guessed and its pages are only favoured.'),
+    ),
   }, 'an object or null')),
 }, 'a JSON object');
 

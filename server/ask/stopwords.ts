@@ -17,8 +17,16 @@ then there these they this those through to too under until up very was we were 
 why will with would you your yours yourself yourselves get got gets can't cannot dont don't doesnt isnt i'm im my
 also any anything something want need needs let lets via`;
 
+// Words people put in questions that name no topic (chat fillers, contractions' tails, "someone", "pra"). Query side only:
+// they are not dropped from the pages, but a question word that is one of them neither matches nor counts as a topic
+// word the pages lack (see the no-answer rule in index.ts).
+const FILLERS = `able ok okay please thanks thank hi hello someone somebody anyone anybody everyone everybody nobody else
+thing things stuff way really actually ever still t s d ll ve re m pra pras pro pros ta ne deu fiz faz fazer faco veio
+vem dar coisa coisas alguem ninguem gente verdade favor oi ola obrigado obrigada ai entao tipo jeito`;
+
 function toSet(list: string): ReadonlySet<string> {
   return new Set(list.split(/\s+/).filter(Boolean));
 }
 
 export const STOPWORDS: Readonly<Record<'pt' | 'en', ReadonlySet<string>>> = { pt: toSet(PT), en: toSet(EN) };
+export const QUERY_FILLERS: ReadonlySet<string> = toSet(FILLERS);

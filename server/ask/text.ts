@@ -2,7 +2,7 @@
 // through the same functions, so a folded query ("sessao") meets the accented page ("sessão") on the same term.
 import { stemmer as stemPt } from '@orama/stemmers/portuguese';
 import { stemmer as stemEn } from '@orama/stemmers/english';
-import { STOPWORDS } from './stopwords.ts';
+import { QUERY_FILLERS, STOPWORDS } from './stopwords.ts';
 
 export type Lang = 'pt' | 'en';
 export const LANGS: readonly Lang[] = ['pt', 'en'];
@@ -22,9 +22,10 @@ export function isStopword(token: string, lang: Lang): boolean {
   return STOPWORDS[lang].has(token);
 }
 
-/** Query words that are stop words in either language carry no topic in any page ("are" must not meet "área"). */
+/** Query words that are stop words in either language, or question fillers, carry no topic in any page ("are" must
+ * not meet "área"). */
 export function isQueryStopword(token: string): boolean {
-  return STOPWORDS.pt.has(token) || STOPWORDS.en.has(token);
+  return STOPWORDS.pt.has(token) || STOPWORDS.en.has(token) || QUERY_FILLERS.has(token);
 }
 
 // Snowball's Portuguese stemmer expects accents and leaves plurals such as "sessões"/"erros" apart from their

@@ -1,0 +1,57 @@
+// The development set (fixtures/site/dev-queries.json): it is broad enough to measure what the issue names, and it is a
+// regression floor for both halves, with the stock library (MiniSearch, fuzzy+prefix and default) measured on the same
+// pages and queries beside ours.
+import t from 'tap';
+import { fileURLToPath } from 'node:url';
+import { evaluate, loadQueries, type RelevanceQuery } from '../../server/ask/relevance.ts';
+import { compare } from '../../bench/ask.ts';
+import { corpusIndex } from './server.ts';
+
+const index = await corpusIndex();
+const dev = await loadQueries(fileURLToPath(new URL('../../fixtures/site/dev-queries.json', import.meta.url)));
+
+t.test('the dev set holds at least 100 queries of every kind the issue names, each pointing at real pages', async (t) => {
+  t.ok(dev.length >= 100, `${dev.length} queries`);
+  const kinds = (k: string) => dev.filter((q) => q.kind === k).length;
+  t.ok(kinds('paraphrase') + kinds('vague') >= dev.length / 2 - 10, 'about half paraphrases and vague');
+  t.ok(kinds('unanswerable') >= 15, 'at least 15 unanswerable');
+  for (const k of ['typo', 'short-typo', 'prefix', 'split-join', 'no-accents', 'mixed', 'multi']) t.ok(kinds(k) >= 5, k);
+  const known = new Set(index.pages.map((p) => p.url));
+  for (const q of dev) for (const u of q.relevant) t.ok(known.has(u), `${q.id}: ${u}`);
+  t.same(new Set(dev.map((q) => q.split)), new Set(['tune', 'check']));
+  t.equal(new Set(dev.map((q) => q.id)).size, dev.length, 'ids are unique');
+});
+
+const half = (split: string): RelevanceQuery[] => dev.filter((q) => q.split === split);
+
+for (const split of ['tune', 'check']) {
+  t.test(`${split} half: regression floor`, async (t) => {
+    const [[, ours]] = await compare(index, half(split));
+    t.comment(`nDCG@5 ${ours.ndcg.toFixed(3)}, recall@5 ${ours.recall.toFixed(3)}, unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
+    t.ok(ours.ndcg >= 0.78, `nDCG@5 ${ours.ndcg}`);
+    t.ok(ours.recall >= 0.86, `recall@5 ${ours.recall}`);
+    t.ok(ours.unansweredRight >= 3, `unanswerable empty ${ours.unansweredRight}`);
+    t.equal(ours.langViolations, 0, 'same language first whenever one is stated');
+  });
+}
+
+t.test('ours is ahead of MiniSearch on the whole dev set, and not behind on the partial-word kinds', async (t) => {
+  const reports = await compare(index, dev);
+  const [, ours] = reports[0];
+  for (const [name, peer] of reports.slice(1)) {
+    t.ok(ours.ndcg > peer.ndcg, `nDCG@5 ${ours.ndcg.toFixed(3)} > ${name} ${peer.ndcg.toFixed(3)}`);
+    t.ok(ours.unansweredRight > peer.unansweredRight, `unanswerable empty ${ours.unansweredRight} > ${name} ${peer.unansweredRight}`);
+    t.ok(ours.langViolations < peer.langViolations || peer.langViolations === 0, `language violations ${ours.langViolations} vs ${peer.langViolations}`);
+    for (const kind of ['prefix', 'split-join', 'typo', 'mixed', 'multi', 'paraphrase']) {
+      const a = ours.byKind.find((k) => k.kind === kind)!;
+      const b = peer.byKind.find((k) => k.kind === kind)!;
+      t.ok(a.ndcg >= b.ndcg, `${kind}: ${a.ndcg.toFixed(3)} ≥ ${name} ${b.ndcg.toFixed(3)}`);
+    }
+  }
+});
+
+t.test('the regression floor queries.json keeps its figures', async (t) => {
+  const floor = await loadQueries(fileURLToPath(new URL('../../fixtures/site/queries.json', import.meta.url)));
+  const report = await evaluate(floor, (q) => index.search({ text: q.text, maxResults: 5 }).hits.map((h) => h.page.url));
+  t.ok(report.recall >= 0.98 && report.ndcg >= 0.95, `recall@5 ${report.recall.toFixed(3)}, nDCG@5 ${report.ndcg.toFixed(3)}`);
+});

@@ -1,0 +1,76 @@
+// A stated language (prefer.accept-language) orders the answer as the public-search page says: every page in that
+// language first, then the other language's relevant pages. Checked in process on the dev set and on cases where
+// Portuguese pages share English words and code names, and over HTTP.
+import t from 'tap';
+import { fileURLToPath } from 'node:url';
+import { loadQueries, violatesLanguageOrder } from '../../server/ask/relevance.ts';
+import type { Lang } from '../../server/ask/text.ts';
+import { ask, corpusIndex, startAskServer } from './server.ts';
+
+const index = await corpusIndex();
+const langs = (text: string, lang: Lang) => index.search({ text, lang, maxResults: 20 }).hits.map((h) => h.page.inLanguage);
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/site/${name}`, import.meta.url));
+const texts = [...await loadQueries(fixture('dev-queries.json')), ...await loadQueries(fixture('queries.json'))].map((q) => q.text);
+
+t.test('every query of the dev set and of queries.json, in each stated language, lists that language first', async (t) => {
+  let mixed = 0;
+  for (const text of texts) {
+    for (const [lang, tag] of [['en', 'en-US'], ['pt', 'pt-BR']] as const) {
+      const order = langs(text, lang);
+      if (new Set(order).size > 1) mixed++;
+      if (violatesLanguageOrder(tag, order)) t.fail(`${tag} "${text}": ${order.join(' ')}`);
+    }
+  }
+  t.ok(mixed > 50, `${mixed} answers hold both languages, so the order was tested`);
+});
+
+t.test('English identifiers in Portuguese pages do not put them above English pages', async (t) => {
+  for (const text of ['login', 'upload_begin quota_exceeded', 'files_restore', 'maxScopes', 'MCP_ACCESS_REVOKED', 'spreadsheet_read xlsx']) {
+    const order = langs(text, 'en');
+    t.equal(order[0], 'en-US', text);
+    t.notOk(violatesLanguageOrder('en-US', order), `${text}: ${order.join(' ')}`);
+  }
+  // Without a stated language, code names alone are English: the English page leads.
+  t.match(index.search({ text: 'upload_begin part_mismatch' }).hits[0].page.url, /\/en\//);
+});
+
+t.test('the other language still follows when it is relevant', async (t) => {
+  const order = langs('login', 'en');
+  t.ok(order.includes('pt-BR'), 'pt/entrar is listed after the English pages');
+  const pt = index.search({ text: 'login magic link', lang: 'pt', maxResults: 20 }).hits.map((h) => h.page.url);
+  t.equal(pt[0], 'https://siglata.com/docs/pt/entrar', 'the Portuguese page first even for English words');
+  t.ok(pt.includes('https://siglata.com/docs/en/sign-in'), 'then the English page that answers');
+});
+
+t.test('over HTTP, accept-language orders the results and is echoed in _meta', async (t) => {
+  const srv = await startAskServer();
+  t.teardown(() => srv.close());
+  for (const [tag, text] of [['en-US', 'login'], ['pt-BR', 'magic link expired'], ['en', 'lixeira restaurar'], ['pt', 'rate limit headers']]) {
+    const res = await ask(srv.url, { query: { text, max_results: 20 }, prefer: { streaming: false, 'accept-language': tag } });
+    t.equal(res.status, 200);
+    const order = res.json.results.map((r: { inLanguage: string }) => r.inLanguage);
+    t.ok(order.length > 0, `${tag} "${text}" answers`);
+    t.notOk(violatesLanguageOrder(tag, order), `${tag} "${text}": ${order.join(' ')}`);
+    t.equal(res.json._meta['accept-language'], tag.length === 2 ? (tag === 'pt' ? 'pt-BR' : 'en-US') : tag);
+  }
+});
+
+t.test('without accept-language, a question in one language\'s grammar answers first in that language, borrowed words aside', async (t) => {
+  const hits = (text: string) => index.search({ text, maxResults: 20 }).hits;
+  const cases: Array<[string, string, string]> = [
+    ['deu erro de rate limit', 'pt-BR', 'https://siglata.com/docs/pt/limites-de-requisicoes'],
+    ['mandar invite pra um colega', 'pt-BR', 'https://siglata.com/docs/pt/convites'],
+    ['erro de quota no upload', 'pt-BR', 'https://siglata.com/docs/pt/cota-de-armazenamento'],
+    ['o que e rate limit', 'pt-BR', 'https://siglata.com/docs/pt/limites-de-requisicoes'],
+    ['como configurar o rate limit', 'pt-BR', 'https://siglata.com/docs/pt/limites-de-requisicoes'],
+    ['how to use planilhas', 'en-US', 'https://siglata.com/docs/en/spreadsheets'],
+    ['what is the lixeira', 'en-US', 'https://siglata.com/docs/en/trash'],
+  ];
+  for (const [text, tag, page] of cases) {
+    const found = hits(text);
+    t.equal(found[0]?.page.inLanguage, tag, `"${text}" first: ${found[0]?.page.url}`);
+    t.ok(found.slice(0, 5).some((h) => h.page.url === page), `"${text}" finds ${page}`);
+    // Not stated, so the list stays in score order (conformance case 15).
+    t.ok(found.every((h, i) => i === 0 || found[i - 1].score >= h.score), `"${text}" in score order`);
+  }
+});

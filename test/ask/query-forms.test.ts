@@ -1,0 +1,62 @@
+// Query words the pages do not hold as typed: the last word still being typed (prefix), short typos that stay precise,
+// and words split or joined differently from the pages. Each class on several cases, in both languages.
+import t from 'tap';
+import { corpusIndex } from './server.ts';
+import type { Lang } from '../../server/ask/text.ts';
+
+const index = await corpusIndex();
+const top = (text: string, lang: Lang | null = null) => index.search({ text, lang, maxResults: 5 }).hits.map((h) => h.page.url.replace(/^https:\/\/(www\.)?siglata\.com/, ''));
+
+t.test('the last word is completed while it is typed', async (t) => {
+  const cases: Array<[string, Lang | null, string]> = [
+    ['planil', 'pt', '/docs/pt/planilhas'], ['downl', 'en', '/docs/en/downloads'], ['spreadsh', null, '/docs/en/spreadsheets'],
+    ['how do i upl', 'en', '/docs/en/uploads'], ['lixe', null, '/docs/pt/lixeira'], ['troublesh', 'en', '/docs/en/troubleshooting'],
+    ['versionam', 'pt', '/docs/pt/versionamento'], ['rate lim', 'en', '/docs/en/rate-limits'],
+  ];
+  for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, text);
+});
+
+t.test('only the last word is a prefix, and not once the user typed past it', async (t) => {
+  // "planil" as a finished word (followed by a space or a question mark) is not completed.
+  t.same(top('planil '), [], 'a trailing space ends the word');
+  t.same(top('planil?'), [], 'punctuation ends the word');
+  t.same(top('planil files', 'en').filter((u) => u.includes('planilhas')), [], 'an earlier word is not completed');
+});
+
+t.test('short typos: a dropped or swapped letter finds the word', async (t) => {
+  const cases: Array<[string, Lang | null, string]> = [
+    ['qota', 'en', '/docs/en/storage-quota'], ['rols', 'en', '/docs/en/roles'], ['tash', 'en', '/docs/en/trash'],
+    ['scops', 'en', '/docs/en/scopes'], ['erors', 'en', '/docs/en/errors'], ['cot cheia', 'pt', '/docs/pt/cota-de-armazenamento'],
+    ['rloes', 'en', '/docs/en/roles'],
+  ];
+  for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, text);
+});
+
+t.test('short typos stay precise: other short words find nothing', async (t) => {
+  for (const text of ['qwer', 'asdf qwer', 'dark', 'xlsq', 'zzz']) t.same(top(text), [], text);
+});
+
+t.test('words split or joined unlike the pages meet the pages', async (t) => {
+  const cases: Array<[string, Lang | null, string]> = [
+    ['down load a file', 'en', '/docs/en/downloads'], ['magiclink', 'en', '/docs/en/sign-in'], ['ratelimit', 'en', '/docs/en/rate-limits'],
+    ['spread sheet', 'en', '/docs/en/spreadsheets'], ['up load a big file', 'en', '/docs/en/uploads'], ['linkmagico', 'pt', '/docs/pt/entrar'],
+    ['e mail de convite', 'pt', '/docs/pt/convites'], ['work space', 'en', '/en/'],
+  ];
+  for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, text);
+});
+
+t.test('words the pages write apart are not joined', async (t) => {
+  // "sign in" is written apart on the pages: it must keep finding the sign-in page, not be read as "signin".
+  t.equal(top('sign in', 'en')[0], '/docs/en/sign-in');
+  t.equal(top('rate limit', 'en')[0], '/docs/en/rate-limits');
+});
+
+t.test('a word of the same root under another derivational ending meets the page ("lixo" → lixeira)', async (t) => {
+  const cases: Array<[string, Lang | null, string]> = [
+    ['lixo', 'pt', '/docs/pt/lixeira'], ['lixo', null, '/docs/pt/lixeira'], ['recuperar do lixo', 'pt', '/docs/pt/lixeira'],
+    ['onde fica o lixo', 'pt', '/docs/pt/lixeira'], ['planilheiro', 'pt', '/docs/pt/planilhas'],
+  ];
+  for (const [text, lang, url] of cases) t.ok(top(text, lang).slice(0, 3).includes(url), `${text}: ${top(text, lang).join(' ')}`);
+  // The root stays long enough that unrelated words do not meet: these remain unknown, so the question gets no answer.
+  for (const text of ['dark mode', 'modo escuro', 'pricing plans', 'suporte por telefone']) t.same(top(text), [], text);
+});
