@@ -19,5 +19,5 @@ t.test('migrations apply once, in order, and are idempotent', async (t) => {
   await sql`drop schema public cascade`;
   await sql`create schema public`;
   const [a, b] = await Promise.all([migrate(sql), migrate(sql)]);
-  t.same([...a, ...b].sort(), all.map((m) => m.version));
+  t.same([...a, ...b].sort((x, y) => x - y), all.map((m) => m.version));
 });

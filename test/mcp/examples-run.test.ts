@@ -2,10 +2,13 @@
 // returns them, and the @example blocks of the committed sandbox-typings) runs through MCP execute against a real
 // organization. Placeholder ids ("fil_...", "upl_...") are replaced with real ones; an example may meet a domain
 // refusal (a tool_error such as a conflict), but never a syntax or script error, which would mean it is wrong.
+// Examples of bindings an access token may never call (session-only ones, such as mcp_access_set) run as a signed-in
+// owner through /app/v1/execute, the face people use for them.
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
-import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
+import { world } from '../identity/org-helpers.ts';
+import { BINDINGS } from '../../runtime-api/registry.ts';
 
 const rpc = (method: string, params?: unknown) => ({ jsonrpc: '2.0', id: 1, method, ...(params !== undefined ? { params } : {}) });
 
@@ -26,10 +29,16 @@ function typingExamples(dts: string): string[] {
 }
 
 t.test('every published example runs against a real organization', async (t) => {
-  const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
+  const w = await world(t);
+  const { app } = w;
   const token = await app.token({ email: 'examples@example.com' });
+  const owner = await w.user('owner@examples.example');
+  await w.org(owner, 'examples-org');
   const call = (body: unknown) => http(`${app.url}/v1/mcp`, { json: body, token });
-  const execute = async (script: string) => (await call(rpc('tools/call', { name: 'execute', arguments: { script } }))).body.result.structuredContent;
+  const overMcp = async (script: string) => (await call(rpc('tools/call', { name: 'execute', arguments: { script } }))).body.result.structuredContent;
+  const asSession = async (script: string) => (await owner.post('/app/v1/execute', { script })).body;
+  const sessionOnly = BINDINGS.filter((b) => b.sessionOnly).map((b) => b.name);
+  const faceFor = (script: string) => sessionOnly.some((name) => new RegExp(`\\b${name}\\(`).test(script)) ? asSession : overMcp;
 
   const tools = (await call(rpc('tools/list'))).body.result.tools;
   const fromTools = [...tools[0].description.matchAll(/`([^`]*await [^`]*)`/g)].map((m: RegExpMatchArray) => m[1]);
@@ -42,6 +51,7 @@ t.test('every published example runs against a real organization', async (t) => 
 
   for (const example of [...new Set([...fromTools, ...fromSearch, ...fromTypings])]) {
     // Fresh real ids for each example (some delete or complete what they are given).
+    const execute = faceFor(example);
     const seeded = await execute('const f = await files_write_text({ name: `reports/seed-${Date.now()}-${Math.random()}.csv`, text: "a,b\\n1,2\\n" });'
       + ' const u = await upload_begin({ name: `big-${Date.now()}-${Math.random()}.bin`, byteLength: 10 }); return { fileId: f.fileId, uploadId: u.uploadId };');
     t.equal(seeded.ok, true, 'seeded');

@@ -124,7 +124,8 @@ t.test('metrics, health and drain', async (t) => {
     t.ok(spec.paths['/health/live']?.get && spec.paths['/health/ready']?.get, 'documented in OpenAPI');
     t.ok(spec.paths['/health/ready'].get.responses['503'], 'the 503 is documented');
     const api = await http(`${app.url}/api`);
-    t.same(Object.keys(api.body).sort(), ['locale', 'service', 'status', 'user'], 'GET /api keeps its shape');
+    // The spec's four fields (2.2), plus `components` (which parts can answer, e.g. /ask's corpus) and nothing else.
+    t.same(Object.keys(api.body).sort(), ['components', 'locale', 'service', 'status', 'user'], 'GET /api keeps its shape');
   });
 
   t.test('draining: readiness false at once, new executions and part uploads refused with 503 and Retry-After', async (t) => {
