@@ -1,6 +1,7 @@
 // The console in a real browser (Debian's Chromium through playwright-core): sign in by magic link (real SMTP) and
 // land on /console, create an organization, invite a member who accepts in a second browser context (in pt-BR),
-// change the member's role, restore a file from the trash. Every page, in both languages, is screenshotted under
+// change the member's role, restore a file from the trash, revoke MCP access (the agent's next MCP call is refused)
+// and restore it, create an API key (shown once, works as Bearer) and revoke it. Every page, in both languages, is screenshotted under
 // .data/screenshots/ for review and checked with axe-core (no serious or critical violation), and the browser
 // reports no CSP violation.
 import t, { type Test } from 'tap';
@@ -136,6 +137,40 @@ t.test('browser: the console, end to end', { timeout: 180_000 }, async (t) => {
   t.match(await page.locator('section:has(#trash)').textContent(), /The trash is empty/);
   const files = await page.request.get(`${app.url}/app/v1/files`);
   t.equal((await files.json()).files[0]?.name, 'reports/q3.txt', 'the file is active again');
+
+  // 7. Agents and access: the owner revokes the organization's MCP access and the agent's next MCP call is refused;
+  // then, access restored, creates an API key (shown once), which works as Bearer until the owner revokes it.
+  const agent = await app.token({ email: 'olivia@example.com', org: 'acme-docs' });
+  const agentCall = () => page.request.post(`${app.url}/v1/mcp`, {
+    headers: { authorization: `Bearer ${agent}`, accept: 'application/json, text/event-stream' },
+    data: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: 'return 1' } } },
+  });
+  t.equal((await agentCall()).status(), 200, 'the agent is served before');
+  page.on('dialog', (dialog) => void dialog.accept()); // destructive forms ask first (console.js)
+  const submit = async (selector: string) => { await Promise.all([page.waitForNavigation(), page.click(selector)]); };
+  await page.goto(`${app.url}/console/agents`);
+  await page.check('input[name=state][value=revoked]');
+  await submit('button:has-text("Save access")');
+  t.equal(await page.locator('#mcp-state').textContent(), 'revoked');
+  const refused = await agentCall();
+  t.equal(refused.status(), 403, 'the agent\'s next MCP call is refused');
+  t.equal((await refused.json()).error?.code, 'MCP_ACCESS_REVOKED');
+  await page.check('input[name=state][value=active]');
+  await submit('button:has-text("Save access")');
+  t.equal(await page.locator('#mcp-state').textContent(), 'active');
+  t.equal((await agentCall()).status(), 200, 'served again once access is active');
+  await page.fill('#key-name', 'ci-job');
+  await submit('button:has-text("Create key")');
+  const key = await page.inputValue('#new-key');
+  t.match(key, /^slk_/, 'the new key is shown once');
+  const withKey = () => page.request.get(`${app.url}/app/v1/files`, { headers: { authorization: `Bearer ${key}` } });
+  t.equal((await withKey()).status(), 200, 'the key works as Bearer');
+  await page.goto(`${app.url}/console/agents`);
+  t.equal(await page.locator('#new-key').count(), 0, 'the key is not shown again');
+  t.match(await page.locator('section:has(#keys) tbody').textContent(), /ci-job/);
+  await submit('button[aria-label="Revoke the key ci-job"]');
+  t.match(await page.locator('section:has(#keys) tbody').textContent(), /ci-job[\s\S]*revoked/);
+  t.equal((await withKey()).status(), 401, 'a revoked key is refused');
 
   t.same(owner.cspErrors, [], 'no CSP violation in the owner\'s pages');
   t.same(guest.cspErrors, [], 'no CSP violation in the member\'s pages');
