@@ -146,6 +146,13 @@ export class Execution {
   }
 
   /** A console line from the isolate; byte and line budgets are re-checked here. */
+  /** Bindings whose calls the script left unanswered at its end (as the isolate saw it); only known names count. */
+  unanswered: readonly string[] = [];
+  unansweredAtEnd(names: unknown): void {
+    if (typeof names !== 'string' || this.unanswered.length) return;
+    this.unanswered = [...new Set(names.split(','))].filter((name) => this.bindings.has(name));
+  }
+
   log(level: unknown, message: unknown): void {
     if (this.closed || typeof message !== 'string') return;
     if (level === 'trunc') return this.markTruncated();

@@ -214,6 +214,7 @@ ${RESOURCE_GUARDS}
 
   const dispatchCall = (c) => {
     ex.inFlight++;
+    ex.busy[c.name] = (ex.busy[c.name] || 0) + 1;
     rapply(mapSet, ex.pending, [c.id, c]);
     post('C' + c.id + '${SEP}' + c.name + '${SEP}' + c.json);
   };
@@ -233,6 +234,7 @@ ${RESOURCE_GUARDS}
     if (p === undefined) return;
     rapply(mapDelete, ex.pending, [id]);
     ex.inFlight--;
+    ex.busy[p.name]--;
     nextWaiting();
     if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined, p.site));
     const body = slice(reply, 1);
@@ -271,6 +273,11 @@ ${RESOURCE_GUARDS}
     if (ex.finished) return;
     ex.finished = true;
     ex.closed = true;
+    // Calls the script left unanswered at its end (what the isolate saw, not when replies reach the host): an apply
+    // fails when one of them is a write, however fast the write completes after this.
+    let unanswered = '';
+    for (const name in ex.busy) if (ex.busy[name] > 0) unanswered = unanswered + (unanswered === '' ? '' : ',') + name;
+    if (unanswered !== '') post('P' + unanswered);
     post('D' + outcome);
   };
   // The outcome is read with calls already shut off: describing a thrown value runs the script's getters
@@ -348,7 +355,7 @@ ${RESOURCE_GUARDS}
   const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
     ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
       started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
-      pending: new MapCtor(), waiting: new MapCtor(), waitHead: 0, waitTail: 0, marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
+      pending: new MapCtor(), busy: { __proto__: null }, waiting: new MapCtor(), waitHead: 0, waitTail: 0, marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
     install(names);
     // Called first by the user's compiled script (its argument, a function expression, runs nothing).
     defineProperty(G, '__start', { __proto__: null, value: startMain, writable: false, enumerable: false, configurable: true });

@@ -77,6 +77,12 @@ export interface ExecutionResult {
   /** True when logs were cut (see LogEntry). */
   truncated: boolean;
   stats: ExecutionStats;
+  /**
+   * Bindings whose calls the script left unanswered when it ended (e.g. a write it never awaited), as the isolate
+   * saw it: the caller's apply fails on an unanswered write however soon that write completes. Internal to the
+   * service (runtime-api strips it before answering).
+   */
+  unansweredCalls?: readonly string[];
 }
 
 export const MAX_ERROR_MESSAGE = 2048;

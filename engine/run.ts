@@ -32,6 +32,8 @@ export interface RunTarget {
   readonly breach: CapBreach | null;
   call(name: unknown, json: unknown): string | Promise<string>;
   log(level: unknown, message: unknown): void;
+  /** Binding names (comma-separated) of calls the script left unanswered when it ended. */
+  unansweredAtEnd(names: string): void;
   close(): void;
 }
 
@@ -127,6 +129,8 @@ export class Run {
       if (part[0] === 'C' && i + 2 < parts.length) {
         this.call(part.slice(1), parts[i + 1], parts[i + 2]);
         i += 2;
+      } else if (part[0] === 'P' && this.done === null) {
+        this.ex.unansweredAtEnd(part.slice(1));
       } else if (part[0] === 'D' && this.done === null) {
         this.done = part.slice(1);
         this.ex.close();

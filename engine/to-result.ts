@@ -11,7 +11,7 @@ function round(ms: number): number {
 export function toResult(ex: Execution, end: RunEnd, queueMs: number): ExecutionResult {
   const { outcome } = end;
   const stats = { wallMs: round(end.wallMs), cpuMs: round(end.cpuMs), hostMs: round(ex.hostMs), hostCalls: ex.hostCalls, queueMs: round(queueMs) };
-  const base = { logs: ex.logs, truncated: ex.truncated, stats };
+  const base = { logs: ex.logs, truncated: ex.truncated, stats, ...(ex.unanswered.length ? { unansweredCalls: ex.unanswered } : {}) };
   let error: ExecutionError;
   if ('type' in outcome) error = outcome;
   else if (outcome.kind === 'error') error = outcome.error;

@@ -31,6 +31,8 @@ export interface ExecutionResult {
   error?: ExecutionError;
   truncated: boolean;
   stats: { wallMs: number; cpuMs: number; hostMs: number; hostCalls: number; queueMs: number };
+  /** Bindings whose calls the script left unanswered at its end (engine-internal: never sent to a client). */
+  unansweredCalls?: readonly string[];
 }
 
 export interface ScriptEngine {

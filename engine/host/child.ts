@@ -50,6 +50,10 @@ class Target implements RunTarget {
     if (!this.closed && typeof message === 'string') out.send(`L${this.id}${SEP}${String(level)}${SEP}${message}`);
   }
 
+  unansweredAtEnd(names: string): void {
+    out.send(`P${this.id}${SEP}${names}`);
+  }
+
   close(): void {
     this.closed = true;
   }

@@ -176,6 +176,11 @@ export class HostProcess {
         this.running.get(Number(id))?.current?.ex.log(level, message);
         return;
       }
+      case 'P': {
+        const [id, names] = fields(body, 2);
+        this.running.get(Number(id))?.current?.ex.unansweredAtEnd(names);
+        return;
+      }
       case 'E': {
         const cut = body.indexOf(SEP);
         this.running.get(Number(body.slice(0, cut)))?.onEnd(decodeEnd(body.slice(cut + 1)));

@@ -8,7 +8,7 @@ import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
 import type { Sql } from 'postgres';
 import type { Caller } from '../caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
-import { BINDINGS } from '../registry.ts';
+import { BINDINGS, findBinding } from '../registry.ts';
 import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
 import { acquireApply } from './apply-slots.ts';
@@ -132,7 +132,11 @@ async function execute(ctx: ExecuteContext, caller: Caller, source: string, call
     throw err;
   }
   const { writesInFlight } = await calls.end();
-  return { result: throwIfBusy(result), writesInFlight };
+  // A write the script left unanswered at its end counts even when it completed before the engine's answer reached
+  // us (with host processes it often has): the isolate's view decides, so the outcome never depends on that race.
+  const { unansweredCalls, ...answer } = result;
+  const unansweredWrites = (unansweredCalls ?? []).filter((name) => findBinding(name)?.writes).length;
+  return { result: throwIfBusy(answer), writesInFlight: Math.max(writesInFlight, unansweredWrites) };
 }
 
 function uncaughtScopeError(ctx: ExecuteContext, calls: ExecutionCalls, result: ExecutionResult): ServiceError | null {

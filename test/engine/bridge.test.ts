@@ -147,3 +147,17 @@ t.test('host CPU in bindings is reported as hostMs; waiting on I/O is not', asyn
   t.ok(waiting.stats.hostMs < 40, `3 calls waiting 60 ms: hostMs ${waiting.stats.hostMs} (wall ${waiting.stats.wallMs})`);
   t.ok(working.stats.cpuMs < 40, 'while the isolate itself barely worked');
 });
+
+t.test('calls the script left unanswered at its end are reported as the isolate saw them, whatever the host did', async (t) => {
+  // The host answers at once: with host processes the reply can even beat the outcome back to the server, so the
+  // report must come from the isolate (an apply fails on an unanswered write however fast that write completes).
+  const instant: HostCall = async () => ({ ok: true, json: '{}' });
+  const unawaited = await runWith('files_list({}); context(); files_list({}); return 1', instant);
+  t.equal(unawaited.ok, true);
+  t.same([...(unawaited.unansweredCalls ?? [])].sort(), ['context', 'files_list'], 'each binding left pending, once');
+  const awaited = await runWith('await files_list({}); await context(); return 1', instant);
+  t.equal(awaited.unansweredCalls, undefined, 'nothing is reported when every call was answered');
+  const failed = await runWith('files_get({ fileId: "x" }); throw new Error("boom")', instant);
+  t.equal(failed.ok, false);
+  t.same(failed.unansweredCalls, ['files_get'], 'a failing script reports its pending calls too');
+});
