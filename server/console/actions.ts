@@ -12,7 +12,9 @@ import { IdSchema, EmailSchema, NameSchema, RoleSchema, SlugSchema } from '../..
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
 import { oauth_grant_revoke } from '../../runtime-api/bindings/oauth/oauth_grant_revoke.ts';
-import { requireAgentBinding } from './agent-bindings.ts';
+import { mcp_access_set } from '../../runtime-api/bindings/mcp/mcp_access_set.ts';
+import { api_keys_create } from '../../runtime-api/bindings/api-keys/api_keys_create.ts';
+import { api_keys_revoke } from '../../runtime-api/bindings/api-keys/api_keys_revoke.ts';
 
 export interface ActionContext {
   deps: AppDeps;
@@ -109,14 +111,14 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     name: 'mcp-access-set', page: 'agents', summary: 'Set the organization\'s MCP access state and maxScopes',
     fields: v.object({ state: v.picklist(['testing', 'active', 'revoked']) }), notice: ['MCP access saved.', 'Acesso MCP salvo.'],
     async run(a, input) {
-      await call(a, requireAgentBinding('mcp_access_set'), { state: input.state, maxScopes: a.form.getAll('scopes') }, inOrganization(a, true));
+      await call(a, mcp_access_set, { state: input.state, maxScopes: a.form.getAll('scopes') }, inOrganization(a, true));
     },
   },
   {
     name: 'api-key-create', page: 'agents', summary: 'Create an organization API key (shown once, on the answer)',
     fields: v.object({ name: NameSchema, expiresInDays: v.pipe(v.string(), v.regex(/^\d{1,4}$/)) }), notice: ['API key created.', 'Chave de API criada.'],
     async run(a, input) {
-      const created = await call(a, requireAgentBinding('api_keys_create'),
+      const created = await call(a, api_keys_create,
         { name: input.name, scopes: a.form.getAll('scopes'), expiresInDays: Number(input.expiresInDays) }, inOrganization(a, true));
       return { newKey: { name: created.name, key: created.key } };
     },
@@ -124,6 +126,6 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
   {
     name: 'api-key-revoke', page: 'agents', summary: 'Revoke an organization API key',
     fields: v.object({ keyId: IdSchema }), notice: ['API key revoked.', 'Chave de API revogada.'],
-    async run(a, input) { await call(a, requireAgentBinding('api_keys_revoke'), { keyId: input.keyId }, inOrganization(a, true)); },
+    async run(a, input) { await call(a, api_keys_revoke, { keyId: input.keyId }, inOrganization(a, true)); },
   },
 ];

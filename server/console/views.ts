@@ -17,7 +17,8 @@ import { membersBody } from '../pages/console/members.ts';
 import { filesBody } from '../pages/console/files.ts';
 import { agentsBody } from '../pages/console/agents.ts';
 import { oauth_grants_list } from '../../runtime-api/bindings/oauth/oauth_grants_list.ts';
-import { agentBinding } from './agent-bindings.ts';
+import { mcp_access_get } from '../../runtime-api/bindings/mcp/mcp_access_get.ts';
+import { api_keys_list } from '../../runtime-api/bindings/api-keys/api_keys_list.ts';
 import type { ConsoleSession } from './session.ts';
 
 export const PAGE_TITLES: Record<ConsolePageName, [string, string]> = {
@@ -55,9 +56,7 @@ async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession,
   }
   if (page === 'agents') {
     if (!admin) return agentsBody(locale, s.csrf, { admin, mcp: null, grants: [], keys: null });
-    const mcpGet = agentBinding('mcp_access_get');
-    const keysList = agentBinding('api_keys_list');
-    const [mcp, grants, keys] = await Promise.all([mcpGet ? call(mcpGet, {}) : null, call(oauth_grants_list, {}), keysList ? call(keysList, {}) : null]);
+    const [mcp, grants, keys] = await Promise.all([call(mcp_access_get, {}), call(oauth_grants_list, {}), call(api_keys_list, {})]);
     return agentsBody(locale, s.csrf, { admin, mcp, grants, keys, ...(extra.newKey ? { newKey: extra.newKey } : {}) });
   }
   const [ctxInfo, detail, runs, trash] = await Promise.all([

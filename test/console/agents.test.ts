@@ -7,7 +7,6 @@ import { world } from '../identity/org-helpers.ts';
 import { http } from '../helpers/http.ts';
 import { contract } from '../helpers/openapi-contract.ts';
 import { oauthFlow, refreshGrant } from '../helpers/oauth.ts';
-import { findBinding } from '../../runtime-api/registry.ts';
 import { consoleForm, consolePage } from './helpers.ts';
 
 const mcpCall = (url: string, token: string) => http(`${url}/v1/mcp`, {
@@ -69,21 +68,5 @@ t.test('console: agents and access', async (t) => {
     t.match(page.text, /Access revoked\./);
     t.match(page.text, /No app holds tokens for this organization/);
     t.equal((await consoleForm(owner, 'grant-revoke', { grantId })).status, 404, 'twice: not found');
-  });
-
-  t.test('MCP access and API keys: shown as unavailable until their bindings are registered', async (t) => {
-    const page = await consolePage(owner, '/console/agents');
-    for (const [name, action, fields, text] of [
-      ['mcp_access_set', 'mcp-access-set', { state: 'revoked' }, /does not offer MCP access control yet/],
-      ['api_keys_create', 'api-key-create', { name: 'ci', expiresInDays: '30', scopes: 'files:read' }, /does not offer API keys yet/],
-      ['api_keys_revoke', 'api-key-revoke', { keyId: 'key_x' }, /does not offer API keys yet/],
-    ] as const) {
-      if (findBinding(name)) { t.pass(`${name} is registered: covered by the post-merge tests`); continue; }
-      t.match(page.text, text);
-      const res = await consoleForm(owner, action, { ...fields });
-      t.equal(res.status, 404, action);
-      t.match(res.text, new RegExp(`role="alert">[^<]*${name}`), `${action}: the page says the binding is missing`);
-      c.check(t, 'post', `/console/actions/${action}`, res);
-    }
   });
 });

@@ -4,7 +4,6 @@
 import t from 'tap';
 import { world } from '../identity/org-helpers.ts';
 import { http } from '../helpers/http.ts';
-import { findBinding } from '../../runtime-api/registry.ts';
 import { consoleForm, consolePage } from './helpers.ts';
 
 const mcpCall = (url: string, token: string) => http(`${url}/v1/mcp`, {
@@ -16,13 +15,6 @@ t.test('console: API keys', async (t) => {
   const { app } = w;
   const owner = await w.user('keys-owner@example.com');
   await w.org(owner, 'keys-org');
-
-  if (!findBinding('api_keys_create')) {
-    t.match((await consolePage(owner, '/console/agents')).text, /does not offer API keys yet/);
-    const res = await consoleForm(owner, 'api-key-create', { name: 'ci', expiresInDays: '30', scopes: 'files:read' });
-    t.equal(res.status, 404);
-    return;
-  }
 
   const created = await consoleForm(owner, 'api-key-create', { name: 'ci-nightly', expiresInDays: '30', scopes: 'files:read' });
   t.equal(created.status, 200, 'the new key is shown on the answer itself');

@@ -5,7 +5,6 @@ import t from 'tap';
 import { world } from '../identity/org-helpers.ts';
 import { http } from '../helpers/http.ts';
 import { oauthFlow } from '../helpers/oauth.ts';
-import { findBinding } from '../../runtime-api/registry.ts';
 import { consoleForm, consolePage } from './helpers.ts';
 
 const run = (url: string, token: string, script: string) => http(`${url}/v1/mcp`, {
@@ -17,14 +16,6 @@ t.test('console: MCP access', async (t) => {
   const { app } = w;
   const owner = await w.user('mcp-owner@example.com');
   const org = await w.org(owner, 'mcp-org');
-
-  if (!findBinding('mcp_access_set')) {
-    t.match((await consolePage(owner, '/console/agents')).text, /does not offer MCP access control yet/);
-    const res = await consoleForm(owner, 'mcp-access-set', { state: 'revoked' });
-    t.equal(res.status, 404);
-    t.match(res.text, /role="alert">[^<]*mcp_access_set/);
-    return;
-  }
 
   const agent = await oauthFlow(app, { cookie: owner.cookie, organizationId: org.id });
   const token = agent.tokens.access_token;

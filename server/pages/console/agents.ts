@@ -2,7 +2,13 @@
 // and its API keys (a new key is shown once, on the page that created it). Owners and admins only.
 import type { Locale } from '../../../runtime-api/errors.ts';
 import { SCOPES } from '../../../runtime-api/scopes.ts';
-import type { ApiKey, McpAccess } from '../../console/agent-bindings.ts';
+import type * as v from 'valibot';
+import type { McpAccessSchema } from '../../../runtime-api/bindings/mcp/schemas.ts';
+import type { ApiKeySchema } from '../../../runtime-api/bindings/api-keys/schemas.ts';
+
+// The shapes are the bindings' own output schemas (one source of truth).
+type McpAccess = v.InferOutput<typeof McpAccessSchema>;
+type ApiKey = v.InferOutput<typeof ApiKeySchema>;
 import { actionForm, escapeHtml, timeTag, texts } from './layout.ts';
 
 export interface AgentsData {
