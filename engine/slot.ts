@@ -75,7 +75,14 @@ export class Slot implements PoolSlot {
   private readonly config: ResolvedConfig;
   private readonly hooks: SlotHooks;
 
-  constructor(config: ResolvedConfig, hooks: SlotHooks) {
+  /**
+   * In a sandbox host process the main thread has nothing else to do: contexts are prepared synchronously on it
+   * after each execution has answered, instead of as two isolate tasks whose completions each wake it.
+   */
+  private readonly syncPrepare: boolean;
+
+  constructor(config: ResolvedConfig, hooks: SlotHooks, options: { syncPrepare?: boolean } = {}) {
+    this.syncPrepare = options.syncPrepare ?? false;
     this.config = config;
     this.hooks = hooks;
   }
@@ -136,6 +143,7 @@ export class Slot implements PoolSlot {
     const iso = this.isolate;
     const script = this.prelude;
     if (!iso || !script || gen !== this.generation || this.preparing || this.prepared) return;
+    if (this.syncPrepare) return this.prepareNow(iso, script);
     this.preparing = true;
     this.prepareFailed = false;
     const work = (async (): Promise<Prepared> => {
@@ -161,12 +169,32 @@ export class Slot implements PoolSlot {
     });
   }
 
+  private prepareNow(iso: ivm.Isolate, script: ivm.Script): void {
+    let prepared: Prepared;
+    try {
+      const ctx = iso.createContextSync();
+      try {
+        prepared = { ctx, run: script.runSync(ctx, { reference: true, timeout: PREPARE_DEADLINE_MS }) as ivm.Reference };
+      } catch (err) {
+        ctx.release();
+        throw err;
+      }
+    } catch {
+      if (this.state === 'busy') this.prepareFailed = true;
+      else this.start('prepare_failed');
+      return;
+    }
+    this.prepared = prepared;
+    if (this.state === 'starting' && !this.checkingHeap) this.becomeReady();
+  }
+
   private becomeReady(): void {
     clearTimeout(this.stuckTimer);
     this.stuckTimer = undefined;
     this.state = 'ready';
     this.hooks.ready(this);
-    if (this.state === 'ready') setImmediate(() => this.flushReleased());
+    // A synchronous prepare already ran the released handles' tasks on its way into the isolate.
+    if (this.state === 'ready' && !this.syncPrepare) setImmediate(() => this.flushReleased());
   }
 
   /**
@@ -211,6 +239,7 @@ export class Slot implements PoolSlot {
       queueMicrotask(() => {
         run.start();
         // The next context is queued behind this execution's first task (a new source compiles first).
+        if (this.syncPrepare) return;
         if (script instanceof Promise) script.then(() => this.prepareNext(gen), () => {});
         else this.prepareNext(gen);
       });

@@ -76,6 +76,8 @@ const hooks: SlotHooks = {
     targets.delete(ex.id);
     heartbeat();
     out.send(`E${ex.id}${SEP}${encodeEnd(end)}`);
+    // The result leaves now: the slot prepares its next context synchronously right after this.
+    out.flush();
   },
 };
 
@@ -115,7 +117,7 @@ function onFrame(frame: string): void {
       return;
     }
     case 'O': { // open a slot
-      const slot = new Slot(config, hooks);
+      const slot = new Slot(config, hooks, { syncPrepare: true });
       slots.set(Number(body), slot);
       slotIds.set(slot, Number(body));
       slot.start();
