@@ -39,22 +39,27 @@ t.test('SIGKILL of a host mid-execution: its execution ends crashed, the other h
   t.teardown(() => engine.close());
   const [pidA, pidB] = hostsOf(engine).pids;
   t.ok(pidA > 0 && pidB > 0 && pidA !== pidB && pidA !== process.pid, 'two host processes, neither of them this one');
-  const aborted: boolean[] = [];
+  // Which host the pool gives each execution depends on which slot became ready first: both wait on a slow
+  // binding, host A is killed, and exactly the one that ran there must end crashed with its call told to stop.
+  const aborted: boolean[][] = [[], []];
   const source = 'await pause(); return "done"';
-  const first = engine.execute({ source, bindings: ['pause'], hostCall: slowCall(1500, aborted), tenant: 'org_a' });
-  const second = engine.execute({ source, bindings: ['pause'], hostCall: slowCall(400, []), tenant: 'org_b' });
+  const runs = [0, 1].map((i) => engine.execute({ source, bindings: ['pause'], hostCall: slowCall(1500, aborted[i]), tenant: `org_${i}` }));
   await sleep(150);
   process.kill(pidA, 'SIGKILL');
   const killedAt = performance.now();
-  const [a, b] = await Promise.all([first, second]);
-  t.equal(a.ok, false);
+  const results = await Promise.all(runs.map((p) => p.then((r) => ({ r, at: performance.now() }))));
+  const lost = results.findIndex(({ r }) => !r.ok);
+  t.ok(lost >= 0 && results.filter(({ r }) => !r.ok).length === 1, 'exactly the execution on the killed host failed');
+  const a = results[lost].r;
+  const b = results[1 - lost].r;
   t.equal(a.error?.type, 'crashed');
   t.match(a.error?.message, /sandbox process/);
-  t.ok(performance.now() - killedAt < 1000, 'ended as soon as the host died, not at its deadline');
-  t.same(aborted, [true], 'its in-flight binding call was told to stop');
+  t.ok(results[lost].at - killedAt < 1000, 'ended as soon as the host died, not at its deadline');
+  t.same(aborted[lost], [true], 'its in-flight binding call was told to stop');
   t.equal(b.ok, true, 'the execution on the other host finished');
   t.equal(b.result, 'done');
-  // Measured here: 200-400 ms from the kill to every slot ready again (2 cores, loaded); the bound leaves room.
+  // The survivor holds its slot until its call answers (1.5 s); the killed host is replaced in 200-400 ms (measured
+  // here, 2 cores, loaded): every slot is ready again soon after 1.5 s, and the bound leaves room.
   const back = await fullCapacity(engine, 2, 2);
   t.ok(performance.now() - killedAt < 3000, `full capacity back ${(performance.now() - killedAt).toFixed(0)} ms after the kill`);
   t.comment(`capacity back in ${(performance.now() - killedAt).toFixed(0)} ms (${back.toFixed(0)} ms after the result)`);
