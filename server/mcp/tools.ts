@@ -6,6 +6,7 @@ import { MAX_RESULT_DEPTH } from '../../engine/prelude.ts';
 import { ERROR_TYPES } from '../../engine/result.ts';
 import { canCall } from './search.ts';
 import { LIST_CONVENTION } from '../../runtime-api/list-page.ts';
+import type { Tool } from './protocol.ts';
 
 export const TEXT_CAP_BYTES = 24 * 1024;
 
@@ -20,7 +21,7 @@ function bindingIndex(bindings: readonly Binding[], scopes: readonly string[] | 
 }
 
 /** The tools as a caller holding `scopes` sees them: bindings it cannot call are marked in the index. */
-export function listedTools(bindings: readonly Binding[], config: Config, scopes: readonly string[] | null = null) {
+export function listedTools(bindings: readonly Binding[], config: Config, scopes: readonly string[] | null = null): Tool[] {
   const e = config.engine;
   return [
     {
