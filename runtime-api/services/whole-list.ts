@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import type { Binding } from '../define.ts';
 import type { Caller } from '../caller.ts';
+import { ServiceError } from '../errors.ts';
 import { invoke, type InvokeDeps } from '../invoke.ts';
 import type { Page } from '../list-page.ts';
 
@@ -12,6 +13,10 @@ export async function invokeWholeList(binding: Binding, input: Record<string, un
   do {
     const page = await invoke(binding, { ...input, cursor }, caller, deps) as Page<unknown>;
     items.push(...page.items);
+    // A page that hands back its own cursor would never end: a bug in the binding, not a long list.
+    if (page.nextCursor !== null && (page.nextCursor === cursor || page.items.length === 0)) {
+      throw new ServiceError('internal_error', { cause: new Error(`${binding.name} returned a cursor that does not advance`) });
+    }
     cursor = page.nextCursor;
   } while (cursor);
   return items;

@@ -8,6 +8,12 @@ import { BINDINGS } from '../../runtime-api/registry.ts';
 import type { Binding } from '../../runtime-api/define.ts';
 import { world } from '../identity/org-helpers.ts';
 import { oauthFlow } from '../helpers/oauth.ts';
+import { startTestApp } from '../helpers/app.ts';
+import { callerFor } from '../helpers/callers.ts';
+import { defineBinding } from '../../runtime-api/define.ts';
+import { listInputEntries, listOutput } from '../../runtime-api/list-page.ts';
+import { invokeWholeList } from '../../runtime-api/services/whole-list.ts';
+import { invokeDeps } from '../../server/deps.ts';
 
 type Schema = { type: string; wrapped?: Schema; entries?: Record<string, Schema>; item?: Schema };
 
@@ -113,4 +119,17 @@ t.test('the spec\'s array faces answer every item, however many pages the bindin
   const page = await owner.post('/app/v1/execute', { script: 'return await invitations_list({})' });
   t.equal(page.body.result.items.length, 100, 'the binding itself answers a page');
   t.type(page.body.result.nextCursor, 'string');
+});
+
+t.test('a whole-list walk stops on a cursor that does not advance instead of looping', async (t) => {
+  const app = await startTestApp(t);
+  const c = await callerFor(app, { email: 'loop@lists.example' });
+  let calls = 0;
+  const stuck = defineBinding({
+    name: 'stuck_list', summary: 'A broken list.', input: v.strictObject({ ...listInputEntries() }), output: listOutput(v.number(), 'numbers'),
+    scope: null, writes: false,
+    async handler() { calls++; return { items: [calls], nextCursor: 'same' }; },
+  });
+  await t.rejects(invokeWholeList(stuck, {}, c, invokeDeps(app.deps)), { code: 'internal_error' });
+  t.equal(calls, 2, 'the second page, which handed back the same cursor, ends the walk');
 });
