@@ -19,7 +19,7 @@ const STORM_RATE_MS = 20;
 const FATAL = 'const s = new Set(); for (;;) s.add(Math.random())';
 const SCRIPTS = {
   a: 'return 1 + 1',
-  b: 'const page = await files_list({ limit: 5 }); const ctx = await context(); return page.files.length + ctx.scopes.length',
+  b: 'const page = await files_list({ limit: 5 }); const ctx = await context(); return page.items.length + ctx.scopes.length',
   // Beyond the brief's two: the kind of work scripts do once the data is in (build, sort, group 2,000 rows).
   c: `const rows = [];
 for (let i = 0; i < 2000; i++) rows.push({ id: i, name: 'file-' + ((i * 7919) % 2000), size: (i * 104729) % 100000 });
@@ -29,7 +29,7 @@ for (const r of rows) { const k = r.name.slice(0, 7); byPrefix[k] = (byPrefix[k]
 return Object.keys(byPrefix).length;`,
 };
 const BINDINGS = ['context', 'files_list'];
-const REPLIES: Record<string, string> = { files_list: '{"files":[],"nextCursor":null}', context: '{"scopes":["files:read"]}' };
+const REPLIES: Record<string, string> = { files_list: '{"items":[],"nextCursor":null}', context: '{"scopes":["files:read"]}' };
 /** The host answers at once with a small JSON: the bench measures the engine, not the services. */
 const hostCall: HostCall = async (name) => ({ ok: true, json: REPLIES[name] ?? 'null' });
 

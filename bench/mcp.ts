@@ -21,7 +21,7 @@ import { runScript } from '../runtime-api/services/execute.ts';
 import { invokeDeps } from '../server/deps.ts';
 import { load, fmt, type LoadResult } from './lib/load.ts';
 
-const SCRIPT = 'const page = await files_list({ limit: 5 }); return page.files.length;';
+const SCRIPT = 'const page = await files_list({ limit: 5 }); return page.items.length;';
 const MS = Number(process.env.BENCH_MS ?? 3000);
 
 async function freePort(): Promise<number> {

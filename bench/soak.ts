@@ -27,7 +27,7 @@ const HOSTILE = [
   'return /(a+)+$/.test("a".repeat(40) + "b");',
 ];
 const BENIGN = [
-  'const { files } = await files_list({ limit: 20 }); return files.length;',
+  'const { items } = await files_list({ limit: 20 }); return items.length;',
   'const c = await context(); return c.role;',
   'let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s;',
 ];

@@ -9,16 +9,15 @@ import type { Api } from './http.ts';
 const FILE_ID = /^fil_[a-z2-7]{26}$/;
 
 /**
- * The items of one page of a list binding. The single place that knows the page's shape, so a change of the list
- * convention (e.g. `files` → `items`) is one line here, and in LIST_ITEMS_JS for scripts.
+ * The items of one page of a list binding (every list answers `{ items, nextCursor }`). The single place in the CLI
+ * that knows the page's shape, with LIST_ITEMS_JS for scripts and callList for whole lists.
  */
 export function listItems<T>(page: unknown): T[] {
-  const p = (page ?? {}) as { files?: unknown; items?: unknown };
-  const items = p.items ?? p.files;
+  const items = ((page ?? {}) as { items?: unknown }).items;
   return Array.isArray(items) ? (items as T[]) : [];
 }
 /** The same adapter inside a script (`page` in scope). */
-export const LIST_ITEMS_JS = '(page.items ?? page.files ?? [])';
+export const LIST_ITEMS_JS = '(page.items ?? [])';
 
 export type FileState = 'active' | 'trashed';
 

@@ -67,6 +67,21 @@ export async function callBinding<T = any>(api: Api, name: string, input: Record
   return content.result as T;
 }
 
+/** Every item of a list binding: its pages are walked inside one execution, so a long list is still one request. */
+export async function callList<T = any>(api: Api, name: string, input: Record<string, unknown>): Promise<T[]> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`not a binding name: ${name}`);
+  const content = await execute(api, `const items = [];
+let cursor = null;
+do {
+  const page = await ${name}({ ...${JSON.stringify(input)}, cursor });
+  items.push(...page.items);
+  cursor = page.nextCursor;
+} while (cursor);
+return items;`);
+  if (!content.ok) throw executionError(content);
+  return content.result as T[];
+}
+
 export interface BatchOutcome<T> { id: string; ok: boolean; value?: T; error?: { code: string; message: string; resolution?: string } }
 
 /** Ids per execution: well inside the engine's host-call cap (1000), source size (100 KB) and wall time (5 s). */

@@ -3,7 +3,7 @@
 import { defineCommand } from '../command.ts';
 import { usageError } from '../errors.ts';
 import { lang } from '../i18n.ts';
-import { callBinding } from '../service.ts';
+import { callBinding, callList } from '../service.ts';
 import { shortDate, table } from '../format.ts';
 import { loginCommand } from './session.ts';
 
@@ -34,8 +34,8 @@ export const orgCommand = defineCommand({
     if (needArg !== (arg !== undefined)) throw usageError(`org ${action}${needArg ? (action === 'invite' ? ' EMAIL' : ' ID') : ''}`);
     let result: any;
     if (action === 'show') result = await callBinding(api, 'organization_get', {});
-    else if (action === 'members') result = await callBinding(api, 'members_list', {});
-    else if (action === 'invitations') result = await callBinding(api, 'invitations_list', {});
+    else if (action === 'members') result = await callList(api, 'members_list', {});
+    else if (action === 'invitations') result = await callList(api, 'invitations_list', {});
     else if (action === 'invite') result = await callBinding(api, 'member_invite', { email: arg, role: values.role ?? 'member' });
     else result = await callBinding(api, 'invitation_cancel', { invitationId: arg });
     if (ctx.json || action === 'show') { ctx.printJson(result); return 0; }

@@ -9,7 +9,7 @@ import { ServiceError, l10n } from '../errors.ts';
 import { hashSecret, newId, newSecret } from '../ids.ts';
 import { SCOPES, parseScopes, type Scope } from '../scopes.ts';
 import { mcpAccess } from '../store/organizations.ts';
-import { insertApiKey, listApiKeys, revokeApiKey, useApiKey, type ApiKeyRow } from '../store/api-keys.ts';
+import { insertApiKey, revokeApiKey, useApiKey, type ApiKeyRow } from '../store/api-keys.ts';
 import type { AccessTokenClaims } from './access-tokens.ts';
 
 export const API_KEY_PREFIX = 'slk_';
@@ -63,11 +63,6 @@ export async function createApiKey(sql: Sql, clock: Clock, caller: Caller, input
     secretHash: hashSecret(secret), now, expiresAt: new Date(now.getTime() + days * 86_400_000),
   });
   return { ...apiKeyView(row, now), key: secret };
-}
-
-export async function apiKeysOf(sql: Sql, clock: Clock, caller: Caller) {
-  const now = clock.now();
-  return (await listApiKeys(sql, caller.membership!.orgId)).map((r) => apiKeyView(r, now));
 }
 
 export async function revokeKey(sql: Sql, clock: Clock, caller: Caller, keyId: string) {

@@ -22,6 +22,8 @@ export interface UserOrganizationRow {
   metadata: Record<string, unknown>;
   createdAt: Date;
   role: Role;
+  /** When the user joined it (the list's order). */
+  joinedAt: Date;
 }
 
 const SELECT_MEMBER = (sql: Sql) => sql`select m.id, m.org_id as "orgId", m.user_id as "userId", u.email::text as email, u.name, u.image,
@@ -74,7 +76,7 @@ export async function deleteMember(tx: Sql, orgId: string, memberId: string): Pr
 }
 
 export async function listUserOrganizations(sql: Sql, userId: string): Promise<UserOrganizationRow[]> {
-  return sql<UserOrganizationRow[]>`select o.id, o.name, o.slug, o.metadata, o.created_at as "createdAt", m.role
+  return sql<UserOrganizationRow[]>`select o.id, o.name, o.slug, o.metadata, o.created_at as "createdAt", m.role, m.created_at as "joinedAt"
     from members m join organizations o on o.id = m.org_id
     where m.user_id = ${userId} order by m.created_at, o.id`;
 }

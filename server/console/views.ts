@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Binding } from '../../runtime-api/define.ts';
 import type { Caller } from '../../runtime-api/caller.ts';
 import type { Locale } from '../../runtime-api/errors.ts';
+import { invokeWholeList } from '../../runtime-api/services/whole-list.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
 import { tr } from '../../runtime-api/services/membership.ts';
 import * as org from '../../runtime-api/bindings/organization/index.ts';
@@ -43,20 +44,22 @@ export interface PageExtras { notice?: string; error?: string; status?: number; 
 
 async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession, locale: Locale, extra: PageExtras): Promise<string> {
   const call = caller(deps, s.caller);
+  // Pages show whole lists (an organization's keys, grants, invitations): every page of the list binding.
+  const all = (binding: Binding) => invokeWholeList(binding, {}, s.caller, invokeDeps(deps)) as Promise<any[]>;
   const membership = s.caller.membership;
   if (page === 'home') {
-    const [organizations, invitations] = await Promise.all([call(org.organizations_list, {}), call(org.invitations_received, {})]);
+    const [organizations, invitations] = await Promise.all([all(org.organizations_list), all(org.invitations_received)]);
     return homeBody(locale, s.csrf, { email: s.caller.email, activeOrganizationId: membership?.orgId ?? null, organizations, invitations });
   }
   if (!membership) return NO_ORGANIZATION(locale);
   const admin = membership.role !== 'member';
   if (page === 'members') {
-    const [detail, invitations] = await Promise.all([call(org.organization_get, {}), admin ? call(org.invitations_list, {}) : null]);
+    const [detail, invitations] = await Promise.all([call(org.organization_get, {}), admin ? all(org.invitations_list) : null]);
     return membersBody(locale, s.csrf, { viewerRole: membership.role, viewerUserId: s.caller.userId, members: detail.members, invitations });
   }
   if (page === 'agents') {
     if (!admin) return agentsBody(locale, s.csrf, { admin, mcp: null, grants: [], keys: null });
-    const [mcp, grants, keys] = await Promise.all([call(mcp_access_get, {}), call(oauth_grants_list, {}), call(api_keys_list, {})]);
+    const [mcp, grants, keys] = await Promise.all([call(mcp_access_get, {}), all(oauth_grants_list), all(api_keys_list)]);
     return agentsBody(locale, s.csrf, { admin, mcp, grants, keys, ...(extra.newKey ? { newKey: extra.newKey } : {}) });
   }
   const [ctxInfo, detail, runs, trash] = await Promise.all([
@@ -68,7 +71,7 @@ async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession,
     executions: runs ? runs.items.map((e: { createdAt: string; userId: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }) => ({
       when: e.createdAt, who: emails.get(e.userId) ?? e.userId, via: e.via, ok: e.ok, errorCode: e.errorCode, wallMs: e.wallMs,
     })) : null,
-    trash: trash.files,
+    trash: trash.items,
   });
 }
 

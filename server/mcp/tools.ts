@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import { MAX_RESULT_DEPTH } from '../../engine/prelude.ts';
 import { ERROR_TYPES } from '../../engine/result.ts';
 import { canCall } from './search.ts';
+import { LIST_CONVENTION } from '../../runtime-api/list-page.ts';
+import type { Tool } from './protocol.ts';
 
 export const TEXT_CAP_BYTES = 24 * 1024;
 
@@ -19,14 +21,14 @@ function bindingIndex(bindings: readonly Binding[], scopes: readonly string[] | 
 }
 
 /** The tools as a caller holding `scopes` sees them: bindings it cannot call are marked in the index. */
-export function listedTools(bindings: readonly Binding[], config: Config, scopes: readonly string[] | null = null) {
+export function listedTools(bindings: readonly Binding[], config: Config, scopes: readonly string[] | null = null): Tool[] {
   const e = config.engine;
   return [
     {
       name: 'execute',
       title: 'Run a script against the workspace',
       description: `Runs JavaScript in an isolated sandbox against this workspace, as you, in the organization of your token.
-Contract: the script is the body of an async function; \`return\` a JSON-serializable value. JavaScript or TypeScript: erasable TypeScript (type annotations, interfaces, type aliases, \`as\`, generics) is stripped before the run with line numbers kept; enums, namespaces and parameter properties are refused as syntax errors. No import/require, no fetch, no timers beyond await. A misspelt binding name fails with a ReferenceError that names the close bindings. Bindings are async globals taking one options object, e.g. \`const { files } = await files_list({ state: "active", limit: 50 }); return files.map(f => f.name);\`. A failing binding throws an Error with \`code\` and \`resolution\`; catch it or let the script fail. console.log/info/warn/error are captured.
+Contract: the script is the body of an async function; \`return\` a JSON-serializable value. JavaScript or TypeScript: erasable TypeScript (type annotations, interfaces, type aliases, \`as\`, generics) is stripped before the run with line numbers kept; enums, namespaces and parameter properties are refused as syntax errors. No import/require, no fetch, no timers beyond await. A misspelt binding name fails with a ReferenceError that names the close bindings. Bindings are async globals taking one options object, e.g. \`const { items } = await files_list({ state: "active", limit: 50 }); return items.map(f => f.name);\`. ${LIST_CONVENTION} A failing binding throws an Error with \`code\` and \`resolution\`; catch it or let the script fail. console.log/info/warn/error are captured.
 Limits: ${e.wallMs} ms wall time, ${e.cpuMs} ms CPU, ${e.memoryMb} MB memory, ${e.maxHostCalls} binding calls (${e.maxInFlight} run at once; more wait their turn, so Promise.all over many calls works), source ${e.maxSourceBytes} bytes, result ${e.maxResultBytes} bytes (nested at most ${MAX_RESULT_DEPTH} levels deep), all of it in structuredContent; the text content is shortened to about 24 KB, saying so.
 On failure \`error.type\` says why: ${ERROR_TYPES.join(', ')} (\`crashed\`: the sandbox process failed, often from runaway memory; simplify the script).
 Plan and apply (for batch edits you want to review): call with \`mode: "plan"\` to run the script with every write recorded instead of performed (a write returns \`{planned: true, index}\`); the result lists \`operations\` and a \`planToken\` valid 15 minutes. Then call again with the same script, \`mode: "apply"\` and that \`planToken\`: the script re-runs in one transaction and commits only if its writes equal the plan (\`applied: true\`); otherwise nothing changes and the result is an error saying why.

@@ -13,7 +13,8 @@ import { invoke } from '../../runtime-api/invoke.ts';
 import { executeInMode, type ExecuteOutcome } from '../../runtime-api/services/execute.ts';
 import { describeIssues } from '../../runtime-api/invoke.ts';
 import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
-import { checkEnvelope, ErrorCode, negotiateVersion, parseRpcText, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from '../mcp/protocol.ts';
+import { checkEnvelope, ErrorCode, JSONRPC_VERSION, METHOD, negotiateVersion, parseRpcText, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol.ts';
+import type { CallToolResult, InitializeResult, JsonRpcRequest, ListToolsResult } from '../mcp/protocol.ts';
 import { listedTools } from '../mcp/tools.ts';
 import { searchBindings, searchText, type SearchDetail } from '../mcp/search.ts';
 import { shapeExecuteResult } from '../mcp/execute-result.ts';
@@ -51,7 +52,7 @@ function planFields(result: ExecuteOutcome): Record<string, unknown> {
   return out;
 }
 
-function toolError(text: string, extra: Record<string, unknown> = {}) {
+function toolError(text: string, extra: Record<string, unknown> = {}): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: { ok: false, ...extra }, isError: true };
 }
 
@@ -116,7 +117,7 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
             { error: { type: 'tool_error', code: err.code, message: message.error?.message ?? message.message, ...(resolution ? { resolution } : {}) } }));
         }
         const { structured, text } = shapeExecuteResult(result, planFields(result));
-        return rpcResult(id, { content: [{ type: 'text', text }], structuredContent: structured, isError: !result.ok });
+        return rpcResult(id, { content: [{ type: 'text', text }], structuredContent: { ...structured }, isError: !result.ok } satisfies CallToolResult);
       } finally {
         const left = (inFlight.get(key) ?? 1) - 1;
         if (left <= 0) inFlight.delete(key); else inFlight.set(key, left);
@@ -126,12 +127,12 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       const parsed = v.safeParse(SearchArgs, args);
       if (!parsed.success) return rpcResult(id, toolError('search needs {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.'));
       const found = searchBindings(BINDINGS, parsed.output.query, parsed.output.limit, parsed.output.detail as SearchDetail, caller.scopes);
-      return rpcResult(id, { content: [{ type: 'text', text: searchText(found.results, found.total) }], structuredContent: found });
+      return rpcResult(id, { content: [{ type: 'text', text: searchText(found.results, found.total) }], structuredContent: { ...found } } satisfies CallToolResult);
     }
     if (name === 'context') {
       try {
         const out = await invoke(contextBinding, args, caller, invokeDeps(deps));
-        return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out });
+        return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out } satisfies CallToolResult);
       } catch (err) {
         const e = err instanceof ServiceError ? err : new ServiceError('internal_error', { cause: err });
         if (e.status >= 500) throw e;
@@ -182,21 +183,21 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       return;
     }
     switch (msg.method) {
-      case 'initialize':
+      case METHOD.initialize:
         ctx.body = rpcResult(msg.id, {
           protocolVersion: negotiateVersion(msg.params?.protocolVersion),
           capabilities: { tools: { listChanged: false } },
           serverInfo: { name: 'siglata', title: 'Siglata workspace', version: SERVICE_VERSION },
           instructions: INSTRUCTIONS,
-        });
+        } satisfies InitializeResult);
         return;
-      case 'ping':
+      case METHOD.ping:
         ctx.body = rpcResult(msg.id, {});
         return;
-      case 'tools/list':
-        ctx.body = rpcResult(msg.id, { tools: toolsFor(caller.scopes) });
+      case METHOD.listTools:
+        ctx.body = rpcResult(msg.id, { tools: toolsFor(caller.scopes) } satisfies ListToolsResult);
         return;
-      case 'tools/call':
+      case METHOD.callTool:
         ctx.body = await callTool(ctx, caller, msg.id, msg.params!);
         return;
       default:
@@ -212,12 +213,12 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     });
   }
 
-  const rpcBody = { contentType: 'application/json', jsonSchema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } } };
-  const rpcResponse = { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: {}, result: {}, error: { type: 'object' } } };
+  const rpcBody = { contentType: 'application/json', jsonSchema: { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: JSONRPC_VERSION }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } } };
+  const rpcResponse = { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: JSONRPC_VERSION }, id: {}, result: {}, error: { type: 'object' } } };
   const rpcErrorResponse = {
     type: 'object', required: ['jsonrpc', 'id', 'error'],
     properties: {
-      jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] },
+      jsonrpc: { const: JSONRPC_VERSION }, id: { type: ['string', 'integer', 'null'] },
       error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', properties: { code: { const: 'invalid_request' }, resolution: { type: 'string' } } } } },
     },
   };
@@ -225,12 +226,12 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
     defineRoute({
       method: 'POST', path, operationId: path === '/mcp' ? 'mcpAlias' : 'mcp',
       summary: path === '/mcp' ? 'MCP endpoint (alias of /v1/mcp)' : 'MCP endpoint (Streamable HTTP, stateless, JSON responses)',
-      description: 'JSON-RPC 2.0, one message per request: initialize, ping, tools/list (execute and search), tools/call. Notifications answer 202. Tool failures are results with isError; malformed JSON (-32700) and envelope problems (-32600, -32602) are HTTP 400 with a JSON-RPC error whose data holds {code: "invalid_request", resolution}.',
+      description: `JSON-RPC ${JSONRPC_VERSION}, one message per request: ${METHOD.initialize}, ${METHOD.ping}, ${METHOD.listTools} (execute and search), ${METHOD.callTool}. Notifications answer 202. Tool failures are results with isError; malformed JSON (${ErrorCode.ParseError}) and envelope problems (${ErrorCode.InvalidRequest}, ${ErrorCode.InvalidParams}) are HTTP 400 with a JSON-RPC error whose data holds {code: "invalid_request", resolution}. Protocol versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
       tags: ['mcp'], auth: 'none', origin: 'always', body: rpcBody,
       responses: {
         200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },
         202: { description: 'A notification was accepted.' },
-        400: { description: 'Malformed JSON (-32700), not a JSON-RPC request (-32600), missing or wrong params (-32602), or an unsupported MCP-Protocol-Version: a JSON-RPC error.', jsonSchema: rpcErrorResponse },
+        400: { description: `Malformed JSON (${ErrorCode.ParseError}), not a JSON-RPC request (${ErrorCode.InvalidRequest}), missing or wrong params (${ErrorCode.InvalidParams}), or an unsupported MCP-Protocol-Version: a JSON-RPC error.`, jsonSchema: rpcErrorResponse },
       },
       errors: ['unauthorized', 'ORIGIN_NOT_ALLOWED', 'MCP_ACCESS_REVOKED', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'payload_too_large', 'unsupported_media_type', 'engine_busy', 'engine_quarantined'],
       handle: handlePost,

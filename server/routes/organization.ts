@@ -11,6 +11,7 @@ import { authorize, invoke } from '../../runtime-api/invoke.ts';
 import { callerForOrganization, membershipRequired, requireAdmin } from '../../runtime-api/services/membership.ts';
 import { invitationNotFound } from '../../runtime-api/services/invitations.ts';
 import { setActiveOrganization } from '../../runtime-api/services/sessions.ts';
+import { invokeWholeList, listItemsSchema } from '../../runtime-api/services/whole-list.ts';
 import { findInvitation } from '../../runtime-api/store/invitations.ts';
 import { findMembership, findOrganization } from '../../runtime-api/store/organizations.ts';
 import * as b from '../../runtime-api/bindings/organization/index.ts';
@@ -43,6 +44,8 @@ interface Spec {
   /** How the Caller is found; default: `organizationId`, else the session's active organization. */
   caller?: (ctx: Koa.Context, input: Record<string, unknown>) => Promise<Caller>;
   after?: (ctx: Koa.Context, result: any) => Promise<void>;
+  /** The spec fixes a bare array here: answer every page of the list binding's items. */
+  wholeList?: boolean;
 }
 
 export function organizationRoutes(deps: AppDeps): RouteDef[] {
@@ -80,7 +83,7 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
     auth: s.auth ?? 'bearer-or-session',
     binding: s.binding,
     ...(s.method === 'GET' ? { query: s.input } : { body: { contentType: 'application/json', schema: s.input } }),
-    responses: { [s.status ?? 200]: { description: s.binding.summary, schema: s.binding.output } },
+    responses: { [s.status ?? 200]: { description: s.binding.summary, schema: s.wholeList ? listItemsSchema(s.binding) : s.binding.output } },
     errors: [...ORG_ERRORS, ...(s.method === 'POST' ? WRITE_ERRORS : []), ...(s.errors ?? [])],
     async handle(ctx) {
       // A token acts on its own organization with fixed scopes: refuse what it may never do before reading input.
@@ -91,7 +94,9 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
       // The role is the reason a member cannot administer: say so before the scope check of `invoke`.
       if (s.binding.scope === 'org:admin') requireAdmin(caller);
       const { organizationId: _omit, ...bindingInput } = input;
-      const result = await invoke(s.binding, bindingInput, caller, invokeDeps(deps));
+      const result = s.wholeList
+        ? await invokeWholeList(s.binding, bindingInput, caller, invokeDeps(deps))
+        : await invoke(s.binding, bindingInput, caller, invokeDeps(deps));
       if (s.after) await s.after(ctx, result);
       ctx.status = s.status ?? 200;
       ctx.body = result;
@@ -109,7 +114,7 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
     }),
     route({
       method: 'GET', path: '/auth/organization/list', operationId: 'listOrganizations', binding: b.organizations_list, caller: userCaller,
-      summary: 'The caller\'s organizations, each with the caller\'s role', input: v.object({}),
+      summary: 'The caller\'s organizations, each with the caller\'s role (all of them, as an array)', input: v.object({}), wholeList: true,
     }),
     route({
       method: 'GET', path: '/auth/organization/get', operationId: 'getOrganization', binding: b.organization_get,
@@ -125,7 +130,7 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
     }),
     route({
       method: 'GET', path: '/auth/organization/list-invitations', operationId: 'listInvitations', binding: b.invitations_list,
-      summary: 'The organization\'s pending invitations', input: v.object({ organizationId: OrgId }),
+      summary: 'The organization\'s pending invitations (all of them, as an array)', input: v.object({ organizationId: OrgId }), wholeList: true,
     }),
     route({
       method: 'POST', path: '/auth/organization/cancel-invitation', operationId: 'cancelInvitation', binding: b.invitation_cancel,

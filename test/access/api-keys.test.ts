@@ -43,7 +43,7 @@ t.test('organization API keys', async (t) => {
     t.notOk(JSON.stringify(rows[0]).includes(k.key.slice(4)), 'the secret is nowhere in the row');
     t.equal(rows[0].secret_hash, createHash('sha256').update(k.key).digest('hex'));
     const listed = await call(owner, 'api_keys_list', {});
-    const entry = listed.content.result.find((e: any) => e.id === k.id);
+    const entry = listed.content.result.items.find((e: any) => e.id === k.id);
     t.match(entry, { name: 'ci-nightly', state: 'active', createdBy: 'owner@keys.example' });
     t.notOk('key' in entry, 'a listing never shows the secret');
     t.notOk(JSON.stringify(listed.body).includes(k.key.slice(4)));
@@ -100,7 +100,7 @@ t.test('organization API keys', async (t) => {
     const got = await download(app, k.key, done.content.result.file.fileId);
     t.equal(got.status, 200, got.body.toString().slice(0, 300));
     t.ok(got.body.equals(data), 'the bytes uploaded with the key come back with it');
-    const used = (await call(owner, 'api_keys_list', {})).content.result.find((e: any) => e.id === k.id);
+    const used = (await call(owner, 'api_keys_list', {})).content.result.items.find((e: any) => e.id === k.id);
     t.equal(used.lastUsedAt, app.clock.now().toISOString(), 'last use recorded');
     // Lowering the organization's ceiling after creation narrows the key at once.
     const orgId = ctx.content.result.organization.id;
@@ -157,7 +157,7 @@ t.test('organization API keys', async (t) => {
     t.equal((await http(`${app.url}/app/v1/context`, { token: short.key })).status, 401, 'expired after its day');
     // The owner's one-hour access token expired with the day too: a fresh one.
     const ownerNow = await app.token({ email: 'owner@keys.example', org: 'keys-org' });
-    const listed = (await call(ownerNow, 'api_keys_list', {})).content.result;
+    const listed = (await call(ownerNow, 'api_keys_list', {})).content.result.items;
     t.equal(listed.find((e: any) => e.id === short.id).state, 'expired');
     t.equal(listed.find((e: any) => e.id === revoked.id).state, 'revoked');
     for (const bogus of ['slk_', `slk_${randomBytes(32).toString('base64url')}`, `${short.key.slice(0, -1)}A`]) {

@@ -10,7 +10,7 @@ const RENAME = `
 let cursor = null, renamed = 0;
 do {
   const page = await files_list({ prefix: "draft-", limit: 50, cursor });
-  for (const f of page.files) {
+  for (const f of page.items) {
     await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") });
     renamed++;
   }
@@ -46,8 +46,8 @@ t.test('/app/v1', async (t) => {
     c.check(t, 'post', '/app/v1/execute', res);
     const page = await http(`${app.url}/app/v1/files?prefix=draft-&limit=10`, { token });
     t.equal(page.status, 200);
-    t.equal(page.body.files.length, 10);
-    t.equal(page.body.files[0].name, 'draft-000.txt');
+    t.equal(page.body.items.length, 10);
+    t.equal(page.body.items[0].name, 'draft-000.txt');
     t.type(page.body.nextCursor, 'string');
     c.check(t, 'get', '/app/v1/files', page);
     const bad = await http(`${app.url}/app/v1/files?limit=abc`, { token });
@@ -65,13 +65,13 @@ t.test('/app/v1', async (t) => {
     t.match(plan.body.operations[0], { index: 0, binding: 'files_update', input: { name: 'final-000.txt' } });
     t.type(plan.body.planToken, 'string');
     const still = await http(`${app.url}/app/v1/files?prefix=final-`, { token });
-    t.equal(still.body.files.length, 0, 'nothing renamed by planning');
+    t.equal(still.body.items.length, 0, 'nothing renamed by planning');
 
     const applied = await exec({ script: RENAME, mode: 'apply', planToken: plan.body.planToken });
     t.equal(applied.status, 200);
     t.equal(applied.body.applied, true);
-    t.equal((await http(`${app.url}/app/v1/files?prefix=final-&limit=1000`, { token })).body.files.length, 100);
-    t.equal((await http(`${app.url}/app/v1/files?prefix=draft-`, { token })).body.files.length, 0);
+    t.equal((await http(`${app.url}/app/v1/files?prefix=final-&limit=1000`, { token })).body.items.length, 100);
+    t.equal((await http(`${app.url}/app/v1/files?prefix=draft-`, { token })).body.items.length, 0);
     await auditLogFor(app.deps.sql).flush(); // rows are written in batches, after the response
     const modes = await app.deps.sql`select mode from executions where via = 'app' order by created_at`;
     t.ok(modes.some((r) => r.mode === 'plan') && modes.some((r) => r.mode === 'apply'), 'both are in the audit log');
@@ -92,7 +92,7 @@ t.test('/app/v1', async (t) => {
       t.equal(applied.body.message, `Write #${n + 1} (files_update) is not the planned write #${n + 1}; it was not run and nothing was applied. Plan again and review.`);
     c.check(t, 'post', '/app/v1/execute', applied);
     const renamed = await http(`${app.url}/app/v1/files?prefix=final-b&limit=1000`, { token });
-    t.equal(renamed.body.files.length, 0, 'the whole batch was rolled back');
+    t.equal(renamed.body.items.length, 0, 'the whole batch was rolled back');
   });
 
   t.test('plan tokens are bound to the script, the caller and their lifetime', async (t) => {
@@ -111,13 +111,13 @@ t.test('/app/v1', async (t) => {
   });
 
   t.test('a script failing during apply rolls back everything it wrote', async (t) => {
-    const script = 'await files_write_text({ name: "half.txt", text: "1" }); const n = (await files_list({ prefix: "half" })).files.length; if (n > 0 && globalThis.fail !== false) throw new Error("boom"); return n;';
+    const script = 'await files_write_text({ name: "half.txt", text: "1" }); const n = (await files_list({ prefix: "half" })).items.length; if (n > 0 && globalThis.fail !== false) throw new Error("boom"); return n;';
     const plan = await exec({ script, mode: 'plan' });
     t.equal(plan.body.ok, true, 'in plan mode the write is recorded, so the listing is empty and the script succeeds');
     const applied = await exec({ script, mode: 'apply', planToken: plan.body.planToken });
     t.equal(applied.status, 200);
     t.equal(applied.body.applied, false);
     t.equal(applied.body.ok, false);
-    t.equal((await http(`${app.url}/app/v1/files?prefix=half`, { token })).body.files.length, 0);
+    t.equal((await http(`${app.url}/app/v1/files?prefix=half`, { token })).body.items.length, 0);
   });
 });

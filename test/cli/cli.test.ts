@@ -125,7 +125,7 @@ t.test('siglata, end to end', async (t) => {
     const out = JSON.parse(second.stdout);
     t.match(out, { uploadId, resumed: true, partsSkipped: received.length, partsSent: partCount - received.length, name: 'big.bin', byteLength: source.length, state: 'active' });
     bigFileId = out.fileId;
-    t.equal((await binding('files_list', {})).result.files.filter((f: any) => f.name === 'big.bin').length, 1, 'one file, not two');
+    t.equal((await binding('files_list', {})).result.items.filter((f: any) => f.name === 'big.bin').length, 1, 'one file, not two');
   });
 
   t.test('upload: Ctrl-C saves the state and says how to resume; an unchanged rerun sends the rest', async (t) => {
@@ -199,9 +199,9 @@ t.test('siglata, end to end', async (t) => {
     const seed = await cli(['exec', '-'], 'for (const n of ["a.txt", "b.txt", "c.txt"]) await files_write_text({ name: `inbox/${n}`, text: n }); return true;');
     t.equal(seed.code, 0, seed.stderr);
     const rename = join(work, 'rename.js');
-    await writeFile(rename, `const { files } = await files_list({ prefix: "inbox/" });
-for (const f of files) await files_update({ fileId: f.fileId, name: f.name.replace("inbox/", "archive/") });
-return files.length;`);
+    await writeFile(rename, `const { items } = await files_list({ prefix: "inbox/" });
+for (const f of items) await files_update({ fileId: f.fileId, name: f.name.replace("inbox/", "archive/") });
+return items.length;`);
     const plan = await cli(['exec', 'rename.js', '--plan']);
     t.equal(plan.code, 0, plan.stderr);
     t.match(plan.stdout, /3 planned write\(s\), nothing changed yet:/);

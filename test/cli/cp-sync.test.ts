@@ -25,7 +25,7 @@ t.test('siglata cp and sync', async (t) => {
     await writeFile(join(src, rel), data);
   }
   const remoteNames = async (prefix: string) => {
-    const res = await http(`${app.url}/app/v1/execute`, { token: owner, json: { mode: 'run', script: `const out = []; let cursor = null; do { const p = await files_list({ prefix: ${JSON.stringify(prefix)}, limit: 1000, ...(cursor ? { cursor } : {}) }); out.push(...p.files.map((f) => f.name)); cursor = p.nextCursor; } while (cursor); return out;` } });
+    const res = await http(`${app.url}/app/v1/execute`, { token: owner, json: { mode: 'run', script: `const out = []; let cursor = null; do { const p = await files_list({ prefix: ${JSON.stringify(prefix)}, limit: 1000, ...(cursor ? { cursor } : {}) }); out.push(...p.items.map((f) => f.name)); cursor = p.nextCursor; } while (cursor); return out;` } });
     return res.body.result as string[];
   };
 

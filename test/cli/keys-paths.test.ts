@@ -104,7 +104,7 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
     const outcomes = JSON.parse(restored.stdout);
     t.equal(outcomes.length, 50);
     t.ok(outcomes.every((o: any) => o.ok && o.value.name.startsWith('bulk/')));
-    const active = await script(owner, 'return (await files_list({ prefix: "bulk/", limit: 100 })).files.length;');
+    const active = await script(owner, 'return (await files_list({ prefix: "bulk/", limit: 100 })).items.length;');
     t.equal(active, 50, 'all 50 are back');
     const gone = ['fil_aaaaaaaaaaaaaaaaaaaaaaaaaa', 'fil_bbbbbbbbbbbbbbbbbbbbbbbbbb'];
     const twice = await cli(['restore', ...gone, ids[0]]);

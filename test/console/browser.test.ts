@@ -136,7 +136,7 @@ t.test('browser: the console, end to end', { timeout: 180_000 }, async (t) => {
   t.equal(await page.locator('.notice').textContent(), 'File restored.');
   t.match(await page.locator('section:has(#trash)').textContent(), /The trash is empty/);
   const files = await page.request.get(`${app.url}/app/v1/files`);
-  t.equal((await files.json()).files[0]?.name, 'reports/q3.txt', 'the file is active again');
+  t.equal((await files.json()).items[0]?.name, 'reports/q3.txt', 'the file is active again');
 
   // 7. Agents and access: the owner revokes the organization's MCP access and the agent's next MCP call is refused;
   // then, access restored, creates an API key (shown once), which works as Bearer until the owner revokes it.

@@ -203,7 +203,7 @@ t.test('console over HTTP', async (t) => {
     t.match(files.text, /5 B of 10 GiB used/);
     t.match(files.text, /dana@example\.com<\/td><td>app<\/td><td>succeeded/, 'the execution is in the log with who and outcome');
     await form(dana, 'file-restore', { fileId }, 303);
-    t.equal((await dana.get('/app/v1/files')).body.files[0]?.name, 'notes/plan.txt', 'restored');
+    t.equal((await dana.get('/app/v1/files')).body.items[0]?.name, 'notes/plan.txt', 'restored');
     await form(dana, 'file-restore', { fileId: 'fil_aaaaaaaaaaaaaaaaaaaaaaaaaa' }, 404);
 
     // Refusals before any binding runs: JSON in the spec's shapes.

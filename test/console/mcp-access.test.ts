@@ -31,7 +31,7 @@ t.test('console: MCP access', async (t) => {
   // Active again, but with a read-only ceiling: reads work, writes are refused.
   const active = await consoleForm(owner, 'mcp-access-set', { state: 'active', scopes: 'files:read' });
   t.equal(active.status, 303);
-  const read = await run(app.url, token, 'return (await files_list({})).files.length');
+  const read = await run(app.url, token, 'return (await files_list({})).items.length');
   t.equal(read.status, 200);
   t.equal(read.body.result.structuredContent.ok, true, 'a read works');
   const write = await run(app.url, token, 'return await files_write_text({ name: "x.txt", text: "x" })');

@@ -76,9 +76,9 @@ t.test('over real HTTP, pt-BR callers get the Portuguese specific resolution', a
   const run = (headers: Record<string, string>) => http(`${app.url}/app/v1/execute`, { json: { script }, token, headers });
   const ptRun = await run({ 'x-service-locale': 'pt-BR' });
   t.equal(ptRun.status, 200);
-  t.same(ptRun.body.result, { code: 'invalid_input', resolution: '`cursor`: não é um cursor devolvido por files_list; omita-o para começar da primeira página.' });
+  t.same(ptRun.body.result, { code: 'invalid_input', resolution: '`cursor`: não é um cursor devolvido por files_list; passe `nextCursor` sem alterações, ou omita-o para começar da primeira página.' });
   const enRun = await run({});
-  t.same(enRun.body.result, { code: 'invalid_input', resolution: '`cursor`: not a cursor returned by files_list; omit it to start from the first page.' });
+  t.same(enRun.body.result, { code: 'invalid_input', resolution: '`cursor`: not a cursor returned by files_list; pass `nextCursor` unchanged, or omit it to start from the first page.' });
 });
 
 t.test('every 409 conflict says its own reason and fix, in both languages (no bare conflict throw site)', async (t) => {

@@ -31,7 +31,7 @@ t.test('the one argument crosses as JSON; no argument arrives as null', async (t
     ['files_list', '{"state":"active","limit":2,"cursor":null}'],
     ['context', 'null'],
   ]);
-  t.same(r.result, { files: host.files.slice(0, 2), nextCursor: '2' }, 'the reply arrives parsed');
+  t.same(r.result, { items: host.files.slice(0, 2), nextCursor: '2' }, 'the reply arrives parsed');
 });
 
 t.test('a binding error is a catchable Error with code and resolution', async (t) => {

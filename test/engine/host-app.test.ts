@@ -80,7 +80,7 @@ t.test('sandbox host processes behind the real app', async (t) => {
     t.equal(applied.body.applied, false);
     t.equal(applied.body.error.type, 'crashed');
     const files = await http(`${app.url}/app/v1/files?prefix=half`, { token });
-    t.same(files.body.files, [], 'nothing written survives');
+    t.same(files.body.items, [], 'nothing written survives');
   });
 
   t.test(`crash storm (${STORM_MS} ms): zero failed benign executions; the storm's organization ends up quarantined`, async (t) => {

@@ -32,7 +32,7 @@ async function checkHealthy(t: Test, engine: Engine): Promise<void> {
   const stats = engine.stats();
   t.ok(stats.slots.ready >= POOL && stats.slots.busy === 0 && stats.slots.starting === 0, `every slot is usable again (${stats.slots.ready})`);
   t.ok(stats.isolatesLive <= 2 * POOL, 'no isolate outlives its slot; overflow stays within maxPoolSize');
-  const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.files.map((f) => f.name)', bindings: BINDINGS, hostCall: new FakeHost().hostCall, tenant: 'org_benign' });
+  const benign = await engine.execute({ source: 'const r = await files_list({ limit: 2 }); return r.items.map((f) => f.name)', bindings: BINDINGS, hostCall: new FakeHost().hostCall, tenant: 'org_benign' });
   t.same(benign.result, ['report-1.csv', 'report-2.csv'], 'a benign script runs');
 }
 
@@ -84,7 +84,7 @@ t.test('hostile scripts all at once beside benign ones (B7 #33)', async (t) => {
   const extra = Array.from({ length: 20 }, (_, i) => hostile[i % hostile.length]);
   const benignHost = new FakeHost();
   const benign = Array.from({ length: 60 }, (_, i) => engine.execute({
-    source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.files.length`, bindings: BINDINGS, hostCall: benignHost.hostCall, tenant: 'org_benign',
+    source: `const r = await files_list({ limit: 3 }); await context(); return ${i} + r.items.length`, bindings: BINDINGS, hostCall: benignHost.hostCall, tenant: 'org_benign',
   }));
   // Scripts meant to finish get more time here: they share two cores with 50 other scripts and, under `npm test`,
   // with another test file. 1.5 s was once not enough for the 100,000-call flood to reach its in-flight cap under a

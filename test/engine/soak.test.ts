@@ -22,7 +22,7 @@ const examplesDir = join(ROOT, 'fixtures/scripts/examples');
 const benign: Fixture[] = [
   ...readdirSync(examplesDir).map((file) => ({ file, source: readFileSync(join(examplesDir, file), 'utf8'), expect: ['ok'], repeat: 1 })),
   { file: 'trivial', source: 'return 1 + 1', expect: ['ok'], result: 2, repeat: 1 },
-  { file: 'two-calls', source: 'const a = await files_list({ limit: 2 }); const c = await context(); return a.files.length + c.scopes.length', expect: ['ok'], result: 5, repeat: 1 },
+  { file: 'two-calls', source: 'const a = await files_list({ limit: 2 }); const c = await context(); return a.items.length + c.scopes.length', expect: ['ok'], result: 5, repeat: 1 },
   { file: 'logs', source: 'for (let i = 0; i < 20; i++) console.log("line", i); return "logged"', expect: ['ok'], result: 'logged', repeat: 1 },
 ];
 

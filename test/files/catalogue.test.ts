@@ -109,7 +109,7 @@ t.test('catalogue bindings', async (t) => {
     const b = as(app, bob);
     const names = ['m', 'b', 'a', 'z', 'dir/x', 'dir/y', 'dir2/z', 'B', 'é', 'a', 'a', 'm'];
     for (const name of names) await b(files_write_text, { name, text: name });
-    const all = (await b(files_list, { limit: 1000 })).files;
+    const all = (await b(files_list, { limit: 1000 })).items;
     t.equal(all.length, names.length);
     const order = all.map((f) => [f.name, f.fileId]);
     const sorted = [...order].sort((x, y) => (Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])) || (x[1] < y[1] ? -1 : 1)));
@@ -121,8 +121,8 @@ t.test('catalogue bindings', async (t) => {
     let after = '';
     let before = '';
     do {
-      const page: { files: { fileId: string }[]; nextCursor: string | null } = await b(files_list, { limit: 5, cursor });
-      seen.push(...page.files.map((f) => f.fileId));
+      const page: { items: { fileId: string }[]; nextCursor: string | null } = await b(files_list, { limit: 5, cursor });
+      seen.push(...page.items.map((f) => f.fileId));
       cursor = page.nextCursor;
       pages++;
       if (pages === 1) {
@@ -132,27 +132,27 @@ t.test('catalogue bindings', async (t) => {
       }
     } while (cursor);
     t.equal(pages, 3);
-    const final = (await b(files_list, { limit: 1000 })).files.map((f) => f.fileId);
+    const final = (await b(files_list, { limit: 1000 })).items.map((f) => f.fileId);
     t.ok(final.includes(after) && final[0] === before);
     t.same(seen, final.filter((id) => id !== before), 'every file once, in order; an insert behind the cursor is not revisited, one ahead appears');
 
     const dir = await b(files_list, { prefix: 'dir/' });
-    t.same(dir.files.map((f) => f.name), ['dir/x', 'dir/y']);
+    t.same(dir.items.map((f) => f.name), ['dir/x', 'dir/y']);
     const dirPage = await b(files_list, { prefix: 'dir', limit: 2 });
-    t.same(dirPage.files.map((f) => f.name), ['dir/x', 'dir/y']);
+    t.same(dirPage.items.map((f) => f.name), ['dir/x', 'dir/y']);
     t.ok(dirPage.nextCursor);
-    t.same((await b(files_list, { prefix: 'dir', limit: 2, cursor: dirPage.nextCursor })).files.map((f) => f.name), ['dir2/z']);
+    t.same((await b(files_list, { prefix: 'dir', limit: 2, cursor: dirPage.nextCursor })).items.map((f) => f.name), ['dir2/z']);
     t.equal((await fail(b(files_list, { prefix: 'di', cursor: dirPage.nextCursor }))).code, 'invalid_input', 'a cursor is bound to its filters');
     t.equal((await fail(b(files_list, { state: 'trashed', cursor: dirPage.nextCursor }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { cursor: 'garbage' }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { limit: 0 }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { limit: 1001 }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { state: 'deleted' }))).code, 'invalid_input');
-    t.equal((await b(files_list, {})).files.length, 14, 'defaults: active, 100');
+    t.equal((await b(files_list, {})).items.length, 14, 'defaults: active, 100');
 
     await b(files_trash, { fileId: all[0].fileId });
-    t.same((await b(files_list, { state: 'trashed' })).files.map((f) => f.fileId), [all[0].fileId]);
-    t.notOk((await b(files_list, { state: 'active' })).files.some((f) => f.fileId === all[0].fileId));
+    t.same((await b(files_list, { state: 'trashed' })).items.map((f) => f.fileId), [all[0].fileId]);
+    t.notOk((await b(files_list, { state: 'active' })).items.some((f) => f.fileId === all[0].fileId));
   });
 
   t.test('another organization\'s ids answer not_found, never their data', async (t) => {
@@ -170,7 +170,7 @@ t.test('catalogue bindings', async (t) => {
       t.equal(err.code, 'not_found', binding.name);
       t.notMatch(JSON.stringify(err.toBody()), /secret/);
     }
-    t.notOk((await e(files_list, { limit: 1000 })).files.some((x) => x.fileId === f.fileId));
+    t.notOk((await e(files_list, { limit: 1000 })).items.some((x) => x.fileId === f.fileId));
     const dl = await download(app, eve.token, f.fileId);
     t.equal(dl.status, 404);
     t.notMatch(dl.body.toString(), /acme secret/);
@@ -183,7 +183,7 @@ t.test('catalogue bindings', async (t) => {
     const r = as(app, reader);
     const f = await call(files_write_text, { name: 'scoped.txt', text: 'x' });
     t.equal((await r(files_get, { fileId: f.fileId })).fileId, f.fileId);
-    t.ok((await r(files_list, {})).files.length);
+    t.ok((await r(files_list, {})).items.length);
     t.equal((await r(files_read_text, { fileId: f.fileId })).text, 'x');
     for (const [binding, input] of [
       [files_write_text, { name: 'n', text: '' }], [files_update, { fileId: f.fileId, name: 'y' }], [files_trash, { fileId: f.fileId }],

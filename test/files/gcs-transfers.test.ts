@@ -36,7 +36,7 @@ t.test('transfers on the gcs adapter', async (t) => {
     const range = await download(app, ana.token, file.fileId, { range: `bytes=${PART - 2}-${PART + 1}` });
     t.equal(range.status, 206);
     t.same(range.body, data.subarray(PART - 2, PART + 2));
-    t.equal((await call(files_list, {})).files[0].fileId, file.fileId);
+    t.equal((await call(files_list, {})).items[0].fileId, file.fileId);
   });
 
   t.test('text files, trash and delete', async (t) => {

@@ -38,8 +38,8 @@ t.test('trash and janitors', async (t) => {
     t.equal(trashed.trashedAt, app.clock.now().toISOString());
     t.equal(trashed.restorableUntil, new Date(app.clock.now().getTime() + 30 * DAY).toISOString());
     t.same(await call(files_trash, { fileId: f.fileId }), trashed, 'trashing again changes nothing');
-    t.same((await call(files_list, { state: 'trashed' })).files.map((x) => x.fileId), [f.fileId]);
-    t.notOk((await call(files_list, {})).files.some((x) => x.fileId === f.fileId));
+    t.same((await call(files_list, { state: 'trashed' })).items.map((x) => x.fileId), [f.fileId]);
+    t.notOk((await call(files_list, {})).items.some((x) => x.fileId === f.fileId));
     t.equal(await storageUsedBytes(app.deps.sql, orgId, app.clock.now()), 7, 'trashed bytes still count');
     const token = (await callerFor(app, { email: 'ana@example.com', org: 'acme' })).token;
     t.equal((await download(app, token, f.fileId)).body.toString(), 'keep me', 'trashed files can still be downloaded');

@@ -72,7 +72,7 @@ t.test('uploads', async (t) => {
     t.match(done.file, { name: 'reports/data.bin', mediaType: 'application/vnd.acme+json; v=2', byteLength: data.length, state: 'active', sha256: null });
     t.equal(done.file.fileId, u.fileId);
     const listed = await call(files_list, { state: 'active' });
-    t.match(listed.files.find((f) => f.fileId === u.fileId), { state: 'active', byteLength: data.length, mediaType: 'application/vnd.acme+json; v=2' });
+    t.match(listed.items.find((f) => f.fileId === u.fileId), { state: 'active', byteLength: data.length, mediaType: 'application/vnd.acme+json; v=2' });
     s = await call(upload_status, { uploadId: u.uploadId });
     t.same([s.state, s.fileId, s.missingParts], ['completed', u.fileId, []]);
 

@@ -135,7 +135,7 @@ t.test('members', async (t) => {
       membership: { orgId: org.id, memberId: row.id, role: 'owner' }, scopes: ['files:read', 'files:write', 'org:read', 'org:admin'],
     };
     const deps = invokeDeps(app.deps);
-    t.equal((await invoke(members_list, {}, caller, deps)).length, 2);
+    t.equal((await invoke(members_list, {}, caller, deps)).items.length, 2);
     await t.rejects(invoke(member_update_role, { memberId: row.id, role: 'admin' }, caller, deps), { code: 'conflict' });
     await t.rejects(invoke(member_remove, { memberIdOrEmail: 'nobody@example.com' }, caller, deps), { code: 'not_found' });
     const removed = await invoke(member_remove, { memberIdOrEmail: memberId }, caller, deps);

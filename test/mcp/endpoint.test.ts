@@ -232,15 +232,15 @@ t.test('plan and apply through MCP execute: mode and planToken, described in the
   t.match(tool.description, /mode: "plan"/);
   t.same(tool.inputSchema.properties.mode.enum, ['run', 'plan', 'apply']);
   await execute({ script: 'for (const n of ["a", "b"]) await files_write_text({ name: `draft-${n}.txt`, text: n }); return 1;' });
-  const RENAME = 'const { files } = await files_list({ prefix: "draft-" }); for (const f of files) await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") }); return files.length;';
+  const RENAME = 'const { items } = await files_list({ prefix: "draft-" }); for (const f of items) await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") }); return items.length;';
   const plan = await execute({ script: RENAME, mode: 'plan' });
   t.equal(plan.isError, false);
   t.match(plan.structuredContent, { ok: true, result: 2, operations: [{ index: 0, binding: 'files_update' }, { index: 1, binding: 'files_update' }], planToken: String });
-  const untouched = await execute({ script: 'return (await files_list({ prefix: "final-" })).files.length;' });
+  const untouched = await execute({ script: 'return (await files_list({ prefix: "final-" })).items.length;' });
   t.equal(untouched.structuredContent.result, 0, 'planning wrote nothing');
   const applied = await execute({ script: RENAME, mode: 'apply', planToken: plan.structuredContent.planToken });
   t.match(applied.structuredContent, { ok: true, applied: true });
-  const after = await execute({ script: 'return (await files_list({ prefix: "final-" })).files.length;' });
+  const after = await execute({ script: 'return (await files_list({ prefix: "final-" })).items.length;' });
   t.equal(after.structuredContent.result, 2);
   // A changed script or a missing token is an isError tool result saying why, in JSON-RPC.
   const other = await execute({ script: 'return 2;', mode: 'apply', planToken: plan.structuredContent.planToken });

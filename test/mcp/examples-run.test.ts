@@ -1,11 +1,13 @@
 // Examples are tests: every example we publish (the execute tool's text, each binding's examples as search "full"
-// returns them, and the @example blocks of the committed sandbox-typings) runs through MCP execute against a real
-// organization. Placeholder ids ("fil_...", "upl_...") are replaced with real ones; an example may meet a domain
-// refusal (a tool_error such as a conflict), but never a syntax or script error, which would mean it is wrong.
+// returns them, the @example blocks of the committed sandbox-typings, the public site's pages and the README) runs
+// through MCP execute against a real organization. Placeholder ids ("fil_...", "upl_...", or a free `fileId` as the
+// site's snippets write it) are replaced with real ones; an example may meet a domain refusal (a tool_error such as a
+// conflict), but never a syntax or script error, which would mean it is wrong. The execute tool's own example, the
+// first script an agent copies, must succeed outright.
 // Examples of bindings an access token may never call (session-only ones, such as mcp_access_set) run as a signed-in
 // owner through /app/v1/execute, the face people use for them.
 import t from 'tap';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { http } from '../helpers/http.ts';
 import { world } from '../identity/org-helpers.ts';
 import { BINDINGS } from '../../runtime-api/registry.ts';
@@ -28,6 +30,25 @@ function typingExamples(dts: string): string[] {
   return out.filter(Boolean);
 }
 
+/** Inline code that awaits a binding, from prose (site pages, README): `...await ...` or '...await ...' in a shell line. */
+function proseExamples(text: string): string[] {
+  const inline = [...text.matchAll(/`([^`\n]*\bawait [^`\n]*)`/g)].map((m) => m[1]);
+  const shell = [...text.matchAll(/echo '([^']*\bawait [^']*)'/g)].map((m) => m[1]);
+  return [...inline, ...shell];
+}
+
+async function siteExamples(): Promise<string[]> {
+  const root = new URL('../../fixtures/site/pages/', import.meta.url);
+  const out: string[] = [];
+  for (const lang of await readdir(root)) {
+    for (const file of await readdir(new URL(`${lang}/`, root))) {
+      const page = JSON.parse(await readFile(new URL(`${lang}/${file}`, root), 'utf8'));
+      out.push(...proseExamples(JSON.stringify(page).replaceAll('\\"', '"')));
+    }
+  }
+  return out;
+}
+
 t.test('every published example runs against a real organization', async (t) => {
   const w = await world(t);
   const { app } = w;
@@ -48,18 +69,25 @@ t.test('every published example runs against a real organization', async (t) => 
   t.ok(fromTools.length >= 1, `${fromTools.length} in the execute tool text`);
   t.ok(fromSearch.length >= 20, `${fromSearch.length} in search results`);
   t.same([...fromTypings].sort(), [...fromSearch].sort(), 'the typings carry the same examples as search');
+  const fromSite = await siteExamples();
+  const fromReadme = proseExamples(await readFile(new URL('../../README.md', import.meta.url), 'utf8'));
+  t.ok(fromSite.length >= 10, `${fromSite.length} on the public site's pages`);
+  t.ok(fromReadme.length >= 1, `${fromReadme.length} in the README`);
 
-  for (const example of [...new Set([...fromTools, ...fromSearch, ...fromTypings])]) {
+  for (const example of [...new Set([...fromTools, ...fromSearch, ...fromTypings, ...fromSite, ...fromReadme])]) {
     // Fresh real ids for each example (some delete or complete what they are given).
     const execute = faceFor(example);
     const seeded = await execute('const f = await files_write_text({ name: `reports/seed-${Date.now()}-${Math.random()}.csv`, text: "a,b\\n1,2\\n" });'
       + ' const u = await upload_begin({ name: `big-${Date.now()}-${Math.random()}.bin`, byteLength: 10 }); return { fileId: f.fileId, uploadId: u.uploadId };');
     t.equal(seeded.ok, true, 'seeded');
-    const script = example.replaceAll('fil_...', seeded.result.fileId).replaceAll('upl_...', seeded.result.uploadId);
+    let script = example.replaceAll('fil_...', seeded.result.fileId).replaceAll('upl_...', seeded.result.uploadId);
+    // The site's snippets name the file they act on `fileId`, left for the reader to fill in.
+    if (/\bfileId\b(?!\s*:)/.test(script) && !/\b(const|let)\s+(\{[^}]*\bfileId\b|fileId\b)/.test(script)) script = `const fileId = ${JSON.stringify(seeded.result.fileId)};\n${script}`;
     const r = await execute(script);
     const what = example.split('\n')[0];
     t.ok(r.ok || r.error?.type === 'tool_error', `${what}: ${r.ok ? 'ok' : `${r.error.type} ${r.error.code ?? ''} ${r.error.message}`}`);
     t.not(r.error?.type, 'script_error', `${what}: no script error`);
     t.not(r.error?.type, 'syntax_error', `${what}: no syntax error`);
+    if (fromTools.includes(example)) t.equal(r.ok, true, `${what}: the execute tool's example succeeds`);
   }
 });

@@ -28,7 +28,7 @@ t.test('the MCP SDK client does the whole OAuth dance and refreshes after expiry
   await client.connect(transport);
   const { tools } = await client.listTools();
   t.same(tools.map((x) => x.name), ['execute', 'search']);
-  const listed = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "notes.txt", text: "x" }); const { files } = await files_list({}); return files.map((f) => f.name);' } });
+  const listed = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "notes.txt", text: "x" }); const { items } = await files_list({}); return items.map((f) => f.name);' } });
   t.match(listed.structuredContent, { ok: true, result: ['notes.txt'] });
   await client.close();
 

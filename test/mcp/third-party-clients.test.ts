@@ -31,7 +31,7 @@ t.test('third-party MCP clients', async (t) => {
       t.teardown(() => client.close());
       const { tools } = await client.listTools();
       t.same(tools.map((x) => x.name), ['execute', 'search']);
-      const result = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "hello.txt", text: "hi" }); const { files } = await files_list({}); return files.map((f) => f.name);' } });
+      const result = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "hello.txt", text: "hi" }); const { items } = await files_list({}); return items.map((f) => f.name);' } });
       t.equal(result.isError, false);
       t.match(result.structuredContent, { ok: true, result: ['hello.txt'] });
       // A result far above the text cap: the SDK gets it whole in structuredContent, the text says it is shortened.
@@ -42,7 +42,7 @@ t.test('third-party MCP clients', async (t) => {
       t.ok(Buffer.byteLength((big.content as { text: string }[])[0].text) <= 24 * 1024);
       const search = await client.callTool({ name: 'search', arguments: { query: 'trash' } });
       t.match((search.content as { text: string }[])[0].text, /declare function files_trash\(/);
-      await client.callTool({ name: 'execute', arguments: { script: 'const { files } = await files_list({}); for (const f of files) await files_delete({ fileId: f.fileId, permanent: true }).catch(() => files_trash({ fileId: f.fileId })); return 1;' } });
+      await client.callTool({ name: 'execute', arguments: { script: 'const { items } = await files_list({}); for (const f of items) await files_delete({ fileId: f.fileId, permanent: true }).catch(() => files_trash({ fileId: f.fileId })); return 1;' } });
     });
   }
 

@@ -98,7 +98,7 @@ t.test('spreadsheet bindings', async (t) => {
     t.ok(await callAs(app, member)(spreadsheet_read, { fileId: source.fileId }), 'a member of the organization reads it');
     const mine = await callAs(app, stranger)(spreadsheet_write, { name: 'theirs.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'x', tables: [] }] } });
     t.equal((await failure(call(spreadsheet_read, { fileId: mine.fileId }))).code, 'not_found', 'and the other way round');
-    t.same((await callAs(app, stranger)(files_list, {})).files.map((f) => f.name), ['theirs.csv'], 'written into the caller\'s organization only');
+    t.same((await callAs(app, stranger)(files_list, {})).items.map((f) => f.name), ['theirs.csv'], 'written into the caller\'s organization only');
 
     await call(files_trash, { fileId: source.fileId });
     t.ok(await call(spreadsheet_read, { fileId: source.fileId }), 'a trashed file can still be read');
@@ -147,7 +147,7 @@ t.test('spreadsheet bindings', async (t) => {
     const heavy = { version: 1, sheets: [{ name: 'H', tables: [{ name: 'H', columns: Array.from({ length: 100 }, (_, i) => ({ name: `c${i}`, type: 'string' })), rows: Array.from({ length: 900 }, () => new Array(100).fill(long)) }] }] };
     const huge = await failure(call(spreadsheet_write, { name: 'heavy.csv', format: 'csv', workbook: heavy }));
     t.match(huge.resolution, /^`workbook`: the CSV file would have \d+ bytes, more than 10 MiB/);
-    t.notOk((await call(files_list, { prefix: 'bad' })).files.length, 'nothing was written by the failed calls');
+    t.notOk((await call(files_list, { prefix: 'bad' })).items.length, 'nothing was written by the failed calls');
   });
 
   t.test('the quota applies, and a refused write leaves no bytes behind', async (t) => {
@@ -157,7 +157,7 @@ t.test('spreadsheet bindings', async (t) => {
     t.equal(wb.byteLength, 6, 'a\r\n1\r\n');
     const err = await failure(callAs(small, c)(spreadsheet_write, { name: 'big.xlsx', format: 'xlsx', workbook: { version: 1, sheets: [{ name: 'S', tables: [] }] } }));
     t.equal(err.code, 'quota_exceeded');
-    t.same((await callAs(small, c)(files_list, {})).files.map((f) => f.name), ['ok.csv']);
+    t.same((await callAs(small, c)(files_list, {})).items.map((f) => f.name), ['ok.csv']);
     const keys = await small.deps.blobs.listKeys(c.membership!.orgId);
     t.equal(keys.length, 1, 'only the first file\'s bytes are stored');
   });

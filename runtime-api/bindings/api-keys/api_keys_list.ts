@@ -1,18 +1,22 @@
-// api_keys_list: the organization's API keys with their state and last use (never the secret).
+// api_keys_list: the organization's API keys with their state and last use (never the secret), newest first.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { apiKeysOf } from '../../services/api-keys.ts';
+import { byCreation, listInputEntries, listOutput, pageOf } from '../../list-page.ts';
+import { apiKeyView } from '../../services/api-keys.ts';
+import { listApiKeys } from '../../store/api-keys.ts';
 import { ApiKeySchema } from './schemas.ts';
 
 export const api_keys_list = defineBinding({
   name: 'api_keys_list',
   summary: 'List the organization\'s API keys, newest first, with state (active, expired, revoked) and last use.',
-  examples: ['const keys = await api_keys_list({});\nreturn keys.filter((k) => k.state === "active").map((k) => `${k.name}: ${k.lastUsedAt ?? "never used"}`);'],
-  input: v.strictObject({}),
-  output: v.array(ApiKeySchema),
+  examples: ['const { items } = await api_keys_list({});\nreturn items.filter((k) => k.state === "active").map((k) => `${k.name}: ${k.lastUsedAt ?? "never used"}`);'],
+  input: v.strictObject({ ...listInputEntries() }),
+  output: listOutput(ApiKeySchema, 'API keys'),
   scope: 'org:admin',
   writes: false,
-  async handler(_input, { sql, clock, caller }) {
-    return apiKeysOf(sql, clock, caller);
+  async handler(input, { sql, clock, caller }) {
+    const now = clock.now();
+    const rows = await listApiKeys(sql, caller.membership!.orgId);
+    return pageOf('api_keys_list', rows, input, { key: byCreation, newestFirst: true }, (r) => apiKeyView(r, now));
   },
 });

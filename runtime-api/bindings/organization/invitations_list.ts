@@ -1,20 +1,22 @@
-// invitations_list: the organization's pending (unanswered, unexpired) invitations. Any member may list them.
+// invitations_list: the organization's pending (unanswered, unexpired) invitations, oldest first. Any member may list them.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
+import { byCreation, listInputEntries, listOutput, pageOf } from '../../list-page.ts';
 import { listPendingInvitations } from '../../store/invitations.ts';
 import { invitationView } from '../../services/invitations.ts';
 import { InvitationSchema } from './schemas.ts';
 
 export const invitations_list = defineBinding({
   name: 'invitations_list',
-  summary: 'List the organization\'s pending invitations.',
+  summary: 'List the organization\'s pending invitations, oldest first.',
   aliases: ['pending invites', 'outstanding invitations'],
-  examples: ['const pending = await invitations_list({});\nreturn pending.map((i) => `${i.email} (${i.role}) until ${i.expiresAt}`);'],
-  input: v.strictObject({}),
-  output: v.array(InvitationSchema),
+  examples: ['const { items } = await invitations_list({});\nreturn items.map((i) => `${i.email} (${i.role}) until ${i.expiresAt}`);'],
+  input: v.strictObject({ ...listInputEntries() }),
+  output: listOutput(InvitationSchema, 'pending invitations'),
   scope: 'org:read',
   writes: false,
-  async handler(_input, { sql, clock, caller }) {
-    return (await listPendingInvitations(sql, caller.membership!.orgId, clock.now())).map(invitationView);
+  async handler(input, { sql, clock, caller }) {
+    const rows = await listPendingInvitations(sql, caller.membership!.orgId, clock.now());
+    return pageOf('invitations_list', rows, input, { key: byCreation }, invitationView);
   },
 });

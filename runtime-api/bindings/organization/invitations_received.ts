@@ -1,27 +1,30 @@
 // invitations_received: the pending invitations addressed to the caller's own e-mail address (user-level), so a
-// signed-in person can answer them without the mailed link.
+// signed-in person can answer them without the mailed link. A list like every other: `{ items, nextCursor }`.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
+import { byCreation, listInputEntries, listOutput, pageOf } from '../../list-page.ts';
 import { listPendingForEmail } from '../../store/invitations.ts';
 import { RoleSchema } from './schemas.ts';
 
 export const invitations_received = defineBinding({
   name: 'invitations_received',
   summary: 'The pending invitations sent to the caller\'s e-mail address, with each organization\'s name.',
-  input: v.strictObject({}),
-  output: v.array(v.object({
+  examples: ['const { items } = await invitations_received({});\nreturn items.map((i) => `${i.organizationName} as ${i.role}`);'],
+  input: v.strictObject({ ...listInputEntries() }),
+  output: listOutput(v.object({
     id: v.string(),
     organizationId: v.string(),
     organizationName: v.string(),
     role: RoleSchema,
     expiresAt: v.string(),
-  })),
+  }), 'invitations'),
   scope: null,
   writes: false,
   needsOrganization: false,
   sessionOnly: true,
-  async handler(_input, { sql, clock, caller }) {
+  async handler(input, { sql, clock, caller }) {
     const rows = await listPendingForEmail(sql, caller.email, clock.now());
-    return rows.map((r) => ({ id: r.id, organizationId: r.orgId, organizationName: r.orgName, role: r.role, expiresAt: r.expiresAt.toISOString() }));
+    return pageOf('invitations_received', rows, input, { key: byCreation },
+      (r) => ({ id: r.id, organizationId: r.orgId, organizationName: r.orgName, role: r.role, expiresAt: r.expiresAt.toISOString() }));
   },
 });

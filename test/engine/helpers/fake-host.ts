@@ -98,7 +98,7 @@ export class FakeHost {
         const start = typeof a.cursor === 'string' ? Number(a.cursor) : 0;
         const all = this.files.filter((f) => f.state === state && (!a.prefix || f.name.startsWith(a.prefix as string)));
         const files = all.slice(start, start + limit);
-        return ok({ files, nextCursor: start + limit < all.length ? String(start + limit) : null });
+        return ok({ items: files, nextCursor: start + limit < all.length ? String(start + limit) : null });
       }
       case 'files_get': {
         const file = this.files.find((f) => f.fileId === a.fileId);
