@@ -96,4 +96,14 @@ t.test('pool in use / waiting follow real work', async (t) => {
     await t.rejects(sql.begin(async (q) => { await q`select 1`; throw new Error('rolled back'); }), /rolled back/);
     t.same(pool(await scrape(app)), { inUse: 0, waiting: 0 });
   });
+
+  t.test('sql.unsafe counts as a plain query while it runs', async (t) => {
+    const running = sql.unsafe('select pg_sleep(0.6)');
+    const done = running.then(() => true);
+    await until('the query running', async () => (await probe<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+      where application_name = 'siglata' and state = 'active' and query like '%pg_sleep(0.6)%'`)[0].n === 1);
+    t.same(pool(await scrape(app)), { inUse: 1, waiting: 0 });
+    t.equal(await done, true);
+    t.same(pool(await scrape(app)), { inUse: 0, waiting: 0 });
+  });
 });
