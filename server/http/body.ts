@@ -1,4 +1,4 @@
-// Request bodies, read by koa-body: the media type checked first (415), then koa-body counts the bytes on the stream,
+// Request bodies, read by koa-body: the media type, charset and encoding checked first (415), then koa-body counts the bytes on the stream,
 // chunked included (413), decodes UTF-8 and parses; its failures become the spec's errors (400 invalid_request),
 // localized; a parsed body is then validated with the route's valibot schema (400 invalid_input).
 import type Koa from 'koa';
@@ -110,6 +110,11 @@ async function read(ctx: Koa.Context, kind: Kind, { limit, malformed = (why) => 
   const encoding = ctx.get('content-encoding').trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
     throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the body without Content-Encoding.', 'Envie o corpo sem Content-Encoding.') });
+  }
+  // Bodies are decoded as UTF-8 whatever the header says; a body declared in another charset would be misread.
+  const charset = ctx.request.charset.toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new ServiceError('unsupported_media_type', { resolution: l10n(`Send the body in UTF-8 (charset=utf-8), not ${charset}.`, `Envie o corpo em UTF-8 (charset=utf-8), não ${charset}.`) });
   }
   const declared = ctx.get('content-length');
   if (declared && Number(declared) > limit) {

@@ -55,9 +55,8 @@ const fail = (code: AskErrorCode, message: string, options?: { pointer?: string;
   new AskFailureError(code, message, options);
 
 function checkContentType(ctx: Koa.Context): void {
-  const [type, ...params] = (ctx.get('content-type') || '').split(';').map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  if (type !== 'application/json' || (charset && charset !== 'utf-8' && charset !== 'utf8')) {
+  // The charset and Content-Encoding are the shared body reader's to refuse.
+  if ((ctx.get('content-type') || '').split(';')[0].trim().toLowerCase() !== 'application/json') {
     throw fail('UNSUPPORTED_MEDIA_TYPE', 'Send the body as Content-Type: application/json (UTF-8).');
   }
 }

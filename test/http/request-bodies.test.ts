@@ -73,6 +73,11 @@ t.test('request bodies', async (t) => {
       }
       const scalar = await send(route.url, '"just a string"', route.headers);
       t.same([scalar.status, serviceCode(scalar)], [400, 'invalid_input'], 'JSON that is not an object: the schema refuses it');
+      const latin1 = await send(route.url, '{"email":"caf\u00e9@example.com"}', { ...route.headers, 'content-type': 'application/json; charset=iso-8859-1' });
+      t.same([latin1.status, serviceCode(latin1)], [415, 'unsupported_media_type'], 'a charset other than UTF-8 is refused, not misread');
+      t.match(latin1.body.error.resolution, /UTF-8/);
+      const utf8 = await send(route.url, jsonOf(100), { ...route.headers, 'content-type': 'application/json; charset="UTF-8"' });
+      t.not(utf8.status, 415, 'charset=UTF-8 is welcome');
       const gzip = await send(route.url, Buffer.from([0x1f, 0x8b, 0x08, 0]), { ...route.headers, 'content-encoding': 'gzip' });
       t.same([gzip.status, serviceCode(gzip)], [415, 'unsupported_media_type'], 'compressed bodies are refused');
     });
@@ -158,6 +163,7 @@ t.test('request bodies', async (t) => {
     const askCode = (r: Reply) => [r.status, r.body?._meta?.response_type, r.body?.error?.code];
     t.same(askCode(await send(url, '{}', { 'content-type': 'text/plain' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE']);
     t.same(askCode(await send(url, '{}', { 'content-type': 'application/json; charset=latin1' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE'], 'a charset other than UTF-8');
+    t.same(askCode(await send(url, jsonOf(9000), { 'content-type': 'application/json; charset=latin1' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE'], '415 before 413');
     t.same(askCode(await send(url, '{}', { ...headers, 'content-encoding': 'gzip' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE']);
     for (const chunked of [false, true]) t.same(askCode(await send(url, jsonOf(8193), headers, chunked)), [413, 'Failure', 'PAYLOAD_TOO_LARGE']);
     for (const body of ['', 'nope', BAD_UTF8]) t.same(askCode(await send(url, body, headers)), [400, 'Failure', 'INVALID_REQUEST'], JSON.stringify(String(body)));
