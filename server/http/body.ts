@@ -1,6 +1,6 @@
-// Request bodies, read by koa-body: the media type, charset and encoding checked first (415), then koa-body counts the bytes on the stream,
-// chunked included (413), decodes UTF-8 and parses; its failures become the spec's errors (400 invalid_request),
-// localized; a parsed body is then validated with the route's valibot schema (400 invalid_input).
+// Request bodies, read by koa-body: the media type, charset and encoding checked first (415), then koa-body counts
+// the bytes on the stream, chunked included (413), decodes UTF-8 and parses; its failures become the spec's errors
+// (400 invalid_request), localized; a parsed body is then validated with the route's valibot schema (400 invalid_input).
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import * as v from 'valibot';
@@ -89,7 +89,6 @@ const tooLarge = (limit: number) => new ServiceError('payload_too_large', {
 const unreadable = (cause?: unknown) => new ServiceError('invalid_request', {
   resolution: l10n('The request body could not be read completely.', 'Não foi possível ler o corpo da requisição por completo.'), cause,
 });
-const badUtf8 = () => new ServiceError('invalid_request', { resolution: l10n('The body is not valid UTF-8.', 'O corpo não é UTF-8 válido.') });
 
 /** Why a body could not be used, before the route gives it meaning (a JSON-RPC endpoint answers those in its own shape). */
 export type Malformed = 'empty' | 'json' | 'utf8';
@@ -97,7 +96,7 @@ export type Malformed = 'empty' | 'json' | 'utf8';
 const MALFORMED: Record<Malformed, () => ServiceError> = {
   empty: () => new ServiceError('invalid_request', { resolution: l10n('The body is empty; send a JSON object.', 'O corpo está vazio; envie um objeto JSON.') }),
   json: () => new ServiceError('invalid_request', { resolution: l10n('The body is not valid JSON.', 'O corpo não é JSON válido.') }),
-  utf8: badUtf8,
+  utf8: () => new ServiceError('invalid_request', { resolution: l10n('The body is not valid UTF-8.', 'O corpo não é UTF-8 válido.') }),
 };
 
 interface ReadOptions {

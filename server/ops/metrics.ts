@@ -32,7 +32,8 @@ export class Metrics {
   #engine: Engine | null = null;
   readonly #orgs = new Set<string>();
   readonly #orgLimit: number;
-  readonly #beforeScrape: (() => void)[] = [];
+  /** Reads the pool's use into its gauges; run before any collector (see text()). */
+  readonly #samplePool: () => void;
 
   readonly httpRequests = new Counter({ name: 'siglata_http_requests_total', help: 'HTTP requests by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
   readonly httpDuration = new Histogram({ name: 'siglata_http_request_duration_seconds', help: 'Time from request to the last byte of the response, by route template and method.', labelNames: ['route', 'method'], buckets: SECONDS, registers: [this.registry] });
@@ -55,10 +56,10 @@ export class Metrics {
     const waiting = new Gauge({ name: 'siglata_db_pool_waiting', help: 'Requests waiting for a connection of this instance\'s pool at the start of the scrape: transactions and reservations not yet given one, plus plain queries beyond the pool size (queued in the pool or pipelined behind another query).', registers: [this.registry] });
     // Sampled before any collector runs, so the scrape's own pg_stat_activity query is not counted.
     let pool: ReturnType<typeof poolUsage>;
-    this.#beforeScrape.push(() => {
+    this.#samplePool = () => {
       pool = poolUsage(sql);
       if (pool) { inUse.set(pool.inUse); waiting.set(pool.waiting); }
-    });
+    };
     new Gauge({
       name: 'siglata_db_connections', help: 'Connections of this database with our application name, by state (active = in use; idle; idle in transaction), across instances. Absent from a scrape taken while this instance\'s pool is full.',
       labelNames: ['state'], registers: [this.registry],
@@ -157,7 +158,7 @@ export class Metrics {
   /** The exposition text. */
   async text(): Promise<string> {
     this.#syncEngineStats();
-    for (const sample of this.#beforeScrape) sample();
+    this.#samplePool();
     return this.registry.metrics();
   }
 }
