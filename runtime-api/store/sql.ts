@@ -1,6 +1,7 @@
 // The PostgreSQL handle (porsager/postgres). int8 columns (byte counts up to 10 GiB and beyond) come back as numbers.
 import postgres from 'postgres';
 import type { Sql } from 'postgres';
+import { trackPoolUsage } from './pool-usage.ts';
 
 export type { Sql };
 
@@ -10,9 +11,11 @@ export interface ConnectOptions {
   applicationName?: string;
 }
 
+/** The handle, its pool's use counted (store/pool-usage.ts) for the metrics. */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
-  return postgres(url, {
-    max: options.max ?? 10,
+  const max = options.max ?? 10;
+  return trackPoolUsage(postgres(url, {
+    max,
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},
@@ -25,5 +28,5 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
         parse: (x: string) => Number(x),
       },
     },
-  });
+  }), max);
 }

@@ -59,14 +59,10 @@ export class RpcProblem extends Error {
 }
 
 /** Parse the raw body as JSON-RPC text: bad UTF-8 or JSON is -32700. */
-export function parseRpcText(raw: Buffer): unknown {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-    return JSON.parse(text);
-  } catch {
-    throw new RpcProblem(ErrorCode.ParseError, l10n('The body is not valid JSON (UTF-8); send one JSON-RPC 2.0 object.',
-      'O corpo não é JSON válido (UTF-8); envie um objeto JSON-RPC 2.0.'));
-  }
+/** A body that is empty, not UTF-8 or not JSON: -32700. */
+export function parseError(): RpcProblem {
+  return new RpcProblem(ErrorCode.ParseError, l10n('The body is not valid JSON (UTF-8); send one JSON-RPC 2.0 object.',
+    'O corpo não é JSON válido (UTF-8); envie um objeto JSON-RPC 2.0.'));
 }
 
 /** Envelope problems are -32600 (not a request) or -32602 (a request whose params are missing or wrong). */

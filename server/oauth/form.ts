@@ -1,7 +1,7 @@
 // application/x-www-form-urlencoded bodies of the token, revocation and consent endpoints (RFC 6749 section 3.2):
 // size-capped, UTF-8, a parameter sent twice is an error, and an empty value counts as absent.
 import type Koa from 'koa';
-import { readRawBody } from '../http/body.ts';
+import { isForm, readFormText } from '../http/body.ts';
 import { ServiceError } from '../../runtime-api/errors.ts';
 import { OAuthError } from './errors.ts';
 
@@ -20,23 +20,16 @@ export function parseForm(text: string): Form {
 
 /** Read the request's form body, as OAuthErrors (so the endpoint answers in the protocol's shape). */
 export async function readForm(ctx: Koa.Context): Promise<Form> {
-  if (!ctx.is('application/x-www-form-urlencoded')) {
+  if (!isForm(ctx)) {
     throw new OAuthError('invalid_request', 'send the parameters as Content-Type: application/x-www-form-urlencoded');
   }
-  let raw: Buffer;
   try {
-    raw = await readRawBody(ctx, FORM_MAX_BYTES);
+    return parseForm(await readFormText(ctx, FORM_MAX_BYTES));
   } catch (err) {
-    if (err instanceof ServiceError) throw new OAuthError('invalid_request', `the body is too large or incomplete (at most ${FORM_MAX_BYTES} bytes)`);
-    throw err;
+    if (!(err instanceof ServiceError)) throw err;
+    if (err.code === 'payload_too_large') throw new OAuthError('invalid_request', `the body is too large (at most ${FORM_MAX_BYTES} bytes)`);
+    throw new OAuthError('invalid_request', `the body could not be read: ${err.resolutionFor('en-US') ?? err.code}`);
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch {
-    throw new OAuthError('invalid_request', 'the body is not valid UTF-8');
-  }
-  return parseForm(text);
 }
 
 /** A single query parameter: undefined when absent or empty; an OAuthError when repeated. */

@@ -29,6 +29,12 @@ response header when reporting one.
   429 \`rate_limited\` with \`Retry-After\` (seconds until the window resets).
 - Uploads: parts of exactly 8,388,608 bytes (the final part carries the remainder), part numbers 1 to 10,000; an
   upload reservation lives 24 hours, then parts and completion answer 410 \`upload_expired\`.
+- Request bodies: JSON bodies (\`Content-Type: application/json\` or \`application/*+json\`, UTF-8, no
+  \`Content-Encoding\`) of at most 1 MiB by default (the deployment's \`JSON_BODY_MAX_BYTES\`) on \`/app/v1\`, the
+  organization routes and MCP; 8192 bytes on \`/ask\`, 8 KiB and 4 KiB on sign-in, 16 KiB for forms. Counted as the
+  bytes arrive, chunked bodies included: over the limit is 413 \`payload_too_large\`, another media type or an
+  encoding 415 \`unsupported_media_type\`, an empty body, invalid UTF-8 or JSON, or a \`__proto__\` key 400
+  \`invalid_request\` (MCP answers those as a JSON-RPC -32700; the OAuth endpoints as RFC 6749 \`invalid_request\`).
 - Storage quota: 10 GiB per organization, counting active and trashed files and open reservations.
 - Trash: files can be restored for 30 days, then 410 \`restore_expired\`; they are purged afterwards.
 

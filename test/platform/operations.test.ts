@@ -4,6 +4,7 @@
 import t from 'tap';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
+import { sample, scrape, typeOf } from '../helpers/metrics.ts';
 import { callerFor } from '../helpers/callers.ts';
 import { uploadFile, putPart, download, bytes } from '../files/transfer-helpers.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
@@ -11,24 +12,6 @@ import { invokeDeps } from '../../server/deps.ts';
 import { upload_begin } from '../../runtime-api/bindings/uploads/upload_begin.ts';
 
 const METRICS_TOKEN = 'metrics-secret-0123456789';
-
-/** The value of one sample (labels in any order), 0 when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
-  }
-  return 0;
-}
-const typeOf = (text: string, name: string) => new RegExp(`^# TYPE ${name} (\\w+)$`, 'm').exec(text)?.[1];
-
-async function scrape(app: TestApp): Promise<string> {
-  const res = await http(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-  if (res.status !== 200) throw new Error(`scrape: ${res.status} ${res.text}`);
-  return res.text;
-}
 
 const mcp = (app: TestApp, token: string, script: string, locale = 'en-US') =>
   http(`${app.url}/v1/mcp`, { token, headers: { 'x-service-locale': locale }, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } } });

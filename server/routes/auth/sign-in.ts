@@ -9,7 +9,7 @@ import { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath,
 import { EmailSchema } from '../../../runtime-api/bindings/organization/schemas.ts';
 import type { AppDeps } from '../../deps.ts';
 import { defineRoute, type RouteDef } from '../../http/route.ts';
-import { isJson, readJson, readRawBody } from '../../http/body.ts';
+import { isForm, isJson, readFormText, readJson } from '../../http/body.ts';
 import { validateIn } from '../../i18n/validation.ts';
 import { memoryRateLimitStore, postgresRateLimitStore, type RateLimitStore } from '../../middleware/rate-limit.ts';
 import { setSessionCookie } from '../../auth/session.ts';
@@ -159,7 +159,7 @@ export function signInRoutes(deps: AppDeps): RouteDef[] {
       async handle(ctx) {
         let raw: unknown;
         if (isJson(ctx)) raw = await readJson(ctx, 4096);
-        else if (ctx.is('application/x-www-form-urlencoded')) raw = Object.fromEntries(new URLSearchParams((await readRawBody(ctx, 4096)).toString('utf8')));
+        else if (isForm(ctx)) raw = Object.fromEntries(new URLSearchParams(await readFormText(ctx, 4096)));
         else {
           throw new ServiceError('unsupported_media_type', {
             resolution: tr(ctx.state.locale, 'Send the token as application/x-www-form-urlencoded or application/json.',
