@@ -63,11 +63,15 @@ t.test('waiting longer than queueWaitMs answers engine_busy', async (t) => {
 t.test('long executions get overflow isolates so short ones are not stuck behind them', async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 2, overflowAfterMs: 50, idleRetireMs: 100 });
   t.teardown(() => engine.close());
-  const long = engine.execute({ source: 'await files_list({}); return "slow io"', bindings: BINDINGS, hostCall: new FakeHost({ delayMs: 300 }).hostCall });
+  // Ordering, not a time budget: the short one must end while the long one still waits on its binding (1 s,
+  // room for building the overflow isolate on a loaded machine).
+  let longDone = false;
+  const long = engine.execute({ source: 'await files_list({}); return "slow io"', bindings: BINDINGS, hostCall: new FakeHost({ delayMs: 1000 }).hostCall })
+    .then((r) => { longDone = true; return r; });
   const t0 = performance.now();
   const short = await engine.execute({ source: 'return "quick"', bindings: [], hostCall: host() });
   t.equal(short.result, 'quick');
-  t.ok(performance.now() - t0 < 200, `did not wait for the 300 ms one (${(performance.now() - t0).toFixed(0)} ms)`);
+  t.notOk(longDone, `did not wait for the long one (${(performance.now() - t0).toFixed(0)} ms)`);
   t.equal(engine.stats().overflowSlots, 1);
   t.equal((await long).result, 'slow io');
   await new Promise((resolve) => setTimeout(resolve, 250));
