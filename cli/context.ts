@@ -5,6 +5,9 @@ import { t } from './i18n.ts';
 import { currentServer, loadLogin } from './config.ts';
 import { fixedToken, storedTokens } from './auth.ts';
 
+/** How the service marks an organization API key (never a person's token). */
+const API_KEY_PREFIX = 'slk_';
+
 export interface GlobalOptions {
   server?: string;
   token?: string;
@@ -46,6 +49,16 @@ export class CommandContext {
   /** A client without credentials (discovery, /ask, sign-in). */
   async anonymous(): Promise<Api> {
     return this.withNotices(new Api(await this.server(), null));
+  }
+
+  /**
+   * Where this command's credential comes from (--token / SIGLATA_TOKEN, else the stored sign-in), and whether it is
+   * an organization API key (`slk_…`), which stands for its organization rather than a person.
+   */
+  async credential(): Promise<{ source: 'option' | 'stored' | null; apiKey: boolean }> {
+    const given = this.globals.token || process.env.SIGLATA_TOKEN;
+    const token = given || (await loadLogin(await this.server()))?.accessToken;
+    return { source: given ? 'option' : token ? 'stored' : null, apiKey: Boolean(token?.startsWith(API_KEY_PREFIX)) };
   }
 
   /** A client with the --token / SIGLATA_TOKEN token, else the stored sign-in for the server. */

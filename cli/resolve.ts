@@ -9,16 +9,18 @@ import type { Api } from './http.ts';
 const FILE_ID = /^fil_[a-z2-7]{26}$/;
 
 /**
- * The items of one page of a list binding. The single place that knows the page's shape, so a change of the list
- * convention (e.g. `files` → `items`) is one line here, and in LIST_ITEMS_JS for scripts.
+ * The items of one answer of a list binding: the one place that knows the shapes lists come in, so the CLI reads
+ * every list (files, members, invitations, keys, organizations) through it. `{ items, nextCursor }` is the
+ * convention; `{ files }` and a bare array are the shapes of older servers, still accepted.
  */
 export function listItems<T>(page: unknown): T[] {
+  if (Array.isArray(page)) return page as T[];
   const p = (page ?? {}) as { files?: unknown; items?: unknown };
   const items = p.items ?? p.files;
   return Array.isArray(items) ? (items as T[]) : [];
 }
 /** The same adapter inside a script (`page` in scope). */
-export const LIST_ITEMS_JS = '(page.items ?? page.files ?? [])';
+export const LIST_ITEMS_JS = '(Array.isArray(page) ? page : page.items ?? page.files ?? [])';
 
 export type FileState = 'active' | 'trashed';
 

@@ -13,7 +13,7 @@ export const invitation_accept = defineBinding({
   scope: null,
   writes: true,
   needsOrganization: false,
-  sessionOnly: true,
+  personal: true,
   async handler(input, { sql, clock, caller }) {
     const { invitation, member } = await acceptInvitation(sql, clock, caller, input.invitationId);
     return { invitation: invitationView(invitation), member };

@@ -12,7 +12,7 @@ export const invitation_reject = defineBinding({
   scope: null,
   writes: true,
   needsOrganization: false,
-  sessionOnly: true,
+  personal: true,
   async handler(input, { sql, clock, caller }) {
     return invitationView(await rejectInvitation(sql, clock, caller, input.invitationId));
   },

@@ -19,7 +19,7 @@ export const invitations_received = defineBinding({
   scope: null,
   writes: false,
   needsOrganization: false,
-  sessionOnly: true,
+  personal: true,
   async handler(_input, { sql, clock, caller }) {
     const rows = await listPendingForEmail(sql, caller.email, clock.now());
     return rows.map((r) => ({ id: r.id, organizationId: r.orgId, organizationName: r.orgName, role: r.role, expiresAt: r.expiresAt.toISOString() }));

@@ -18,7 +18,7 @@ export const organization_create = defineBinding({
   scope: null,
   writes: true,
   needsOrganization: false,
-  sessionOnly: true,
+  personal: true,
   async handler(input, { sql, caller }) {
     try {
       const org = await createOrganization(sql as Sql, { name: input.name, slug: input.slug, ownerId: caller.userId, metadata: input.metadata });
