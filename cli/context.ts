@@ -3,7 +3,6 @@ import { Api } from './http.ts';
 import { CliError } from './errors.ts';
 import { t } from './i18n.ts';
 import { currentServer, loadLogin } from './config.ts';
-import { fixedToken, storedTokens } from './auth.ts';
 
 /** How the service marks an organization API key (never a person's token). */
 const API_KEY_PREFIX = 'slk_';
@@ -65,6 +64,8 @@ export class CommandContext {
   async api(): Promise<Api> {
     const server = await this.server();
     const token = this.globals.token || process.env.SIGLATA_TOKEN;
+    // auth.ts (node:http, node:crypto, node:child_process for the browser sign-in) loads only for a command that calls.
+    const { fixedToken, storedTokens } = await import('./auth.ts');
     if (token) return this.withNotices(new Api(server, fixedToken(token)));
     const login = await loadLogin(server);
     if (!login) throw new CliError('not_signed_in', t('notSignedIn', { server }), { resolution: t('notSignedInHelp', { server }), exitCode: 1 });

@@ -4,6 +4,7 @@ import { usageError } from '../errors.ts';
 import { lang } from '../i18n.ts';
 import { callBinding } from '../service.ts';
 import { shortDate, table } from '../format.ts';
+import { listItems } from '../resolve.ts';
 
 interface ApiKey { id: string; name: string; scopes: string[]; state: string; createdBy: string; createdAt: string; expiresAt: string; lastUsedAt: string | null; key?: string }
 
@@ -39,9 +40,9 @@ export const keysCommand = defineCommand({
     }
     if (action === 'list') {
       if (rest.length) throw usageError('keys list');
-      const keys = await callBinding<ApiKey[]>(api, 'api_keys_list', {});
+      const keys = listItems<ApiKey>(await callBinding(api, 'api_keys_list', {}));
       if (ctx.json) { ctx.printJson(keys); return 0; }
-      const rows = (Array.isArray(keys) ? keys : []).map((k) => [k.id, k.state, shortDate(k.expiresAt), shortDate(k.lastUsedAt), k.scopes.join(' '), k.createdBy, k.name]);
+      const rows = keys.map((k) => [k.id, k.state, shortDate(k.expiresAt), shortDate(k.lastUsedAt), k.scopes.join(' '), k.createdBy, k.name]);
       ctx.io.out(`${table(['ID', 'STATE', 'EXPIRES', 'LAST USED', 'SCOPES', 'CREATED BY', 'NAME'], rows)}\n`);
       return 0;
     }

@@ -1,6 +1,5 @@
 // login, logout and whoami.
 import { defineCommand } from '../command.ts';
-import { login, logout } from '../auth.ts';
 import { t } from '../i18n.ts';
 import { usageError } from '../errors.ts';
 import { saveLogin } from '../config.ts';
@@ -39,6 +38,7 @@ export const loginCommand = defineCommand({
 /** The browser sign-in (OAuth, PKCE, loopback), then the signed-in line: `login`, and `org switch`/`create`. */
 export async function browserLogin(ctx: CommandContext, options: { scope?: string; port?: number; browser: boolean }): Promise<number> {
   const api = await ctx.anonymous();
+  const { login } = await import('../auth.ts');
   const stored = await login(api, { ...options, print: (line) => ctx.io.err(`${line}\n`) });
   const authed = await ctx.api();
   return signedIn(ctx, stored.server, stored.scope, (await authed.json('/app/v1/context')).body);
@@ -58,10 +58,12 @@ export const logoutCommand = defineCommand({
   positionals: { min: 0, max: 0, name: '' },
   async run(ctx) {
     const server = await ctx.server();
+    const { logout } = await import('../auth.ts');
     const outcome = await logout(server);
-    if (outcome === 'none') ctx.io.out(`${t('notLoggedIn', { server })}\n`);
+    if (ctx.json) ctx.printJson({ server, outcome });
+    else if (outcome === 'none') ctx.io.out(`${t('notLoggedIn', { server })}\n`);
     else if (outcome === 'revoked') ctx.io.out(`${t('loggedOut', { server })}\n`);
-    else ctx.io.err(`${t('loggedOutUnrevoked', { server })}\n`);
+    if (outcome === 'unrevoked') ctx.io.err(`${t('loggedOutUnrevoked', { server })}\n`);
     return outcome === 'unrevoked' ? 1 : 0;
   },
 });
