@@ -47,8 +47,7 @@ async function oneLarge(ctx: CommandContext, api: Api, row: Row, bar: Progress, 
     row.error = err instanceof CliError ? err.toJSON() as Row['error'] : { code: 'error', message: String(err) };
   }
   row.requests = api.requests - before;
-  bar.add(row.bytes);
-  bar.line(lineFor(row, ctx));
+  bar.fileDone(row.bytes, lineFor(row, ctx));
 }
 
 function conflictError(row: Row, pt: boolean): Row['error'] {
@@ -76,7 +75,7 @@ async function upload(ctx: CommandContext, api: Api, localArg: string, prefix: s
     .map((r) => ({ path: r.name, name: r.name, bytes: r.byteLength, decision: 'trash' as const, fileId: r.fileId })) : [];
   if (dryRun) return [...rows, ...extra];
   const todo = rows.filter((r) => r.decision === 'new' || r.decision === 'replace');
-  const bar = progress(todo.reduce((s, r) => s + r.bytes, 0), 0, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: `${todo.length} file(s)` });
+  const bar = progress(todo.reduce((s, r) => s + r.bytes, 0), 0, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: lang() === 'pt-BR' ? 'arquivos' : 'files', files: todo.length });
   const small = todo.filter((r) => r.bytes <= SMALL_FILE_MAX);
   const items = await Promise.all(small.map(async (r): Promise<WriteItem & { row: Row }> => ({ row: r, name: r.name, mediaType: mediaTypeOf(r.abs), data: await readFile(r.abs), replace: r.replaceId })));
   for (const group of writeGroups(items)) {
@@ -87,8 +86,7 @@ async function upload(ctx: CommandContext, api: Api, localArg: string, prefix: s
       const o = outcomes[i];
       row.requests = 1 / group.length;
       if (o.ok) { row.done = true; row.fileId = o.fileId; } else row.error = { code: o.code ?? 'error', message: o.message ?? '', resolution: o.resolution };
-      bar.add(row.bytes);
-      bar.line(lineFor(row, ctx));
+      bar.fileDone(row.bytes, lineFor(row, ctx));
     });
   }
   for (const row of todo.filter((r) => r.bytes > SMALL_FILE_MAX)) {
@@ -140,7 +138,7 @@ async function download(ctx: CommandContext, api: Api, prefix: string, localArg:
     .map((f) => ({ path: f.abs, name: f.rel, bytes: f.size, decision: 'delete' as const }));
   if (dryRun) return [...rows, ...extra];
   const todo = rows.filter((r) => r.decision === 'new' || r.decision === 'replace');
-  const bar = progress(todo.reduce((s, r) => s + r.bytes, 0), 0, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: `${todo.length} file(s)` });
+  const bar = progress(todo.reduce((s, r) => s + r.bytes, 0), 0, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: lang() === 'pt-BR' ? 'arquivos' : 'files', files: todo.length });
   for (const group of readGroups(todo.filter((r) => r.bytes <= SMALL_FILE_MAX).map((r) => ({ ...r.remote, row: r })))) {
     if (ctx.interrupt.signal.aborted) throw ctx.interrupt.signal.reason;
     const outcomes = await readBatch(api, group.map((g) => g.fileId));
@@ -159,8 +157,7 @@ async function download(ctx: CommandContext, api: Api, prefix: string, localArg:
           row.done = true;
         }
       } else row.error = { code: o.code ?? 'error', message: o.message ?? '', resolution: o.resolution };
-      bar.add(row.bytes);
-      bar.line(lineFor(row, ctx));
+      bar.fileDone(row.bytes, lineFor(row, ctx));
     }
   }
   for (const row of todo.filter((r) => r.bytes > SMALL_FILE_MAX)) {
