@@ -2,11 +2,12 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { invitationView, rejectInvitation } from '../../services/invitations.ts';
-import { IdSchema, InvitationSchema } from './schemas.ts';
+import { IdSchema, InvitationSchema, PERSONAL_NOTE } from './schemas.ts';
 
 export const invitation_reject = defineBinding({
   name: 'invitation_reject',
   summary: 'Decline an invitation sent to the caller\'s e-mail address.',
+  description: PERSONAL_NOTE,
   input: v.strictObject({ invitationId: IdSchema }),
   output: InvitationSchema,
   scope: null,

@@ -3,11 +3,12 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { listPendingForEmail } from '../../store/invitations.ts';
-import { RoleSchema } from './schemas.ts';
+import { RoleSchema, PERSONAL_NOTE } from './schemas.ts';
 
 export const invitations_received = defineBinding({
   name: 'invitations_received',
   summary: 'The pending invitations sent to the caller\'s e-mail address, with each organization\'s name.',
+  description: PERSONAL_NOTE,
   input: v.strictObject({}),
   output: v.array(v.object({
     id: v.string(),
