@@ -121,6 +121,13 @@ t.test('siglata org, for every kind of credential', async (t) => {
       t.equal(invite.code, 1);
       t.match(invite.stderr, /INSUFFICIENT_SCOPE[\s\S]*needs the scope org:admin/, `${label}: invitations follow the key's scopes`);
     }
+    // A key given org:admin by its admin creator administers invitations like its creator.
+    const adminKey = (await cli(['keys', 'create', 'ci-admin', '--scope', 'org:read org:admin'])).stdout.trim();
+    const asAdminKey = { SIGLATA_TOKEN: adminKey };
+    const sent = await json(['org', 'invite', 'from-key@org-cli.example'], asAdminKey);
+    t.match(sent, { status: 'pending', email: 'from-key@org-cli.example', role: 'member' });
+    t.match(await json(['org', 'invitations'], asAdminKey), [{ id: sent.id }]);
+    t.match(await json(['org', 'cancel-invite', sent.id], asAdminKey), { id: sent.id, status: 'canceled' });
     const sw = await cli(['org', 'switch', '--no-browser'], env);
     t.equal(sw.code, 1, 'switch with a stored key: refused before any browser step');
     t.match(sw.stderr, /error: api_key_bound: the stored credential is an organization API key[\s\S]*resolution: Sign in as yourself with `siglata login`/);
