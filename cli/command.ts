@@ -25,3 +25,11 @@ export interface Command {
 export function defineCommand(command: Command): Command {
   return command;
 }
+
+/**
+ * A command body that lives in its own module, imported only when the command runs, so `--help`, completion and
+ * usage errors never load what transfers need (node:crypto, node:zlib, streams, the HTTP client).
+ */
+export function lazyRun(load: () => Promise<Command['run']>): Command['run'] {
+  return async (ctx, values, positionals) => (await load())(ctx, values, positionals);
+}

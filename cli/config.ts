@@ -3,7 +3,6 @@
 import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 export interface StoredLogin {
   server: string;
@@ -40,6 +39,7 @@ async function ensureDir(dir: string): Promise<void> {
 
 /** Write a file readable by its owner only, atomically (a crash leaves the old or the new content, never half). */
 export async function writePrivate(path: string, text: string): Promise<void> {
+  const { randomBytes } = await import('node:crypto'); // not at start-up: --help never writes
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, text, { mode: 0o600 });
   await chmod(tmp, 0o600); // mode is masked by the umask on creation

@@ -3,7 +3,9 @@ import { Api } from './http.ts';
 import { CliError } from './errors.ts';
 import { t } from './i18n.ts';
 import { currentServer, loadLogin } from './config.ts';
-import { fixedToken, storedTokens } from './auth.ts';
+
+/** How the service marks an organization API key (never a person's token). */
+const API_KEY_PREFIX = 'slk_';
 
 export interface GlobalOptions {
   server?: string;
@@ -48,10 +50,22 @@ export class CommandContext {
     return this.withNotices(new Api(await this.server(), null));
   }
 
+  /**
+   * Where this command's credential comes from (--token / SIGLATA_TOKEN, else the stored sign-in), and whether it is
+   * an organization API key (`slk_…`), which stands for its organization rather than a person.
+   */
+  async credential(): Promise<{ source: 'option' | 'stored' | null; apiKey: boolean }> {
+    const given = this.globals.token || process.env.SIGLATA_TOKEN;
+    const token = given || (await loadLogin(await this.server()))?.accessToken;
+    return { source: given ? 'option' : token ? 'stored' : null, apiKey: Boolean(token?.startsWith(API_KEY_PREFIX)) };
+  }
+
   /** A client with the --token / SIGLATA_TOKEN token, else the stored sign-in for the server. */
   async api(): Promise<Api> {
     const server = await this.server();
     const token = this.globals.token || process.env.SIGLATA_TOKEN;
+    // auth.ts (node:http, node:crypto, node:child_process for the browser sign-in) loads only for a command that calls.
+    const { fixedToken, storedTokens } = await import('./auth.ts');
     if (token) return this.withNotices(new Api(server, fixedToken(token)));
     const login = await loadLogin(server);
     if (!login) throw new CliError('not_signed_in', t('notSignedIn', { server }), { resolution: t('notSignedInHelp', { server }), exitCode: 1 });

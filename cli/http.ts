@@ -1,6 +1,6 @@
 // The CLI's HTTP client: one base URL, the locale header, a Bearer token from a TokenSource (refreshed once on a
 // 401), 429/503 answers waited out as Retry-After says, and every error body turned into a CliError.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { CliError, errorFromBody } from './errors.ts';
 import { lang, t } from './i18n.ts';
@@ -32,6 +32,10 @@ export interface RawResponse {
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData['body'];
 }
+
+// undici is most of the CLI's code by size: loaded on the first request, so `--help` and usage errors never parse it.
+let undici: Promise<typeof import('./undici.ts')> | null = null;
+const httpRequest: typeof import('undici').request = async (...args) => (await (undici ??= import('./undici.ts'))).request(...args);
 
 const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
   const timer = setTimeout(resolve, ms);
@@ -95,7 +99,7 @@ export class Api {
       let res: Dispatcher.ResponseData;
       this.requests++;
       try {
-        res = await request(this.url(path), { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: options.signal });
+        res = await httpRequest(this.url(path), { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: options.signal });
       } catch (err) {
         if (options.signal?.aborted) throw err;
         const detail = (err as NodeJS.ErrnoException).code ?? (err as Error).message;

@@ -87,6 +87,9 @@ function version(): string {
 export async function main(argv: string[], io: Io): Promise<number> {
   setLang(parseLang(process.env.SIGLATA_LANG) ?? 'en-US');
   let ctx: CommandContext | null = null;
+  // Known before parsing, so that even a usage error answers in JSON when JSON was asked for.
+  const end = argv.indexOf('--');
+  let json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
   try {
     const at = commandIndex(argv);
     const name = at >= 0 ? argv[at] : undefined;
@@ -103,6 +106,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       throw usageError(t('badOption', { detail: (err as Error).message, command: command?.name ?? '' }).replace(/ {2,}/g, ' '));
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
+    json = Boolean(values.json);
     if (values.lang !== undefined) {
       const chosen = parseLang(String(values.lang));
       if (!chosen) throw usageError('--lang: en-US or pt-BR');
@@ -133,13 +137,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       process.off('SIGINT', onSigint);
     }
   } catch (err) {
-    if (err instanceof CliError) {
-      if (err.code === 'interrupted') { io.err(`\n${err.message}\n`); return err.exitCode; }
-      if (ctx?.json) io.out(`${JSON.stringify({ error: err.toJSON() }, null, 2)}\n`);
-      io.err(`${describeError(err)}\n`);
-      return err.exitCode;
-    }
-    io.err(`${t('error')}: ${(err as Error)?.stack ?? String(err)}\n`);
-    return 1;
+    // With --json, every failure is also one JSON object on stdout ({ error: { code, message, resolution? } }).
+    const failure = err instanceof CliError ? err : new CliError('internal_error', String((err as Error)?.message ?? err));
+    if (json) io.out(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
+    if (failure.code === 'interrupted') io.err(`\n${failure.message}\n`);
+    else if (err instanceof CliError) io.err(`${describeError(failure)}\n`);
+    else io.err(`${t('error')}: ${(err as Error)?.stack ?? String(err)}\n`);
+    return failure.exitCode;
   }
 }

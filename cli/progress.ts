@@ -7,11 +7,15 @@ export interface Progress {
   add(bytes: number): void;
   /** A plain-text milestone (printed as its own line when not on a terminal). */
   line(text: string): void;
+  /** One file of a many-file transfer is finished (copied or failed): its bytes, and its line off a terminal. */
+  fileDone(bytes: number, text: string): void;
   done(): void;
 }
 
-export function progress(total: number, start: number, options: { tty: boolean; write: (s: string) => void; label: string }): Progress {
+/** `files`: how many files the transfer holds, so the bar counts them (`12/200 files`) besides the bytes. */
+export function progress(total: number, start: number, options: { tty: boolean; write: (s: string) => void; label: string; files?: number }): Progress {
   let done = start;
+  let filesDone = 0;
   const began = Date.now();
   let lastDraw = 0;
   const draw = (force = false) => {
@@ -26,13 +30,19 @@ export function progress(total: number, start: number, options: { tty: boolean; 
     const cells = 24;
     const filled = Math.round(fraction * cells);
     const bar = `${'#'.repeat(filled)}${'-'.repeat(cells - filled)}`;
-    options.write(`\r\x1b[2K${options.label} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatBytes(done)}/${formatBytes(total)}  ${formatBytes(rate)}/s  ETA ${formatDuration(eta)}`);
+    const label = options.files === undefined ? options.label : `${filesDone}/${options.files} ${options.label}`;
+    options.write(`\r\x1b[2K${label} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatBytes(done)}/${formatBytes(total)}  ${formatBytes(rate)}/s  ETA ${formatDuration(eta)}`);
   };
+  const line = (text: string) => { if (!options.tty) options.write(`${text}\n`); };
   return {
     add(bytes) { done += bytes; draw(); },
-    line(text) {
-      if (options.tty) return;
-      options.write(`${text}\n`);
+    line,
+    fileDone(bytes, text) {
+      filesDone++;
+      done += bytes;
+      // The last file always shows, so the bar never stops short of its end.
+      draw(filesDone === options.files);
+      line(text);
     },
     done() {
       if (!options.tty) return;

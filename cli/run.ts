@@ -13,7 +13,9 @@ const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stderrIsTTY: Boolean(process.stderr.isTTY),
 });
-// Let stdout drain before exiting (a pipe may still hold the result).
+// Exit once stdout has taken every byte: a slow reader leaves writes queued (a pipe that was full), and exiting with
+// any still queued would cut the output short (a `download -o -` missing its tail). An empty write's callback runs
+// after all earlier writes are flushed, whether or not the buffer ever reached its high-water mark.
 process.exitCode = code;
-if (process.stdout.writableNeedDrain) process.stdout.once('drain', () => process.exit(code));
+if (process.stdout.writableLength > 0) process.stdout.write('', () => process.exit(code));
 else process.exit(code);

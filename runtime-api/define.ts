@@ -54,6 +54,12 @@ export interface BindingDef<I extends AnySchema, O extends AnySchema> {
   needsOrganization?: boolean;
   /** Only a session caller may use it (e.g. raising the MCP ceiling): tokens never can. */
   sessionOnly?: boolean;
+  /**
+   * Acts for the person behind the credential, not for an organization (create an organization, answer one's own
+   * invitations): a session, or an access token a person obtained by signing in that holds PERSONAL_TOKEN_SCOPE;
+   * never an organization API key, which belongs to its organization rather than to anyone.
+   */
+  personal?: boolean;
   handler: (input: v.InferOutput<I>, ctx: HandlerContext) => Promise<v.InferInput<O>>;
 }
 
@@ -61,9 +67,18 @@ export interface BindingDef<I extends AnySchema, O extends AnySchema> {
 export interface Binding<I extends AnySchema = any, O extends AnySchema = any> extends BindingDef<I, O> {
   needsOrganization: boolean;
   sessionOnly: boolean;
+  personal: boolean;
+}
+
+/** What a token needs to call a `personal` binding: organizations are what it is about. */
+export const PERSONAL_TOKEN_SCOPE: Scope = 'org:read';
+
+/** The scope a token caller needs for `b` (null: none), as listings and `search` show it. */
+export function tokenScopeOf(b: Binding): Scope | null {
+  return b.scope ?? (b.personal ? PERSONAL_TOKEN_SCOPE : null);
 }
 
 export function defineBinding<I extends AnySchema, O extends AnySchema>(def: BindingDef<I, O>): Binding<I, O> {
   if (!/^[a-z][a-z0-9_]*$/.test(def.name)) throw new Error(`binding name ${def.name} is not snake_case`);
-  return Object.freeze({ needsOrganization: true, sessionOnly: false, ...def });
+  return Object.freeze({ needsOrganization: true, sessionOnly: false, personal: false, ...def });
 }

@@ -1,12 +1,13 @@
 // The single chokepoint every way in goes through (REST, /app/v1, MCP, the sandbox bridge):
 // authorize the caller, validate the input, run the handler, validate the output.
 import * as v from 'valibot';
-import type { Binding, HandlerContext } from './define.ts';
+import { PERSONAL_TOKEN_SCOPE, type Binding, type HandlerContext } from './define.ts';
 import type { Caller } from './caller.ts';
 import { ServiceError, l10n, type Locale } from './errors.ts';
 import { describeAllIssues } from './validation-messages.ts';
 import { fromDatabaseError } from './store/errors.ts';
 import { isAdminRole } from './scopes.ts';
+import { isApiKeyCaller } from './services/api-keys.ts';
 
 export type InvokeDeps = Omit<HandlerContext, 'caller'>;
 
@@ -21,6 +22,22 @@ export function authorize(binding: Binding, caller: Caller): void {
       resolution: l10n(`${binding.name} can only be called from a signed-in session, never with an access token.`,
         `${binding.name} só pode ser chamado a partir de uma sessão autenticada, nunca com um token de acesso.`),
     });
+  }
+  if (binding.personal && caller.kind === 'token') {
+    // A key belongs to its organization, not to a person, so it may never act as one (create organizations, join).
+    if (isApiKeyCaller(caller)) {
+      throw new ServiceError('INSUFFICIENT_SCOPE', {
+        resolution: l10n(`${binding.name} acts for a person, and an organization API key belongs to its organization only; sign in as yourself (siglata login, or a session) to call it.`,
+          `${binding.name} age por uma pessoa, e uma chave de API pertence só à organização dela; entre como você mesmo (siglata login, ou uma sessão) para chamá-lo.`),
+      });
+    }
+    if (!caller.scopes.includes(PERSONAL_TOKEN_SCOPE)) {
+      throw new ServiceError('INSUFFICIENT_SCOPE', {
+        resolution: l10n(`${binding.name} needs the scope ${PERSONAL_TOKEN_SCOPE} on an access token; this caller holds ${caller.scopes.join(' ') || 'none'}.`,
+          `${binding.name} exige o escopo ${PERSONAL_TOKEN_SCOPE} num token de acesso; este chamador tem ${caller.scopes.join(' ') || 'nenhum'}.`),
+        details: { requiredScope: PERSONAL_TOKEN_SCOPE },
+      });
+    }
   }
   if (binding.needsOrganization && !caller.membership) {
     throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {

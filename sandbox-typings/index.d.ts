@@ -818,7 +818,7 @@ type OrganizationCreateOutput = {
 };
 /**
  * Create an organization; the caller becomes its owner.
- * The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict.
+ * The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict. Acts for the person calling: a session, or a person's access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).
  * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
  * @example
  * const org = await organization_create({ name: "Acme", slug: "acme" });
@@ -849,7 +849,7 @@ type OrganizationsListOutput = {
 };
 /**
  * List the organizations the caller belongs to, with the caller's role in each.
- * With an access token, only the token's own organization is listed.
+ * A session, or a person's access token holding org:read, lists every organization of the person; an organization API key (or a token without org:read) lists its own organization only.
  * Scope: any authenticated caller.
  * @example
  * const { items } = await organizations_list({});
@@ -885,7 +885,7 @@ type InvitationAcceptOutput = {
 };
 /**
  * Accept an invitation sent to the caller's e-mail address and become a member.
- * Unknown, cancelled, expired (48 h) or already answered invitations are 404 INVITATION_NOT_FOUND; an invitation for another address is 403.
+ * Unknown, cancelled, expired (48 h) or already answered invitations are 404 INVITATION_NOT_FOUND; an invitation for another address is 403. Acts for the person calling: a session, or a person's access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).
  * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
  */
 declare function invitation_accept(input: InvitationAcceptInput): Promise<InvitationAcceptOutput>;
@@ -906,6 +906,7 @@ type InvitationRejectOutput = {
 };
 /**
  * Decline an invitation sent to the caller's e-mail address.
+ * Acts for the person calling: a session, or a person's access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).
  * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
  */
 declare function invitation_reject(input: InvitationRejectInput): Promise<InvitationRejectOutput>;
@@ -930,6 +931,7 @@ type InvitationsReceivedOutput = {
 };
 /**
  * The pending invitations sent to the caller's e-mail address, with each organization's name.
+ * Acts for the person calling: a session, or a person's access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).
  * Scope: any authenticated caller.
  * @example
  * const { items } = await invitations_received({});

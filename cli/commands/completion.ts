@@ -46,18 +46,20 @@ export const completionCommand = defineCommand({
   args: '<bash | zsh | fish>',
   summary: ['Print a shell completion script', 'Mostrar um script de completamento para o shell'],
   details: [
-    'Examples:\n  eval "$(siglata completion bash)"    # in ~/.bashrc\n  eval "$(siglata completion zsh)"     # in ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
-    'Exemplos:\n  eval "$(siglata completion bash)"    # no ~/.bashrc\n  eval "$(siglata completion zsh)"     # no ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
+    'With --json: { shell, script }, for tools that install the script.\n\nExamples:\n  eval "$(siglata completion bash)"    # in ~/.bashrc\n  eval "$(siglata completion zsh)"     # in ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
+    'Com --json: { shell, script }, para ferramentas que instalam o script.\n\nExemplos:\n  eval "$(siglata completion bash)"    # no ~/.bashrc\n  eval "$(siglata completion zsh)"     # no ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
   ],
   options: {},
   positionals: { min: 1, max: 1, name: 'shell' },
   async run(ctx, _values, [shell]) {
     // Imported here: main.ts lists this command, so a static import would be circular.
     const { COMMANDS, GLOBAL_OPTIONS } = await import('../main.ts');
-    if (shell === 'bash') ctx.io.out(bash(COMMANDS, GLOBAL_OPTIONS));
-    else if (shell === 'zsh') ctx.io.out(zsh(COMMANDS, GLOBAL_OPTIONS));
-    else if (shell === 'fish') ctx.io.out(fish(COMMANDS, GLOBAL_OPTIONS, (p) => p[0]));
-    else throw usageError(`completion: bash, zsh or fish (not ${shell})`);
+    const script = shell === 'bash' ? bash(COMMANDS, GLOBAL_OPTIONS) : shell === 'zsh' ? zsh(COMMANDS, GLOBAL_OPTIONS)
+      : shell === 'fish' ? fish(COMMANDS, GLOBAL_OPTIONS, (p) => p[0]) : null;
+    if (script === null) throw usageError(`completion: bash, zsh or fish (not ${shell})`);
+    // --json wraps the script for tools that install it; a shell wants the plain text.
+    if (ctx.json) ctx.printJson({ shell, script });
+    else ctx.io.out(script);
     return 0;
   },
 });

@@ -41,7 +41,7 @@ export const keysCommand = defineCommand({
       if (rest.length) throw usageError('keys list');
       const keys = await callList<ApiKey>(api, 'api_keys_list', {});
       if (ctx.json) { ctx.printJson(keys); return 0; }
-      const rows = (Array.isArray(keys) ? keys : []).map((k) => [k.id, k.state, shortDate(k.expiresAt), shortDate(k.lastUsedAt), k.scopes.join(' '), k.createdBy, k.name]);
+      const rows = keys.map((k) => [k.id, k.state, shortDate(k.expiresAt), shortDate(k.lastUsedAt), k.scopes.join(' '), k.createdBy, k.name]);
       ctx.io.out(`${table(['ID', 'STATE', 'EXPIRES', 'LAST USED', 'SCOPES', 'CREATED BY', 'NAME'], rows)}\n`);
       return 0;
     }

@@ -1,9 +1,9 @@
 // login, logout and whoami.
 import { defineCommand } from '../command.ts';
-import { login, logout } from '../auth.ts';
 import { t } from '../i18n.ts';
 import { usageError } from '../errors.ts';
 import { saveLogin } from '../config.ts';
+import type { CommandContext } from '../context.ts';
 
 export const loginCommand = defineCommand({
   name: 'login',
@@ -29,22 +29,26 @@ export const loginCommand = defineCommand({
       const context = (await (await ctx.api()).json('/app/v1/context')).body;
       const scope = Array.isArray(context?.scopes) ? context.scopes.join(' ') : '';
       await saveLogin({ server, issuer: server, tokenEndpoint: '', revocationEndpoint: null, resource: `${server}/v1/mcp`, clientId: 'token', accessToken: ctx.globals.token, refreshToken: null, expiresAt: Number.MAX_SAFE_INTEGER, scope });
-      if (ctx.json) ctx.printJson({ server, scope, context });
-      else ctx.io.out(`${t('signedIn', { server, user: context?.user?.email ?? '?', organization: context?.organization?.slug ?? '?', scopes: scope })}\n`);
-      return 0;
+      return signedIn(ctx, server, scope, context);
     }
-    const api = await ctx.anonymous();
-    const stored = await login(api, {
-      scope: values.scope as string | undefined, port, browser: !values['no-browser'],
-      print: (line) => ctx.io.err(`${line}\n`),
-    });
-    const authed = await ctx.api();
-    const context = (await authed.json('/app/v1/context')).body;
-    if (ctx.json) ctx.printJson({ server: stored.server, scope: stored.scope, context });
-    else ctx.io.out(`${t('signedIn', { server: stored.server, user: context?.user?.email ?? context?.userId ?? '?', organization: context?.organization?.slug ?? context?.organization?.name ?? context?.organizationId ?? '?', scopes: stored.scope })}\n`);
-    return 0;
+    return browserLogin(ctx, { scope: values.scope as string | undefined, port, browser: !values['no-browser'] });
   },
 });
+
+/** The browser sign-in (OAuth, PKCE, loopback), then the signed-in line: `login`, and `org switch`/`create`. */
+export async function browserLogin(ctx: CommandContext, options: { scope?: string; port?: number; browser: boolean }): Promise<number> {
+  const api = await ctx.anonymous();
+  const { login } = await import('../auth.ts');
+  const stored = await login(api, { ...options, print: (line) => ctx.io.err(`${line}\n`) });
+  const authed = await ctx.api();
+  return signedIn(ctx, stored.server, stored.scope, (await authed.json('/app/v1/context')).body);
+}
+
+function signedIn(ctx: CommandContext, server: string, scope: string, context: any): number {
+  if (ctx.json) ctx.printJson({ server, scope, context });
+  else ctx.io.out(`${t('signedIn', { server, user: context?.user?.email ?? '?', organization: context?.organization?.slug ?? '?', scopes: scope })}\n`);
+  return 0;
+}
 
 export const logoutCommand = defineCommand({
   name: 'logout',
@@ -54,10 +58,12 @@ export const logoutCommand = defineCommand({
   positionals: { min: 0, max: 0, name: '' },
   async run(ctx) {
     const server = await ctx.server();
+    const { logout } = await import('../auth.ts');
     const outcome = await logout(server);
-    if (outcome === 'none') ctx.io.out(`${t('notLoggedIn', { server })}\n`);
+    if (ctx.json) ctx.printJson({ server, outcome });
+    else if (outcome === 'none') ctx.io.out(`${t('notLoggedIn', { server })}\n`);
     else if (outcome === 'revoked') ctx.io.out(`${t('loggedOut', { server })}\n`);
-    else ctx.io.err(`${t('loggedOutUnrevoked', { server })}\n`);
+    if (outcome === 'unrevoked') ctx.io.err(`${t('loggedOutUnrevoked', { server })}\n`);
     return outcome === 'unrevoked' ? 1 : 0;
   },
 });

@@ -67,7 +67,8 @@ export async function crcOfFile(path: string): Promise<string> {
 }
 
 export type Existing = 'fail' | 'overwrite' | 'skip';
-export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'exists' | 'ambiguous';
+/** `trash` / `delete`: only on the destination (sync --delete), a remote file to the trash, a local one deleted. */
+export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'exists' | 'ambiguous' | 'trash' | 'delete';
 
 /** One side's file against the other side's copies of the same name. */
 export function decide(size: number, crc: () => Promise<string>, others: readonly { size: number; crc32: string | null }[], existing: Existing): Promise<Decision> {

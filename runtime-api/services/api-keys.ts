@@ -22,6 +22,11 @@ export function isApiKey(token: string): boolean {
   return token.startsWith(API_KEY_PREFIX);
 }
 
+/** Whether `caller` authenticated with an organization API key (rather than as a person: session or OAuth token). */
+export function isApiKeyCaller(caller: Caller): boolean {
+  return caller.kind === 'token' && caller.clientId === API_KEY_CLIENT_ID;
+}
+
 export function apiKeyView(row: ApiKeyRow, now: Date) {
   const state = row.revokedAt ? 'revoked' : row.expiresAt <= now ? 'expired' : 'active';
   return {
@@ -44,7 +49,7 @@ function refuse(en: string, pt: string): ServiceError {
 export async function createApiKey(sql: Sql, clock: Clock, caller: Caller, input: { name: string; scopes: readonly Scope[]; expiresInDays?: number }) {
   const orgId = caller.membership!.orgId;
   // A key minting keys would outlive the key itself: only people (sessions, OAuth tokens) create keys.
-  if (caller.clientId === API_KEY_CLIENT_ID) {
+  if (isApiKeyCaller(caller)) {
     throw refuse('An API key cannot create API keys; create it from a signed-in session or the CLI (siglata keys create).',
       'Uma chave de API não pode criar chaves de API; crie-a a partir de uma sessão autenticada ou da CLI (siglata keys create).');
   }

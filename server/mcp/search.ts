@@ -1,7 +1,7 @@
 // The MCP `search` tool: a deterministic search over the binding registry (exact name first, then word matches in
 // name, summary and description), answering with TypeScript declarations generated from the same schemas the
 // bridge enforces, so what a model reads is what the sandbox runs.
-import type { Binding } from '../../runtime-api/define.ts';
+import { tokenScopeOf, type Binding } from '../../runtime-api/define.ts';
 import { bindingDeclaration } from '../../runtime-api/project/to-dts.ts';
 
 export type SearchDetail = 'names' | 'summary' | 'full';
@@ -22,7 +22,8 @@ export interface SearchHit {
 export function canCall(b: Binding, scopes: readonly string[] | null): boolean {
   if (!scopes) return true;
   if (b.sessionOnly) return false;
-  return b.scope === null || scopes.includes(b.scope);
+  const scope = tokenScopeOf(b);
+  return scope === null || scopes.includes(scope);
 }
 
 function words(text: string): string[] {
@@ -65,7 +66,7 @@ export function searchBindings(bindings: readonly Binding[], query: string, limi
   const results = ranked.slice(0, limit).map(({ b }) => ({
     name: b.name,
     summary: b.summary,
-    requiredScope: b.scope,
+    requiredScope: tokenScopeOf(b),
     writes: b.writes,
     callable: canCall(b, scopes),
     ...(detail !== 'names' ? { declaration: bindingDeclaration(b) } : {}),

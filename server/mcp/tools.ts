@@ -1,6 +1,6 @@
 // The MCP tools: `execute` and `search` are listed; `context` is callable but unlisted. Their descriptions carry
 // the sandbox contract and a compact index of the bindings, generated from the registry.
-import type { Binding } from '../../runtime-api/define.ts';
+import { tokenScopeOf, type Binding } from '../../runtime-api/define.ts';
 import type { Config } from '../config.ts';
 import { MAX_RESULT_DEPTH } from '../../engine/prelude.ts';
 import { ERROR_TYPES } from '../../engine/result.ts';
@@ -16,7 +16,7 @@ export const ERROR_TYPE_DOC = `Why the script failed: one of ${ERROR_TYPES.join(
 function bindingIndex(bindings: readonly Binding[], scopes: readonly string[] | null): string {
   return bindings.map((b) => {
     const line = `- ${b.name}: ${b.summary.split(/(?<=\.)\s/)[0]}`;
-    return canCall(b, scopes) ? line : `${line} [not callable with your grant: needs ${b.scope ?? 'a signed-in session'}]`;
+    return canCall(b, scopes) ? line : `${line} [not callable with your grant: needs ${b.sessionOnly ? 'a signed-in session' : tokenScopeOf(b)}]`;
   }).join('\n');
 }
 

@@ -8,7 +8,7 @@ import { world } from '../identity/org-helpers.ts';
 import { routeTable } from '../../server/app.ts';
 import { BINDINGS } from '../../runtime-api/registry.ts';
 import type { RouteDef } from '../../server/http/route.ts';
-import type { Binding } from '../../runtime-api/define.ts';
+import { tokenScopeOf, type Binding } from '../../runtime-api/define.ts';
 
 /** Routes a Bearer token cannot use, by design: they act on the browser session itself. */
 const SESSION_ONLY_ROUTES = new Set(['GET /auth/get-session', 'POST /auth/organization/set-active']);
@@ -19,7 +19,7 @@ const PUBLIC_DOCUMENTS = /^\/(\.well-known\/|openapi\.json$|schema\/|oauth\/jwks
 
 /** The "too few scopes" token: it may read the organization, nothing more. */
 const NARROW = ['org:read'];
-const refusedTo = (scopes: readonly string[], b: Binding) => b.sessionOnly || (b.scope !== null && !scopes.includes(b.scope));
+const refusedTo = (scopes: readonly string[], b: Binding) => b.sessionOnly || (tokenScopeOf(b) !== null && !scopes.includes(tokenScopeOf(b)!));
 
 const rpc = (script: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } });
 

@@ -97,18 +97,21 @@ t.test('MCP access management', async (t) => {
     t.equal(viaScript.body.result.userId, adam.id);
   });
 
-  t.test('organization routes take the Bearer token; a token lists only its own organization', async (t) => {
+  t.test('organization routes take the Bearer token; a token sees other organizations only as its person\'s, with org:read', async (t) => {
     const second = await app.token({ email: 'boss@example.com', org: 'gate-two' });
     const viaToken = await http(`${app.url}/auth/organization/list`, { token: second });
     t.equal(viaToken.status, 200);
-    t.same(viaToken.body.map((o: { slug: string }) => o.slug), ['gate-two']);
+    t.same(viaToken.body.map((o: { slug: string }) => o.slug).sort(), ['gate', 'gate-two'], 'a person\'s token holding org:read lists their organizations');
     t.match(viaToken.headers['cache-control'], /no-store/);
+    const narrow = await app.token({ email: 'boss@example.com', org: 'gate-two', scopes: ['files:read'] });
+    const viaNarrow = await http(`${app.url}/auth/organization/list`, { token: narrow });
+    t.same(viaNarrow.body.map((o: { slug: string }) => o.slug), ['gate-two'], 'a token without org:read lists only its own organization');
     const viaSession = await owner.get('/auth/organization/list');
     t.same(viaSession.body.map((o: { slug: string }) => o.slug).sort(), ['gate', 'gate-two'], 'the session sees every organization of its user');
-    const create = await http(`${app.url}/auth/organization/create`, { json: { name: 'Nope', slug: 'nope' }, token: second });
-    t.equal(create.status, 403, 'creating an organization is for signed-in sessions: 403, not a contradictory 401');
+    const create = await http(`${app.url}/auth/organization/create`, { json: { name: 'Nope', slug: 'nope' }, token: narrow });
+    t.equal(create.status, 403, 'creating an organization without org:read: 403, not a contradictory 401');
     t.equal(create.body.error.code, 'INSUFFICIENT_SCOPE');
-    t.match(create.body.error.resolution, /signed-in session/);
+    t.match(create.body.error.resolution, /org:read/);
   });
 
   t.test('a new organization\'s first requests arriving together all succeed (its access record is made once)', async (t) => {

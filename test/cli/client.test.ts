@@ -81,4 +81,15 @@ t.test('progress: a redrawn bar with throughput and ETA on a terminal, plain lin
   log.line('part 1/2 stored');
   log.done();
   t.equal(plain, 'part 1/2 stored\n', 'no escape codes in logs');
+  let many = '';
+  const files = progress(300, 0, { tty: true, write: (s) => { many += s; }, label: 'files', files: 3 });
+  for (const n of [100, 100, 100]) files.fileDone(n, 'copied x');
+  files.done();
+  t.match(many, /\r\x1b\[2K3\/3 files \[#{24}\] 100% {2}300 B\/300 B/, 'a many-file bar counts files done');
+  t.notMatch(many, /copied x/);
+  let manyPlain = '';
+  const filesLog = progress(200, 0, { tty: false, write: (s) => { manyPlain += s; }, label: 'files', files: 2 });
+  filesLog.fileDone(100, 'copied a');
+  filesLog.fileDone(100, 'copied b');
+  t.equal(manyPlain, 'copied a\ncopied b\n', 'off a terminal: a line per file');
 });

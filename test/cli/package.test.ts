@@ -31,24 +31,43 @@ t.test('npm pack → npm install -g → siglata', async (t) => {
   const bin = join(prefix, 'bin', 'siglata');
   const installed = await readFile(join(prefix, 'lib', 'node_modules', 'siglata-cli', 'dist', 'siglata.mjs'), 'utf8');
   t.notMatch(installed, /from ["']\.\.?\/[^"']*\.ts["']/, 'JavaScript only, no TypeScript imports');
-  const siglata = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) => {
-    const started = performance.now();
+  const siglata = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(bin, args, { env, cwd: tmp });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 
-  const helps = [];
-  for (let i = 0; i < 3; i++) helps.push(await siglata(['--help']));
-  t.equal(helps[0].code, 0, helps[0].stderr);
-  t.match(helps[0].stdout, /^usage: siglata/);
-  t.match(helps[0].stdout, /\n {2}cp +/);
-  const best = Math.min(...helps.map((h) => h.ms));
-  t.comment(`siglata --help from the installed package: ${helps.map((h) => h.ms.toFixed(0)).join(', ')} ms`);
-  t.ok(best < 1000, `--help starts in ${best.toFixed(0)} ms (target 300 ms on a quiet machine)`);
+  // Start-up: the issue's target is 0.3 s for `--help`. On a shared, loaded machine an absolute bound is noise, so the
+  // assertion is the median of the installed command against the median of `node -e 0` from the same Node, runs
+  // interleaved so both see the same load: at most 2× (measured 1.5×: 147 ms against 97 ms at load average 15; the
+  // single-file bundle before lazy loading was 3.6×).
+  const quiet: NodeJS.ProcessEnv = { ...env };
+  delete quiet.NODE_V8_COVERAGE; // tap's coverage would add its own cost to every start
+  const time = (command: string, args: string[]) => new Promise<number>((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { env: quiet, cwd: tmp, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${command} ${args.join(' ')}: exit ${code}`))));
+  });
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const helpMs: number[] = [];
+  const nodeMs: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    helpMs.push(await time(bin, ['--help']));
+    nodeMs.push(await time(process.execPath, ['-e', '0']));
+  }
+  const help = await siglata(['--help']);
+  t.equal(help.code, 0, help.stderr);
+  t.match(help.stdout, /^usage: siglata/);
+  t.match(help.stdout, /\n {2}cp +/);
+  const ratio = median(helpMs) / median(nodeMs);
+  t.comment(`siglata --help (installed): median ${median(helpMs).toFixed(0)} ms; node -e 0: median ${median(nodeMs).toFixed(0)} ms; ratio ${ratio.toFixed(2)}`);
+  t.ok(ratio <= 2, `--help costs at most twice a bare Node start (${ratio.toFixed(2)}×; target 300 ms, ${median(helpMs).toFixed(0)} ms here)`);
+  const chunks = await readdir(join(prefix, 'lib', 'node_modules', 'siglata-cli', 'dist'));
+  t.ok(chunks.some((c) => /^undici-.*\.mjs$/.test(c)), 'the HTTP client is a chunk of its own, loaded on the first request');
   t.equal((await siglata(['--version'])).stdout.trim(), manifest.version);
 
   const login = await siglata(['login', '--server', app.url, '--token', key]);

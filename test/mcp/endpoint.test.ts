@@ -287,7 +287,9 @@ t.test('search finds intents by the words users say; detail levels differ; scope
   const roTools = (await call(rpc('tools/list'), ro)).body.result.tools;
   t.match(roTools[0].description, /- files_write_text: [^\n]*\[not callable with your grant: needs files:write\]/);
   t.notMatch(roTools[0].description, /- files_list: [^\n]*not callable/);
+  t.match(roTools[0].description, /- organization_create: [^\n]*\[not callable with your grant: needs org:read\]/, 'personal bindings need org:read on a token');
   const rwTools = (await call(rpc('tools/list'))).body.result.tools;
   t.notMatch(rwTools[0].description, /- files_write_text: [^\n]*not callable/);
-  t.match(rwTools[0].description, /- organization_create: [^\n]*needs a signed-in session/, 'session-only bindings are marked for tokens');
+  t.match(rwTools[0].description, /- mcp_access_set: [^\n]*needs a signed-in session/, 'session-only bindings are marked for tokens');
+  t.notMatch(rwTools[0].description, /- organization_create: [^\n]*not callable/, 'a person\'s token holding org:read may create an organization');
 });

@@ -4,11 +4,12 @@ import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { byCreation, listInputEntries, listOutput, pageOf } from '../../list-page.ts';
 import { listPendingForEmail } from '../../store/invitations.ts';
-import { RoleSchema } from './schemas.ts';
+import { RoleSchema, PERSONAL_NOTE } from './schemas.ts';
 
 export const invitations_received = defineBinding({
   name: 'invitations_received',
   summary: 'The pending invitations sent to the caller\'s e-mail address, with each organization\'s name.',
+  description: PERSONAL_NOTE,
   examples: ['const { items } = await invitations_received({});\nreturn items.map((i) => `${i.organizationName} as ${i.role}`);'],
   input: v.strictObject({ ...listInputEntries() }),
   output: listOutput(v.object({
@@ -21,7 +22,7 @@ export const invitations_received = defineBinding({
   scope: null,
   writes: false,
   needsOrganization: false,
-  sessionOnly: true,
+  personal: true,
   async handler(input, { sql, clock, caller }) {
     const rows = await listPendingForEmail(sql, caller.email, clock.now());
     return pageOf('invitations_received', rows, input, { key: byCreation },

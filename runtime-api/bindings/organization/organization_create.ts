@@ -5,12 +5,12 @@ import { defineBinding } from '../../define.ts';
 import { conflict, l10n } from '../../errors.ts';
 import { createOrganization } from '../../store/organizations.ts';
 import { tr } from '../../services/membership.ts';
-import { MetadataSchema, NameSchema, SlugSchema, UserOrganizationSchema, organizationView } from './schemas.ts';
+import { MetadataSchema, NameSchema, SlugSchema, UserOrganizationSchema, organizationView, PERSONAL_NOTE } from './schemas.ts';
 
 export const organization_create = defineBinding({
   name: 'organization_create',
   summary: 'Create an organization; the caller becomes its owner.',
-  description: 'The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict.',
+  description: `The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict. ${PERSONAL_NOTE}`,
   aliases: ['new organization', 'new workspace', 'create workspace'],
   examples: ['const org = await organization_create({ name: "Acme", slug: "acme" });\nreturn org.id;'],
   input: v.strictObject({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
@@ -18,7 +18,7 @@ export const organization_create = defineBinding({
   scope: null,
   writes: true,
   needsOrganization: false,
-  sessionOnly: true,
+  personal: true,
   async handler(input, { sql, caller }) {
     try {
       const org = await createOrganization(sql as Sql, { name: input.name, slug: input.slug, ownerId: caller.userId, metadata: input.metadata });

@@ -1,14 +1,15 @@
 // organizations_list: the caller's organizations, each with the caller's role in it, in the order the caller joined them.
 import * as v from 'valibot';
-import { defineBinding } from '../../define.ts';
+import { PERSONAL_TOKEN_SCOPE, defineBinding } from '../../define.ts';
 import { listInputEntries, listOutput, pageOf } from '../../list-page.ts';
+import { isApiKeyCaller } from '../../services/api-keys.ts';
 import { listUserOrganizations } from '../../store/members.ts';
 import { UserOrganizationSchema, organizationView } from './schemas.ts';
 
 export const organizations_list = defineBinding({
   name: 'organizations_list',
   summary: 'List the organizations the caller belongs to, with the caller\'s role in each.',
-  description: 'With an access token, only the token\'s own organization is listed.',
+  description: 'A session, or a person\'s access token holding org:read, lists every organization of the person; an organization API key (or a token without org:read) lists its own organization only.',
   aliases: ['my organizations', 'workspaces', 'switch organization'],
   examples: ['const { items } = await organizations_list({});\nreturn items.map((o) => `${o.slug}: ${o.role}`);'],
   input: v.strictObject({ ...listInputEntries() }),
@@ -17,9 +18,11 @@ export const organizations_list = defineBinding({
   writes: false,
   needsOrganization: false,
   async handler(input, { sql, caller }) {
-    // An access token acts on its own organization only: it lists that one, never the user's others.
+    // A person may see their own organizations (to pick one to switch to); a key belongs to one organization and
+    // shows nothing of its creator's others, nor does a token granted nothing about organizations.
     const all = await listUserOrganizations(sql, caller.userId);
-    const rows = caller.kind === 'token' ? all.filter((o) => o.id === caller.membership?.orgId) : all;
+    const ownOnly = caller.kind === 'token' && (isApiKeyCaller(caller) || !caller.scopes.includes(PERSONAL_TOKEN_SCOPE));
+    const rows = ownOnly ? all.filter((o) => o.id === caller.membership?.orgId) : all;
     return pageOf('organizations_list', rows, input, { key: (o) => [o.joinedAt.toISOString(), o.id] },
       (o) => ({ ...organizationView(o), role: o.role }));
   },

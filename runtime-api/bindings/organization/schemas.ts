@@ -2,6 +2,9 @@
 import * as v from 'valibot';
 import { ROLES } from '../../scopes.ts';
 
+/** Said in the description of every `personal` binding (typings, search, OpenAPI): who may call it. */
+export const PERSONAL_NOTE = 'Acts for the person calling: a session, or a person\'s access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).';
+
 export const IdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(128));
 /** Lower-case letters, digits and inner hyphens, 2–48 characters. */
 export const SlugSchema = v.pipe(v.string(), v.minLength(2), v.maxLength(48), v.regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/));
