@@ -35,6 +35,8 @@ const DERIVED_WEIGHT = 0.5;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
+/** Topic words up to which a question names a feature rather than describes a situation (see the no-answer rule). */
+const SHORT_QUESTION = 3;
 
 interface Alt { term: string; weight: number }
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
@@ -288,10 +290,15 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       }
       const unknown = [...content].filter((w) => !matchable.has(w));
       const words = { content: [...content], unknown };
-      // No answer: when at least half of the question's topic words are words no page uses in any form (not as typed,
-      // not as a typo, not as a completion, in neither language), the question is about something the site does not
-      // cover ("pricing plans", "modo escuro"), and whatever matches its other half answers a different question.
-      if (unknown.length > 0 && unknown.length * 2 >= content.size) return { hits: [], lang, words };
+      // No answer: a short question (up to three topic words) names a feature, and when half of its words are words no
+      // page uses in any form (not as typed, not as a typo, not as a completion, in neither language), the site does not
+      // cover it ("pricing plans", "modo escuro"): whatever matches its other half answers a different question. A
+      // longer question describes a situation in everyday words the pages need not use ("coworker quit yesterday,
+      // remove him from the organization"), so it is left unanswered only when three quarters of its words are unknown.
+      const share = unknown.length / content.size;
+      if (unknown.length > 0 && share >= (content.size <= SHORT_QUESTION ? 0.5 : 0.75)) {
+        return { hits: [], lang, words };
+      }
       const top = Math.max(0, ...scored.map((s) => s.raw));
       const seen = new Set<string>();
       // A stated language orders the list, as the public-search page promises: its pages first, then relevant others.
