@@ -194,8 +194,12 @@ function cite(sub: SubIndex, doc: Doc, groups: Group[]): string[] {
 function guessLang(subs: Record<Lang, SubIndex>, tokens: readonly string[]): Lang | null {
   let vote = 0; // > 0: pt
   for (const token of new Set(tokens)) {
-    const pt = isStopword(token, 'pt') ? 20 : (subs.pt.vocab.words.get(token)?.count ?? 0);
-    const en = isStopword(token, 'en') ? 20 : (subs.en.vocab.words.get(token)?.count ?? 0);
+    // A word no page writes is a typo: it belongs to the language of the words it is a misspelling of ("scops" is
+    // "scopes", which the English pages use far more often than the Portuguese ones quote it).
+    const typo = !isStopword(token, 'pt') && !isStopword(token, 'en') && !subs.pt.vocab.words.has(token) && !subs.en.vocab.words.has(token);
+    const uses = (l: Lang) => (isStopword(token, l) ? 20 : typo ? nearest(subs[l].vocab, token).uses : (subs[l].vocab.words.get(token)?.count ?? 0));
+    const pt = uses('pt');
+    const en = uses('en');
     vote += Math.log((pt + 1) / (en + 1));
   }
   if (Math.abs(vote) < 1) return null;

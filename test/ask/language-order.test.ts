@@ -74,3 +74,21 @@ t.test('without accept-language, a question in one language\'s grammar answers f
     t.ok(found.every((h, i) => i === 0 || found[i - 1].score >= h.score), `"${text}" in score order`);
   }
 });
+
+t.test('without accept-language, a misspelt word counts for the language of the words it misspells', async (t) => {
+  // "scops", "uplods", "bindngs" and "lmits" are written by no page; Portuguese stemming still turns some of them into
+  // the stem of an English identifier a Portuguese page quotes (`maxScopes`), which used to put that page first.
+  const cases: Array<[string, string]> = [
+    ['scops', 'https://siglata.com/docs/en/scopes'],
+    ['uplods', 'https://siglata.com/docs/en/uploads'],
+    ['bindngs', 'https://siglata.com/docs/en/bindings'],
+    ['lmits', 'https://siglata.com/docs/en/rate-limits'],
+    ['lixiera', 'https://siglata.com/docs/pt/lixeira'],
+    ['plainlhas', 'https://siglata.com/docs/pt/planilhas'],
+  ];
+  for (const [text, page] of cases) {
+    const found = index.search({ text, maxResults: 5 });
+    t.equal(found.lang, page.includes('/en/') ? 'en' : 'pt', `"${text}" is taken for ${found.lang}`);
+    t.equal(found.hits[0]?.page.url, page, `"${text}" first: ${found.hits[0]?.page.url}`);
+  }
+});
