@@ -27,6 +27,8 @@ const PREFIX_WEIGHT = 0.8;
 /** A word only the other language uses ("planilhas" in an English question) counts for the translation of the pages
  * that use it, at a discount. */
 const BRIDGE_WEIGHT = 0.7;
+/** A word the other language's pages use this many times more often than this language's is borrowed from it. */
+const BORROWED_RATIO = 3;
 /** A term the pages use together with a query word stands in for it at this discount (times their relatedness). */
 const RELATED_WEIGHT = 0.5;
 const SYNONYM_WEIGHT = 0.8;
@@ -38,16 +40,19 @@ export const DEFAULT_MAX_RESULTS = 9;
 /** Topic words up to which a question names a feature rather than describes a situation (see the no-answer rule). */
 const SHORT_QUESTION = 3;
 
-interface Alt { term: string; weight: number }
+interface Alt {
+  term: string;
+  weight: number;
+  /** Matched through the translations: `term` is a term of the other language's sub-index, whose documents map to
+   * this one's by `to` (-1: no translation). */
+  via?: { sub: SubIndex; to: Int32Array };
+}
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
 interface Group {
   alts: Alt[];
   mass: number;
   /** The query word of a word group (pairs and synonyms have none). */
   word?: string;
-  /** Matched through the translations: `alts` are terms of the other language's sub-index, whose documents map to
-   * this one's by `to` (-1: no translation). */
-  via?: { sub: SubIndex; to: Int32Array };
 }
 
 export interface AskHit {
@@ -143,9 +148,9 @@ function scoreSub(sub: SubIndex, groups: Group[]): Map<number, { raw: number; co
   const total = new Map<number, number>();
   const matched = new Map<number, number>();
   const mass = groups.reduce((m, g) => m + g.mass, 0);
-  for (const { alts, mass: groupMass, via } of groups) {
+  for (const { alts, mass: groupMass } of groups) {
     const best = new Map<number, number>();
-    for (const { term, weight } of alts) {
+    for (const { term, weight, via } of alts) {
       const posting = (via?.sub ?? sub).postings.get(term);
       if (!posting) continue;
       const w = weight * posting.idf;
@@ -223,12 +228,12 @@ function grammarLang(tokens: readonly string[]): Lang | null {
   return null;
 }
 
-/** A word group with no match in its language, matched instead through the other language's pages and their
- * translations (unchanged when the other language does not know the word either). */
-function bridge(group: Group, otherGroups: readonly Group[], other: SubIndex, toHere: Int32Array): Group {
-  const there = otherGroups.find((g) => g.word === group.word);
-  if (!there || there.alts.length === 0) return group;
-  return { ...group, alts: there.alts.map((a) => ({ term: a.term, weight: a.weight * BRIDGE_WEIGHT })), mass: there.mass, via: { sub: other, to: toHere } };
+/** A query word's alternatives in the other language, reaching this language's pages through their translations at a
+ * discount, and what the word weighs there (none when the other language does not know the word either). */
+function bridged(word: string, otherGroups: readonly Group[], other: SubIndex, toHere: Int32Array): { alts: Alt[]; mass: number } {
+  const there = otherGroups.find((g) => g.word === word);
+  const alts = (there?.alts ?? []).filter((a) => !a.via).map((a) => ({ term: a.term, weight: a.weight * BRIDGE_WEIGHT, via: { sub: other, to: toHere } }));
+  return { alts, mass: there?.mass ?? 0 };
 }
 
 /** Every word the pages use (any field, any language) and every pair of words they write side by side. */
@@ -278,7 +283,19 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       for (const l of LANGS) {
         const sub = subs[l];
         const other = l === 'pt' ? 'en' : 'pt';
-        const groups = groupsOf[l].map((g) => (g.word !== undefined && g.alts.length === 0 ? bridge(g, groupsOf[other], subs[other], translations[other]) : g));
+        const groups = groupsOf[l].map((g) => {
+          if (g.word === undefined) return g;
+          // A word with no match here counts through the other language's pages; so does a word borrowed from the other
+          // language ("trash", "storage" in a Portuguese question), which this one's pages only quote in code names,
+          // beside its own matches: the Portuguese page that answers says "lixeira".
+          if (g.alts.length === 0) {
+            const there = bridged(g.word, groupsOf[other], subs[other], translations[other]);
+            return there.alts.length ? { ...g, ...there } : g;
+          }
+          const uses = (x: Lang) => subs[x].vocab.words.get(g.word!)?.count ?? 0;
+          if (uses(other) < BORROWED_RATIO * Math.max(1, uses(l))) return g;
+          return { ...g, alts: [...g.alts, ...bridged(g.word, groupsOf[other], subs[other], translations[other]).alts] };
+        });
         for (const g of groups) {
           if (g.word === undefined) continue;
           content.add(g.word);

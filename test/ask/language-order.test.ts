@@ -92,3 +92,18 @@ t.test('without accept-language, a misspelt word counts for the language of the 
     t.equal(found.hits[0]?.page.url, page, `"${text}" first: ${found.hits[0]?.page.url}`);
   }
 });
+
+t.test('an English word borrowed into a Portuguese question also counts for the Portuguese page that translates it', async (t) => {
+  // The Portuguese pages quote "trash" and "storage" only inside code names (`files_trash`), and say "lixeira" and
+  // "armazenamento": the word counts for them through the English pages they translate, as a word they lack would.
+  const cases: Array<[string, string]> = [
+    ['onde fica o trash', 'https://siglata.com/docs/pt/lixeira'],
+    ['quanto storage eu tenho', 'https://siglata.com/docs/pt/cota-de-armazenamento'],
+    ['storage cheio o que fazer', 'https://siglata.com/docs/pt/cota-de-armazenamento'],
+    ['restaurar arquivo do trash', 'https://siglata.com/docs/pt/lixeira'],
+  ];
+  for (const [text, page] of cases) {
+    const found = index.search({ text, maxResults: 5 }).hits;
+    t.equal(found[0]?.page.url, page, `"${text}" first: ${found.map((h) => h.page.url).join(' ')}`);
+  }
+});
