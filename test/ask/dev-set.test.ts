@@ -30,7 +30,8 @@ for (const split of ['tune', 'check']) {
     t.comment(`nDCG@5 ${ours.ndcg.toFixed(3)}, recall@5 ${ours.recall.toFixed(3)}, unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
     t.ok(ours.ndcg >= 0.78, `nDCG@5 ${ours.ndcg}`);
     t.ok(ours.recall >= 0.86, `recall@5 ${ours.recall}`);
-    t.ok(ours.unansweredRight >= 3, `unanswerable empty ${ours.unansweredRight}`);
+    t.ok(ours.unansweredRight >= 4, `unanswerable empty ${ours.unansweredRight}`);
+    t.ok(ours.lostAnswers <= 1, `answerable questions left empty: ${ours.lostAnswers}`);
     t.equal(ours.langViolations, 0, 'same language first whenever one is stated');
   });
 }
