@@ -1,7 +1,9 @@
 // Benchmark for POST /ask: queries per second and p50/p99 latency over real HTTP (JSON and SSE), beside the same queries
 // answered by a bare in-process index lookup (the floor: what HTTP, validation and JSON cost on top), plus recall@5 and
-// relevance per query kind on fixtures/site/dev-queries.json (both halves) and fixtures/site/queries.json, ours beside
-// MiniSearch (default, and fuzzy+prefix) on the same pages. Run: npm run bench -- ask
+// relevance per query kind on fixtures/site/dev-queries.json (both halves), fixtures/site/holdout-queries.json (held out
+// from tuning) and fixtures/site/queries.json, ours beside MiniSearch (default, and fuzzy+prefix) on the same pages.
+// Run: npm run bench -- ask; ASK_BENCH_FAILURES=1 also lists each dev-set query we answer below perfect, with what we
+// answered, so failures can be read one by one.
 import Koa from 'koa';
 import Router from '@koa/router';
 import { Pool } from 'undici';
@@ -18,6 +20,7 @@ import { langOf } from '../server/ask/text.ts';
 import { miniSearchRankers } from './lib/ask-minisearch.ts';
 
 const REQUESTS = Number(process.env.ASK_BENCH_REQUESTS ?? 4000);
+const FAILURES = process.env.ASK_BENCH_FAILURES === '1';
 const CONCURRENCY = Number(process.env.ASK_BENCH_CONCURRENCY ?? 16);
 
 interface Row { path: string; requests: number; concurrency: number; qps: number; p50: number; p99: number }
@@ -119,6 +122,19 @@ export async function compare(index: AskIndex, queries: readonly RelevanceQuery[
   return reports;
 }
 
+const short = (url: string) => url.replace(/^https:\/\/(www\.)?siglata\.com\/(docs\/)?/, '');
+
+/** Each query answered below perfect (nDCG@5 under 1, or an unanswerable one answered), with the pages we gave. */
+function printFailures(title: string, queries: readonly RelevanceQuery[], report: RelevanceReport): void {
+  console.log(`\n${title}: queries answered below perfect (ours)\n`);
+  report.queries.forEach((s, i) => {
+    const q = queries[i];
+    if (q.relevant.length ? s.ndcg >= 0.999 : s.empty) return;
+    console.log(`- ${q.id} [${q.kind}] "${q.text}"${q.acceptLanguage ? ` (${q.acceptLanguage})` : ''} nDCG ${f(s.ndcg)}`);
+    console.log(`  wanted: ${q.relevant.map(short).join(' ') || '(no answer)'}; got: ${s.top.map(short).join(' ') || '(no answer)'}`);
+  });
+}
+
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/site/${name}`, import.meta.url));
 
 export async function main(): Promise<{ rows: Row[]; recall: number; ndcg: number; queries: number }> {
@@ -143,8 +159,14 @@ export async function main(): Promise<{ rows: Row[]; recall: number; ndcg: numbe
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.path} | ${r.requests} | ${r.concurrency} | ${f(r.qps, 0)} | ${f(r.p50, 3)} | ${f(r.p99, 3)} |`);
   console.log('\nTarget: HTTP p50 ≤ 2 ms. Relevance targets (held out): nDCG@5 ≥ 0.88, recall@5 ≥ 0.95, most unanswerable empty, no answer lost, no language violation.');
-  for (const split of ['tune', 'check']) printRelevance(`dev set, ${split} half`, await compare(index, dev.filter((q) => q.split === split)));
+  for (const split of ['tune', 'check']) {
+    const half = dev.filter((q) => q.split === split);
+    const reports = await compare(index, half);
+    printRelevance(`dev set, ${split} half`, reports);
+    if (FAILURES) printFailures(`dev set, ${split} half`, half, reports[0][1]);
+  }
   printRelevance('dev set, both halves', await compare(index, dev));
+  printRelevance('held-out set (holdout-queries.json, never tuned on)', await compare(index, await loadQueries(fixture('holdout-queries.json'))));
   printRelevance('regression floor (queries.json)', floor);
   return { rows, recall: floor[0][1].recall, ndcg: floor[0][1].ndcg, queries: queries.length };
 }

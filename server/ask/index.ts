@@ -27,6 +27,8 @@ const PREFIX_WEIGHT = 0.8;
 /** A word only the other language uses ("planilhas" in an English question) counts for the translation of the pages
  * that use it, at a discount. */
 const BRIDGE_WEIGHT = 0.7;
+/** A word the other language's pages use this many times more often than this language's is borrowed from it. */
+const BORROWED_RATIO = 3;
 /** A term the pages use together with a query word stands in for it at this discount (times their relatedness). */
 const RELATED_WEIGHT = 0.5;
 const SYNONYM_WEIGHT = 0.8;
@@ -35,17 +37,22 @@ const DERIVED_WEIGHT = 0.5;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
+/** Topic words up to which a question names a feature rather than describes a situation (see the no-answer rule). */
+const SHORT_QUESTION = 3;
 
-interface Alt { term: string; weight: number }
+interface Alt {
+  term: string;
+  weight: number;
+  /** Matched through the translations: `term` is a term of the other language's sub-index, whose documents map to
+   * this one's by `to` (-1: no translation). */
+  via?: { sub: SubIndex; to: Int32Array };
+}
 /** The alternatives of one query word or pair; `mass` is what the group is worth when matched (for coverage). */
 interface Group {
   alts: Alt[];
   mass: number;
   /** The query word of a word group (pairs and synonyms have none). */
   word?: string;
-  /** Matched through the translations: `alts` are terms of the other language's sub-index, whose documents map to
-   * this one's by `to` (-1: no translation). */
-  via?: { sub: SubIndex; to: Int32Array };
 }
 
 export interface AskHit {
@@ -141,9 +148,9 @@ function scoreSub(sub: SubIndex, groups: Group[]): Map<number, { raw: number; co
   const total = new Map<number, number>();
   const matched = new Map<number, number>();
   const mass = groups.reduce((m, g) => m + g.mass, 0);
-  for (const { alts, mass: groupMass, via } of groups) {
+  for (const { alts, mass: groupMass } of groups) {
     const best = new Map<number, number>();
-    for (const { term, weight } of alts) {
+    for (const { term, weight, via } of alts) {
       const posting = (via?.sub ?? sub).postings.get(term);
       if (!posting) continue;
       const w = weight * posting.idf;
@@ -192,8 +199,12 @@ function cite(sub: SubIndex, doc: Doc, groups: Group[]): string[] {
 function guessLang(subs: Record<Lang, SubIndex>, tokens: readonly string[]): Lang | null {
   let vote = 0; // > 0: pt
   for (const token of new Set(tokens)) {
-    const pt = isStopword(token, 'pt') ? 20 : (subs.pt.vocab.words.get(token)?.count ?? 0);
-    const en = isStopword(token, 'en') ? 20 : (subs.en.vocab.words.get(token)?.count ?? 0);
+    // A word no page writes is a typo: it belongs to the language of the words it is a misspelling of ("scops" is
+    // "scopes", which the English pages use far more often than the Portuguese ones quote it).
+    const typo = !isStopword(token, 'pt') && !isStopword(token, 'en') && !subs.pt.vocab.words.has(token) && !subs.en.vocab.words.has(token);
+    const uses = (l: Lang) => (isStopword(token, l) ? 20 : typo ? nearest(subs[l].vocab, token).uses : (subs[l].vocab.words.get(token)?.count ?? 0));
+    const pt = uses('pt');
+    const en = uses('en');
     vote += Math.log((pt + 1) / (en + 1));
   }
   if (Math.abs(vote) < 1) return null;
@@ -217,12 +228,12 @@ function grammarLang(tokens: readonly string[]): Lang | null {
   return null;
 }
 
-/** A word group with no match in its language, matched instead through the other language's pages and their
- * translations (unchanged when the other language does not know the word either). */
-function bridge(group: Group, otherGroups: readonly Group[], other: SubIndex, toHere: Int32Array): Group {
-  const there = otherGroups.find((g) => g.word === group.word);
-  if (!there || there.alts.length === 0) return group;
-  return { ...group, alts: there.alts.map((a) => ({ term: a.term, weight: a.weight * BRIDGE_WEIGHT })), mass: there.mass, via: { sub: other, to: toHere } };
+/** A query word's alternatives in the other language, reaching this language's pages through their translations at a
+ * discount, and what the word weighs there (none when the other language does not know the word either). */
+function bridged(word: string, otherGroups: readonly Group[], other: SubIndex, toHere: Int32Array): { alts: Alt[]; mass: number } {
+  const there = otherGroups.find((g) => g.word === word);
+  const alts = (there?.alts ?? []).filter((a) => !a.via).map((a) => ({ term: a.term, weight: a.weight * BRIDGE_WEIGHT, via: { sub: other, to: toHere } }));
+  return { alts, mass: there?.mass ?? 0 };
 }
 
 /** Every word the pages use (any field, any language) and every pair of words they write side by side. */
@@ -272,7 +283,19 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       for (const l of LANGS) {
         const sub = subs[l];
         const other = l === 'pt' ? 'en' : 'pt';
-        const groups = groupsOf[l].map((g) => (g.word !== undefined && g.alts.length === 0 ? bridge(g, groupsOf[other], subs[other], translations[other]) : g));
+        const groups = groupsOf[l].map((g) => {
+          if (g.word === undefined) return g;
+          // A word with no match here counts through the other language's pages; so does a word borrowed from the other
+          // language ("trash", "storage" in a Portuguese question), which this one's pages only quote in code names,
+          // beside its own matches: the Portuguese page that answers says "lixeira".
+          if (g.alts.length === 0) {
+            const there = bridged(g.word, groupsOf[other], subs[other], translations[other]);
+            return there.alts.length ? { ...g, ...there } : g;
+          }
+          const uses = (x: Lang) => subs[x].vocab.words.get(g.word!)?.count ?? 0;
+          if (uses(other) < BORROWED_RATIO * Math.max(1, uses(l))) return g;
+          return { ...g, alts: [...g.alts, ...bridged(g.word, groupsOf[other], subs[other], translations[other]).alts] };
+        });
         for (const g of groups) {
           if (g.word === undefined) continue;
           content.add(g.word);
@@ -288,10 +311,15 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       }
       const unknown = [...content].filter((w) => !matchable.has(w));
       const words = { content: [...content], unknown };
-      // No answer: when at least half of the question's topic words are words no page uses in any form (not as typed,
-      // not as a typo, not as a completion, in neither language), the question is about something the site does not
-      // cover ("pricing plans", "modo escuro"), and whatever matches its other half answers a different question.
-      if (unknown.length > 0 && unknown.length * 2 >= content.size) return { hits: [], lang, words };
+      // No answer: a short question (up to three topic words) names a feature, and when half of its words are words no
+      // page uses in any form (not as typed, not as a typo, not as a completion, in neither language), the site does not
+      // cover it ("pricing plans", "modo escuro"): whatever matches its other half answers a different question. A
+      // longer question describes a situation in everyday words the pages need not use ("coworker quit yesterday,
+      // remove him from the organization"), so it is left unanswered only when three quarters of its words are unknown.
+      const share = unknown.length / content.size;
+      if (unknown.length > 0 && share >= (content.size <= SHORT_QUESTION ? 0.5 : 0.75)) {
+        return { hits: [], lang, words };
+      }
       const top = Math.max(0, ...scored.map((s) => s.raw));
       const seen = new Set<string>();
       // A stated language orders the list, as the public-search page promises: its pages first, then relevant others.

@@ -7,7 +7,7 @@ la lhe lhes mais mas me mesmo meu meus minha minhas muito na nas nem no nos noss
 para pela pelas pelo pelos por porque qual quais quando que quem se sem ser seu seus so sua suas tambem te tem tenho
 teu teus tu tua tuas um uma umas uns voce voces vos sao esta estao estou sendo sido ter tinha nao sim onde posso pode
 podem devo deve preciso consigo meu minha ate apos cada outro outra outros outras qualquer quanto quantos
-quantas algum alguma alguns algumas`;
+quantas algum alguma alguns algumas cade`;
 
 const EN = `a about above after again against all am an and any are as at be because been before being below between
 both but by can could did do does doing down during each few for from further had has have having he her here hers

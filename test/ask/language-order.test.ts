@@ -1,7 +1,7 @@
 // A stated language (prefer.accept-language) orders the answer as the public-search page says: every page in that
 // language first, then the other language's relevant pages. Checked in process on the dev set and on cases where
 // Portuguese pages share English words and code names, and over HTTP.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { fileURLToPath } from 'node:url';
 import { loadQueries, violatesLanguageOrder } from '../../server/ask/relevance.ts';
 import type { Lang } from '../../server/ask/text.ts';
@@ -73,4 +73,37 @@ t.test('without accept-language, a question in one language\'s grammar answers f
     // Not stated, so the list stays in score order (conformance case 15).
     t.ok(found.every((h, i) => i === 0 || found[i - 1].score >= h.score), `"${text}" in score order`);
   }
+});
+
+/** Without a stated language, each question's answer leads with the given page, written in the language it is taken for. */
+function leadsWith(t: Test, cases: ReadonlyArray<readonly [string, string]>): void {
+  for (const [text, page] of cases) {
+    const found = index.search({ text, maxResults: 5 });
+    t.equal(found.lang, page.includes('/en/') ? 'en' : 'pt', `"${text}" is taken for ${found.lang}`);
+    t.equal(found.hits[0]?.page.url, page, `"${text}" first: ${found.hits.map((h) => h.page.url).join(' ')}`);
+  }
+}
+
+t.test('without accept-language, a misspelt word counts for the language of the words it misspells', async (t) => {
+  // "scops", "uplods", "bindngs" and "lmits" are written by no page; Portuguese stemming still turns some of them into
+  // the stem of an English identifier a Portuguese page quotes (`maxScopes`), which used to put that page first.
+  leadsWith(t, [
+    ['scops', 'https://siglata.com/docs/en/scopes'],
+    ['uplods', 'https://siglata.com/docs/en/uploads'],
+    ['bindngs', 'https://siglata.com/docs/en/bindings'],
+    ['lmits', 'https://siglata.com/docs/en/rate-limits'],
+    ['lixiera', 'https://siglata.com/docs/pt/lixeira'],
+    ['plainlhas', 'https://siglata.com/docs/pt/planilhas'],
+  ]);
+});
+
+t.test('an English word borrowed into a Portuguese question also counts for the Portuguese page that translates it', async (t) => {
+  // The Portuguese pages quote "trash" and "storage" only inside code names (`files_trash`), and say "lixeira" and
+  // "armazenamento": the word counts for them through the English pages they translate, as a word they lack would.
+  leadsWith(t, [
+    ['onde fica o trash', 'https://siglata.com/docs/pt/lixeira'],
+    ['quanto storage eu tenho', 'https://siglata.com/docs/pt/cota-de-armazenamento'],
+    ['storage cheio o que fazer', 'https://siglata.com/docs/pt/cota-de-armazenamento'],
+    ['restaurar arquivo do trash', 'https://siglata.com/docs/pt/lixeira'],
+  ]);
 });

@@ -26,6 +26,23 @@ t.test('off-topic questions get no results', async (t) => {
   for (const [text, lang] of OFF_TOPIC) t.same(hits(text, lang).map((h) => h.page.url), [], text);
 });
 
+t.test('a long question told in everyday words keeps its answer; one about something else entirely gets none', async (t) => {
+  // Half or more of their topic words are words no page uses: a short question like that names a missing feature, a
+  // long one describes a situation the pages word differently.
+  const situations: Array<[string, Lang, string]> = [
+    ['coworker quit yesterday, remove him from the organization', 'en', '/docs/en/members'],
+    ['estagiario foi demitido, remover da organizacao', 'pt', '/docs/pt/membros'],
+  ];
+  for (const [text, lang, url] of situations) {
+    const found = index.search({ text, lang, maxResults: 5 });
+    t.ok(found.words.unknown.length * 2 >= found.words.content.length, `${text}: mostly words the pages do not use`);
+    t.ok(found.hits.some((h) => h.page.url.endsWith(url)), text);
+  }
+  for (const [text, lang] of [['my cat keeps sneezing at night', 'en'], ['receita de bolo de cenoura com chocolate', 'pt']] as const) {
+    t.same(hits(text, lang), [], text);
+  }
+});
+
 t.test('most unanswerable questions of the dev set get no results; no answerable one is emptied by the rule', async (t) => {
   const unanswerable = dev.filter((q) => q.relevant.length === 0);
   const empty = unanswerable.filter((q) => hits(q.text).length === 0);
@@ -33,7 +50,7 @@ t.test('most unanswerable questions of the dev set get no results; no answerable
   // Answerable questions left empty: only loose paraphrases whose words no page uses; a regression floor, listed so a
   // new one shows up by name.
   const lost = dev.filter((q) => q.relevant.length > 0 && hits(q.text).length === 0).map((q) => q.text);
-  t.ok(lost.length <= 5, `${lost.length} answerable questions empty: ${lost.join(' | ')}`);
+  t.ok(lost.length <= 2, `${lost.length} answerable questions empty: ${lost.join(' | ')}`);
   t.same(dev.filter((q) => q.relevant.length > 0 && q.kind !== 'paraphrase' && hits(q.text).length === 0).map((q) => q.text), []);
 });
 
@@ -44,6 +61,9 @@ t.test('a question keeps its answer when the unknown words are the minority or m
     ['um funcionario saiu da empresa, como tiro o acesso dele', 'pt', '/docs/pt/membros'],
     ['deu erro de rate limit', 'pt', '/docs/pt/limites-de-requisicoes'],
     ['qota', 'en', '/docs/en/storage-quota'],
+    // "cadê" (where is) is a question word, not a topic the pages lack.
+    ['cadê a lixeira', 'pt', '/docs/pt/lixeira'],
+    ['cade o trash', 'pt', '/docs/pt/lixeira'],
   ];
   for (const [text, lang, url] of cases) t.ok(hits(text, lang).some((h) => h.page.url.endsWith(url)), text);
 });
