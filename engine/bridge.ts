@@ -52,6 +52,9 @@ export class Execution {
   /** Who it runs for (the server: the organization); the pool shares isolates fairly between tenants. */
   readonly tenant: string;
   private readonly bindings: ReadonlySet<string>;
+  private readonly repeatableNames: ReadonlySet<string>;
+  /** A call that may have changed something has run: running the script again would repeat it. */
+  private changed = false;
   private readonly hostCall: HostCall;
   /** Made on the first host call: most executions never need one. */
   private abort: AbortController | null = null;
@@ -67,8 +70,10 @@ export class Execution {
   /** The host's own cap check fired (the isolate's did not): the run must end and the isolate go. */
   breach: CapBreach | null = null;
 
-  constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits, tenant = '') {
+  constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits, tenant = '',
+    repeatable: readonly string[] = []) {
     this.id = id;
+    this.repeatableNames = new Set(repeatable);
     this.tenant = tenant;
     this.source = source;
     this.bindings = new Set(bindings);
@@ -85,6 +90,26 @@ export class Execution {
    */
   get hostMs(): number {
     return this.hostCpuMs + (this.windowFrom ? cpuMsSince(this.windowFrom) : 0);
+  }
+
+  /** Running it again from the start would be unseen: every call it made only read (its logs start over). */
+  get repeatable(): boolean {
+    return !this.changed && !this.closed;
+  }
+
+  /**
+   * Before running again (its host died for another's script): the dead run's pending calls are told to stop and its
+   * logs and counts start over, as for a first run. Host time already spent stays charged.
+   */
+  restart(): void {
+    this.abort?.abort(new Error('execution restarted'));
+    this.abort = null;
+    this.hostCalls = 0;
+    this.logs.length = 0;
+    this.logBytes = 0;
+    this.truncated = false;
+    this.unanswered = [];
+    this.breach = null;
   }
 
   /** Ends the execution: later calls are refused and pending host work is told to stop. */
@@ -114,6 +139,7 @@ export class Execution {
     if (nestedDeeperThan(json, MAX_RESULT_DEPTH)) {
       return this.refuse('max_arg_depth', `${name}: the argument nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep.`);
     }
+    if (!this.repeatableNames.has(name)) this.changed = true;
     if (this.inFlight++ === 0) this.windowFrom = process.threadCpuUsage();
     return this.run(name, json);
   }

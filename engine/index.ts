@@ -33,6 +33,11 @@ export interface ExecutionRequest {
    * opens its database transaction here, so a script waiting in the queue holds no connection.
    */
   onStart?: () => void;
+  /**
+   * Bindings whose calls change nothing (reads). With host processes, an execution whose host dies for another
+   * tenant's script and that called only these (or nothing) runs again from the start, unseen, instead of failing.
+   */
+  repeatable?: readonly string[];
 }
 
 export interface EngineStats {
@@ -72,7 +77,7 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant', 'onStart']);
+const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant', 'onStart', 'repeatable']);
 const BINDING_NAME = /^[a-z][a-z0-9_]*$/;
 /** Globals the prelude itself defines; a binding must not shadow them. */
 const RESERVED = new Set(['console']);
@@ -95,6 +100,9 @@ function validate(request: ExecutionRequest): string | null {
   if (typeof request.hostCall !== 'function') return 'hostCall must be a function';
   if (request.onStart !== undefined && typeof request.onStart !== 'function') return 'onStart must be a function';
   if (!Array.isArray(request.bindings)) return 'bindings must be an array';
+  if (request.repeatable !== undefined && (!Array.isArray(request.repeatable) || request.repeatable.some((n) => typeof n !== 'string'))) {
+    return 'repeatable must be an array of binding names';
+  }
   if (request.tenant !== undefined && (typeof request.tenant !== 'string' || request.tenant.length > 200)) return 'tenant must be a string of at most 200 characters';
   for (const name of request.bindings) {
     if (typeof name !== 'string' || !BINDING_NAME.test(name) || RESERVED.has(name)) return `invalid binding name ${String(name)}`;
@@ -130,7 +138,7 @@ export function createEngine(config: EngineConfig): Engine {
       if (coolDown > 0) {
         return refusal({ type: 'quarantined', message: `Scripts of this organization repeatedly crashed the sandbox; they are refused for another ${Math.ceil(coolDown / 1000)} s.` });
       }
-      const result = await pool.submit(new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant), request.onStart);
+      const result = await pool.submit(new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant, request.repeatable), request.onStart);
       return explainUnknownGlobal(result, request.bindings);
     },
     ready: () => pool.whenReady(),

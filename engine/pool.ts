@@ -220,7 +220,11 @@ export class Pool {
     this.running.set(ex.tenant, (this.running.get(ex.tenant) ?? 0) + 1);
     const queueMs = performance.now() - ex.queuedAt;
     // A run whose host process died for another execution's script never really ran: it goes again, first in line.
-    const result = slot.run(ex).then((end) => end.retry && !this.closed ? this.enqueue(ex, true) : toResult(ex, end, queueMs));
+    const result = slot.run(ex).then((end) => {
+      if (!end.retry || this.closed) return toResult(ex, end, queueMs);
+      ex.restart();
+      return this.enqueue(ex, true);
+    });
     if (this.queue.length) this.maybeGrow();
     return result;
   }

@@ -193,8 +193,7 @@ export class Slot implements PoolSlot {
     this.stuckTimer = undefined;
     this.state = 'ready';
     this.hooks.ready(this);
-    // A synchronous prepare already ran the released handles' tasks on its way into the isolate.
-    if (this.state === 'ready' && !this.syncPrepare) setImmediate(() => this.flushReleased());
+    if (this.state === 'ready') setImmediate(() => this.flushReleased());
   }
 
   /**
@@ -204,7 +203,11 @@ export class Slot implements PoolSlot {
    */
   private flushReleased(): void {
     if (this.state !== 'ready' || !this.prepared) return;
-    try { this.prepared.run.applyIgnored(undefined, ['noop']); } catch { /* isolate gone */ }
+    // In a host process, entered synchronously: the handle tasks run on this thread, and no isolate thread wakes.
+    try {
+      if (this.syncPrepare) this.prepared.run.applySync(undefined, ['noop']);
+      else this.prepared.run.applyIgnored(undefined, ['noop']);
+    } catch { /* isolate gone */ }
   }
 
   /** The slot waits for its next context: give up on an isolate that does not come back. */

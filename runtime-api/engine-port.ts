@@ -13,6 +13,8 @@ export interface ExecutionRequest {
   tenant?: string;
   /** Called once the script has an isolate, right before it runs (never for a refusal or a busy engine). */
   onStart?: () => void;
+  /** Bindings that only read: a run that called nothing else may be run again if its sandbox process dies. */
+  repeatable?: readonly string[];
 }
 
 export interface ExecutionError {

@@ -265,8 +265,8 @@ export class HostProcess {
       const ex = slot.current!.ex;
       const innocent = culprit !== null && ex.id !== culprit.id;
       if (!innocent) blamed.add(ex.tenant);
-      // Nothing of it reached the outside (no call, no log): running it again elsewhere is invisible and safe.
-      slot.crashed(CRASHED, innocent && ex.hostCalls === 0 && ex.logs.length === 0);
+      // Nothing it did changed anything (no call, or only reads): running it again elsewhere is invisible and safe.
+      slot.crashed(CRASHED, innocent && ex.repeatable);
     }
     this.running.clear();
     for (const slot of this.slots.values()) slot.crashed(CRASHED, false);

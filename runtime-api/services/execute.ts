@@ -47,6 +47,8 @@ export interface ExecuteOutcome extends ExecutionResult {
 
 const PLAN_TTL_SECONDS = 15 * 60;
 const BINDING_NAMES = BINDINGS.map((b) => b.name);
+/** Reads: an execution that made only these calls may run again if its sandbox process dies for another's script. */
+const READ_ONLY_NAMES = BINDINGS.filter((b) => !b.writes).map((b) => b.name);
 
 export function scriptHash(source: string): string {
   return createHash('sha256').update(source).digest('hex');
@@ -126,7 +128,7 @@ export async function executeInMode(ctx: ExecuteContext, caller: Caller, request
 async function execute(ctx: ExecuteContext, caller: Caller, source: string, calls: ExecutionCalls, onStart?: () => void) {
   let result: ExecutionResult;
   try {
-    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, tenant: caller.membership!.orgId, hostCall: calls.hostCall, ...(onStart ? { onStart } : {}) });
+    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, repeatable: READ_ONLY_NAMES, tenant: caller.membership!.orgId, hostCall: calls.hostCall, ...(onStart ? { onStart } : {}) });
   } catch (err) {
     await calls.end();
     throw err;

@@ -8,6 +8,8 @@ import { http } from '../helpers/http.ts';
 
 const FATAL = 'const s = new Set(); for (;;) s.add(Math.random())';
 const BENIGN = 'let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s';
+/** A benign script that reads through bindings: if a storm script kills its host, it must run again, not fail. */
+const BENIGN_READ = 'const { items } = await files_list({}); const c = await context(); let s = 0; for (let i = 0; i < 1e5; i++) s += i; return items.length + s + c.scopes.length';
 /** Crash-storm length: 60 s in `npm run bench -- engine`; shorter here to keep the suite quick (STORM_MS overrides). */
 const STORM_MS = Number(process.env.STORM_MS ?? 8000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -105,7 +107,7 @@ t.test('sandbox host processes behind the real app', async (t) => {
       const pending: Promise<void>[] = [];
       while (storming()) {
         const t0 = performance.now();
-        pending.push(exec(await steady(), { script: BENIGN }).then((r) => { benign.push({ status: r.status, ok: r.body.ok, ms: performance.now() - t0 }); }));
+        pending.push(exec(await steady(), { script: benign.length % 2 ? BENIGN_READ : BENIGN }).then((r) => { benign.push({ status: r.status, ok: r.body.ok, ms: performance.now() - t0 }); }));
         await sleep(100);
       }
       await Promise.all(pending);

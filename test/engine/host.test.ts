@@ -149,6 +149,36 @@ t.test('an execution that never reached the outside runs again when another\'s s
   t.equal((await quiet).result, 'ran', 'the other organization\'s script ran again and finished');
 });
 
+t.test('an execution that only read runs again when another\'s script killed its host; one that wrote fails', async (t) => {
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 100, wallMs: 20_000, cpuMs: 20_000 });
+  t.teardown(() => engine.close());
+  // The first call of each binding waits until it is told to stop (the host's death); later calls answer at once.
+  const calls: { name: string; aborted: boolean }[] = [];
+  const hostCall: HostCall = (name, _json, signal) => new Promise((resolve) => {
+    const call = { name, aborted: false };
+    calls.push(call);
+    if (calls.filter((c) => c.name === name).length > 1) return resolve({ ok: true, json: '"second"' });
+    signal.addEventListener('abort', () => { call.aborted = true; resolve({ ok: true, json: '"first"' }); });
+  });
+  const run = (binding: string) => {
+    const fatal = engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_bad' });
+    return { fatal, good: engine.execute({ source: `console.log("before"); return await ${binding}()`, bindings: ['read_it', 'write_it'], hostCall, tenant: 'org_good', repeatable: ['read_it'] }) };
+  };
+  const reading = run('read_it');
+  t.equal((await reading.fatal).error?.type, 'crashed');
+  const read = await reading.good;
+  t.equal(read.ok, true, `the reading execution ran again and finished (${JSON.stringify(read.error)})`);
+  t.equal(read.result, 'second', 'its answer is the second run\'s');
+  t.same(read.logs.map((l) => l.message), ['before'], 'its logs are the second run\'s only');
+  t.equal(read.stats.hostCalls, 1, 'and so are its counts');
+  t.same(calls.filter((c) => c.name === 'read_it').map((c) => c.aborted), [true, false], 'the dead run\'s call was told to stop');
+  const writing = run('write_it');
+  t.equal((await writing.fatal).error?.type, 'crashed');
+  const wrote = await writing.good;
+  t.equal(wrote.error?.type, 'crashed', 'a call that may have changed something is never repeated');
+  t.equal(calls.filter((c) => c.name === 'write_it').length, 1);
+});
+
 t.test('a host process holds no secrets, no data directory and no privileges', async (t) => {
   process.env.DATABASE_URL = 'postgres://secret@db/siglata';
   process.env.SMTP_URL = 'smtp://user:password@mail';
