@@ -137,15 +137,27 @@ export class Slot implements PoolSlot {
   /**
    * Create the next fresh context and run the prelude in it. Called when an execution is dispatched, so the
    * isolate builds it right behind that execution's tasks (same thread session, off the critical path), or
-   * when the slot has nothing prepared. A context is only ever used by one execution.
+   * when the slot has nothing prepared. A context is only ever used by one execution. With `syncPrepare` (a host
+   * process) it is built on this thread instead, once the last execution has answered.
    */
   private prepareNext(gen: number): void {
     const iso = this.isolate;
     const script = this.prelude;
     if (!iso || !script || gen !== this.generation || this.preparing || this.prepared) return;
-    if (this.syncPrepare) return this.prepareNow(iso, script);
-    this.preparing = true;
     this.prepareFailed = false;
+    if (this.syncPrepare) {
+      let ctx: ivm.Context | null = null;
+      let prepared: Prepared;
+      try {
+        ctx = iso.createContextSync();
+        prepared = { ctx, run: script.runSync(ctx, { reference: true, timeout: PREPARE_DEADLINE_MS }) as ivm.Reference };
+      } catch {
+        ctx?.release();
+        return this.prepareFailedNow();
+      }
+      return this.preparedNow(prepared);
+    }
+    this.preparing = true;
     const work = (async (): Promise<Prepared> => {
       const ctx = await iso.createContext();
       try {
@@ -158,34 +170,23 @@ export class Slot implements PoolSlot {
     this.track(work).then((prepared) => {
       if (gen !== this.generation) return release(prepared);
       this.preparing = false;
-      this.prepared = prepared;
-      if (this.state === 'starting' && !this.checkingHeap) this.becomeReady();
+      this.preparedNow(prepared);
     }, () => {
       if (gen !== this.generation) return;
       this.preparing = false;
-      // While an execution runs, the isolate is its business: decide once it has ended.
-      if (this.state === 'busy') this.prepareFailed = true;
-      else this.start('prepare_failed');
+      this.prepareFailedNow();
     });
   }
 
-  private prepareNow(iso: ivm.Isolate, script: ivm.Script): void {
-    let prepared: Prepared;
-    try {
-      const ctx = iso.createContextSync();
-      try {
-        prepared = { ctx, run: script.runSync(ctx, { reference: true, timeout: PREPARE_DEADLINE_MS }) as ivm.Reference };
-      } catch (err) {
-        ctx.release();
-        throw err;
-      }
-    } catch {
-      if (this.state === 'busy') this.prepareFailed = true;
-      else this.start('prepare_failed');
-      return;
-    }
+  private preparedNow(prepared: Prepared): void {
     this.prepared = prepared;
     if (this.state === 'starting' && !this.checkingHeap) this.becomeReady();
+  }
+
+  private prepareFailedNow(): void {
+    // While an execution runs, the isolate is its business: decide once it has ended.
+    if (this.state === 'busy') this.prepareFailed = true;
+    else this.start('prepare_failed');
   }
 
   private becomeReady(): void {

@@ -107,7 +107,7 @@ t.test('sandbox host processes behind the real app', async (t) => {
       const pending: Promise<void>[] = [];
       while (storming()) {
         const t0 = performance.now();
-        pending.push(exec(await steady(), { script: benign.length % 2 ? BENIGN_READ : BENIGN }).then((r) => { benign.push({ status: r.status, ok: r.body.ok, ms: performance.now() - t0 }); }));
+        pending.push(exec(await steady(), { script: pending.length % 2 ? BENIGN_READ : BENIGN }).then((r) => { benign.push({ status: r.status, ok: r.body.ok, ms: performance.now() - t0 }); }));
         await sleep(100);
       }
       await Promise.all(pending);
