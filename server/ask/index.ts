@@ -269,7 +269,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
     size: pages.length,
     pages,
     search(query) {
-      const tokens = splitJoin(tokenize(query.text), isWord, isPair);
+      const tokens = splitJoin(tokenize(query.text), isWord, isPair, isQueryStopword);
       // The last word may still be being typed, unless the text ends with a space or punctuation.
       const typing = /[\p{L}\p{N}]$/u.test(query.text) ? (tokens.at(-1) ?? null) : null;
       const stated = query.lang ?? null;

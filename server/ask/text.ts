@@ -31,10 +31,14 @@ export function isQueryStopword(token: string): boolean {
 // Snowball's Portuguese stemmer expects accents and leaves plurals such as "sessões"/"erros" apart from their
 // singulars. Folded words are first brought to a singular, then the nasal/accented endings the stemmer keys on are
 // put back. Both are functions of the folded word alone, so an accent-less query stems like the accented page.
+// The first person plural of verbs (-amos, -emos, -imos) is not a plural: the stemmer removes that ending itself.
 const PT_PLURALS: ReadonlyArray<[RegExp, string]> = [
   [/oes$/, 'ao'], [/aes$/, 'ao'], [/(.{2})ais$/, '$1al'], [/(.{2})eis$/, '$1el'], [/(.{2})ois$/, '$1ol'],
-  [/(.{2}[^su])s$/, '$1'],
+  [/[aei]mos$/, '$&'], [/(.{2}[^su])s$/, '$1'],
 ];
+// Verbs in -gar and -car are spelt -guei and -quei in the first person of the past ("apaguei", "joguei", "fiquei"),
+// which the stemmer leaves apart from the infinitive; the infinitive stems like every other form of the verb.
+const PT_VERBS: ReadonlyArray<[RegExp, string]> = [[/(.{2})guei$/, '$1gar'], [/(.{2})quei$/, '$1car']];
 const PT_ACCENTS: ReadonlyArray<[RegExp, string]> = [
   [/(.)cao$/, '$1ção'], [/(.{2})ao$/, '$1ão'], [/encia$/, 'ência'], [/ancia$/, 'ância'], [/avel$/, 'ável'], [/ivel$/, 'ível'],
 ];
@@ -54,7 +58,7 @@ export function stem(token: string, lang: Lang): string {
   const memo = cache[lang];
   let term = memo.get(token);
   if (term === undefined) {
-    term = lang === 'pt' ? fold(stemPt(rewrite(rewrite(token, PT_PLURALS), PT_ACCENTS))) : fold(stemEn(token));
+    term = lang === 'pt' ? fold(stemPt(rewrite(rewrite(rewrite(token, PT_VERBS), PT_PLURALS), PT_ACCENTS))) : fold(stemEn(token));
     if (memo.size > 50_000) memo.clear();
     memo.set(token, term);
   }

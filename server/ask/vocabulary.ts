@@ -88,13 +88,15 @@ export function completions(vocab: Vocabulary, prefix: string, limit = 3): strin
 
 /** Query words with splits and joins the pages support: two words whose concatenation the pages use while they never
  * write the two apart ("down load" → download), and an unknown word the pages write as two adjacent words ("magiclink"
- * → magic link). `isWord` knows every surface word of the pages; `isPair` whether two words occur side by side. */
-export function splitJoin(tokens: readonly string[], isWord: (w: string) => boolean, isPair: (a: string, b: string) => boolean): string[] {
+ * → magic link). `isWord` knows every surface word of the pages; `isPair` whether two words occur side by side;
+ * `isFunction` whether a word is a stop word or a question filler. */
+export function splitJoin(tokens: readonly string[], isWord: (w: string) => boolean, isPair: (a: string, b: string) => boolean, isFunction: (w: string) => boolean): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const a = tokens[i];
     const b = tokens[i + 1];
-    if (b !== undefined && isWord(a + b) && !isPair(a, b)) {
+    // Two function words are a phrase of their own ("a gente" is "we", not "agente"), not the halves of one word.
+    if (b !== undefined && !(isFunction(a) && isFunction(b)) && isWord(a + b) && !isPair(a, b)) {
       out.push(a + b);
       i++;
       continue;

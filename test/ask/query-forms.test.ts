@@ -51,6 +51,15 @@ t.test('words the pages write apart are not joined', async (t) => {
   t.equal(top('rate limit', 'en')[0], '/docs/en/rate-limits');
 });
 
+t.test('two function words side by side are a phrase, not the halves of one word', async (t) => {
+  // "a gente" (we) is not "agente" (agent), though the pages use "agente" and never write "a gente".
+  const words = (text: string) => index.search({ text, lang: 'pt' }).words.content;
+  t.notOk(words('quanto a gente pode guardar de arquivos').includes('agente'), 'a gente stays apart');
+  // A function word beside a content word still joins when the pages write the joined word.
+  t.ok(words('down load de arquivo').includes('download'));
+  t.ok(words('e mail de convite').includes('email'));
+});
+
 t.test('a word of the same root under another derivational ending meets the page ("lixo" → lixeira)', async (t) => {
   const cases: Array<[string, Lang | null, string]> = [
     ['lixo', 'pt', '/docs/pt/lixeira'], ['lixo', null, '/docs/pt/lixeira'], ['recuperar do lixo', 'pt', '/docs/pt/lixeira'],

@@ -18,6 +18,16 @@ t.test('Portuguese stems meet with and without accents, singular and plural', as
   t.equal(analyze('Como restaurar os arquivos da lixeira', 'pt').length, 3, 'stop words dropped');
 });
 
+t.test('Portuguese verb forms stem like their infinitive, by rule', async (t) => {
+  // -guei/-quei: the past of -gar/-car verbs; -amos/-emos/-imos: the first person plural, not a plural noun.
+  for (const [a, b] of [['joguei', 'jogar'], ['apaguei', 'apagar'], ['fiquei', 'ficar'], ['troquei', 'trocar'], ['cheguei', 'chegou'],
+    ['apagamos', 'apagar'], ['jogamos', 'jogou'], ['perdemos', 'perder'], ['excluímos', 'excluir'], ['perdeu', 'perder']]) {
+    t.equal(stem(tokenize(a)[0], 'pt'), stem(tokenize(b)[0], 'pt'), `${a} = ${b}`);
+  }
+  // Nouns keep their plurals: the verb rules do not swallow them.
+  for (const [a, b] of [['termos', 'termo'], ['arquivos', 'arquivo'], ['limites', 'limite']]) t.equal(stem(a, 'pt'), stem(b, 'pt'), `${a} = ${b}`);
+});
+
 t.test('English stems and stop words', async (t) => {
   t.equal(stem('uploading', 'en'), stem('uploads', 'en'));
   t.equal(stem('invitations', 'en'), stem('invite', 'en'));
