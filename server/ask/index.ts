@@ -1,12 +1,15 @@
 // The /ask search: BM25 over one sub-index per page language (sub-index.ts), with query words matched as typed, as
-// typos, as completions of the last word, split or joined, through related terms and through translations; a stated
-// language orders the answer, and a question about what no page knows gets none. Pure and deterministic.
+// typos, as completions of the last word, split or joined, through related terms, through the pages' translations and
+// the lexicon mined from them; a stated language orders the answer, and a question about what no page knows gets none.
+// Pure and deterministic.
 import type { Page } from './corpus.ts';
 import { isQueryStopword, isStopword, LANGS, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
 import { pairTranslations } from './translations.ts';
 import { completions, derivations, nearest, splitJoin } from './vocabulary.ts';
 import { buildSub, idf, key, type Doc, type SubIndex } from './sub-index.ts';
+import { bilingualLexicon } from './lexicon.ts';
+import type { Related } from './related.ts';
 
 /** Word pairs refine word matches; they never carry a page alone. */
 const PAIR_WEIGHT = 0.5;
@@ -32,6 +35,8 @@ const BORROWED_RATIO = 3;
 /** A term the pages use together with a query word stands in for it at this discount (times their relatedness). */
 const RELATED_WEIGHT = 0.5;
 const SYNONYM_WEIGHT = 0.8;
+/** A word of the other language stands for its translation in this one's pages (times their association). */
+const TRANSLATED_WEIGHT = 0.5;
 /** A word of the same root under another derivational ending ("lixo" → lixeira). */
 const DERIVED_WEIGHT = 0.5;
 /** Share of a page's score kept however little of the query it covers. */
@@ -101,9 +106,9 @@ function pairs(tokens: readonly string[], lang: Lang): string[] {
 }
 
 /** Groups of alternative terms for one language: one per query word (its own term, else the nearest vocabulary
- * words), one per adjacent word pair, and the words and pairs of synonym phrases at a discount. A group scores its
+ * words; a word of the other language also as its translation), one per adjacent word pair, and the words and pairs of synonym phrases at a discount. A group scores its
  * best alternative, so an expansion never outweighs the word itself. */
-function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean, typing: string | null): Group[] {
+function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean, typing: string | null, translate: (token: string) => readonly Related[]): Group[] {
   const groups: Group[] = [];
   const unknownMass = idf(sub, '');
   const seen = new Set<string>();
@@ -117,6 +122,9 @@ function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: st
     if (alts.length === 0 && !known(token)) for (const term of derivations(sub.vocab, token, sub.lang)) alts.push({ term, weight: DERIVED_WEIGHT });
     if (token === typing) {
       for (const term of completions(sub.vocab, token)) if (!alts.some((a) => a.term === term)) alts.push({ term, weight: PREFIX_WEIGHT });
+    }
+    for (const r of translate(token)) {
+      if (sub.postings.has(r.term) && !alts.some((a) => a.term === r.term)) alts.push({ term: r.term, weight: TRANSLATED_WEIGHT * r.strength });
     }
     // A word the pages never use still counts in the query's mass, as the rarest word would: it lowers coverage.
     const mass = alts.length ? Math.max(...alts.map((a) => idf(sub, a.term))) : unknownMass;
@@ -257,11 +265,20 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
   // translations[l][id]: the document of the other sub-index translating document `id` of sub-index `l`.
   const translations = { pt: new Int32Array(subs.pt.docs.length).fill(-1), en: new Int32Array(subs.en.docs.length).fill(-1) };
   const docId = (page: Page) => subs[page.lang].docs.findIndex((d) => d.page === page);
-  for (const [a, b] of pairTranslations(pages)) {
+  const pairs = pairTranslations(pages);
+  for (const [a, b] of pairs) {
     const [pa, pb] = [pages[a], pages[b]];
     translations[pa.lang][docId(pa)] = docId(pb);
     translations[pb.lang][docId(pb)] = docId(pa);
   }
+  const lexicon = bilingualLexicon(pages, pairs);
+  // A word the other language's pages use more than this one's is a word of that language here: it also stands for its
+  // translation ("invite" in a Portuguese question for "convite", which the Portuguese pages only quote in code names).
+  const translate = (l: Lang) => (token: string): readonly Related[] => {
+    const other = l === 'pt' ? 'en' : 'pt';
+    const uses = (x: Lang) => subs[x].vocab.words.get(token)?.count ?? 0;
+    return uses(other) > uses(l) ? (lexicon[other].get(stem(token, other)) ?? []) : [];
+  };
   const { surface, adjacent } = surfaceWords(pages);
   const isPair = (a: string, b: string) => adjacent.has(`${a} ${b}`);
   const isWord = (w: string) => surface.has(w);
@@ -279,7 +296,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number; cover: number }> = [];
       const matchable = new Set<string>();
       const content = new Set<string>();
-      const groupsOf = { pt: queryGroups(subs.pt, tokens, isWord, typing), en: queryGroups(subs.en, tokens, isWord, typing) };
+      const groupsOf = { pt: queryGroups(subs.pt, tokens, isWord, typing, translate('pt')), en: queryGroups(subs.en, tokens, isWord, typing, translate('en')) };
       for (const l of LANGS) {
         const sub = subs[l];
         const other = l === 'pt' ? 'en' : 'pt';
