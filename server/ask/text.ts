@@ -3,6 +3,7 @@
 import { stemmer as stemPt } from '@orama/stemmers/portuguese';
 import { stemmer as stemEn } from '@orama/stemmers/english';
 import { QUERY_FILLERS, STOPWORDS } from './stopwords.ts';
+import { IRREGULAR_VERBS } from './irregular-verbs.ts';
 
 export type Lang = 'pt' | 'en';
 export const LANGS: readonly Lang[] = ['pt', 'en'];
@@ -36,9 +37,13 @@ const PT_PLURALS: ReadonlyArray<[RegExp, string]> = [
   [/oes$/, 'ao'], [/aes$/, 'ao'], [/(.{2})ais$/, '$1al'], [/(.{2})eis$/, '$1el'], [/(.{2})ois$/, '$1ol'],
   [/[aei]mos$/, '$&'], [/(.{2}[^su])s$/, '$1'],
 ];
-// Verbs in -gar and -car are spelt -guei and -quei in the first person of the past ("apaguei", "joguei", "fiquei"),
-// which the stemmer leaves apart from the infinitive; the infinitive stems like every other form of the verb.
-const PT_VERBS: ReadonlyArray<[RegExp, string]> = [[/(.{2})guei$/, '$1gar'], [/(.{2})quei$/, '$1car']];
+// The first person of the past of -ar verbs, which the stemmer leaves apart from the infinitive, becomes the infinitive,
+// which stems like every other form of the verb: -gar and -car verbs spell it -guei and -quei ("apaguei", "fiquei"),
+// and in short verbs the stemmer does not reach the ending at all ("entrei"). (The same rule for -ou and -iu measured
+// worse: "saiu" (left the company) then meets "sair" (sign out).)
+const PT_VERBS: ReadonlyArray<[RegExp, string]> = [
+  [/(.{2})guei$/, '$1gar'], [/(.{2})quei$/, '$1car'], [/(.{2})ei$/, '$1ar'],
+];
 const PT_ACCENTS: ReadonlyArray<[RegExp, string]> = [
   [/(.)cao$/, '$1ção'], [/(.{2})ao$/, '$1ão'], [/encia$/, 'ência'], [/ancia$/, 'ância'], [/avel$/, 'ável'], [/ivel$/, 'ível'],
 ];
@@ -54,6 +59,8 @@ const cache: Record<Lang, Map<string, string>> = { pt: new Map(), en: new Map() 
 
 /** The index term of a folded token in a language. Digits and very short tokens are kept as they are. */
 export function stem(token: string, lang: Lang): string {
+  const base = lang === 'en' ? IRREGULAR_VERBS.get(token) : undefined;
+  if (base) return stem(base, lang);
   if (token.length < 4 || /^\p{N}+$/u.test(token)) return token;
   const memo = cache[lang];
   let term = memo.get(token);

@@ -60,6 +60,12 @@ t.test('two function words side by side are a phrase, not the halves of one word
   t.ok(words('e mail de convite').includes('email'));
 });
 
+t.test('a past form the pages never write is the verb they write, not an unknown word', async (t) => {
+  for (const text of ['the script ran for too long', 'the sign-in link you sent never arrived']) {
+    t.same(index.search({ text }).words.unknown, [], text);
+  }
+});
+
 t.test('a word of the same root under another derivational ending meets the page ("lixo" → lixeira)', async (t) => {
   const cases: Array<[string, Lang | null, string]> = [
     ['lixo', 'pt', '/docs/pt/lixeira'], ['lixo', null, '/docs/pt/lixeira'], ['recuperar do lixo', 'pt', '/docs/pt/lixeira'],
