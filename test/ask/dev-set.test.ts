@@ -24,15 +24,25 @@ t.test('the dev set holds at least 100 queries of every kind the issue names, ea
 
 const half = (split: string): RelevanceQuery[] => dev.filter((q) => q.split === split);
 
-for (const split of ['tune', 'check']) {
+// What each half reaches today: a change that loses ground on either half fails here. The check half's mixed
+// Portuguese/English questions have their own floor: the bilingual lexicon (lexicon.ts) took them from 0.56 to 0.69.
+const FLOORS = {
+  tune: { ndcg: 0.835, recall: 0.9, unanswered: 4, mixed: 0.95 },
+  check: { ndcg: 0.795, recall: 0.865, unanswered: 5, mixed: 0.65 },
+} as const;
+
+for (const split of ['tune', 'check'] as const) {
   t.test(`${split} half: regression floor`, async (t) => {
     const [[, ours]] = await compare(index, half(split));
+    const floor = FLOORS[split];
     t.comment(`nDCG@5 ${ours.ndcg.toFixed(3)}, recall@5 ${ours.recall.toFixed(3)}, unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
-    t.ok(ours.ndcg >= 0.78, `nDCG@5 ${ours.ndcg}`);
-    t.ok(ours.recall >= 0.86, `recall@5 ${ours.recall}`);
-    t.ok(ours.unansweredRight >= 4, `unanswerable empty ${ours.unansweredRight}`);
+    t.ok(ours.ndcg >= floor.ndcg, `nDCG@5 ${ours.ndcg}`);
+    t.ok(ours.recall >= floor.recall, `recall@5 ${ours.recall}`);
+    t.ok(ours.unansweredRight >= floor.unanswered, `unanswerable empty ${ours.unansweredRight}`);
     t.ok(ours.lostAnswers <= 1, `answerable questions left empty: ${ours.lostAnswers}`);
     t.equal(ours.langViolations, 0, 'same language first whenever one is stated');
+    const mixed = ours.byKind.find((k) => k.kind === 'mixed')!;
+    t.ok(mixed.ndcg >= floor.mixed, `mixed nDCG@5 ${mixed.ndcg.toFixed(3)}`);
   });
 }
 
