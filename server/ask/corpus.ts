@@ -27,6 +27,8 @@ export interface Page {
   site: string;
   /** Visible text blocks (body paragraphs, FAQ questions and answers, HowTo steps), verbatim. */
   blocks: string[];
+  /** The questions a FAQ page asks (schema.org mainEntity), with their answers; also among `blocks`. */
+  questions: Array<{ question: string; answer: string }>;
 }
 
 const Text = v.pipe(v.string(), v.trim(), v.minLength(1));
@@ -73,7 +75,8 @@ export function pageFromJson(json: unknown, file: string): Page {
   const name = jsonld.name ?? jsonld.headline;
   if (!name) throw new Error(`${file}: jsonld needs a name or headline`);
   const blocks = [...body];
-  for (const q of jsonld.mainEntity ?? []) blocks.push(q.name, q.acceptedAnswer.text as string);
+  const questions = (jsonld.mainEntity ?? []).map((q) => ({ question: q.name, answer: q.acceptedAnswer.text as string }));
+  for (const q of questions) blocks.push(q.question, q.answer);
   for (const s of jsonld.step ?? []) {
     if (s.text) blocks.push(s.text);
   }
@@ -92,6 +95,7 @@ export function pageFromJson(json: unknown, file: string): Page {
     lang: langOf(jsonld.inLanguage)!,
     site: new URL(jsonld.url).hostname.replace(/^www\./, ''),
     blocks,
+    questions,
   };
 }
 

@@ -9,6 +9,7 @@ import { pairTranslations } from './translations.ts';
 import { completions, derivations, nearest, splitJoin } from './vocabulary.ts';
 import { buildSub, idf, key, type Doc, type SubIndex } from './sub-index.ts';
 import { bilingualLexicon } from './lexicon.ts';
+import { askedQuestions } from './asked.ts';
 import type { Related } from './related.ts';
 
 /** Word pairs refine word matches; they never carry a page alone. */
@@ -261,7 +262,9 @@ function surfaceWords(pages: readonly Page[]): { surface: Set<string>; adjacent:
 }
 
 export function buildAskIndex(pages: readonly Page[]): AskIndex {
-  const subs = { pt: buildSub('pt', pages), en: buildSub('en', pages) } as Record<Lang, SubIndex>;
+  // Built twice: the first index finds which page answers each FAQ question, the second holds those questions.
+  const plain = { pt: buildSub('pt', pages), en: buildSub('en', pages) };
+  const subs = { pt: buildSub('pt', pages, askedQuestions(plain.pt)), en: buildSub('en', pages, askedQuestions(plain.en)) } as Record<Lang, SubIndex>;
   // translations[l][id]: the document of the other sub-index translating document `id` of sub-index `l`.
   const translations = { pt: new Int32Array(subs.pt.docs.length).fill(-1), en: new Int32Array(subs.en.docs.length).fill(-1) };
   const docId = (page: Page) => subs[page.lang].docs.findIndex((d) => d.page === page);

@@ -1,13 +1,15 @@
 // Portuguese and English stop words for /ask, written accent-folded (the analyzer folds before it looks them up).
 // Short, hand-kept lists: words that carry no topic in a docs query ("como", "the"), never domain words.
 
+// Question frames count as stop words, as their English equivalents do: "preciso", "consigo", "pode" (need, can) and
+// "existe"/"existem" ("is there", like "há" and "tem").
 const PT = `a ao aos aquela aquelas aquele aqueles aquilo as ate com como da das de dela delas dele deles depois do dos
 e ela elas ele eles em entre era eram essa essas esse esses esta estas este estes eu foi fomos for foram ha isso isto ja
 la lhe lhes mais mas me mesmo meu meus minha minhas muito na nas nem no nos nossa nossas nosso nossos num numa o os ou
 para pela pelas pelo pelos por porque qual quais quando que quem se sem ser seu seus so sua suas tambem te tem tenho
 teu teus tu tua tuas um uma umas uns voce voces vos sao esta estao estou sendo sido ter tinha nao sim onde posso pode
 podem devo deve preciso consigo meu minha ate apos cada outro outra outros outras qualquer quanto quantos
-quantas algum alguma alguns algumas cade`;
+quantas algum alguma alguns algumas cade existe existem`;
 
 const EN = `a about above after again against all am an and any are as at be because been before being below between
 both but by can could did do does doing down during each few for from further had has have having he her here hers

@@ -9,12 +9,14 @@ import { relatedTerms, type Related } from './related.ts';
 // the body instead of drowning in it (a long page repeats its topic words; the title names the topic once). Code in
 // the body (`files_list`, `upload_begin`) is a field of its own, weighed low: Portuguese pages quote the same English
 // identifiers as the English ones, and those must not make them answer English questions.
-const FIELDS = 5;
+const FIELDS = 6;
+const ASKED = 5;
 // The title weighs twice the body, not three times: at three, one title word shared with the question ("sandbox" in
 // "Execute tool") beat the page whose body answers it ("sandbx secutiry" → security). Body length is normalized only
 // half-way (b 0.5): the pages that answer the most questions are the long ones, and full normalization buried them.
-const WEIGHTS = [2, 1.5, 1.5, 1, 0.3];
-const B = [0.3, 0.3, 0.5, 0.5, 0.75];
+// The sixth field holds the FAQ questions the page answers (asked.ts), weighed as body text.
+const WEIGHTS = [2, 1.5, 1.5, 1, 0.3, 1];
+const B = [0.3, 0.3, 0.5, 0.5, 0.75, 0.5];
 const K1 = 1.2;
 
 export interface Sentence { text: string; terms: ReadonlySet<string> }
@@ -46,7 +48,8 @@ export function docTerms(text: string, lang: Lang): string[] {
   return terms;
 }
 
-export function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
+/** `asked`: questions other pages ask that a page answers (an extra field of the page; never cited). */
+export function buildSub(lang: Lang, pages: readonly Page[], asked: ReadonlyMap<Page, readonly string[]> = new Map()): SubIndex {
   const docs: Doc[] = [];
   const rows: Array<{ tf: Map<string, number[]>; lens: number[] }> = [];
   const words = new Map<string, { term: string; count: number }>();
@@ -55,7 +58,7 @@ export function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
     const tf = new Map<string, number[]>();
     const body = page.blocks.join('\n');
     const code = [...body.matchAll(/`([^`]*)`/g)].map((m) => m[1]).join('\n');
-    const fields = [page.title, page.keywords, page.description, body.replace(/`[^`]*`/g, ' '), code];
+    const fields = [page.title, page.keywords, page.description, body.replace(/`[^`]*`/g, ' '), code, (asked.get(page) ?? []).join('\n')];
     const lens = fields.map((text, f) => {
       let words_ = 0;
       for (const term of docTerms(text, lang)) {
@@ -64,7 +67,8 @@ export function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
         row[f]++;
         if (!term.includes(' ')) words_++;
       }
-      for (const token of tokenize(text)) {
+      // The questions a page answers are copies of the FAQ page's words: counted there, not again (word counts, idf).
+      for (const token of f === ASKED ? [] : tokenize(text)) {
         if (token.length < 3 || /\p{N}/u.test(token) || isStopword(token, lang)) continue;
         const w = words.get(token);
         if (w) w.count++;
@@ -79,6 +83,7 @@ export function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
   }
   const avg = totals.map((t) => Math.max(1, t / Math.max(1, docs.length)));
   const postings = new Map<string, Posting>();
+  const own = new Map<string, number>(); // term → pages writing it (the asked field left out)
   rows.forEach(({ tf, lens }, id) => {
     for (const [term, counts] of tf) {
       let weight = 0;
@@ -89,9 +94,11 @@ export function buildSub(lang: Lang, pages: readonly Page[]): SubIndex {
       if (!posting) postings.set(term, (posting = { idf: 0, docs: [], weights: [] }));
       posting.docs.push(id);
       posting.weights.push(weight);
+      if (counts.some((c, f) => c > 0 && f < ASKED)) own.set(term, (own.get(term) ?? 0) + 1);
     }
   });
-  for (const posting of postings.values()) posting.idf = idfOf(docs.length, posting.docs.length);
+  // A term's idf counts the pages that write it; a question credited to the page that answers it is no more writing.
+  for (const [term, posting] of postings) posting.idf = idfOf(docs.length, own.get(term) ?? posting.docs.length);
   const related = relatedTerms(docs.flatMap((d) => d.sentences.map((s) => s.terms)));
   return { lang, docs, postings, vocab: buildVocabulary(words), related };
 }
