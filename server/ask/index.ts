@@ -43,6 +43,11 @@ const DERIVED_WEIGHT = 0.5;
 /** Share of a page's score kept however little of the query it covers. */
 const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
+/** The site's overview page (schema.org WebPage, the home page) names every topic in a line each: it answers a question
+ * about the product itself ("o que é a siglata", one topic word), rarely one combining topics, which the page treating
+ * them answers ("team got too big for the storage" ranked the home page, which says "every team" and "10 GiB of
+ * storage", above the quota page). From two topic words on it ranks as if this much weaker. */
+const OVERVIEW_FACTOR = 0.5;
 /** Topic words up to which a question names a feature rather than describes a situation (see the no-answer rule). */
 const SHORT_QUESTION = 3;
 
@@ -323,10 +328,12 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
         }
         // A guessed language is only a hint: its pages get an edge, and a clearly better page of the other still wins.
         const factor = stated || !lang || lang === l ? 1 : grammar ? OTHER_GRAMMAR_FACTOR : OTHER_LANG_FACTOR;
+        const combined = groups.filter((g) => g.word !== undefined).length >= 2;
         for (const [id, { raw, cover }] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;
-          scored.push({ doc, sub, groups, raw: raw * factor, cover });
+          const overview = combined && doc.page.type === 'WebPage' ? OVERVIEW_FACTOR : 1;
+          scored.push({ doc, sub, groups, raw: raw * factor * overview, cover });
         }
       }
       const unknown = [...content].filter((w) => !matchable.has(w));
