@@ -25,6 +25,8 @@ export interface Page {
   lang: Lang;
   /** Host without `www.` (the NLWeb `site`). */
   site: string;
+  /** The name of the website the page is part of (schema.org isPartOf), "" when it declares none. */
+  siteName: string;
   /** Visible text blocks (body paragraphs, FAQ questions and answers, HowTo steps), verbatim. */
   blocks: string[];
   /** The questions a FAQ page asks (schema.org mainEntity), with their answers; also among `blocks`. */
@@ -46,6 +48,7 @@ const PageFile = v.strictObject({
     keywords: v.optional(v.union([v.string(), v.array(v.string())])),
     mainEntity: v.optional(v.array(v.looseObject({ name: Text, acceptedAnswer: v.looseObject({ text: Text }) }))),
     step: v.optional(v.array(Named)),
+    isPartOf: v.optional(v.looseObject({ name: v.optional(v.string()) })),
   }),
   body: v.array(Text),
 });
@@ -94,6 +97,7 @@ export function pageFromJson(json: unknown, file: string): Page {
     inLanguage: jsonld.inLanguage,
     lang: langOf(jsonld.inLanguage)!,
     site: new URL(jsonld.url).hostname.replace(/^www\./, ''),
+    siteName: jsonld.isPartOf?.name?.trim() ?? '',
     blocks,
     questions,
   };

@@ -44,9 +44,10 @@ const DERIVED_WEIGHT = 0.5;
 const COVERAGE_FLOOR = 0.5;
 export const DEFAULT_MAX_RESULTS = 9;
 /** The site's overview page (schema.org WebPage, the home page) names every topic in a line each: it answers a question
- * about the product itself ("o que é a siglata", one topic word), rarely one combining topics, which the page treating
- * them answers ("team got too big for the storage" ranked the home page, which says "every team" and "10 GiB of
- * storage", above the quota page). From two topic words on it ranks as if this much weaker. */
+ * about the product itself, rarely one combining topics, which the page treating them answers ("team got too big for
+ * the storage" ranked the home page, which says "every team" and "10 GiB of storage", above the quota page). From two
+ * topic words on it ranks as if this much weaker; for a question naming only the site ("o que é a siglata", the
+ * WebSite every page declares itself part of), which every page mentions, as if this much stronger. */
 const OVERVIEW_FACTOR = 0.5;
 /** Topic words up to which a question names a feature rather than describes a situation (see the no-answer rule). */
 const SHORT_QUESTION = 3;
@@ -288,6 +289,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
     return uses(other) > uses(l) ? (lexicon[other].get(stem(token, other)) ?? []) : [];
   };
   const { surface, adjacent } = surfaceWords(pages);
+  const siteNames = new Set(pages.flatMap((p) => tokenize(p.siteName)).filter((t) => !isQueryStopword(t)));
   const isPair = (a: string, b: string) => adjacent.has(`${a} ${b}`);
   const isWord = (w: string) => surface.has(w);
   return {
@@ -295,6 +297,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
     pages,
     search(query) {
       const tokens = splitJoin(tokenize(query.text), isWord, isPair, isQueryStopword);
+      const aboutSite = tokens.some((t) => siteNames.has(t)) && tokens.every((t) => siteNames.has(t) || isQueryStopword(t));
       // The last word may still be being typed, unless the text ends with a space or punctuation.
       const typing = /[\p{L}\p{N}]$/u.test(query.text) ? (tokens.at(-1) ?? null) : null;
       const stated = query.lang ?? null;
@@ -332,7 +335,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
         for (const [id, { raw, cover }] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;
-          const overview = combined && doc.page.type === 'WebPage' ? OVERVIEW_FACTOR : 1;
+          const overview = doc.page.type !== 'WebPage' ? 1 : aboutSite ? 1 / OVERVIEW_FACTOR : combined ? OVERVIEW_FACTOR : 1;
           scored.push({ doc, sub, groups, raw: raw * factor * overview, cover });
         }
       }

@@ -16,5 +16,13 @@ t.test('a question combining topics gets the page that treats them, not the over
 t.test('the overview still answers for the product and its own words', async (t) => {
   t.equal(top('work space', 'en')[0], '/en/');
   t.equal(top('workspace for teams and agents', 'en')[0], '/en/');
-  t.ok(top('o que e a siglata', 'pt').includes('/pt/'));
+});
+
+t.test('a question naming only the site gets its overview first, though every page mentions the site', async (t) => {
+  t.same([...new Set(index.pages.map((p) => p.siteName))], ['Siglata'], 'the WebSite each page is part of');
+  t.equal(top('o que é a Siglata?', 'pt')[0], '/pt/');
+  t.equal(top('what is siglata', 'en')[0], '/en/');
+  t.equal(top('what does siglata do', 'en')[0], '/en/');
+  // With a topic beside it, the site's name is just the site's name.
+  t.equal(top('conectar o claude na siglata', 'pt')[0], '/docs/pt/clientes-mcp');
 });
