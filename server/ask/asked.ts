@@ -1,7 +1,7 @@
 // Questions as anchor text: a FAQ page asks, in the words people use, questions whose full answer lives on another page
-// ("Can I get back a file I deleted?" is the trash page's subject). Each question is credited to the page that answers
-// it, the content page sharing the most (rare) terms with the question and its short answer, as a field of that page, so
-// a question worded like the FAQ's reaches the page that explains. Derived from the pages; no table.
+// ("Can I get back a file I deleted?" is the trash page's subject). Each question is credited to the page that
+// answers it, the content page sharing the most (rare) terms with the question and its short answer, as a field of
+// that page, so a question worded like the FAQ's reaches the page that explains. Derived from the pages; no table.
 import type { Page } from './corpus.ts';
 import { analyze } from './text.ts';
 import type { SubIndex } from './sub-index.ts';
@@ -28,7 +28,10 @@ export function askedQuestions(sub: SubIndex): Map<Page, string[]> {
       for (const [id, score] of scores) {
         const page = sub.docs[id].page;
         if (page === doc.page || GATHERING.has(page.type)) continue;
-        if (score > top || (score === top && best >= 0 && page.url < sub.docs[best].page.url)) { top = score; best = id; }
+        if (score > top || (score === top && best >= 0 && page.url < sub.docs[best].page.url)) {
+          top = score;
+          best = id;
+        }
       }
       if (best < 0) continue;
       const target = sub.docs[best].page;
