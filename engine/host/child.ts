@@ -16,10 +16,17 @@ const out = new FrameWriter(socket);
 const slots = new Map<number, Slot>();
 const slotIds = new Map<Slot, number>();
 const targets = new Map<number, Target>();
+/**
+ * After a clean end the server counts the slot as ready at once (remote-slot.ts): its next ready frame is not sent,
+ * and an execution that arrives before the next context is ready waits here for it.
+ */
+const readyAssumed = new Set<number>();
+const waiting = new Map<number, string[]>();
 
 /** The host half of one execution: forwards calls and logs; the server's Execution decides. */
 class Target implements RunTarget {
   readonly id: number;
+  readonly slotId: number;
   readonly source: string;
   readonly tenant: string;
   readonly names: string;
@@ -30,8 +37,9 @@ class Target implements RunTarget {
   private nextCall = 1;
   readonly replies = new Map<number, (reply: string) => void>();
 
-  constructor(id: number, tenant: string, source: string, names: string, limits: EngineLimits) {
+  constructor(id: number, slotId: number, tenant: string, source: string, names: string, limits: EngineLimits) {
     this.id = id;
+    this.slotId = slotId;
     this.tenant = tenant;
     this.source = source;
     this.names = names;
@@ -61,7 +69,14 @@ class Target implements RunTarget {
 
 const hooks: SlotHooks = {
   // The isolate gauges ride along, so the server's stats() are current whenever a slot is.
-  ready: (slot) => { out.send(`Y${slotIds.get(slot as Slot)}`); heartbeat(); },
+  ready: (slot) => {
+    const id = slotIds.get(slot as Slot)!;
+    const next = waiting.get(id);
+    if (next) { waiting.delete(id); return start(slot as Slot, next); }
+    if (readyAssumed.delete(id)) return;
+    out.send(`Y${id}`);
+    heartbeat();
+  },
   recycled: (reason) => out.send(`r${reason}`),
   // V8 gave up on an isolate: nothing in this process can be trusted any more. Name the execution to blame (a
   // synchronous write: the event loop will not turn again), then end at once; the server reports and replaces.
@@ -74,6 +89,7 @@ const hooks: SlotHooks = {
   // The gauges go first: the server then sees this run's cache entry before its caller sees the result.
   finished: (ex: RunTarget, end: RunEnd) => {
     targets.delete(ex.id);
+    if (end.recycle === null) readyAssumed.add((ex as Target).slotId);
     heartbeat();
     out.send(`E${ex.id}${SEP}${encodeEnd(end)}`);
     // The result leaves now: the slot prepares its next context synchronously right after this.
@@ -89,19 +105,24 @@ function frameBytes(frame: string): Buffer {
   return buf;
 }
 
+/** Runs an S frame's execution on its (ready) slot. */
+function start(slot: Slot, [slotId, id, tenant, names, limits, source]: string[]): void {
+  const target = new Target(Number(id), Number(slotId), tenant, source, names, JSON.parse(limits) as EngineLimits);
+  targets.set(target.id, target);
+  void slot.run(target);
+}
+
 function onFrame(frame: string): void {
   const body = frame.slice(1);
   switch (frame[0]) {
     case 'S': { // run: slot, execution id, tenant tag, binding names, limits JSON, source
-      const [slotId, id, tenant, names, limits, source] = fields(body, 6);
-      const slot = slots.get(Number(slotId));
-      const target = new Target(Number(id), tenant, source, names, JSON.parse(limits) as EngineLimits);
-      if (!slot || slot.state !== 'ready') {
-        out.send(`E${id}${SEP}${encodeEnd({ outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 })}`);
-        return;
-      }
-      targets.set(target.id, target);
-      void slot.run(target);
+      const run = fields(body, 6);
+      const slotId = Number(run[0]);
+      const slot = slots.get(slotId);
+      if (slot?.state === 'ready') return start(slot, run);
+      readyAssumed.delete(slotId);
+      if (slot && slot.state === 'starting' && !waiting.has(slotId)) { waiting.set(slotId, run); return; }
+      out.send(`E${run[1]}${SEP}${encodeEnd({ outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 })}`);
       return;
     }
     case 'R': { // reply to a host call: execution id, call id, reply
@@ -126,6 +147,8 @@ function onFrame(frame: string): void {
     case 'X': { // close a slot
       const slot = slots.get(Number(body));
       slots.delete(Number(body));
+      readyAssumed.delete(Number(body));
+      waiting.delete(Number(body));
       void slot?.close();
       return;
     }

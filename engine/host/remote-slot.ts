@@ -50,21 +50,28 @@ export class RemoteSlot implements PoolSlot {
 
   /** The host prepared a fresh context. */
   onReady(): void {
-    if (this.state === 'closed' || this.current) return;
+    if (this.state === 'closed' || this.state === 'ready' || this.current) return;
     this.state = 'ready';
     this.hooks.ready(this);
   }
 
-  /** The execution ended in the host (or here: crashed, closed); the slot waits for the host's next ready. */
+  /**
+   * The execution ended in the host (or here: crashed, closed). After a clean end the host keeps its isolate and
+   * prepares the next context at once, and it holds an execution sent meanwhile until that context is ready: the
+   * slot counts as ready now, without waiting for a ready frame (a round trip per execution, with the host idle
+   * in it). After anything else it waits for the host's ready.
+   */
   onEnd(end: RunEnd): void {
     const current = this.current;
     if (!current) return;
     this.current = null;
     this.host.forget(current.ex.id);
-    if (this.state !== 'closed') this.state = 'starting';
+    const ready = end.recycle === null && this.state !== 'closed' && this.host.live;
+    if (this.state !== 'closed') this.state = ready ? 'ready' : 'starting';
     this.hooks.finished(current.ex, end);
     if (!end.retry) current.ex.close();
     current.resolve(end);
+    if (ready && this.state === 'ready' && !this.current) this.hooks.ready(this);
   }
 
   /** The host died under this slot: end its execution (or hand it back for a retry), and wait for the new host. */

@@ -196,3 +196,24 @@ t.test('a host process holds no secrets, no data directory and no privileges', a
   else t.equal(uid, process.getuid!());
   t.equal((await engine.execute({ source: 'return 1', bindings: [], hostCall: answer })).result, 1);
 });
+
+t.test('after a clean end a host slot takes its next execution at once; one sent while its host rebuilds the isolate waits there', async (t) => {
+  // Every execution retires its isolate (maxExecutionsPerIsolate 1): the host rebuilds it after the result has left.
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, maxExecutionsPerIsolate: 1 });
+  t.teardown(() => engine.close());
+  t.equal((await engine.execute({ source: 'return 1', bindings: [], hostCall: answer })).result, 1);
+  // The server does not wait for the host's "ready" (a round trip with the host idle in it): the slot is free now.
+  t.same(engine.stats().slots, { ready: 1, busy: 0, starting: 0 }, 'the slot is ready as soon as the result is in');
+  const built = engine.stats().isolatesBuilt;
+  // Four at a time (within the queue's 8): each next one is sent the moment the one before it has answered.
+  const results: unknown[] = [];
+  for (let wave = 0; wave < 5; wave++) {
+    const answers = await Promise.all([0, 1, 2, 3].map((k) =>
+      engine.execute({ source: `return ${4 * wave + k} * 2`, bindings: [], hostCall: answer })));
+    results.push(...answers.map((r) => r.result ?? r.error));
+  }
+  t.same(results, Array.from({ length: 20 }, (_, i) => i * 2), 'each ran on a rebuilt isolate, none refused as not ready');
+  await sleep(200); // the gauges ride on the host's heartbeat
+  t.ok(engine.stats().isolatesBuilt >= built + 19, `a new isolate for each (${engine.stats().isolatesBuilt - built})`);
+  t.same(hostsOf(engine).crashes, {}, 'no host died');
+});
