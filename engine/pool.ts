@@ -116,7 +116,8 @@ export class Pool {
   submit(ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
     if (this.queue.length === 0 && !this.held(ex.tenant)) {
-      const slot = this.slots.find((s) => s.state === 'ready' && !s.exposed) ?? this.slots.find((s) => s.state === 'ready');
+      const slot = this.slots.find((s) => s.state === 'ready' && !s.exposed && !s.warming)
+        ?? this.slots.find((s) => s.state === 'ready' && !s.exposed) ?? this.slots.find((s) => s.state === 'ready');
       if (slot) return this.start(slot, ex, onStart);
     }
     if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));

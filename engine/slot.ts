@@ -21,6 +21,8 @@ export interface PoolSlot {
   readonly cachedScripts: number;
   /** Its host process runs a suspect tenant's execution (may die any moment); others' work prefers other slots. */
   readonly exposed?: boolean;
+  /** Takes an execution, which would first wait for a context still being prepared: a warm slot is preferred. */
+  readonly warming?: boolean;
   start(): void;
   run(ex: Execution): Promise<RunEnd>;
   close(): Promise<void>;

@@ -17,16 +17,15 @@ const slots = new Map<number, Slot>();
 const slotIds = new Map<Slot, number>();
 const targets = new Map<number, Target>();
 /**
- * After a clean end the server counts the slot as ready at once (remote-slot.ts): its next ready frame is not sent,
- * and an execution that arrives before the next context is ready waits here for it.
+ * After a clean end the server counts the slot as ready at once (remote-slot.ts): an execution that arrives before
+ * the next context is ready waits here for it. The ready frame then only tells the server that the slot is warm,
+ * and is not sent when the next execution is already here (read in the next turn of the event loop).
  */
-const readyAssumed = new Set<number>();
 const waiting = new Map<number, string[]>();
 
 /** The host half of one execution: forwards calls and logs; the server's Execution decides. */
 class Target implements RunTarget {
   readonly id: number;
-  readonly slotId: number;
   readonly source: string;
   readonly tenant: string;
   readonly names: string;
@@ -37,9 +36,8 @@ class Target implements RunTarget {
   private nextCall = 1;
   readonly replies = new Map<number, (reply: string) => void>();
 
-  constructor(id: number, slotId: number, tenant: string, source: string, names: string, limits: EngineLimits) {
+  constructor(id: number, tenant: string, source: string, names: string, limits: EngineLimits) {
     this.id = id;
-    this.slotId = slotId;
     this.tenant = tenant;
     this.source = source;
     this.names = names;
@@ -73,9 +71,13 @@ const hooks: SlotHooks = {
     const id = slotIds.get(slot as Slot)!;
     const next = waiting.get(id);
     if (next) { waiting.delete(id); return start(slot as Slot, next); }
-    if (readyAssumed.delete(id)) return;
-    out.send(`Y${id}`);
-    heartbeat();
+    const runs = (slot as Slot).executions;
+    // After this turn's check phase, the next one's poll phase reads what the server sent during the preparation.
+    setImmediate(() => setImmediate(() => {
+      if (slot.state !== 'ready' || (slot as Slot).executions !== runs || slots.get(id) !== slot) return;
+      out.send(`Y${id}`);
+      heartbeat();
+    }));
   },
   recycled: (reason) => out.send(`r${reason}`),
   // V8 gave up on an isolate: nothing in this process can be trusted any more. Name the execution to blame (a
@@ -89,7 +91,6 @@ const hooks: SlotHooks = {
   // The gauges go first: the server then sees this run's cache entry before its caller sees the result.
   finished: (ex: RunTarget, end: RunEnd) => {
     targets.delete(ex.id);
-    if (end.recycle === null) readyAssumed.add((ex as Target).slotId);
     heartbeat();
     out.send(`E${ex.id}${SEP}${encodeEnd(end)}`);
     // The result leaves now: the slot prepares its next context synchronously right after this.
@@ -106,8 +107,8 @@ function frameBytes(frame: string): Buffer {
 }
 
 /** Runs an S frame's execution on its (ready) slot. */
-function start(slot: Slot, [slotId, id, tenant, names, limits, source]: string[]): void {
-  const target = new Target(Number(id), Number(slotId), tenant, source, names, JSON.parse(limits) as EngineLimits);
+function start(slot: Slot, [, id, tenant, names, limits, source]: string[]): void {
+  const target = new Target(Number(id), tenant, source, names, JSON.parse(limits) as EngineLimits);
   targets.set(target.id, target);
   void slot.run(target);
 }
@@ -120,7 +121,6 @@ function onFrame(frame: string): void {
       const slotId = Number(run[0]);
       const slot = slots.get(slotId);
       if (slot?.state === 'ready') return start(slot, run);
-      readyAssumed.delete(slotId);
       if (slot && slot.state === 'starting' && !waiting.has(slotId)) { waiting.set(slotId, run); return; }
       out.send(`E${run[1]}${SEP}${encodeEnd({ outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 })}`);
       return;
@@ -147,7 +147,6 @@ function onFrame(frame: string): void {
     case 'X': { // close a slot
       const slot = slots.get(Number(body));
       slots.delete(Number(body));
-      readyAssumed.delete(Number(body));
       waiting.delete(Number(body));
       void slot?.close();
       return;

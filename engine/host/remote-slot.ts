@@ -48,8 +48,15 @@ export class RemoteSlot implements PoolSlot {
     });
   }
 
+  /**
+   * Counts as ready but its host is still preparing the context (after a clean end): the next execution sent here
+   * would wait for that, so the pool prefers a warm slot (see onEnd).
+   */
+  warming = false;
+
   /** The host prepared a fresh context. */
   onReady(): void {
+    this.warming = false;
     if (this.state === 'closed' || this.state === 'ready' || this.current) return;
     this.state = 'ready';
     this.hooks.ready(this);
@@ -59,7 +66,7 @@ export class RemoteSlot implements PoolSlot {
    * The execution ended in the host (or here: crashed, closed). After a clean end the host keeps its isolate and
    * prepares the next context at once, and it holds an execution sent meanwhile until that context is ready: the
    * slot counts as ready now, without waiting for a ready frame (a round trip per execution, with the host idle
-   * in it). After anything else it waits for the host's ready.
+   * in it), though still `warming` until that frame comes. After anything else it waits for the host's ready.
    */
   onEnd(end: RunEnd): void {
     const current = this.current;
@@ -68,6 +75,7 @@ export class RemoteSlot implements PoolSlot {
     this.host.forget(current.ex.id);
     const ready = end.recycle === null && this.state !== 'closed' && this.host.live;
     if (this.state !== 'closed') this.state = ready ? 'ready' : 'starting';
+    this.warming = ready;
     this.hooks.finished(current.ex, end);
     if (!end.retry) current.ex.close();
     current.resolve(end);
