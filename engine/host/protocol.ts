@@ -4,6 +4,9 @@
 //   host → server: Y<slot> ready · E<id>␁<end> ended · C<id>␁<call>␁<name>␁<args JSON> host call ·
 //                  L<id>␁<level>␁<message> log · r<reason> isolate recycled · H<built>␁<refs>␁<cached>␁<live> heartbeat ·
 //                  F<id>␁<message> fatal V8 error (the process ends right after)
+// After an E whose end needs no new isolate the server already counts the slot as ready (warming): an S sent before
+// the host has prepared the next context waits in the host, and the Y that follows only says the slot is warm (it is
+// not sent when that S has arrived).
 // An execution's result JSON passes through as the tail of its E frame: the server parses it once, as in-process.
 import { SEP, fields } from './frames.ts';
 import { clip, type ErrorType, type ExecutionError } from '../result.ts';
