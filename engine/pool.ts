@@ -58,6 +58,13 @@ export interface PoolCounters {
   catastrophicErrors: number;
 }
 
+/**
+ * Idle with its context prepared. A warming slot (ready once its host has prepared the next context) gets work only
+ * when it reports ready: at once after its last execution if work is waiting then (it would wait for the
+ * preparation anyway), else once warm; a new execution never picks it over a slot that may be warm sooner.
+ */
+const free = (s: PoolSlot) => s.state === 'ready' && !s.warming;
+
 export class Pool {
   readonly slots: PoolSlot[] = [];
   readonly counters: PoolCounters = { executions: 0, busyRejections: 0, overflowSlots: 0, recycled: {}, catastrophicErrors: 0 };
@@ -116,14 +123,13 @@ export class Pool {
   submit(ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
     if (this.queue.length === 0 && !this.held(ex.tenant)) {
-      const slot = this.slots.find((s) => s.state === 'ready' && !s.exposed && !s.warming)
-        ?? this.slots.find((s) => s.state === 'ready' && !s.exposed) ?? this.slots.find((s) => s.state === 'ready');
+      const slot = this.slots.find((s) => free(s) && !s.exposed) ?? this.slots.find(free);
       if (slot) return this.start(slot, ex, onStart);
     }
     if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));
     const result = this.enqueue(ex, false, onStart);
     // An idle reserved slot (kept for tenants below their share) serves this one if it may.
-    const idle = this.slots.find((s) => s.state === 'ready');
+    const idle = this.slots.find(free);
     if (idle) this.onReady(idle);
     return result;
   }

@@ -21,7 +21,7 @@ export interface PoolSlot {
   readonly cachedScripts: number;
   /** Its host process runs a suspect tenant's execution (may die any moment); others' work prefers other slots. */
   readonly exposed?: boolean;
-  /** Takes an execution, which would first wait for a context still being prepared: a warm slot is preferred. */
+  /** Ready, but an execution sent now would first wait for the context being prepared (Pool's `free`). */
   readonly warming?: boolean;
   start(): void;
   run(ex: Execution): Promise<RunEnd>;

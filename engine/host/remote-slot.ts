@@ -50,14 +50,15 @@ export class RemoteSlot implements PoolSlot {
 
   /**
    * Counts as ready but its host is still preparing the context (after a clean end): the next execution sent here
-   * would wait for that, so the pool prefers a warm slot (see onEnd).
+   * would wait for that (see onEnd and the pool's `free`).
    */
   warming = false;
 
-  /** The host prepared a fresh context. */
+  /** The host prepared a fresh context: a starting slot is ready, a warming one warm; either may take work now. */
   onReady(): void {
+    const was = this.warming;
     this.warming = false;
-    if (this.state === 'closed' || this.state === 'ready' || this.current) return;
+    if (this.state === 'closed' || this.current || (this.state === 'ready' && !was)) return;
     this.state = 'ready';
     this.hooks.ready(this);
   }
