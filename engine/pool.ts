@@ -41,6 +41,12 @@ const LONG_TENANT_GRACE_FACTOR = 5;
 const CPU_HALF_LIFE_MS = 1000;
 /** Longest an execution waits for an engine with no slot up yet (host processes starting on a loaded machine). */
 const STARTING_WAIT_MS = 30_000;
+/**
+ * While no slot is up, the queue holds this many times queueMax: work that arrives while every host process is
+ * being replaced (the first scripts of a crash storm can kill them all at once) waits for them instead of being
+ * refused as busy, since the queue's length then says nothing about load either.
+ */
+const OUTAGE_QUEUE_FACTOR = 4;
 const MAX_TRACKED_TENANTS = 1000;
 
 interface Waiter {
@@ -126,7 +132,8 @@ export class Pool {
       const slot = this.slots.find((s) => free(s) && !s.exposed) ?? this.slots.find(free);
       if (slot) return this.start(slot, ex, onStart);
     }
-    if (this.queue.length >= this.config.queueMax && !this.makeRoomFor(ex.tenant)) return Promise.resolve(this.busy(ex));
+    const queueMax = this.slots.every((s) => s.state === 'starting') ? OUTAGE_QUEUE_FACTOR * this.config.queueMax : this.config.queueMax;
+    if (this.queue.length >= queueMax && !this.makeRoomFor(ex.tenant, queueMax)) return Promise.resolve(this.busy(ex));
     const result = this.enqueue(ex, false, onStart);
     // An idle reserved slot (kept for tenants below their share) serves this one if it may.
     const idle = this.slots.find(free);
@@ -159,10 +166,10 @@ export class Pool {
    * The queue is full: a tenant below its fair share of it (queueMax over the tenants waiting, itself included)
    * takes the place of the newest entry of the tenant holding the most, which is refused as busy instead.
    */
-  private makeRoomFor(tenant: string): boolean {
+  private makeRoomFor(tenant: string, queueMax: number): boolean {
     const counts = new Map<string, number>();
     for (const w of this.queue) counts.set(w.ex.tenant, (counts.get(w.ex.tenant) ?? 0) + 1);
-    const share = Math.floor(this.config.queueMax / (counts.size + (counts.has(tenant) ? 0 : 1)));
+    const share = Math.floor(queueMax / (counts.size + (counts.has(tenant) ? 0 : 1)));
     if ((counts.get(tenant) ?? 0) >= share) return false;
     let top = '';
     let most = 0;

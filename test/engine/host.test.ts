@@ -217,3 +217,20 @@ t.test('after a clean end a host slot takes its next execution at once; one sent
   t.ok(engine.stats().isolatesBuilt >= built + 19, `a new isolate for each (${engine.stats().isolatesBuilt - built})`);
   t.same(hostsOf(engine).crashes, {}, 'no host died');
 });
+
+t.test('work that arrives while every host process is being replaced waits for them, beyond queueMax', async (t) => {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, queueMax: 2 });
+  t.teardown(() => engine.close());
+  t.equal((await engine.execute({ source: 'return 1', bindings: [], hostCall: answer })).result, 1);
+  process.kill(hostsOf(engine).pids[0], 'SIGKILL');
+  // Until its replacement is up, no slot is.
+  while (engine.stats().slots.starting === 0) await sleep(1);
+  const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+    engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer })));
+  t.same(results.map((r) => r.result ?? r.error?.type), [0, 1, 2, 3, 4, 5], 'none refused as busy (queueMax 2)');
+  // Once a slot is up the usual bound applies again.
+  await fullCapacity(engine, 1, 1);
+  const burst = await Promise.all(Array.from({ length: 6 }, () =>
+    engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 50) {} return 1', bindings: [], hostCall: answer })));
+  t.ok(burst.some((r) => r.error?.type === 'engine_busy'), 'with the host up, a burst beyond the queue is refused');
+});
