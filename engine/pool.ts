@@ -132,7 +132,7 @@ export class Pool {
       const slot = this.slots.find((s) => free(s) && !s.exposed) ?? this.slots.find(free);
       if (slot) return this.start(slot, ex, onStart);
     }
-    const queueMax = this.slots.every((s) => s.state === 'starting') ? OUTAGE_QUEUE_FACTOR * this.config.queueMax : this.config.queueMax;
+    const queueMax = this.outage() ? OUTAGE_QUEUE_FACTOR * this.config.queueMax : this.config.queueMax;
     if (this.queue.length >= queueMax && !this.makeRoomFor(ex.tenant, queueMax)) return Promise.resolve(this.busy(ex));
     const result = this.enqueue(ex, false, onStart);
     // An idle reserved slot (kept for tenants below their share) serves this one if it may.
@@ -147,7 +147,7 @@ export class Pool {
       const expire = () => {
         // No slot is up at all (the engine is starting, or every host process is being replaced): that wait says
         // nothing about load, so it does not count, up to STARTING_WAIT_MS.
-        if (!this.closed && this.slots.every((s) => s.state === 'starting') && performance.now() - ex.queuedAt < STARTING_WAIT_MS) {
+        if (!this.closed && this.outage() && performance.now() - ex.queuedAt < STARTING_WAIT_MS) {
           waiter.timer = setTimeout(expire, this.config.queueWaitMs);
           return;
         }
@@ -183,6 +183,11 @@ export class Pool {
       return true;
     }
     return false;
+  }
+
+  /** No slot is up: the engine is starting, or every host process is being replaced. */
+  private outage(): boolean {
+    return this.slots.every((s) => s.state === 'starting');
   }
 
   /** A suspect tenant already running one execution waits for it to end. */

@@ -3,7 +3,7 @@
 // the lexicon mined from them; a stated language orders the answer, and a question about what no page knows gets none.
 // Pure and deterministic.
 import type { Page } from './corpus.ts';
-import { isQueryStopword, isStopword, LANGS, stem, tokenize, type Lang } from './text.ts';
+import { isQueryStopword, isStopword, LANGS, otherLang, stem, tokenize, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
 import { pairTranslations } from './translations.ts';
 import { completions, derivations, nearest, splitJoin } from './vocabulary.ts';
@@ -284,7 +284,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
   // A word the other language's pages use more than this one's is a word of that language here: it also stands for its
   // translation ("invite" in a Portuguese question for "convite", which the Portuguese pages only quote in code names).
   const translate = (l: Lang) => (token: string): readonly Related[] => {
-    const other = l === 'pt' ? 'en' : 'pt';
+    const other = otherLang(l);
     const uses = (x: Lang) => subs[x].vocab.words.get(token)?.count ?? 0;
     return uses(other) > uses(l) ? (lexicon[other].get(stem(token, other)) ?? []) : [];
   };
@@ -310,7 +310,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       const groupsOf = { pt: queryGroups(subs.pt, tokens, isWord, typing, translate('pt')), en: queryGroups(subs.en, tokens, isWord, typing, translate('en')) };
       for (const l of LANGS) {
         const sub = subs[l];
-        const other = l === 'pt' ? 'en' : 'pt';
+        const other = otherLang(l);
         const groups = groupsOf[l].map((g) => {
           if (g.word === undefined) return g;
           // A word with no match here counts through the other language's pages; so does a word borrowed from the other
@@ -353,12 +353,12 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       const top = Math.max(0, ...scored.map((s) => s.raw));
       const seen = new Set<string>();
       // A stated language orders the list, as the public-search page promises: its pages first, then relevant others.
-      const otherLang = (s: { doc: Doc }) => (stated && s.doc.page.lang !== stated ? 1 : 0);
+      const unstated = (s: { doc: Doc }) => (stated && s.doc.page.lang !== stated ? 1 : 0);
       const hits = scored
         .filter((s) => s.raw >= top * RELATIVE_CUTOFF)
         .map((s) => ({ ...s, score: Math.round((100 * s.raw) / (s.raw + SCALE_K)) }))
         .filter((s) => s.score >= MIN_SCORE)
-        .sort((a, b) => otherLang(a) - otherLang(b) || b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
+        .sort((a, b) => unstated(a) - unstated(b) || b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
         .filter((s) => !seen.has(s.doc.page.key) && seen.add(s.doc.page.key))
         .slice(0, query.maxResults ?? DEFAULT_MAX_RESULTS)
         .map((s) => ({ page: s.doc.page, score: s.score, coverage: s.cover, citations: cite(s.sub, s.doc, s.groups) }));

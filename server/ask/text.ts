@@ -7,6 +7,8 @@ import { IRREGULAR_VERBS } from './irregular-verbs.ts';
 
 export type Lang = 'pt' | 'en';
 export const LANGS: readonly Lang[] = ['pt', 'en'];
+/** The other of the site's two languages. */
+export const otherLang = (lang: Lang): Lang => (lang === 'pt' ? 'en' : 'pt');
 
 /** Lower case without diacritics: "Restauração" → "restauracao". */
 export function fold(text: string): string {

@@ -2,7 +2,7 @@
 // translation quote the same code names, paths, numbers and product names, while two pages of one language on different
 // topics share few of them: pages are paired by the overlap of those language-neutral tokens, mutual best matches only.
 import type { Page } from './corpus.ts';
-import { isStopword, tokenize, type Lang } from './text.ts';
+import { isStopword, otherLang, tokenize, type Lang } from './text.ts';
 
 /** Tokens a page shares with its translation: code spans, numbers, and the words its language does not own. */
 function neutralTokens(page: Page, other: Lang, otherWords: ReadonlySet<string>): Set<string> {
@@ -17,7 +17,7 @@ function neutralTokens(page: Page, other: Lang, otherWords: ReadonlySet<string>)
 export function pairTranslations(pages: readonly Page[]): Array<[number, number]> {
   const words = { pt: new Set<string>(), en: new Set<string>() };
   for (const p of pages) for (const t of tokenize([p.title, p.description, ...p.blocks].join('\n'))) words[p.lang].add(t);
-  const sets = pages.map((p) => neutralTokens(p, p.lang === 'pt' ? 'en' : 'pt', words[p.lang === 'pt' ? 'en' : 'pt']));
+  const sets = pages.map((p) => neutralTokens(p, otherLang(p.lang), words[otherLang(p.lang)]));
   const similarity = (a: number, b: number) => {
     let shared = 0;
     for (const t of sets[a]) if (sets[b].has(t)) shared++;
