@@ -63,6 +63,11 @@ export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
    * where a fatal V8 error in any of them ends the process (see onCatastrophicError).
    */
   hosts?: number;
+  /**
+   * Pin each host process to a CPU of its own (host i on the i-th allowed CPU, round robin; Linux with taskset, two
+   * CPUs or more, at least as many hosts as CPUs; see host/cpu-pinning.ts). Default true.
+   */
+  pinHosts?: boolean;
   /** Resident memory cap of each host process, in MB; over it the host is killed (default 384 + 6 × memoryMb per slot: flattening a 134 MB string inside the 64 MB heap limit peaks near 400 MB before V8 stops it). */
   hostMemoryMb?: number;
   /** A host silent this long (no heartbeat) is killed as hung. */
@@ -99,7 +104,7 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof EngineLimits)[];
 const CONFIG_KEYS = new Set<string>([
   ...LIMIT_KEYS, 'poolSize', 'maxPoolSize', 'maxRunningPerTenant', 'overflowAfterMs', 'idleRetireMs', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
-  'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError', 'reservedSlots', 'hosts', 'hostMemoryMb', 'heartbeatTimeoutMs',
+  'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError', 'reservedSlots', 'hosts', 'pinHosts', 'hostMemoryMb', 'heartbeatTimeoutMs',
   'quarantineAfter', 'quarantineWindowMs', 'quarantineMs', 'onHostCrash',
 ]);
 
@@ -117,6 +122,7 @@ export function resolveConfig(config: EngineConfig): ResolvedConfig {
   }
   const ratio = config.heapHighRatio ?? 0.6;
   if (!(ratio > 0 && ratio <= 1)) throw new TypeError('engine config: heapHighRatio must be in (0, 1]');
+  if (config.pinHosts !== undefined && typeof config.pinHosts !== 'boolean') throw new TypeError('engine config: pinHosts must be a boolean');
   const poolSize = positiveInt('poolSize', config.poolSize);
   return {
     poolSize,
@@ -141,6 +147,7 @@ export function resolveConfig(config: EngineConfig): ResolvedConfig {
     heapHighRatio: ratio,
     reservedSlots: positiveInt('reservedSlots', config.reservedSlots ?? 0, 0),
     hosts: positiveInt('hosts', config.hosts ?? availableParallelism(), 0),
+    pinHosts: config.pinHosts ?? true,
     hostMemoryMb: positiveInt('hostMemoryMb', config.hostMemoryMb ?? 0, 0),
     heartbeatTimeoutMs: positiveInt('heartbeatTimeoutMs', config.heartbeatTimeoutMs ?? 5000, 500),
     quarantineAfter: positiveInt('quarantineAfter', config.quarantineAfter ?? 3),

@@ -49,6 +49,8 @@ const SCRIPT_CACHE_CHARS = 1024 * 1024;
 /** A prepare that does not finish (an isolate that will not come back) is abandoned after this. */
 const PREPARE_DEADLINE_MS = 2000;
 const RETRY_MS = 100;
+/** An idle slot frees the last execution's context this long after it became ready (see flushReleased). */
+const IDLE_FLUSH_MS = 10;
 
 /** Longest close() waits for in-flight isolate work before disposing anyway. */
 const CLOSE_WAIT_MS = 2000;
@@ -196,7 +198,9 @@ export class Slot implements PoolSlot {
     this.stuckTimer = undefined;
     this.state = 'ready';
     this.hooks.ready(this);
-    if (this.state === 'ready') setImmediate(() => this.flushReleased());
+    // Only a slot left idle needs it: the next execution's first task frees those handles anyway.
+    const runs = this.executions;
+    if (this.state === 'ready') setTimeout(() => { if (this.executions === runs) this.flushReleased(); }, IDLE_FLUSH_MS).unref();
   }
 
   /**

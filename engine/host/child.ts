@@ -8,6 +8,7 @@ import type { RunEnd, RunTarget } from '../run.ts';
 import type { EngineLimits, ResolvedConfig } from '../limits.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
 import { CLOSED_REPLY, HEARTBEAT_MS, MAX_SERVER_FRAME, encodeEnd } from './protocol.ts';
+import { pinSelf } from './cpu-pinning.ts';
 
 const FD = 3;
 const config = JSON.parse(process.argv[2]) as ResolvedConfig;
@@ -137,6 +138,9 @@ function onFrame(frame: string): void {
       slots.get(Number(slotId))?.killRun(Number(id), JSON.parse(error));
       return;
     }
+    case 'A': // run on this CPU (sent before any slot opens)
+      pinSelf(Number(body));
+      return;
     case 'O': { // open a slot
       const slot = new Slot(config, hooks, { syncPrepare: true });
       slots.set(Number(body), slot);

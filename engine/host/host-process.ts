@@ -80,6 +80,8 @@ export class HostProcess {
   private killedFor: string | null = null;
   private closing: Promise<void> | null = null;
   private stderrTail = '';
+  /** The CPU this host's processes are pinned to (cpu-pinning.ts), or null. */
+  readonly cpu: number | null;
   /** Spawned and not yet heard from / heard from. */
   up = false;
   rssBytes = 0;
@@ -90,8 +92,9 @@ export class HostProcess {
   private readonly events: HostEvents;
   private readonly maxFrame: number;
 
-  constructor(index: number, config: ResolvedConfig, events: HostEvents) {
+  constructor(index: number, config: ResolvedConfig, events: HostEvents, cpu: number | null = null) {
     this.index = index;
+    this.cpu = cpu;
     this.config = config;
     this.events = events;
     // What a host legitimately sends: a result, a binding argument or a log line, and their framing.
@@ -131,6 +134,8 @@ export class HostProcess {
     const closed = (code: number | null, signal: NodeJS.Signals | null) => this.onClose(gen, code, signal);
     if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => closed(child.exitCode, child.signalCode));
     else child.on('close', closed);
+    // First, so that the host moves to its CPU before it builds any isolate (a spare was started unpinned).
+    if (this.cpu !== null) this.send(`A${this.cpu}`);
     for (const slot of this.slots.values()) this.send(`O${slot.id}`);
   }
 

@@ -5,6 +5,7 @@ import type { SlotHooks } from '../slot.ts';
 import type { ChildProcess } from 'node:child_process';
 import { HostProcess, startHostProcess, type HostDeath } from './host-process.ts';
 import { Quarantine } from './quarantine.ts';
+import { hostCpus } from './cpu-pinning.ts';
 import { RemoteSlot } from './remote-slot.ts';
 import { spawnSettings, type SpawnSettings } from './sandbox-env.ts';
 
@@ -19,6 +20,8 @@ export interface HostStats {
   rssBytes: number[];
   /** Process ids of the hosts (0 while one is being replaced). */
   pids: number[];
+  /** The CPU each host is pinned to (null: not pinned). */
+  cpus: (number | null)[];
 }
 
 export class HostSet {
@@ -42,7 +45,8 @@ export class HostSet {
       takeProcess: () => this.takeProcess(),
       suspect: (tenant: string) => this.quarantine.suspect(tenant),
     };
-    for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, events));
+    const cpuOf = hostCpus(config.pinHosts, config.hosts);
+    for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, events, cpuOf(i)));
     for (const host of this.hosts) host.spawn();
     this.warmUp();
     let lastTick = performance.now();
@@ -107,6 +111,7 @@ export class HostSet {
       quarantined: this.quarantine.size,
       rssBytes: this.hosts.map((h) => h.rssBytes),
       pids: this.hosts.map((h) => h.pid),
+      cpus: this.hosts.map((h) => h.cpu),
     };
   }
 

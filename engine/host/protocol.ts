@@ -1,5 +1,5 @@
 // The frames between the engine (server) and a sandbox host process, and the encoding of an ended run.
-//   server → host: O<slot> open · X<slot> close · S<slot>␁<id>␁<names>␁<limits JSON>␁<source> run ·
+//   server → host: A<cpu> pin to this CPU (first, if pinned) · O<slot> open · X<slot> close · S<slot>␁<id>␁<names>␁<limits JSON>␁<source> run ·
 //                  R<id>␁<call>␁<reply> host-call reply · K<id>␁<slot>␁<error JSON> kill (cap breach) · Q quit
 //   host → server: Y<slot> ready · E<id>␁<end> ended · C<id>␁<call>␁<name>␁<args JSON> host call ·
 //                  L<id>␁<level>␁<message> log · r<reason> isolate recycled · H<built>␁<refs>␁<cached>␁<live> heartbeat ·

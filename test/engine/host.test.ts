@@ -4,6 +4,7 @@
 import t from 'tap';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { startEngine } from './helpers/engine.ts';
+import { findTaskset, parseCpuList } from '../../engine/host/cpu-pinning.ts';
 import type { Engine, HostCall } from '../../engine/index.ts';
 
 const FATAL = {
@@ -233,4 +234,50 @@ t.test('work that arrives while every host process is being replaced waits for t
   const burst = await Promise.all(Array.from({ length: 6 }, () =>
     engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 50) {} return 1', bindings: [], hostCall: answer })));
   t.ok(burst.some((r) => r.error?.type === 'engine_busy'), 'with the host up, a burst beyond the queue is refused');
+});
+
+/** The CPUs each thread of a process may run on, as /proc lists them ("1", "0-1"). */
+function threadCpus(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'latin1'))![1]);
+}
+
+t.test('CPU lists read from /proc are expanded in order; parts that are not numbers or ranges are ignored', async (t) => {
+  t.same(parseCpuList('0-3,6,8-9\n'), [0, 1, 2, 3, 6, 8, 9]);
+  t.same(parseCpuList('5'), [5]);
+  t.same(parseCpuList('x,2-1,4'), [4]);
+  t.same(parseCpuList(''), []);
+});
+
+t.test('each host process runs on a CPU of its own, so does its replacement; pinHosts: false leaves hosts on every CPU', async (t) => {
+  const ownList = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'latin1'))![1];
+  const own = parseCpuList(ownList);
+  // Pinning needs two CPUs and util-linux's taskset (Debian's essential set has it; so does the CI machine).
+  const pinnable = own.length >= 2 && findTaskset() !== null;
+  t.comment(`this machine: CPUs ${ownList}, taskset ${findTaskset() ?? 'missing'}`);
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 2 });
+  t.teardown(() => engine.close());
+  const expected = pinnable ? [own[0], own[1]] : [null, null];
+  t.same(hostsOf(engine).cpus, expected, 'host i on the i-th CPU this server may use');
+  const pids = hostsOf(engine).pids;
+  for (const [i, pid] of pids.entries()) {
+    t.same(new Set(threadCpus(pid)), new Set([pinnable ? String(own[i]) : ownList]), `every thread of host ${i} on ${expected[i] ?? ownList}`);
+  }
+  // The replacement is the warm spare, started before anyone knew where it would run: it moves before it builds isolates.
+  process.kill(pids[0], 'SIGKILL');
+  await sleep(50);
+  await fullCapacity(engine, 2, 2);
+  const next = hostsOf(engine).pids[0];
+  t.not(next, pids[0]);
+  t.same(new Set(threadCpus(next)), new Set([pinnable ? String(own[0]) : ownList]), 'the replacement runs where its predecessor did');
+  t.equal((await engine.execute({ source: 'return 6 * 7', bindings: [], hostCall: answer })).result, 42);
+
+  const free = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 2, pinHosts: false });
+  t.teardown(() => free.close());
+  t.same(hostsOf(free).cpus, [null, null]);
+  for (const pid of hostsOf(free).pids) t.same(new Set(threadCpus(pid)), new Set([ownList]), 'unpinned: every CPU the server has');
+
+  // Fewer hosts than CPUs (a share of a bigger machine): pinning them would crowd them onto the first CPUs.
+  const few = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: own.length - 1 || 1 });
+  t.teardown(() => few.close());
+  if (own.length >= 2) t.same(hostsOf(few).cpus, Array(own.length - 1).fill(null), 'fewer hosts than CPUs: none pinned');
 });

@@ -75,5 +75,6 @@ t.test('overrides only tighten: a larger request is capped by the configuration'
 t.test('an invalid engine configuration is refused at creation', async (t) => {
   t.throws(() => createEngine(testConfig({ poolSize: 0 })), /poolSize/);
   t.throws(() => createEngine(testConfig({ memoryMb: 4 })), /memoryMb/);
+  t.throws(() => createEngine(testConfig({ pinHosts: 'yes' as never })), /pinHosts must be a boolean/);
   t.throws(() => createEngine({ ...testConfig(), inspector: true } as never), /unknown option inspector/);
 });
