@@ -1,8 +1,9 @@
 // Each sandbox host process runs on one CPU of its own (host i on the i-th CPU this server may use, round robin).
-// Measured on a 2-core VM, (b) at concurrency 8: unpinned hosts reach 57-71 % of the in-process pool, pinned ones
-// 108-118 %, and CPU per execution falls by a fifth: a host's main thread, its isolate threads and its V8 heaps stay
-// on one core's caches, and the hops between them (one per binding call and per execution) no longer wake another
-// core. The server itself is not pinned. Linux only, through util-linux's `taskset`; where either is missing, or the
+// Measured on a 2-core VM, (b) at concurrency 8, median of 8 rounds alternating with the in-process pool: unpinned
+// hosts reach 75-76 % of its throughput, pinned ones 83-86 %; with another job loading the machine, 57-71 % against
+// 105-118 %. A host's main thread, its isolate threads and its V8 heaps stay on one core's caches, the hops between
+// them (several per binding call and per execution) no longer wake another core, and a busy neighbour cannot push a
+// host's threads apart. The server itself is not pinned. Linux only, through util-linux's `taskset`; where either is missing, or the
 // server may use a single CPU, hosts run unpinned as before. Only when there are at least as many hosts as CPUs the
 // server may use: fewer hosts (say a container with a CPU quota that still sees every core of its machine) would all
 // crowd onto the first CPUs, as would every other instance on that machine doing the same.
