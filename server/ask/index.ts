@@ -141,6 +141,8 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
           return { ...g, alts: [...g.alts, ...bridged(g.word, groupsOf[other], subs[other], translations[other]).alts] };
         });
         for (const g of groups) {
+          // A word a synonym phrase stands for is known to the pages in their own wording ("api key" → access token).
+          for (const w of g.stands ?? []) matchable.add(w);
           if (g.word === undefined) continue;
           content.add(g.word);
           if (g.alts.length) matchable.add(g.word);

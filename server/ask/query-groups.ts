@@ -36,6 +36,8 @@ export interface Group {
   mass: number;
   /** The query word of a word group (pairs and synonyms have none). */
   word?: string;
+  /** The query words a synonym phrase's group stands for: matched, they are words the pages know in another wording. */
+  stands?: readonly string[];
 }
 
 /** Nearest known words of an unknown query word (a typo), discounted by their distance. */
@@ -83,15 +85,15 @@ export function queryGroups(sub: SubIndex, tokens: readonly string[], known: (to
   for (const term of pairs(tokens, sub.lang)) {
     if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
   }
-  for (const phrase of expansions(tokens, sub.lang)) {
+  for (const { from, to } of expansions(tokens, sub.lang)) {
     const extra: Group[] = [];
-    for (const token of phrase) {
+    for (const token of to) {
       if (isQueryStopword(token) || seen.has(token)) continue;
       const term = stem(token, sub.lang);
-      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: SYNONYM_WEIGHT }], mass: 0 });
+      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: SYNONYM_WEIGHT }], mass: 0, stands: from });
     }
-    for (const term of pairs(phrase, sub.lang)) {
-      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: PAIR_WEIGHT * SYNONYM_WEIGHT }], mass: 0 });
+    for (const term of pairs(to, sub.lang)) {
+      if (sub.postings.has(term)) extra.push({ alts: [{ term, weight: PAIR_WEIGHT * SYNONYM_WEIGHT }], mass: 0, stands: from });
     }
     groups.push(...extra);
   }
