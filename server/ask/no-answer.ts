@@ -19,8 +19,9 @@ export function isSentence(tokens: readonly string[]): boolean {
   return tokens.some((t) => FRAME_WORDS.has(t));
 }
 
-/** Whether the site has no answer. A word no page uses in any form (not as typed, not as a typo, not as a completion, in
- * neither language, nor a circumstance) is a topic the site does not know:
+/** Whether the site has no answer. A question of function words only has no topic. A word no page uses in any form
+ * (not as typed, not as a typo, not as a completion, in neither language, nor a circumstance) is a topic the site does
+ * not know:
  * - a short question (up to three topic words) that is not a sentence names a feature, and a feature named with a word
  *   the pages never use is one they do not cover ("two factor authentication", "histórico de versões de um arquivo"):
  *   its other words ("authentication", "arquivo") are what it is built from, not what it asks;
@@ -28,6 +29,8 @@ export function isSentence(tokens: readonly string[]): boolean {
  * - a longer question describes a situation in everyday words the pages need not use ("coworker quit yesterday, remove
  *   him from the organization"), so it is left unanswered only when three quarters of its words are unknown. */
 export function noAnswer(tokens: readonly string[], words: QueryWords): boolean {
+  // Function words alone ("who can", "o que fazer") say what kind of answer is wanted, not about what.
+  if (words.content.length === 0) return true;
   const content = words.content.filter((w) => !(isCircumstance(w) && words.unknown.includes(w)));
   const unknown = words.unknown.filter((w) => !isCircumstance(w));
   if (unknown.length === 0) return false;

@@ -46,11 +46,11 @@ function fuzzy(sub: SubIndex, token: string): Alt[] {
   return terms.map((term) => ({ term, weight: FUZZY_WEIGHT[distance] }));
 }
 
+/** The query's adjacent word pairs, function words included: the index holds pairs of two function words only where a
+ * page's keywords name a question ("who can"), so elsewhere they match nothing. */
 function pairs(tokens: readonly string[], lang: Lang): string[] {
   const out: string[] = [];
-  for (let i = 1; i < tokens.length; i++) {
-    if (!isQueryStopword(tokens[i - 1]) || !isQueryStopword(tokens[i])) out.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
-  }
+  for (let i = 1; i < tokens.length; i++) out.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
   return out;
 }
 
@@ -82,9 +82,22 @@ export function queryGroups(sub: SubIndex, tokens: readonly string[], known: (to
     }
     groups.push({ alts, mass, word: token });
   }
-  for (const term of pairs(tokens, sub.lang)) {
-    if (sub.postings.has(term)) groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
+  // A run of function words ("o que fazer", "who can") is one question phrase: its pairs are alternatives of one group,
+  // so a longer phrase does not count more times.
+  let phrase: Alt[] = [];
+  const endPhrase = () => {
+    if (phrase.length) groups.push({ alts: phrase, mass: 0 });
+    phrase = [];
+  };
+  for (let i = 1; i < tokens.length; i++) {
+    const term = `${key(tokens[i - 1], sub.lang)} ${key(tokens[i], sub.lang)}`;
+    const functional = isQueryStopword(tokens[i - 1]) && isQueryStopword(tokens[i]);
+    if (!functional) endPhrase();
+    if (!sub.postings.has(term)) continue;
+    if (functional) phrase.push({ term, weight: PAIR_WEIGHT });
+    else groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
   }
+  endPhrase();
   for (const { from, to } of expansions(tokens, sub.lang)) {
     const extra: Group[] = [];
     for (const token of to) {
