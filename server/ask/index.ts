@@ -159,7 +159,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       }
       const unknown = [...content].filter((w) => !matchable.has(w));
       const words = { content: [...content], unknown };
-      if (noAnswer(tokens, words)) {
+      if (noAnswer(words)) {
         return { hits: [], lang, words };
       }
       const top = Math.max(0, ...scored.map((s) => s.raw));

@@ -33,22 +33,9 @@ function toSet(list: string): ReadonlySet<string> {
 export const STOPWORDS: Readonly<Record<'pt' | 'en', ReadonlySet<string>>> = { pt: toSet(PT), en: toSet(EN) };
 export const QUERY_FILLERS: ReadonlySet<string> = toSet(FILLERS);
 
-// Words that make a question a sentence about the asker's situation rather than the name of a feature: personal and
-// possessive pronouns, auxiliary and modal verbs, and the question words that open a question ("how do I", "can we",
-// "meu", "posso", "como"). Conjunctions that also join the parts of a name ("webhook when a file changes", "que") are
-// not among them. Folded, as the analyzer sees them.
-const FRAMES = `i me my mine myself we us our ours you your yours he him his she her they them their it its this these
-those who whom whose what how why where can could do does did should would will shall may might must is are was were
-am have has had cannot dont doesnt didnt isnt arent wasnt cant wont im ive
-eu mim comigo meu minha meus minhas nos nosso nossa nossos nossas voce voces vc te teu tua teus tuas seu sua seus suas
-ele ela eles elas dele dela deles delas isso isto como quem onde cade porque qual quais quanto quanta quantos quantas
-posso pode podem podemos consigo consegue conseguimos preciso precisa precisamos devo deve devemos tenho temos tem
-estou esta estao foi era sao`;
-
-// Words that tell when or how often something happens: they say nothing of what a question is about, whether or not a
-// page uses them.
-const TIMES = `yesterday today tomorrow tonight forever always never sometimes often ago anymore suddenly
+// Adverbs of time: they tell when or how often something happened, not what a question is about (see the no-answer rule
+// in no-answer.ts).
+const CIRCUMSTANCES = `yesterday today tomorrow tonight forever always never sometimes often ago anymore suddenly
 ontem hoje amanha sempre nunca agora ainda repente`;
 
-export const FRAME_WORDS: ReadonlySet<string> = toSet(FRAMES);
-export const TIME_WORDS: ReadonlySet<string> = toSet(TIMES);
+export const CIRCUMSTANCE_WORDS: ReadonlySet<string> = toSet(CIRCUMSTANCES);

@@ -27,8 +27,8 @@ const half = (split: string): RelevanceQuery[] => dev.filter((q) => q.split === 
 // What each half reaches today: a change that loses ground on either half fails here. The check half's mixed
 // Portuguese/English questions have their own floor: the bilingual lexicon (lexicon.ts) took them from 0.56 to 0.69.
 const FLOORS = {
-  tune: { ndcg: 0.85, recall: 0.9, unanswered: 8, mixed: 0.95 },
-  check: { ndcg: 0.82, recall: 0.87, unanswered: 7, mixed: 0.65 },
+  tune: { ndcg: 0.85, recall: 0.9, unanswered: 4, mixed: 0.95 },
+  check: { ndcg: 0.82, recall: 0.87, unanswered: 5, mixed: 0.65 },
 } as const;
 
 for (const split of ['tune', 'check'] as const) {
