@@ -83,10 +83,10 @@ export function queryGroups(sub: SubIndex, tokens: readonly string[], known: (to
     groups.push({ alts, mass, word: token });
   }
   // A run of function words ("o que fazer", "who can") is one question phrase: its pairs are alternatives of one group,
-  // so a longer phrase does not count more times.
+  // so a longer phrase does not count more times, and the kind of question it asks is part of what a page must cover.
   let phrase: Alt[] = [];
   const endPhrase = () => {
-    if (phrase.length) groups.push({ alts: phrase, mass: 0 });
+    if (phrase.length) groups.push({ alts: phrase, mass: Math.max(...phrase.map((a) => idf(sub, a.term))) });
     phrase = [];
   };
   for (let i = 1; i < tokens.length; i++) {

@@ -27,7 +27,7 @@ const half = (split: string): RelevanceQuery[] => dev.filter((q) => q.split === 
 // What each half reaches today: a change that loses ground on either half fails here. The check half's mixed
 // Portuguese/English questions have their own floor: the bilingual lexicon (lexicon.ts) took them from 0.56 to 0.69.
 const FLOORS = {
-  tune: { ndcg: 0.85, recall: 0.9, unanswered: 4, mixed: 0.95 },
+  tune: { ndcg: 0.856, recall: 0.91, unanswered: 4, mixed: 0.95 },
   check: { ndcg: 0.828, recall: 0.87, unanswered: 5, mixed: 0.65 },
 } as const;
 
@@ -77,7 +77,7 @@ t.test('the held-out set (never tuned on) is well formed and keeps its figures',
   t.same(held.filter((q) => seen.has(q.text.toLowerCase())).map((q) => q.text), [], 'no query of the dev set or queries.json');
   const [[, ours], ...peers] = await compare(index, held);
   t.comment(`nDCG@5 ${ours.ndcg.toFixed(3)}, recall@5 ${ours.recall.toFixed(3)}, unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
-  t.ok(ours.ndcg >= 0.913 && ours.recall >= 0.92, `nDCG@5 ${ours.ndcg}, recall@5 ${ours.recall}`);
+  t.ok(ours.ndcg >= 0.914 && ours.recall >= 0.92, `nDCG@5 ${ours.ndcg}, recall@5 ${ours.recall}`);
   t.ok(ours.unansweredRight >= 5, `unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
   t.equal(ours.lostAnswers, 0, 'no answerable question left empty');
   t.equal(ours.langViolations, 0, 'same language first whenever one is stated');
