@@ -4,7 +4,7 @@
 import { isQueryStopword, stem, type Lang } from './text.ts';
 import { expansions } from './synonyms.ts';
 import { completions, derivations, nearest } from './vocabulary.ts';
-import { idf, key, type SubIndex } from './sub-index.ts';
+import { idf, isPhraseWord, key, type SubIndex } from './sub-index.ts';
 import type { Related } from './related.ts';
 
 /** Word pairs refine word matches; they never carry a page alone. */
@@ -93,7 +93,7 @@ export function queryGroups(sub: SubIndex, tokens: readonly string[], known: (to
     const term = `${key(tokens[i - 1], sub.lang)} ${key(tokens[i], sub.lang)}`;
     const functional = isQueryStopword(tokens[i - 1]) && isQueryStopword(tokens[i]);
     if (!functional) endPhrase();
-    if (!sub.postings.has(term)) continue;
+    if (!sub.postings.has(term) || (functional && !(isPhraseWord(tokens[i - 1]) && isPhraseWord(tokens[i])))) continue;
     if (functional) phrase.push({ term, weight: PAIR_WEIGHT });
     else groups.push({ alts: [{ term, weight: PAIR_WEIGHT }], mass: 0 });
   }

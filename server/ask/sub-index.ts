@@ -40,6 +40,12 @@ export function key(token: string, lang: Lang): string {
   return isStopword(token, lang) ? token : stem(token, lang);
 }
 
+/** A one-letter function word ("o", "a", "e", "i") is an article, a conjunction or a pronoun by turns: too ambiguous to
+ * anchor a question phrase ("o que" is every "what" of a Portuguese question, not "o que fazer"). */
+export function isPhraseWord(token: string): boolean {
+  return token.length > 1;
+}
+
 /** Index terms of a text: stems of the non-stop words, then the pairs of adjacent words that hold at least one.
  * `questions`: also the pairs of two stop words. A page's keywords name the questions it answers, some in function
  * words alone ("who can do what", "quem pode fazer o quê", "what to do"); elsewhere such pairs are everywhere and say
@@ -48,7 +54,8 @@ export function docTerms(text: string, lang: Lang, questions = false): string[] 
   const tokens = tokenize(text);
   const terms = analyze(text, lang);
   for (let i = 1; i < tokens.length; i++) {
-    if (questions || !isStopword(tokens[i - 1], lang) || !isStopword(tokens[i], lang)) terms.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
+    const [a, b] = [tokens[i - 1], tokens[i]];
+    if (!isStopword(a, lang) || !isStopword(b, lang) || (questions && isPhraseWord(a) && isPhraseWord(b))) terms.push(`${key(a, lang)} ${key(b, lang)}`);
   }
   return terms;
 }

@@ -14,6 +14,14 @@ t.test('function-word phrases of the keywords field are index terms; of other te
   t.ok(docTerms('who can do what', 'en', true).includes('who can'));
   t.notOk(docTerms('who can do what', 'en').includes('who can'));
   t.ok(docTerms('quem pode fazer o quê', 'pt', true).includes('quem pode'));
+  // A one-letter function word (article, conjunction, pronoun by turns) anchors no phrase: "o que" is every "what".
+  t.notOk(docTerms('quem pode fazer o quê', 'pt', true).includes('o que'));
+});
+
+t.test('a generic "what is" question is not drawn to the pages whose phrases contain "o que"', async (t) => {
+  for (const [text, url] of [['o que é um escopo', '/docs/pt/escopos'], ['o que é o oauth', '/docs/pt/oauth'], ['o que é uma sessão', '/docs/pt/sessoes'], ['o que é o acesso mcp', '/docs/pt/acesso-mcp']]) {
+    t.equal(top(text, 'pt', 1)[0], url, text);
+  }
 });
 
 t.test('"who can" questions reach the roles page, in both languages', async (t) => {
