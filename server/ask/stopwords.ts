@@ -32,3 +32,10 @@ function toSet(list: string): ReadonlySet<string> {
 
 export const STOPWORDS: Readonly<Record<'pt' | 'en', ReadonlySet<string>>> = { pt: toSet(PT), en: toSet(EN) };
 export const QUERY_FILLERS: ReadonlySet<string> = toSet(FILLERS);
+
+// Adverbs of time: they tell when or how often something happened, not what a question is about (see the no-answer rule
+// in no-answer.ts).
+const CIRCUMSTANCES = `yesterday today tomorrow tonight forever always never sometimes often ago anymore suddenly
+ontem hoje amanha sempre nunca agora ainda repente`;
+
+export const CIRCUMSTANCE_WORDS: ReadonlySet<string> = toSet(CIRCUMSTANCES);

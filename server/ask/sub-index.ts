@@ -11,6 +11,8 @@ import { relatedTerms, type Related } from './related.ts';
 // identifiers as the English ones, and those must not make them answer English questions.
 const FIELDS = 6;
 const ASKED = 5;
+/** The keywords field, whose function-word phrases are indexed (docTerms). */
+const KEYWORDS = 1;
 // The title weighs twice the body, not three times: at three, one title word shared with the question ("sandbox" in
 // "Execute tool") beat the page whose body answers it ("sandbx secutiry" → security). Body length is normalized only
 // half-way (b 0.5): the pages that answer the most questions are the long ones, and full normalization buried them.
@@ -38,12 +40,22 @@ export function key(token: string, lang: Lang): string {
   return isStopword(token, lang) ? token : stem(token, lang);
 }
 
-/** Index terms of a text: stems of the non-stop words, then the pairs of adjacent words that hold at least one. */
-export function docTerms(text: string, lang: Lang): string[] {
+/** A one-letter function word ("o", "a", "e", "i") is an article, a conjunction or a pronoun by turns: too ambiguous to
+ * anchor a question phrase ("o que" is every "what" of a Portuguese question, not "o que fazer"). */
+export function isPhraseWord(token: string): boolean {
+  return token.length > 1;
+}
+
+/** Index terms of a text: stems of the non-stop words, then the pairs of adjacent words that hold at least one.
+ * `questions`: also the pairs of two stop words. A page's keywords name the questions it answers, some in function
+ * words alone ("who can do what", "quem pode fazer o quê", "what to do"); elsewhere such pairs are everywhere and say
+ * nothing. */
+export function docTerms(text: string, lang: Lang, questions = false): string[] {
   const tokens = tokenize(text);
   const terms = analyze(text, lang);
   for (let i = 1; i < tokens.length; i++) {
-    if (!isStopword(tokens[i - 1], lang) || !isStopword(tokens[i], lang)) terms.push(`${key(tokens[i - 1], lang)} ${key(tokens[i], lang)}`);
+    const [a, b] = [tokens[i - 1], tokens[i]];
+    if (!isStopword(a, lang) || !isStopword(b, lang) || (questions && isPhraseWord(a) && isPhraseWord(b))) terms.push(`${key(a, lang)} ${key(b, lang)}`);
   }
   return terms;
 }
@@ -61,7 +73,7 @@ export function buildSub(lang: Lang, pages: readonly Page[], asked: ReadonlyMap<
     const fields = [page.title, page.keywords, page.description, body.replace(/`[^`]*`/g, ' '), code, (asked.get(page) ?? []).join('\n')];
     const lens = fields.map((text, f) => {
       let words_ = 0;
-      for (const term of docTerms(text, lang)) {
+      for (const term of docTerms(text, lang, f === KEYWORDS)) {
         let row = tf.get(term);
         if (!row) tf.set(term, (row = new Array<number>(FIELDS).fill(0)));
         row[f]++;

@@ -30,16 +30,23 @@ const COMPILED: Record<Lang, Array<[string[], string[]]>> = {
   pt: TABLE.pt.map(([from, to]) => [tokenize(from).map((t) => keyOf(t, 'pt')), tokenize(to)]),
 };
 
-function contains(tokens: readonly string[], phrase: readonly string[]): boolean {
-  outer: for (let i = 0; i + phrase.length <= tokens.length; i++) {
-    for (let j = 0; j < phrase.length; j++) if (tokens[i + j] !== phrase[j]) continue outer;
-    return true;
+/** Where the phrase starts in the query's keys, or -1. */
+function find(keys: readonly string[], phrase: readonly string[]): number {
+  outer: for (let i = 0; i + phrase.length <= keys.length; i++) {
+    for (let j = 0; j < phrase.length; j++) if (keys[i + j] !== phrase[j]) continue outer;
+    return i;
   }
-  return false;
+  return -1;
 }
 
-/** The docs' wordings (as folded word lists) for the synonym phrases found in the query tokens. */
-export function expansions(tokens: readonly string[], lang: Lang): string[][] {
+/** The docs' wordings (`to`, as folded word lists) for the synonym phrases found in the query tokens, each with the query
+ * tokens it stands for (`from`). */
+export function expansions(tokens: readonly string[], lang: Lang): Array<{ from: string[]; to: string[] }> {
   const keys = tokens.map((t) => keyOf(t, lang));
-  return COMPILED[lang].filter(([from]) => contains(keys, from)).map(([, to]) => to);
+  const out: Array<{ from: string[]; to: string[] }> = [];
+  for (const [from, to] of COMPILED[lang]) {
+    const at = find(keys, from);
+    if (at >= 0) out.push({ from: tokens.slice(at, at + from.length), to });
+  }
+  return out;
 }

@@ -27,8 +27,8 @@ const half = (split: string): RelevanceQuery[] => dev.filter((q) => q.split === 
 // What each half reaches today: a change that loses ground on either half fails here. The check half's mixed
 // Portuguese/English questions have their own floor: the bilingual lexicon (lexicon.ts) took them from 0.56 to 0.69.
 const FLOORS = {
-  tune: { ndcg: 0.85, recall: 0.9, unanswered: 4, mixed: 0.95 },
-  check: { ndcg: 0.82, recall: 0.87, unanswered: 5, mixed: 0.65 },
+  tune: { ndcg: 0.856, recall: 0.91, unanswered: 4, mixed: 0.95 },
+  check: { ndcg: 0.828, recall: 0.87, unanswered: 5, mixed: 0.65 },
 } as const;
 
 for (const split of ['tune', 'check'] as const) {
@@ -64,7 +64,7 @@ t.test('ours is ahead of MiniSearch on the whole dev set, and not behind on the 
 t.test('the regression floor queries.json keeps its figures', async (t) => {
   const floor = await loadQueries(fileURLToPath(new URL('../../fixtures/site/queries.json', import.meta.url)));
   const report = await evaluate(floor, (q) => index.search({ text: q.text, maxResults: 5 }).hits.map((h) => h.page.url));
-  t.ok(report.recall >= 0.98 && report.ndcg >= 0.95, `recall@5 ${report.recall.toFixed(3)}, nDCG@5 ${report.ndcg.toFixed(3)}`);
+  t.ok(report.recall >= 0.98 && report.ndcg >= 0.975, `recall@5 ${report.recall.toFixed(3)}, nDCG@5 ${report.ndcg.toFixed(3)}`);
 });
 
 t.test('the held-out set (never tuned on) is well formed and keeps its figures', async (t) => {
@@ -77,7 +77,7 @@ t.test('the held-out set (never tuned on) is well formed and keeps its figures',
   t.same(held.filter((q) => seen.has(q.text.toLowerCase())).map((q) => q.text), [], 'no query of the dev set or queries.json');
   const [[, ours], ...peers] = await compare(index, held);
   t.comment(`nDCG@5 ${ours.ndcg.toFixed(3)}, recall@5 ${ours.recall.toFixed(3)}, unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
-  t.ok(ours.ndcg >= 0.905 && ours.recall >= 0.91, `nDCG@5 ${ours.ndcg}, recall@5 ${ours.recall}`);
+  t.ok(ours.ndcg >= 0.914 && ours.recall >= 0.92, `nDCG@5 ${ours.ndcg}, recall@5 ${ours.recall}`);
   t.ok(ours.unansweredRight >= 5, `unanswerable empty ${ours.unansweredRight}/${ours.unanswerable}`);
   t.equal(ours.lostAnswers, 0, 'no answerable question left empty');
   t.equal(ours.langViolations, 0, 'same language first whenever one is stated');

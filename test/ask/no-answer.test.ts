@@ -26,6 +26,21 @@ t.test('off-topic questions get no results', async (t) => {
   for (const [text, lang] of OFF_TOPIC) t.same(hits(text, lang).map((h) => h.page.url), [], text);
 });
 
+t.test('an unknown word that tells how or when, or that a synonym covers, does not empty the answer', async (t) => {
+  // Two topic words, one of them unknown: without the circumstance rule half the question would be unknown.
+  const cases: Array<[string, Lang | null, string]> = [
+    ['deleted accidentally', 'en', '/docs/en/trash'], ['apagado acidentalmente', 'pt', '/docs/pt/lixeira'],
+    ['logged out suddenly', 'en', '/docs/en/sessions'], ['removido de repente', 'pt', '/docs/pt/membros'],
+    // "key" is a word no page uses; the synonym table maps "api key" to the pages' "access token".
+    ['api key', 'en', '/docs/en/'],
+  ];
+  for (const [text, lang, url] of cases) t.ok(hits(text, lang).some((h) => h.page.url.includes(url)), text);
+});
+
+t.test('a question of function words alone gets no results', async (t) => {
+  for (const text of ['what to do', 'who can', 'o que fazer', 'quem pode', 'how do i']) t.same(hits(text), [], text);
+});
+
 t.test('a long question told in everyday words keeps its answer; one about something else entirely gets none', async (t) => {
   // Half or more of their topic words are words no page uses: a short question like that names a missing feature, a
   // long one describes a situation the pages word differently.
