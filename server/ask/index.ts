@@ -14,6 +14,7 @@ import { bridged, queryGroups, type Group } from './query-groups.ts';
 import { cite, scoreSub } from './scoring.ts';
 import { grammarLang, guessLang } from './query-language.ts';
 import { noAnswer, type QueryWords } from './no-answer.ts';
+import { DOCUMENTATION_WORDS } from './stopwords.ts';
 
 /** Raw score → 0..100 by saturation s/(s+K): absolute, so the top hit of a weak query stays low. */
 const SCALE_K = 8;
@@ -67,6 +68,12 @@ export interface AskIndex {
   search(query: AskQuery): AskOutcome;
 }
 
+/** A question's words without those naming the documentation ("docs", "guia"), unless nothing else is left. */
+function withoutDocsWords(tokens: string[]): string[] {
+  const rest = tokens.filter((t) => !DOCUMENTATION_WORDS.has(t));
+  return rest.some((t) => !isQueryStopword(t)) ? rest : tokens;
+}
+
 /** Every word the pages use (any field, any language) and every pair of words they write side by side. */
 function surfaceWords(pages: readonly Page[]): { surface: Set<string>; adjacent: Set<string> } {
   const surface = new Set<string>();
@@ -112,13 +119,15 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
     size: pages.length,
     pages,
     search(query) {
-      const tokens = splitJoin(tokenize(query.text), isWord, isPair, isQueryStopword);
+      const joined = splitJoin(tokenize(query.text), isWord, isPair, isQueryStopword);
+      const tokens = withoutDocsWords(joined);
       const aboutSite = tokens.some((t) => siteNames.has(t)) && tokens.every((t) => siteNames.has(t) || isQueryStopword(t));
       // The last word may still be being typed, unless the text ends with a space or punctuation.
-      const typing = /[\p{L}\p{N}]$/u.test(query.text) ? (tokens.at(-1) ?? null) : null;
+      const typing = /[\p{L}\p{N}]$/u.test(query.text) && joined.length === tokens.length ? (tokens.at(-1) ?? null) : null;
       const stated = query.lang ?? null;
-      const grammar = stated ? null : grammarLang(tokens);
-      const lang = stated ?? grammar ?? guessLang(subs, tokens);
+      // Every word tells the language, "guide" and "guia" too.
+      const grammar = stated ? null : grammarLang(joined);
+      const lang = stated ?? grammar ?? guessLang(subs, joined);
       const site = !query.site || query.site === 'all' ? null : query.site.toLowerCase().replace(/^www\./, '');
       const scored: Array<{ doc: Doc; sub: SubIndex; groups: Group[]; raw: number; cover: number }> = [];
       const matchable = new Set<string>();

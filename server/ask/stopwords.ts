@@ -39,3 +39,10 @@ const CIRCUMSTANCES = `yesterday today tomorrow tonight forever always never som
 ontem hoje amanha sempre nunca agora ainda repente`;
 
 export const CIRCUMSTANCE_WORDS: ReadonlySet<string> = toSet(CIRCUMSTANCES);
+
+// Words naming the documentation itself: beside a topic they ask for the page about that topic ("api docs", "guia de
+// envios"), and say nothing about it; only a question made of them alone is about the docs as such.
+const DOCS_WORDS = `doc docs documentation documentacao documentacoes guide guides guia guias manual tutorial tutoriais
+tutorials article articles artigo artigos page pages pagina paginas reference referencia`;
+
+export const DOCUMENTATION_WORDS: ReadonlySet<string> = toSet(DOCS_WORDS);
