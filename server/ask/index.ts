@@ -3,7 +3,7 @@
 // the lexicon mined from them; a stated language orders the answer, and a question about what no page knows gets none.
 // Pure and deterministic.
 import type { Page } from './corpus.ts';
-import { isQueryStopword, LANGS, otherLang, stem, tokenize, type Lang } from './text.ts';
+import { isQueryStopword, isStopword, LANGS, otherLang, stem, tokenize, type Lang } from './text.ts';
 import { pairTranslations } from './translations.ts';
 import { splitJoin } from './vocabulary.ts';
 import { buildSub, type Doc, type SubIndex } from './sub-index.ts';
@@ -36,6 +36,19 @@ const BORROWED_RATIO = 3;
  * topic words on it ranks as if this much weaker; for a question naming only the site ("o que é a siglata", the
  * WebSite every page declares itself part of), which every page mentions, as if this much stronger. */
 const OVERVIEW_FACTOR = 0.5;
+/** A question whose topic words are exactly a page's short name (the last segment of its URL: "limits", "lixeira",
+ * "storage quota") asks for that page by name: it ranks as if this much stronger, above the pages that only share a
+ * word of it ("rate limits"). */
+const NAMED_FACTOR = 1.5;
+
+/** A set of stems as one comparable key. */
+const stemKey = (tokens: readonly string[], lang: Lang) => [...new Set(tokens.filter((t) => !isStopword(t, lang)).map((t) => stem(t, lang)))].sort().join(' ');
+
+/** The stems of a page's short name: its URL's last segment, words split at hyphens. */
+function nameKey(page: Page): string {
+  const slug = new URL(page.url).pathname.replace(/\/+$/, '').split('/').at(-1) ?? '';
+  return slug ? stemKey(slug.split('-'), page.lang) : '';
+}
 
 export interface AskHit {
   page: Page;
@@ -115,6 +128,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
   const siteNames = new Set(pages.flatMap((p) => tokenize(p.siteName)).filter((t) => !isQueryStopword(t)));
   const isPair = (a: string, b: string) => adjacent.has(`${a} ${b}`);
   const isWord = (w: string) => surface.has(w);
+  const names = new Map(pages.map((p) => [p, nameKey(p)]));
   return {
     size: pages.length,
     pages,
@@ -159,11 +173,14 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
         // A guessed language is only a hint: its pages get an edge, and a clearly better page of the other still wins.
         const factor = stated || !lang || lang === l ? 1 : grammar ? OTHER_GRAMMAR_FACTOR : OTHER_LANG_FACTOR;
         const combined = groups.filter((g) => g.word !== undefined).length >= 2;
+        // Only in the question's language, once known: a typo can spell the other language's name ("acess", stem of "acesso").
+        const asked = lang === l ? stemKey(tokens.filter((t) => !isQueryStopword(t)), l) : '';
         for (const [id, { raw, cover }] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;
           const overview = doc.page.type !== 'WebPage' ? 1 : aboutSite ? 1 / OVERVIEW_FACTOR : combined ? OVERVIEW_FACTOR : 1;
-          scored.push({ doc, sub, groups, raw: raw * factor * overview, cover });
+          const named = asked !== '' && names.get(doc.page) === asked ? NAMED_FACTOR : 1;
+          scored.push({ doc, sub, groups, raw: raw * factor * overview * named, cover });
         }
       }
       const unknown = [...content].filter((w) => !matchable.has(w));

@@ -20,3 +20,15 @@ t.test('the long pages that answer in their body reach the top five', async (t) 
   ];
   for (const [text, lang, url] of cases) t.ok(top(text, lang).includes(url), `${text}: ${top(text, lang).join(' ')}`);
 });
+
+t.test("a question that is a page's short name gets that page first, above the pages sharing one word of it", async (t) => {
+  // "Limits at a glance" (/limits) and "Rate limits" (/rate-limits) both hold "limits"; the shorter-titled one won.
+  const cases: Array<[string, Lang, string]> = [
+    ['limits', 'en', '/docs/en/limits'], ['limites', 'pt', '/docs/pt/limites'],
+    ['rate limits', 'en', '/docs/en/rate-limits'], ['limites de requisicoes', 'pt', '/docs/pt/limites-de-requisicoes'],
+    ['storage quota', 'en', '/docs/en/storage-quota'], ['trash', 'en', '/docs/en/trash'],
+  ];
+  for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, `${text}: ${top(text, lang).join(' ')}`);
+  // Only in the question's language: "mcp acess" (a typo) spells the Portuguese name's stems, not the question's.
+  t.equal(top('mcp acess', 'en')[0], '/docs/en/mcp-access');
+});
