@@ -12,7 +12,7 @@ import { createEngine, type Engine, type HostCall } from '../engine/index.ts';
 import { loadConfig } from '../server/config.ts';
 
 const MEASURE_MS = Number(process.env.BENCH_MS ?? 1500);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const ROUND_MS = 500;
 const WARMUP_MS = 300;
 const HOSTILE_WALL_MS = 50;
