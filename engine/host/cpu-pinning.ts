@@ -3,10 +3,11 @@
 // hosts reach 75-76 % of its throughput, pinned ones 83-86 %; with another job loading the machine, 57-71 % against
 // 105-118 %. A host's main thread, its isolate threads and its V8 heaps stay on one core's caches, the hops between
 // them (several per binding call and per execution) no longer wake another core, and a busy neighbour cannot push a
-// host's threads apart. The server itself is not pinned. Linux only, through util-linux's `taskset`; where either is missing, or the
-// server may use a single CPU, hosts run unpinned as before. Only when there are at least as many hosts as CPUs the
-// server may use: fewer hosts (say a container with a CPU quota that still sees every core of its machine) would all
-// crowd onto the first CPUs, as would every other instance on that machine doing the same.
+// host's threads apart. The server itself is not pinned.
+// Linux only, through util-linux's `taskset`; where either is missing, or the server may use a single CPU, hosts run
+// unpinned as before. Only when there are at least as many hosts as CPUs the server may use: fewer hosts (say a
+// container with a CPU quota that still sees every core of its machine) would all crowd onto the first CPUs, as would
+// every other instance on that machine doing the same.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
