@@ -138,8 +138,8 @@ function onFrame(frame: string): void {
       slots.get(Number(slotId))?.killRun(Number(id), JSON.parse(error));
       return;
     }
-    case 'A': // run on this CPU (sent before any slot opens)
-      pinSelf(Number(body));
+    case 'A': // run on this CPU (sent before any slot opens); say whether it could
+      out.send(`a${pinSelf(Number(body)) ? Number(body) : ''}`);
       return;
     case 'O': { // open a slot
       const slot = new Slot(config, hooks, { syncPrepare: true });

@@ -80,8 +80,10 @@ export class HostProcess {
   private killedFor: string | null = null;
   private closing: Promise<void> | null = null;
   private stderrTail = '';
-  /** The CPU this host's processes are pinned to (cpu-pinning.ts), or null. */
+  /** The CPU this host's processes are to run on (cpu-pinning.ts), or null. */
   readonly cpu: number | null;
+  /** Where the current process says it runs: `cpu` once it has moved there, else null. */
+  pinned: number | null = null;
   /** Spawned and not yet heard from / heard from. */
   up = false;
   rssBytes = 0;
@@ -122,6 +124,7 @@ export class HostProcess {
     this.up = false;
     this.culprit = null;
     this.killedFor = null;
+    this.pinned = null;
     this.startedAt = this.lastSeen = performance.now();
     const socket = child.stdio[3] as Socket;
     this.stderrTail = '';
@@ -192,6 +195,7 @@ export class HostProcess {
         return;
       }
       case 'Y': return this.slots.get(Number(body))?.onReady();
+      case 'a': this.pinned = body !== '' && Number(body) === this.cpu ? this.cpu : null; return;
       // Counters are keyed by what the host says: only known reasons, so a compromised host cannot grow them.
       case 'r': return this.events.recycled(RECYCLE_REASONS.has(body) ? body : 'other');
       case 'H': {

@@ -20,7 +20,7 @@ export interface HostStats {
   rssBytes: number[];
   /** Process ids of the hosts (0 while one is being replaced). */
   pids: number[];
-  /** The CPU each host is pinned to (null: not pinned). */
+  /** The CPU each host's process runs on, as it reported after moving there (null: not pinned, or not yet). */
   cpus: (number | null)[];
 }
 
@@ -111,7 +111,7 @@ export class HostSet {
       quarantined: this.quarantine.size,
       rssBytes: this.hosts.map((h) => h.rssBytes),
       pids: this.hosts.map((h) => h.pid),
-      cpus: this.hosts.map((h) => h.cpu),
+      cpus: this.hosts.map((h) => h.pinned),
     };
   }
 

@@ -257,7 +257,7 @@ t.test('each host process runs on a CPU of its own, so does its replacement; pin
   const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 2 });
   t.teardown(() => engine.close());
   const expected = pinnable ? [own[0], own[1]] : [null, null];
-  t.same(hostsOf(engine).cpus, expected, 'host i on the i-th CPU this server may use');
+  t.same(hostsOf(engine).cpus, expected, 'host i on the i-th CPU this server may use, as each host reported');
   const pids = hostsOf(engine).pids;
   for (const [i, pid] of pids.entries()) {
     t.same(new Set(threadCpus(pid)), new Set([pinnable ? String(own[i]) : ownList]), `every thread of host ${i} on ${expected[i] ?? ownList}`);
@@ -269,6 +269,7 @@ t.test('each host process runs on a CPU of its own, so does its replacement; pin
   const next = hostsOf(engine).pids[0];
   t.not(next, pids[0]);
   t.same(new Set(threadCpus(next)), new Set([pinnable ? String(own[0]) : ownList]), 'the replacement runs where its predecessor did');
+  t.same(hostsOf(engine).cpus, expected, 'and says so');
   t.equal((await engine.execute({ source: 'return 6 * 7', bindings: [], hostCall: answer })).result, 42);
 
   const free = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 2, pinHosts: false });
