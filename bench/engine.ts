@@ -1,8 +1,9 @@
 // Script engine throughput and latency beside its peers, in one run: our pool with its isolates in sandbox host
-// processes (the default: pinned one per CPU where possible), the same unpinned, and in-process (ENGINE_HOSTS=0); isolated-vm with a new isolate per execution; node:vm
-// with a fresh context; quickjs-emscripten with a fresh context; our pool with busy-loop scripts of another
-// organization (and, for reference, of the same one) alongside; and a crash storm (BENCH_STORM_MS, default 60 s):
-// one organization sending scripts that kill their host in a loop while another runs (b) at a steady rate.
+// processes (the default: pinned one per CPU where possible), the same unpinned, and in-process (ENGINE_HOSTS=0);
+// isolated-vm with a new isolate per execution; node:vm with a fresh context; quickjs-emscripten with a fresh context;
+// our pool with busy-loop scripts of another organization (and, for reference, of the same one) alongside; and a
+// crash storm (BENCH_STORM_MS, default 60 s): one organization sending scripts that kill their host in a loop while
+// another runs (b) at a steady rate.
 // Run: npm run bench -- engine
 import ivm from 'isolated-vm';
 import vm from 'node:vm';

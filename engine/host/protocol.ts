@@ -1,7 +1,9 @@
 // The frames between the engine (server) and a sandbox host process, and the encoding of an ended run.
-//   server → host: A<cpu> pin to this CPU (first, if pinned) · O<slot> open · X<slot> close · S<slot>␁<id>␁<names>␁<limits JSON>␁<source> run ·
-//                  R<id>␁<call>␁<reply> host-call reply · K<id>␁<slot>␁<error JSON> kill (cap breach) · Q quit
-//   host → server: a<cpu or empty> pinned there (or could not be) · Y<slot> ready · E<id>␁<end> ended · C<id>␁<call>␁<name>␁<args JSON> host call ·
+//   server → host: A<cpu> pin to this CPU (first, if pinned) · O<slot> open · X<slot> close ·
+//                  S<slot>␁<id>␁<names>␁<limits JSON>␁<source> run · R<id>␁<call>␁<reply> host-call reply ·
+//                  K<id>␁<slot>␁<error JSON> kill (cap breach) · Q quit
+//   host → server: a<cpu or empty> pinned there (or could not be) · Y<slot> ready · E<id>␁<end> ended ·
+//                  C<id>␁<call>␁<name>␁<args JSON> host call ·
 //                  L<id>␁<level>␁<message> log · r<reason> isolate recycled · H<built>␁<refs>␁<cached>␁<live> heartbeat ·
 //                  F<id>␁<message> fatal V8 error (the process ends right after)
 // After an E whose end needs no new isolate the server already counts the slot as ready (warming): an S sent before

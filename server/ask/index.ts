@@ -3,7 +3,7 @@
 // the lexicon mined from them; a stated language orders the answer, and a question about what no page knows gets none.
 // Pure and deterministic.
 import type { Page } from './corpus.ts';
-import { isQueryStopword, isStopword, LANGS, otherLang, stem, tokenize, type Lang } from './text.ts';
+import { analyze, isQueryStopword, LANGS, otherLang, stem, tokenize, type Lang } from './text.ts';
 import { pairTranslations } from './translations.ts';
 import { splitJoin } from './vocabulary.ts';
 import { buildSub, type Doc, type SubIndex } from './sub-index.ts';
@@ -41,13 +41,14 @@ const OVERVIEW_FACTOR = 0.5;
  * word of it ("rate limits"). */
 const NAMED_FACTOR = 1.5;
 
-/** A set of stems as one comparable key. */
-const stemKey = (tokens: readonly string[], lang: Lang) => [...new Set(tokens.filter((t) => !isStopword(t, lang)).map((t) => stem(t, lang)))].sort().join(' ');
+/** The stems of a text's topic words as one comparable key (order and repeats ignored). */
+const stemKey = (text: string, lang: Lang) => [...new Set(analyze(text, lang))].sort().join(' ');
 
-/** The stems of a page's short name: its URL's last segment, words split at hyphens. */
+/** The stems of a page's short name: its URL's last segment, words split at hyphens. The home page has none: its last
+ * segment is only its language ("/en/"). */
 function nameKey(page: Page): string {
   const slug = new URL(page.url).pathname.replace(/\/+$/, '').split('/').at(-1) ?? '';
-  return slug ? stemKey(slug.split('-'), page.lang) : '';
+  return slug && slug !== page.lang ? stemKey(slug.replaceAll('-', ' '), page.lang) : '';
 }
 
 export interface AskHit {
@@ -137,7 +138,8 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       const tokens = withoutDocsWords(joined);
       const aboutSite = tokens.some((t) => siteNames.has(t)) && tokens.every((t) => siteNames.has(t) || isQueryStopword(t));
       // The last word may still be being typed, unless the text ends with a space or punctuation.
-      const typing = /[\p{L}\p{N}]$/u.test(query.text) && joined.length === tokens.length ? (tokens.at(-1) ?? null) : null;
+      // (Not a word naming the docs, left out: "docs about spreadsh" still completes "spreadsh".)
+      const typing = /[\p{L}\p{N}]$/u.test(query.text) && tokens.at(-1) === joined.at(-1) ? (tokens.at(-1) ?? null) : null;
       const stated = query.lang ?? null;
       // Every word tells the language, "guide" and "guia" too.
       const grammar = stated ? null : grammarLang(joined);
@@ -174,7 +176,7 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
         const factor = stated || !lang || lang === l ? 1 : grammar ? OTHER_GRAMMAR_FACTOR : OTHER_LANG_FACTOR;
         const combined = groups.filter((g) => g.word !== undefined).length >= 2;
         // Only in the question's language, once known: a typo can spell the other language's name ("acess", stem of "acesso").
-        const asked = lang === l ? stemKey(tokens.filter((t) => !isQueryStopword(t)), l) : '';
+        const asked = lang === l ? stemKey(tokens.filter((t) => !isQueryStopword(t)).join(' '), l) : '';
         for (const [id, { raw, cover }] of scoreSub(sub, groups)) {
           const doc = sub.docs[id];
           if (site && doc.page.site !== site) continue;

@@ -44,6 +44,8 @@ t.test('a word naming the documentation beside a topic neither empties the answe
     ['upload guide', null, '/docs/en/uploads'], ['sessions reference page', 'en', '/docs/en/sessions'],
     ['documentacao da lixeira', 'pt', '/docs/pt/lixeira'], ['guia de envios', null, '/docs/pt/envios'],
     ['tutorial de convites', 'pt', '/docs/pt/convites'],
+    // The last word is still completed while typed when a word naming the docs comes first.
+    ['docs about spreadsh', 'en', '/docs/en/spreadsheets'], ['guia de planil', 'pt', '/docs/pt/planilhas'],
   ];
   for (const [text, lang, url] of cases) t.ok(hits(text, lang)[0]?.page.url.endsWith(url), `${text}: ${hits(text, lang).map((h) => h.page.url).join(' ')}`);
 });
