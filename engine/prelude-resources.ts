@@ -12,10 +12,16 @@
 //   eval / new Function of a 7.8 MB object literal     219 MB, memory_limit                           → source capped
 //   'x'.repeat(2 ** 28 - 100)                          512 MB for two, result ok                      → result capped
 //   FinalizationRegistry callbacks over 200,000 objects: ran during the next execution on the isolate → removed
+// and, measured in a host process (its RSS, 64 MB isolate):
+//   Array#join of 30 × one 16 M-char string           568 MB, result ok (480 M chars)                → result capped
+//   encodeURIComponent of 16 M "é"                     294 MB, result ok (100 M chars)                → result capped
 // Still outside the guards (contained only by the host process's memory cap, issue 15 part A): flattening a
 // rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
-// (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors of Map/Set/object-key growth
-// (fixtures/scripts/hostile/fatal/).
+// (`new Array(2 ** 27).fill(0)`: 804 MB), JSON.stringify of one big string shared many times (30 × 16 M chars:
+// host RSS 1.07–1.16 GB, then either result ok or the host killed; also reachable through a script's result and a
+// binding argument, which the prelude serializes before it checks their size), new RegExp of a 64 M-char source
+// (519 MB, ok), String#replaceAll expanding 16 M matches (629 MB, memory_limit), and the V8 fatal errors of
+// Map/Set/object-key growth (fixtures/scripts/hostile/fatal/).
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;
@@ -95,6 +101,104 @@ export const RESOURCE_GUARDS = `
     wrap(S, 'repeat', builtLength('repeat'));
     wrap(S, 'padStart', builtLength('padStart'));
     wrap(S, 'padEnd', builtLength('padEnd'));
+
+    // So do strings assembled from many parts in one step, and the parts can be one string shared many times (30 ×
+    // a 16 M-character string joined: 480 M characters, result ok before this guard). join and toLocaleString, of
+    // arrays and typed arrays, first convert each element once, in order, as the builtin would, and add up the
+    // length they would build; the builtin then joins the converted parts. A cyclic array joins as '' where it
+    // recurs, as in V8.
+    const floor = Math.floor;
+    const ObjectCtor = Object;
+    // Null-prototype records: a setter the script puts on Array.prototype never sees (or keeps) these.
+    const joining = { __proto__: null, length: 0 };
+    const inJoin = (o) => { for (let i = 0; i < joining.length; i++) if (joining[i] === o) return true; return false; };
+    const lengthOf = (o) => { const n = +o.length; return n > 0 ? (n === n ? floor(n) : 0) : 0; };
+    const arrayJoin = G.Array.prototype.join;
+    const tooBig = () => new RangeErrorCtor('Invalid string length');
+    // The joined string of self's elements, each turned into a string by convert, sep between them.
+    const joined = (self, what, sep, convert) => {
+      if (self === null || self === undefined) throw new TypeErrorCtor(what + ' called on null or undefined');
+      const o = ObjectCtor(self);
+      if (inJoin(o)) return '';
+      joining[joining.length++] = o;
+      try {
+        const n = lengthOf(o);
+        const parts = { __proto__: null, length: 0 };
+        let total = 0;
+        for (let i = 0; i < n; i++) {
+          const v = o[i];
+          const part = v === undefined || v === null ? '' : convert(v);
+          total += (i > 0 ? sep.length : 0) + part.length;
+          if (total > MAX_BUILT) throw tooBig();
+          parts[i] = part;
+          parts.length = i + 1;
+        }
+        return rapply(arrayJoin, parts, [sep]);
+      } finally {
+        joining[--joining.length] = undefined;
+      }
+    };
+    const toText = (v) => (typeof v === 'string' ? v : \`\${v}\`);
+    const A = G.Array.prototype;
+    const TA = getPrototypeOf(G.Uint8Array).prototype;
+    const taLength = getOwnPropertyDescriptor(TA, 'length').get;
+    const taJoin = TA.join;
+    const replaceMethod = (owner, name, length, fn) => {
+      const method = { [name](...args) { return rapply(fn, this, args); } }[name];
+      defineProperty(method, 'length', { __proto__: null, value: length, configurable: true });
+      defineProperty(owner, name, { __proto__: null, value: method, writable: true, enumerable: false, configurable: true });
+    };
+    replaceMethod(A, 'join', 1, function (separator) {
+      const sep = separator === undefined ? ',' : toText(separator);
+      return joined(this, 'Array.prototype.join', sep, toText);
+    });
+    const localized = (what) => function (locales, options) {
+      return joined(this, what, ',', (v) => toText(v.toLocaleString(locales, options)));
+    };
+    replaceMethod(A, 'toLocaleString', 0, localized('Array.prototype.toLocaleString'));
+    // A typed array's elements are numbers: what the widest of its type can print bounds the result at once.
+    const widest = { __proto__: null, Int8Array: 4, Uint8Array: 3, Uint8ClampedArray: 3, Int16Array: 6, Uint16Array: 5,
+      Int32Array: 11, Uint32Array: 10, Float16Array: 24, Float32Array: 24, Float64Array: 24, BigInt64Array: 20, BigUint64Array: 20 };
+    const taTag = getOwnPropertyDescriptor(TA, Symbol.toStringTag).get;
+    replaceMethod(TA, 'join', 1, function (separator) {
+      const n = rapply(taLength, this, []);
+      const sep = separator === undefined ? ',' : toText(separator);
+      const width = widest[rapply(taTag, this, [])] ?? 24;
+      if (n * (width + sep.length) <= MAX_BUILT) return rapply(taJoin, this, [sep]);
+      return joined(this, '%TypedArray%.prototype.join', sep, toText);
+    });
+    const taLocalized = localized('%TypedArray%.prototype.toLocaleString');
+    replaceMethod(TA, 'toLocaleString', 0, function (locales, options) {
+      rapply(taLength, this, []);
+      return rapply(taLocalized, this, [locales, options]);
+    });
+
+    // Percent-encoding writes up to nine characters for one: an input that could pass the limit is measured first
+    // (ASCII left as is or %XX, then %XX per UTF-8 byte; escape: %XX below 256, else %uXXXX).
+    const strCharCodeAt = G.String.prototype.charCodeAt;
+    const kept = (chars) => { const set = { __proto__: null }; for (let i = 0; i < chars.length; i++) set[rapply(strCharCodeAt, chars, [i])] = true; return set; };
+    const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    const keptByUri = kept(alnum + "-_.!~*'()");
+    const keptByEscape = kept(alnum + '@*_+-./');
+    const encodedLength = (s, escape) => {
+      const keep = escape ? keptByEscape : keptByUri;
+      let total = 0;
+      for (let i = 0; i < s.length; i++) {
+        const c = rapply(strCharCodeAt, s, [i]);
+        total += keep[c] ? 1 : c < 128 || (escape && c < 256) ? 3 : escape || c < 2048 ? 6 : 9;
+        if (total > MAX_BUILT) return total;
+      }
+      return total;
+    };
+    for (const [name, escape] of [['encodeURI', false], ['encodeURIComponent', false], ['escape', true]]) {
+      const original = G[name];
+      if (typeof original !== 'function') continue;
+      replaceMethod(G, name, 1, function (value) {
+        const s = toText(value);
+        if (s.length * (escape ? 6 : 9) > MAX_BUILT && encodedLength(s, escape) > MAX_BUILT) throw tooBig();
+        return original(s);
+      });
+    }
 
     // ICU copies and indexes its input outside the V8 heap: bound what reaches it.
     const receiver = (name) => (self, args) => {
