@@ -123,6 +123,8 @@ export const RESOURCE_GUARDS = `
       joining[joining.length++] = o;
       try {
         const n = lengthOf(o);
+        // The separators alone would pass the limit: refused at once, as V8 does, not after walking every hole.
+        if (n > 1 && (n - 1) * sep.length > MAX_BUILT) throw tooBig();
         const parts = { __proto__: null, length: 0 };
         let total = 0;
         for (let i = 0; i < n; i++) {

@@ -43,6 +43,7 @@ t.test('up to the limit they build; past it they refuse with a RangeError', asyn
   t.equal(await run(thrown(`Array(3).fill('x'.repeat(2 ** 23)).toLocaleString()`)), 'RangeError: Invalid string length');
   t.equal(await run('return new Uint8Array(2 ** 22).join().length'), 2 ** 23 - 1, 'a typed array whose text fits is joined at once');
   t.equal(await run(thrown('new Uint8Array(2 ** 23).join(",,")')), 'RangeError: Invalid string length');
+  t.equal(await run(thrown('const a = []; a.length = 2 ** 32 - 1; a.join()')), 'RangeError: Invalid string length', 'a huge sparse array is refused at once, not walked');
   t.equal(await run(`return encodeURIComponent('x'.repeat(2 ** 24 - 1)).length`), 2 ** 24 - 1, 'unreserved characters count once');
   t.equal(await run(thrown(`encodeURIComponent('é'.repeat(2 ** 22))`)), 'RangeError: Invalid string length', '4 M "é" would be 24 M characters');
   t.equal(await run(`return escape('€'.repeat(2 ** 21)).length`), 6 * 2 ** 21);
