@@ -72,17 +72,17 @@ export const RESOURCE_GUARDS = `
     freeze(ArrayBuffer);
     defineProperty(G, 'ArrayBuffer', { __proto__: null, value: ArrayBuffer, writable: false, enumerable: false, configurable: false });
 
+    // A method replaced by fn under the same name, with the given length.
+    const replaceMethod = (owner, name, length, fn) => {
+      const method = { [name](...args) { return rapply(fn, this, args); } }[name];
+      defineProperty(method, 'length', { __proto__: null, value: length, configurable: true });
+      defineProperty(owner, name, { __proto__: null, value: method, writable: true, enumerable: false, configurable: true });
+    };
     // A method replaced by a checked one with the same name and length; the original stays captured.
     const wrap = (owner, name, check) => {
       const original = owner[name];
       if (typeof original !== 'function') return;
-      const guarded = {
-        [name](...args) {
-          return rapply(original, this, check(this, args));
-        },
-      }[name];
-      defineProperty(guarded, 'length', { __proto__: null, value: original.length, configurable: true });
-      defineProperty(owner, name, { __proto__: null, value: guarded, writable: true, enumerable: false, configurable: true });
+      replaceMethod(owner, name, original.length, function (...args) { return rapply(original, this, check(this, args)); });
     };
     const text = (v, what, max) => {
       const s = typeof v === 'string' ? v : StringCtor(v);
@@ -112,7 +112,7 @@ export const RESOURCE_GUARDS = `
     // Null-prototype records: a setter the script puts on Array.prototype never sees (or keeps) these.
     const joining = { __proto__: null, length: 0 };
     const inJoin = (o) => { for (let i = 0; i < joining.length; i++) if (joining[i] === o) return true; return false; };
-    const lengthOf = (o) => { const n = +o.length; return n > 0 ? (n === n ? floor(n) : 0) : 0; };
+    const lengthOf = (o) => { const n = +o.length; return n > 0 ? floor(n) : 0; };
     const arrayJoin = G.Array.prototype.join;
     const tooBig = () => new RangeErrorCtor('Invalid string length');
     // The joined string of self's elements, each turned into a string by convert, sep between them.
@@ -133,8 +133,8 @@ export const RESOURCE_GUARDS = `
           total += (i > 0 ? sep.length : 0) + part.length;
           if (total > MAX_BUILT) throw tooBig();
           parts[i] = part;
-          parts.length = i + 1;
         }
+        parts.length = n;
         return rapply(arrayJoin, parts, [sep]);
       } finally {
         joining[--joining.length] = undefined;
@@ -145,11 +145,6 @@ export const RESOURCE_GUARDS = `
     const TA = getPrototypeOf(G.Uint8Array).prototype;
     const taLength = getOwnPropertyDescriptor(TA, 'length').get;
     const taJoin = TA.join;
-    const replaceMethod = (owner, name, length, fn) => {
-      const method = { [name](...args) { return rapply(fn, this, args); } }[name];
-      defineProperty(method, 'length', { __proto__: null, value: length, configurable: true });
-      defineProperty(owner, name, { __proto__: null, value: method, writable: true, enumerable: false, configurable: true });
-    };
     replaceMethod(A, 'join', 1, function (separator) {
       const sep = separator === undefined ? ',' : toText(separator);
       return joined(this, 'Array.prototype.join', sep, toText);
@@ -171,7 +166,7 @@ export const RESOURCE_GUARDS = `
     });
     const taLocalized = localized('%TypedArray%.prototype.toLocaleString');
     replaceMethod(TA, 'toLocaleString', 0, function (locales, options) {
-      rapply(taLength, this, []);
+      rapply(taLength, this, []); // a TypeError for anything but a typed array, as the builtin's
       return rapply(taLocalized, this, [locales, options]);
     });
 
