@@ -15,13 +15,13 @@
 // and, measured in a host process (its RSS, 64 MB isolate):
 //   Array#join of 30 × one 16 M-char string           568 MB, result ok (480 M chars)                → result capped
 //   encodeURIComponent of 16 M "é"                     294 MB, result ok (100 M chars)                → result capped
+//   JSON.stringify of 30 × one 16 M-char string       1.07–1.16 GB, ok or host killed                → counted first
+//     (and a script's result, arguments and logs, which went through it uncounted: prelude-json.ts)
 // Still outside the guards (contained only by the host process's memory cap, issue 15 part A): flattening a
 // rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
-// (`new Array(2 ** 27).fill(0)`: 804 MB), JSON.stringify of one big string shared many times (30 × 16 M chars:
-// host RSS 1.07–1.16 GB, then either result ok or the host killed; also reachable through a script's result and a
-// binding argument, which the prelude serializes before it checks their size), new RegExp of a 64 M-char source
-// (519 MB, ok), String#replaceAll expanding 16 M matches (629 MB, memory_limit), and the V8 fatal errors of
-// Map/Set/object-key growth (fixtures/scripts/hostile/fatal/).
+// (`new Array(2 ** 27).fill(0)`: 804 MB), new RegExp of a 64 M-char source (519 MB, ok), String#replaceAll
+// expanding 16 M matches (629 MB, memory_limit), and the V8 fatal errors of Map/Set/object-key growth
+// (fixtures/scripts/hostile/fatal/).
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;

@@ -1,6 +1,7 @@
 // The in-isolate half of the engine, compiled once per isolate and run in every fresh context before user
 // code. It evaluates to the `run` function the host calls; nothing it holds is reachable from globals.
-import { RESOURCE_GUARDS } from './prelude-resources.ts';
+import { BOUNDED_JSON } from './prelude-json.ts';
+import { MAX_BUILT_STRING, RESOURCE_GUARDS } from './prelude-resources.ts';
 
 /** Name the prelude's frames carry in stack traces; user code is `SCRIPT_URL`. */
 export const PRELUDE_FILENAME = 'engine:prelude';
@@ -8,9 +9,9 @@ export const SCRIPT_URL = 'file:///script.js';
 /** Every host→isolate task rejects with an error whose message starts with this (see "Sentinel" below). */
 export const SENTINEL = 'engine:sentinel';
 /**
- * Deepest nesting of arrays and objects a result (or a binding argument) may have. Checked here, on the JSON the
- * isolate produced, so no value a script returns or passes can make the host's parsing, validating, shaping or
- * serializing recurse out of its stack.
+ * Deepest nesting of arrays and objects a result (or a binding argument) may have. Checked in the isolate while its
+ * JSON is written (prelude-json.ts), so no value a script returns or passes can make the host's parsing,
+ * validating, shaping or serializing recurse out of its stack; the host checks again (bridge.ts).
  */
 export const MAX_RESULT_DEPTH = 100;
 /** Separates the records appended to the sentinel's message: JSON and names never contain a raw NUL. */
@@ -73,6 +74,20 @@ export const PRELUDE = `'use strict';
   delete G.Atomics;
   // Allocation and scheduling guards (prelude-resources.ts).
 ${RESOURCE_GUARDS}
+  // JSON text is counted as it would be written and refused past a limit before it is built (prelude-json.ts): the
+  // script's JSON.stringify at the limit of any built string, results, arguments and logs at their own.
+  const stringifyWithin = ${BOUNDED_JSON};
+  const OVER = stringifyWithin.OVER;
+  const DEEP = stringifyWithin.DEEP;
+  {
+    const stringify = { stringify(value, replacer, space) {
+      const json = stringifyWithin(value, replacer, space, ${MAX_BUILT_STRING});
+      if (json === OVER) throw new RangeError('Invalid string length');
+      return json;
+    } }.stringify;
+    defineProperty(stringify, 'length', { __proto__: null, value: 3, configurable: true });
+    defineProperty(JSON, 'stringify', { __proto__: null, value: stringify, writable: true, enumerable: false, configurable: true });
+  }
   const MARKER = '${SCRIPT_URL}:';
 
   let box;
@@ -164,22 +179,6 @@ ${RESOURCE_GUARDS}
     return err;
   };
 
-  // Nesting depth of a JSON text, counted outside strings; iterative, and it stops as soon as the limit is passed.
-  const tooDeep = (json, limit) => {
-    if (json.length <= limit * 2) return false;
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < json.length; i++) {
-      const c = rapply(strCharCodeAt, json, [i]);
-      if (inString) {
-        if (c === 92) i++; // backslash: skip the escaped character
-        else if (c === 34) inString = false;
-      } else if (c === 34) inString = true;
-      else if (c === 91 || c === 123) { if (++depth > limit) return true; }
-      else if (c === 93 || c === 125) depth--;
-    }
-    return false;
-  };
   const call = (name, arg) => {
     // Once the outcome is decided nobody observes these calls: they never settle, which costs nothing
     // (a flood of rejections would cost isolated-vm quadratic bookkeeping, and an Error each).
@@ -187,15 +186,15 @@ ${RESOURCE_GUARDS}
     if (ex.closed) throw ex.closedError || (ex.closedError = hostError({ __proto__: null, kind: 'tool', code: 'EXECUTION_CLOSED', message: 'The execution has ended; binding calls are refused.' }));
     let json = 'null';
     if (arg !== undefined) {
-      try { json = jsonStringify(arg); } catch (e) {
+      try { json = stringifyWithin(arg, undefined, undefined, ex.maxArg, ${MAX_RESULT_DEPTH}); } catch (e) {
         throw new TypeErrorCtor(name + ': the argument must be JSON-serializable (' + describe(e).message + ')');
       }
-      if (typeof json !== 'string') json = 'null';
+      if (typeof json !== 'string' && json !== OVER && json !== DEEP) json = 'null';
     }
-    if (json.length > ex.maxArg) {
+    if (json === OVER || json.length > ex.maxArg) {
       throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_bytes', message: name + ': the argument is larger than ' + ex.maxArg + ' bytes.' });
     }
-    if (tooDeep(json, ${MAX_RESULT_DEPTH})) {
+    if (json === DEEP) {
       throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_depth', message: name + ': the argument nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep.' });
     }
     // The call cap ends the execution at once (a flood must stop, not be caught and retried); it is checked
@@ -247,7 +246,7 @@ ${RESOURCE_GUARDS}
   const format = (v) => {
     if (typeof v === 'string') return v;
     if (v instanceof ErrorCtor) return (read(v, 'name') || 'Error') + ': ' + (read(v, 'message') || '');
-    try { const s = jsonStringify(v); if (typeof s === 'string') return s; } catch (_) {}
+    try { const s = stringifyWithin(v, undefined, undefined, ${MAX_BUILT_STRING}); if (typeof s === 'string') return s; } catch (_) {}
     try { return StringCtor(v); } catch (_) { return '[unprintable]'; }
   };
   // The budget is counted in UTF-16 units here (never more than the host's UTF-8 bytes); the host
@@ -291,13 +290,13 @@ ${RESOURCE_GUARDS}
     const tooBig = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_bytes', 'The result is larger than ' + max + ' bytes.'));
     const tooNested = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_depth', 'The result nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep; flatten it.'));
     try {
-      // A huge string is refused before JSON.stringify would copy or flatten it.
-      if (typeof value === 'string' && value.length > max) return tooBig();
+      // Text longer than the limit is refused before it is built (nor is a huge string copied or flattened).
       if (value === undefined) return 'R';
-      const json = jsonStringify(value);
+      const json = stringifyWithin(value, undefined, undefined, max, ${MAX_RESULT_DEPTH});
+      if (json === OVER) return tooBig();
+      if (json === DEEP) return tooNested();
       if (typeof json !== 'string') return 'R';
       if (json.length > max || (json.length * 3 > max && utf8Length(json) > max)) return tooBig();
-      if (tooDeep(json, ${MAX_RESULT_DEPTH})) return tooNested();
       return 'R' + json;
     } catch (e) {
       const d = describe(e);

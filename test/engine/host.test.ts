@@ -116,9 +116,9 @@ t.test('an organization whose scripts keep killing hosts is quarantined; others 
 t.test('a host over its memory cap is killed: crashed, reason memory', async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, hostMemoryMb: 200 });
   t.teardown(() => engine.close());
-  // A 128 M-character rope built by doubling is a few bytes of heap (the prelude caps repeat/pad at 2 ** 24, not
-  // concatenation), but flattening it while stringifying pushes the process near 400 MB, outside the heap limit.
-  const r = await engine.execute({ source: "let s = 'x'; for (let i = 0; i < 27; i++) s += s; return JSON.stringify({ s }).length", bindings: [], hostCall: answer, limits: { wallMs: 4000, cpuMs: 4000 } });
+  // A 256 M-character rope built by doubling is a few bytes of heap (the prelude caps repeat/pad at 2 ** 24, not
+  // concatenation), but flattening it to search it allocates 256 MB outside the heap limit (fatal/05-rope-flatten).
+  const r = await engine.execute({ source: "let s = 'xy'; for (let i = 0; i < 27; i++) s += s; return s.indexOf('z')", bindings: [], hostCall: answer, limits: { wallMs: 4000, cpuMs: 4000 } });
   t.equal(r.error?.type, 'crashed');
   t.equal(hostsOf(engine).crashes.memory, 1);
   await fullCapacity(engine, 1, 1);
