@@ -17,11 +17,12 @@
 //   encodeURIComponent of 16 M "é"                     294 MB, result ok (100 M chars)                → result capped
 //   JSON.stringify of 30 × one 16 M-char string       1.07–1.16 GB, ok or host killed                → counted first
 //     (and a script's result, arguments and logs, which went through it uncounted: prelude-json.ts)
+//   new RegExp of a 64 M-char source                   500 MB, result ok                              → source capped
+//   new RegExp of 2^20 words joined by '|' (10 M chars) 893 MB, fatal out-of-memory, host died        → source capped
 // Still outside the guards (contained only by the host process's memory cap, issue 15 part A): flattening a
 // rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
-// (`new Array(2 ** 27).fill(0)`: 804 MB), new RegExp of a 64 M-char source (519 MB, ok), String#replaceAll
-// expanding 16 M matches (629 MB, memory_limit), and the V8 fatal errors of Map/Set/object-key growth
-// (fixtures/scripts/hostile/fatal/).
+// (`new Array(2 ** 27).fill(0)`: 804 MB), String#replaceAll expanding 16 M matches (629 MB, memory_limit), and the
+// V8 fatal errors of Map/Set/object-key growth (fixtures/scripts/hostile/fatal/).
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;
@@ -276,5 +277,58 @@ export const RESOURCE_GUARDS = `
     guardConstructor(getPrototypeOf(async function () {}).constructor, 'AsyncFunction');
     guardConstructor(getPrototypeOf(function* () {}).constructor, 'GeneratorFunction');
     guardConstructor(getPrototypeOf(async function* () {}).constructor, 'AsyncGeneratorFunction');
+
+    // A regular expression is code too: parsing and compiling one takes about 128 bytes per source character
+    // outside the heap (a 10 M-character alternation ended a host process in a fatal out-of-memory error). Every
+    // way a script can have a source compiled gets the eval limit: the constructor, compile, and the string methods
+    // that build one from a string. A RegExp object as the pattern keeps its source, which was checked when it was
+    // made (and literals are part of the script, whose own size is capped).
+    const RE = G.RegExp;
+    const reProto = RE.prototype;
+    const sourceOf = getOwnPropertyDescriptor(reProto, 'source').get;
+    const SyntaxErrorCtor = SyntaxError;
+    const isRegExp = (v) => { try { rapply(sourceOf, v, []); return v !== reProto; } catch (_) { return false; } };
+    const symMatch = Symbol.match;
+    const checkedSource = (p) => {
+      if (p.length > MAX_CODE) throw new SyntaxErrorCtor('Invalid regular expression: a source longer than ' + MAX_CODE + ' characters is refused in the sandbox.');
+      return p;
+    };
+    // What the constructor does with its arguments before it compiles, done once here so that the original receives
+    // strings (or a RegExp object) and runs no script code a second time.
+    const RegExp = function RegExp(pattern, flags) {
+      const regExpLike = pattern !== null && (typeof pattern === 'object' || typeof pattern === 'function') && !!pattern[symMatch];
+      if (new.target === undefined && regExpLike && flags === undefined && pattern.constructor === RegExp) return pattern;
+      let p = pattern;
+      let f = flags;
+      if (isRegExp(pattern)) return rconstruct(RE, [pattern, flags], new.target === undefined ? RegExp : new.target);
+      if (regExpLike) {
+        p = pattern.source;
+        if (flags === undefined) f = pattern.flags;
+      }
+      p = checkedSource(p === undefined ? '' : toText(p));
+      if (f !== undefined) f = toText(f);
+      return rconstruct(RE, [p, f], new.target === undefined ? RegExp : new.target);
+    };
+    for (const key of Reflect.ownKeys(RE)) {
+      if (key !== 'prototype' && key !== 'name' && key !== 'length') defineProperty(RegExp, key, getOwnPropertyDescriptor(RE, key));
+    }
+    defineProperty(RegExp, 'length', { __proto__: null, value: 2, configurable: true });
+    defineProperty(RegExp, 'prototype', fixed(reProto));
+    defineProperty(reProto, 'constructor', { __proto__: null, value: RegExp, writable: true, enumerable: false, configurable: true });
+    defineProperty(G, 'RegExp', { __proto__: null, value: RegExp, writable: true, enumerable: false, configurable: true });
+    wrap(reProto, 'compile', (self, args) => {
+      if (!isRegExp(args[0])) args[0] = checkedSource(args[0] === undefined ? '' : toText(args[0]));
+      return args;
+    });
+    // match, matchAll and search compile a pattern given as anything but an object with the method of their symbol.
+    for (const [name, symbol] of [['match', Symbol.match], ['matchAll', Symbol.matchAll], ['search', Symbol.search]]) {
+      wrap(S, name, (self, args) => {
+        const r = args[0];
+        if (r === undefined || r === null || typeof r === 'symbol') return args;
+        if ((typeof r === 'object' || typeof r === 'function') && r[symbol] != null) return args;
+        args[0] = checkedSource(toText(r));
+        return args;
+      });
+    }
   })();
 `.replaceAll('MAX_BUILT', String(MAX_BUILT_STRING)).replaceAll('MAX_INTL', String(MAX_INTL_INPUT)).replaceAll('MAX_CODE', String(MAX_DYNAMIC_SOURCE));
