@@ -19,10 +19,12 @@
 //     (and a script's result, arguments and logs, which went through it uncounted: prelude-json.ts)
 //   new RegExp of a 64 M-char source                   500 MB, result ok                              → source capped
 //   new RegExp of 2^20 words joined by '|' (10 M chars) 893 MB, fatal out-of-memory, host died        → source capped
+//   replace(/x/g, () => a 16 M-char string), 30 matches 572 MB, result ok (503 M chars)              → result capped
+//   replace(/x/g, '$&' × 30) over 4 M matches          1179 MB, host killed at its memory cap          → result capped
 // Still outside the guards (contained only by the host process's memory cap, issue 15 part A): flattening a
 // rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
-// (`new Array(2 ** 27).fill(0)`: 804 MB), String#replaceAll expanding 16 M matches (629 MB, memory_limit), and the
-// V8 fatal errors of Map/Set/object-key growth (fixtures/scripts/hostile/fatal/).
+// (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors of Map/Set/object-key growth
+// (fixtures/scripts/hostile/fatal/).
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;
@@ -330,5 +332,108 @@ export const RESOURCE_GUARDS = `
         return args;
       });
     }
+
+    // Replacing builds its result in one step too, and a replacement can be much longer than what it replaces: a
+    // function returning one 16 M-character string for 30 matches gave 480 M characters (result ok), and '$&' 30
+    // times over 4 M matches took a host past its memory cap. A replacement function is wrapped to add up what it
+    // returns; a template is measured when its worst case could pass the limit: exactly, match by match, for a
+    // string pattern, and by expanding it in our own function (GetSubstitution's rules) for a regular expression.
+    const strIndexOf = S.indexOf;
+    const strSlice = S.slice;
+    const isCallable = (f) => typeof f === 'function';
+    const symReplace = Symbol.replace;
+    // The character at i, or '' past the end (an index past the end would be looked up on String.prototype).
+    const charAt = (t, i) => (i < t.length ? t[i] : '');
+    // A function that replaces as fn would and throws past the limit; total starts at the subject's length.
+    const counted = (fn, subject) => {
+      let total = subject.length;
+      return function (matched) {
+        const r = toText(rapply(fn, undefined, arguments));
+        total += r.length - toText(matched).length;
+        if (total > MAX_BUILT) throw tooBig();
+        return r;
+      };
+    };
+    const dollars = (t) => { let n = 0; for (let i = rapply(strIndexOf, t, ['$']); i >= 0; i = rapply(strIndexOf, t, ['$', i + 1])) n++; return n; };
+    // Upper bound of a replacement's length: each '$' may stand for at most the whole subject.
+    const worstCase = (subject, t, matches, searched) => subject.length + matches * (t.length + dollars(t) * subject.length - searched);
+    // GetSubstitution for a string pattern: only $$, $&, $\` and $' mean anything.
+    const stringTemplate = (t) => {
+      const parts = { __proto__: null, fixed: 0, match: 0, before: 0, after: 0 };
+      for (let i = 0; i < t.length; i++) {
+        const c = t[i] === '$' ? charAt(t, i + 1) : '';
+        if (c === '$') { parts.fixed++; i++; } else if (c === '&') { parts.match++; i++; } else if (c === '\`') { parts.before++; i++; } else if (c === "'") { parts.after++; i++; } else parts.fixed++;
+      }
+      return parts;
+    };
+    const checkStringReplace = (subject, search, t, all) => {
+      const parts = stringTemplate(t);
+      let total = subject.length;
+      const step = search.length > 0 ? search.length : 1;
+      for (let at = rapply(strIndexOf, subject, [search, 0]); at >= 0; at = all ? rapply(strIndexOf, subject, [search, at + step]) : -1) {
+        total += parts.fixed + parts.match * search.length + parts.before * at + parts.after * (subject.length - at - search.length) - search.length;
+        if (total > MAX_BUILT) throw tooBig();
+        if (at + step > subject.length) break;
+      }
+    };
+    for (const [name, all] of [['replace', false], ['replaceAll', true]]) {
+      const original = S[name];
+      replaceMethod(S, name, 2, function (searchValue, replaceValue) {
+        if (this === null || this === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
+        // A pattern with its own replace method (a RegExp) is its business: RegExp.prototype[Symbol.replace] is guarded.
+        if (searchValue !== null && (typeof searchValue === 'object' || typeof searchValue === 'function') && searchValue[symReplace] != null) {
+          return rapply(original, this, [searchValue, replaceValue]);
+        }
+        const subject = toText(this);
+        const search = toText(searchValue);
+        if (isCallable(replaceValue)) return rapply(original, subject, [search, counted(replaceValue, subject)]);
+        const t = toText(replaceValue);
+        const matches = !all ? 1 : search.length === 0 ? subject.length + 1 : floor(subject.length / search.length);
+        if (worstCase(subject, t, matches, search.length) > MAX_BUILT) checkStringReplace(subject, search, t, all);
+        return rapply(original, subject, [search, t]);
+      });
+    }
+    // GetSubstitution for a regular expression, as a replacement function: the original then calls it per match.
+    const expand = (t) => function (matched, ...rest) {
+      const hasGroups = typeof rest[rest.length - 1] !== 'string';
+      const groups = hasGroups ? rest[rest.length - 1] : undefined;
+      const m = rest.length - (hasGroups ? 3 : 2);
+      const position = rest[m];
+      const subject = rest[m + 1];
+      const capture = (n) => (rest[n - 1] === undefined ? '' : toText(rest[n - 1]));
+      let out = '';
+      for (let i = 0; i < t.length; i++) {
+        if (out.length > MAX_BUILT) throw tooBig();
+        const c = t[i];
+        const d = charAt(t, i + 1);
+        if (c !== '$' || d === '') { out += c; continue; }
+        if (d === '$') { out += '$'; i++; } else if (d === '&') { out += matched; i++; }
+        else if (d === '\`') { out += rapply(strSlice, subject, [0, position]); i++; }
+        else if (d === "'") { out += rapply(strSlice, subject, [position + matched.length]); i++; }
+        else if (d >= '0' && d <= '9') {
+          const e = charAt(t, i + 2);
+          const two = e >= '0' && e <= '9' ? +(d + e) : 0;
+          if (two >= 1 && two <= m) { out += capture(two); i += 2; }
+          else if (+d >= 1 && +d <= m) { out += capture(+d); i++; }
+          else out += c;
+        } else if (d === '<' && groups !== undefined) {
+          const close = rapply(strIndexOf, t, ['>', i + 2]);
+          if (close < 0) { out += c; continue; }
+          const v = ObjectCtor(groups)[rapply(strSlice, t, [i + 2, close])];
+          out += v === undefined ? '' : toText(v);
+          i = close;
+        } else out += c;
+      }
+      if (out.length > MAX_BUILT) throw tooBig();
+      return out;
+    };
+    const reReplace = reProto[symReplace];
+    replaceMethod(reProto, symReplace, 2, function (string, replaceValue) {
+      const subject = toText(string);
+      if (isCallable(replaceValue)) return rapply(reReplace, this, [subject, counted(replaceValue, subject)]);
+      const t = toText(replaceValue);
+      if (worstCase(subject, t, subject.length + 1, 0) <= MAX_BUILT) return rapply(reReplace, this, [subject, t]);
+      return rapply(reReplace, this, [subject, counted(expand(t), subject)]);
+    });
   })();
 `.replaceAll('MAX_BUILT', String(MAX_BUILT_STRING)).replaceAll('MAX_INTL', String(MAX_INTL_INPUT)).replaceAll('MAX_CODE', String(MAX_DYNAMIC_SOURCE));
