@@ -7,7 +7,7 @@ import { Slot, type SlotHooks } from '../slot.ts';
 import type { RunEnd, RunTarget } from '../run.ts';
 import type { EngineLimits, ResolvedConfig } from '../limits.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
-import { CLOSED_REPLY, HEARTBEAT_MS, MAX_SERVER_FRAME, encodeEnd } from './protocol.ts';
+import { CLOSED_REPLY, CULPRIT_MARK, HEARTBEAT_MS, MAX_SERVER_FRAME, encodeEnd } from './protocol.ts';
 import { pinSelf } from './cpu-pinning.ts';
 
 const FD = 3;
@@ -84,7 +84,21 @@ const hooks: SlotHooks = {
   // V8 gave up on an isolate: nothing in this process can be trusted any more. Name the execution to blame (a
   // synchronous write: the event loop will not turn again), then end at once; the server reports and replaces.
   catastrophic: (message, execId) => {
-    try { writeSync(FD, frameBytes(`F${execId ?? ''}${SEP}${message}`)); } catch { /* the server sees the exit anyway */ }
+    const frame = `F${execId ?? ''}${SEP}${message}`;
+    // The socket is non-blocking: with the server slow to read, a write can take part of the frame or fail with
+    // EAGAIN, and then the server would not know whom to blame and would fail every execution here. Keep writing for
+    // a moment. If earlier frames are still queued, a frame written now would land inside one: name the execution
+    // on stderr instead, which the server reads when the process is gone.
+    if (socket.writableLength === 0) {
+      const bytes = frameBytes(frame);
+      const until = performance.now() + 250;
+      let at = 0;
+      while (at < bytes.length && performance.now() < until) {
+        try { at += writeSync(FD, bytes, at); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') break; }
+      }
+      if (at === bytes.length) process.kill(process.pid, 'SIGKILL');
+    }
+    try { writeSync(2, `\n${CULPRIT_MARK}${execId ?? ''}\n`); } catch { /* the exit is reported anyway */ }
     process.kill(process.pid, 'SIGKILL');
   },
   // Sent before the slot prepares its next context, so the server always sees an execution's end before the

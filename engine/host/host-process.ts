@@ -10,7 +10,7 @@ import { tenantTag } from '../compile.ts';
 import type { ResolvedConfig } from '../limits.ts';
 import type { ExecutionError } from '../result.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
-import { CLOSED_REPLY, decodeEnd } from './protocol.ts';
+import { CLOSED_REPLY, CULPRIT_MARK, decodeEnd } from './protocol.ts';
 import type { RemoteSlot } from './remote-slot.ts';
 import type { SpawnSettings } from './sandbox-env.ts';
 
@@ -22,6 +22,14 @@ const EARLY_DEATH_MS = 2000;
 const MAX_BACKOFF_MS = 5000;
 const QUIT_WAIT_MS = 2500;
 const STDERR_TAIL = 1024;
+
+/** The execution a dying host named on stderr (its 'F' frame could not be sent), or null. */
+function culpritOnStderr(tail: string): { id: number; message: string } | null {
+  const at = tail.lastIndexOf(CULPRIT_MARK);
+  if (at < 0) return null;
+  const id = /^\d*/.exec(tail.slice(at + CULPRIT_MARK.length))![0];
+  return { id: Number(id), message: 'V8 gave up on an isolate (a fatal engine error)' };
+}
 /** Why a host replaces an isolate (slot.ts, run.ts). */
 const RECYCLE_REASONS = new Set(['timeout', 'memory_limit', 'run_failed', 'abandoned_calls', 'busy_after_done', 'compile_failed',
   'max_executions', 'prepare_failed', 'prepare_stuck', 'heap_high', 'breach', 'fatal', 'closed', 'disposed']);
@@ -265,7 +273,7 @@ export class HostProcess {
     this.builtEarlier = this.isolates.built;
     this.isolates = { built: this.builtEarlier, refs: 0, cached: 0, live: 0 };
     if (this.closing) return;
-    const culprit = this.culprit;
+    const culprit = this.culprit ?? culpritOnStderr(this.stderrTail);
     const reason = this.killedFor ?? (culprit ? 'fatal' : signal === 'SIGKILL' ? 'killed' : signal === 'SIGABRT' ? 'abort'
       : signal === 'SIGSEGV' || signal === 'SIGBUS' ? 'segfault' : 'exit');
     const victims = [...this.running.values()];

@@ -15,6 +15,8 @@ import { clip, type ErrorType, type ExecutionError } from '../result.ts';
 import type { RunEnd } from '../run.ts';
 
 export const HEARTBEAT_MS = 250;
+/** Begins the stderr line naming the execution a dying host blames, when its 'F' frame could not be sent. */
+export const CULPRIT_MARK = 'engine-host-culprit:';
 /** Replies carry binding results (a large spreadsheet read is tens of MB); anything bigger is a bug. */
 export const MAX_SERVER_FRAME = 512 * 1024 * 1024;
 
