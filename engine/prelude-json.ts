@@ -190,14 +190,17 @@ export const BOUNDED_JSON = `
           if (started) while (depth >= 0 && holder !== top) close();
           started = true;
         }
-        // A primitive the serializer would take out of its wrapper, taken out here (once, as it would).
-        if (typeof v === 'object' && v !== null && !isArray(v) && !isRawJSON(v) && (handler !== undefined || fnCall(hasOwn, v, 'length'))) {
-          v = unwrapped(v, handler !== undefined);
+        let array = false;
+        let raw = false;
+        if (typeof v === 'object' && v !== null) {
+          array = isArray(v);
+          raw = !array && isRawJSON(v);
+          // A primitive the serializer would take out of its wrapper, taken out here (once, as it would).
+          if (!array && !raw && (handler !== undefined || fnCall(hasOwn, v, 'length'))) v = unwrapped(v, handler !== undefined);
         }
         // The length of v's own text (a container's brackets only); -1 when v is left out.
         let own = -1;
         let container;
-        let opensArray = false;
         if (v === null) own = 4;
         else if (typeof v === 'string') {
           if (v.length + 2 > limit - total) overflow();
@@ -206,12 +209,11 @@ export const BOUNDED_JSON = `
         else if (typeof v === 'boolean') own = v ? 4 : 5;
         else if (typeof v === 'bigint') return v; // the serializer throws its TypeError
         else if (typeof v === 'object') {
-          if (isRawJSON(v)) own = v.rawJSON.length;
+          if (raw) own = v.rawJSON.length;
           else {
             own = 2;
             container = v;
-            opensArray = isArray(v);
-            if (handler !== undefined && !opensArray) v = new ProxyCtor({ __proto__: null, object: v }, handler);
+            if (handler !== undefined && !array) v = new ProxyCtor({ __proto__: null, object: v }, handler);
           }
         }
         if (depth >= 0) {
@@ -235,7 +237,7 @@ export const BOUNDED_JSON = `
             savedTop[depth] = top; savedArray[depth] = topArray; savedMembers[depth] = topMembers; savedObject[depth] = topObject;
           }
           depth++;
-          top = v; topArray = opensArray; topMembers = 0; topObject = container;
+          top = v; topArray = array; topMembers = 0; topObject = container;
           if (depth >= deepest) { deep = true; throw new RangeErrorCtor('Maximum nesting depth exceeded'); }
         }
         return v;

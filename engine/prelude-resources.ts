@@ -289,7 +289,11 @@ export const RESOURCE_GUARDS = `
     const reProto = RE.prototype;
     const sourceOf = getOwnPropertyDescriptor(reProto, 'source').get;
     const SyntaxErrorCtor = SyntaxError;
-    const isRegExp = (v) => { try { rapply(sourceOf, v, []); return v !== reProto; } catch (_) { return false; } };
+    // A brand check (the source getter throws for anything but a RegExp), paid only by objects.
+    const isRegExp = (v) => {
+      if (v === null || typeof v !== 'object' || v === reProto) return false;
+      try { rapply(sourceOf, v, []); return true; } catch (_) { return false; }
+    };
     const symMatch = Symbol.match;
     const checkedSource = (p) => {
       if (p.length > MAX_CODE) throw new SyntaxErrorCtor('Invalid regular expression: a source longer than ' + MAX_CODE + ' characters is refused in the sandbox.');
@@ -344,13 +348,23 @@ export const RESOURCE_GUARDS = `
     const symReplace = Symbol.replace;
     // The character at i, or '' past the end (an index past the end would be looked up on String.prototype).
     const charAt = (t, i) => (i < t.length ? t[i] : '');
-    // A function that replaces as fn would and throws past the limit; total starts at the subject's length.
+    // A function that replaces as fn would and throws once the result would pass the limit. It adds up the result
+    // as the original assembles it: a match is used only if it starts at or after the end of the last one used, and
+    // the text between them is kept. (An exec of the script's own may return any matched string at any position;
+    // subtracting what each match removes would let skipped matches cancel what others add.)
     const counted = (fn, subject) => {
-      let total = subject.length;
+      let total = 0;
+      let next = 0;
       return function (matched) {
         const r = toText(rapply(fn, undefined, arguments));
-        total += r.length - toText(matched).length;
-        if (total > MAX_BUILT) throw tooBig();
+        const n = arguments.length;
+        // (matched, ...captures, position, subject[, groups])
+        const position = arguments[typeof arguments[n - 1] === 'string' ? n - 2 : n - 3];
+        if (position >= next) {
+          total += position - next + r.length;
+          next = position + toText(matched).length;
+          if (total + (next < subject.length ? subject.length - next : 0) > MAX_BUILT) throw tooBig();
+        }
         return r;
       };
     };
@@ -401,38 +415,67 @@ export const RESOURCE_GUARDS = `
       const position = rest[m];
       const subject = rest[m + 1];
       const capture = (n) => (rest[n - 1] === undefined ? '' : toText(rest[n - 1]));
+      // Literal runs are appended whole (one part per run, not per character).
       let out = '';
-      for (let i = 0; i < t.length; i++) {
-        if (out.length > MAX_BUILT) throw tooBig();
-        const c = t[i];
-        const d = charAt(t, i + 1);
-        if (c !== '$' || d === '') { out += c; continue; }
-        if (d === '$') { out += '$'; i++; } else if (d === '&') { out += matched; i++; }
-        else if (d === '\`') { out += rapply(strSlice, subject, [0, position]); i++; }
-        else if (d === "'") { out += rapply(strSlice, subject, [position + matched.length]); i++; }
+      let i = 0;
+      while (i < t.length) {
+        const at = rapply(strIndexOf, t, ['$', i]);
+        const end = at < 0 ? t.length : at;
+        if (end > i) out += rapply(strSlice, t, [i, end]);
+        if (at < 0) break;
+        const d = charAt(t, at + 1);
+        i = at + 2;
+        if (d === '$') out += '$';
+        else if (d === '&') out += matched;
+        else if (d === '\`') out += rapply(strSlice, subject, [0, position]);
+        else if (d === "'") out += rapply(strSlice, subject, [position + matched.length]);
         else if (d >= '0' && d <= '9') {
-          const e = charAt(t, i + 2);
+          const e = charAt(t, at + 2);
           const two = e >= '0' && e <= '9' ? +(d + e) : 0;
-          if (two >= 1 && two <= m) { out += capture(two); i += 2; }
-          else if (+d >= 1 && +d <= m) { out += capture(+d); i++; }
-          else out += c;
-        } else if (d === '<' && groups !== undefined) {
-          const close = rapply(strIndexOf, t, ['>', i + 2]);
-          if (close < 0) { out += c; continue; }
-          const v = ObjectCtor(groups)[rapply(strSlice, t, [i + 2, close])];
+          if (two >= 1 && two <= m) { out += capture(two); i = at + 3; }
+          else if (+d >= 1 && +d <= m) out += capture(+d);
+          else { out += '$'; i = at + 1; }
+        } else if (d === '<' && groups !== undefined && rapply(strIndexOf, t, ['>', at + 2]) >= 0) {
+          const close = rapply(strIndexOf, t, ['>', at + 2]);
+          const v = ObjectCtor(groups)[rapply(strSlice, t, [at + 2, close])];
           out += v === undefined ? '' : toText(v);
-          i = close;
-        } else out += c;
+          i = close + 1;
+        } else { out += '$'; i = at + 1; }
+        if (out.length > MAX_BUILT) throw tooBig();
       }
       if (out.length > MAX_BUILT) throw tooBig();
       return out;
+    };
+    // The worst case of a template holds only while matches come from the builtin exec (substrings of the subject,
+    // at most one per position): an exec of the script's own can return any string, at one position forever (a
+    // 1-character subject, 2^16 empty matches and a 4,096-character template gave 268 M characters). So a template
+    // goes to the original only for a RegExp whose exec and flag getters no script code has replaced, on the object
+    // or its prototype (a getter the original calls could swap exec midway).
+    const reExec = reProto.exec;
+    const ownKeys = Reflect.ownKeys;
+    const flagNames = { __proto__: null, length: 0 };
+    const flagGetters = { __proto__: null };
+    for (const name of ['flags', 'hasIndices', 'global', 'ignoreCase', 'multiline', 'dotAll', 'unicode', 'unicodeSets', 'sticky']) {
+      const d = getOwnPropertyDescriptor(reProto, name);
+      if (d !== undefined && typeof d.get === 'function') { flagNames[flagNames.length++] = name; flagGetters[name] = d.get; }
+    }
+    const plainRegExp = (rx) => {
+      // Its only own property is lastIndex, and its prototype's exec and flag getters are the builtins.
+      if (!isRegExp(rx) || getPrototypeOf(rx) !== reProto || ownKeys(rx).length !== 1) return false;
+      const exec = getOwnPropertyDescriptor(reProto, 'exec');
+      if (exec === undefined || exec.value !== reExec) return false;
+      for (let i = 0; i < flagNames.length; i++) {
+        const d = getOwnPropertyDescriptor(reProto, flagNames[i]);
+        if (d === undefined || d.get !== flagGetters[flagNames[i]]) return false;
+      }
+      return true;
     };
     const reReplace = reProto[symReplace];
     replaceMethod(reProto, symReplace, 2, function (string, replaceValue) {
       const subject = toText(string);
       if (isCallable(replaceValue)) return rapply(reReplace, this, [subject, counted(replaceValue, subject)]);
       const t = toText(replaceValue);
-      if (worstCase(subject, t, subject.length + 1, 0) <= MAX_BUILT) return rapply(reReplace, this, [subject, t]);
+      if (worstCase(subject, t, subject.length + 1, 0) <= MAX_BUILT && plainRegExp(this)) return rapply(reReplace, this, [subject, t]);
       return rapply(reReplace, this, [subject, counted(expand(t), subject)]);
     });
   })();
