@@ -21,13 +21,20 @@
 //   new RegExp of 2^20 words joined by '|' (10 M chars) 893 MB, fatal out-of-memory, host died        → source capped
 //   replace(/x/g, () => a 16 M-char string), 30 matches 572 MB, result ok (503 M chars)              → result capped
 //   replace(/x/g, '$&' × 30) over 4 M matches          1179 MB, host killed at its memory cap          → result capped
-// Still outside the guards (contained only by the host process's memory cap, issue 15 part A): flattening a
-// rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
+//   throw of a 2^28-char rope / Error(rope) / console.log(rope)  857 / 600 / 346 MB                 → shown by length
+//     (the engine's own reporting flattened the script's rope: prelude.ts `shown`)
+// Still outside the guards (contained only by the host process's memory cap, issue 15 part A): the script itself
+// flattening a rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
 // (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors of Map/Set/object-key growth
 // (fixtures/scripts/hostile/fatal/).
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;
+/**
+ * Longest string of the script's that the engine's own reporting (thrown values, error names and messages, console
+ * lines) reads: a longer one is shown by its length. Flattening 4 M characters costs at most 8 MB.
+ */
+export const MAX_READ_TEXT = 1 << 22;
 /** Longest input (UTF-16 units, summed over a list) an ICU-backed method accepts. */
 export const MAX_INTL_INPUT = 1 << 20;
 /** Longest source eval / the Function constructors accept: the default cap on a script's own source. */

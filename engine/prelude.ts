@@ -1,7 +1,7 @@
 // The in-isolate half of the engine, compiled once per isolate and run in every fresh context before user
 // code. It evaluates to the `run` function the host calls; nothing it holds is reachable from globals.
 import { BOUNDED_JSON } from './prelude-json.ts';
-import { MAX_BUILT_STRING, RESOURCE_GUARDS } from './prelude-resources.ts';
+import { MAX_BUILT_STRING, MAX_READ_TEXT, RESOURCE_GUARDS } from './prelude-resources.ts';
 
 /** Name the prelude's frames carry in stack traces; user code is `SCRIPT_URL`. */
 export const PRELUDE_FILENAME = 'engine:prelude';
@@ -114,8 +114,12 @@ ${RESOURCE_GUARDS}
     return n;
   };
   const read = (o, k) => { try { const v = o[k]; return typeof v === 'string' ? v : undefined; } catch (_) { return undefined; } };
+  // A script's string longer than this is reported by its length, never read: reading any part of a rope (a string
+  // built by concatenation, up to 2^29 characters for a few bytes) makes V8 flatten all of it first.
+  const shown = (text) => (text.length > ${MAX_READ_TEXT} ? '[' + text.length + ' characters, not shown]' : text);
   const lineOf = (stack) => {
-    if (typeof stack !== 'string') return undefined;
+    // A stack holds its error's message: past the limit the line is not looked for (see shown).
+    if (typeof stack !== 'string' || stack.length > ${MAX_READ_TEXT}) return undefined;
     const at = rapply(strIndexOf, stack, [MARKER]);
     if (at < 0) return undefined;
     let n = 0;
@@ -126,7 +130,7 @@ ${RESOURCE_GUARDS}
     }
     return n >= 1 ? n : undefined;
   };
-  const primitive = (v) => { try { return StringCtor(v); } catch (_) { return typeof v; } };
+  const primitive = (v) => { try { return shown(StringCtor(v)); } catch (_) { return typeof v; } };
   // Null-prototype records: an inherited toJSON or getter planted by the script cannot reshape them.
   const rec = (type, code, message, resolution, line) => ({ __proto__: null, type, code, message, resolution, line });
 
@@ -140,8 +144,8 @@ ${RESOURCE_GUARDS}
       const mark = rapply(wmGet, ex.marks, [e]);
       const line = lineOf(read(e, 'stack'));
       if (mark !== undefined) return rec(mark.type, mark.code, mark.message, mark.resolution, mark.line || line);
-      const name = read(e, 'name') || 'Error';
-      const message = read(e, 'message') || '';
+      const name = shown(read(e, 'name') || 'Error');
+      const message = shown(read(e, 'message') || '');
       // Whatever its name or message says, a thrown value is the script's error: only the host, which sees an
       // isolate killed at its heap limit or deadline, reports memory_limit or timeout (engine/errors.ts).
       return rec('script_error', undefined, slice(name + ': ' + message, 0, 2048), undefined, line);
@@ -244,8 +248,8 @@ ${RESOURCE_GUARDS}
   };
 
   const format = (v) => {
-    if (typeof v === 'string') return v;
-    if (v instanceof ErrorCtor) return (read(v, 'name') || 'Error') + ': ' + (read(v, 'message') || '');
+    if (typeof v === 'string') return shown(v);
+    if (v instanceof ErrorCtor) return shown(read(v, 'name') || 'Error') + ': ' + shown(read(v, 'message') || '');
     try { const s = stringifyWithin(v, undefined, undefined, ${MAX_BUILT_STRING}); if (typeof s === 'string') return s; } catch (_) {}
     try { return StringCtor(v); } catch (_) { return '[unprintable]'; }
   };
@@ -255,8 +259,9 @@ ${RESOURCE_GUARDS}
     if (ex.logCut || ex.closed) return;
     if (ex.logLines >= ex.maxLogLines || ex.logChars >= ex.maxLogBytes) { ex.logCut = true; send('log', 'trunc', ''); return; }
     let msg = '';
-    for (let i = 0; i < args.length; i++) msg = i === 0 ? format(args[i]) : msg + ' ' + format(args[i]);
     const room = ex.maxLogBytes - ex.logChars;
+    // Arguments past the room are not formatted: the line is cut there anyway, and cutting flattens all of it.
+    for (let i = 0; i < args.length && msg.length <= room; i++) msg = i === 0 ? format(args[i]) : msg + ' ' + format(args[i]);
     if (msg.length > room) {
       send('log', level, slice(msg, 0, room));
       ex.logCut = true;

@@ -38,7 +38,7 @@ async function checkHealthy(t: Test, engine: Engine): Promise<void> {
 
 // 35 cases of the B7 checklist, then issue 15's allocation and scheduling paths (36-49). Patterns that end in a
 // V8 fatal error, or that only a host process's memory cap bounds, are in fixtures/scripts/hostile/fatal/.
-const COUNT = 49;
+const COUNT = 50;
 
 t.test(`the fixture set covers all ${COUNT} cases`, async (t) => {
   t.equal(fixtures.length, COUNT);
