@@ -251,7 +251,7 @@ ${RESOURCE_GUARDS}
     if (typeof v === 'string') return shown(v);
     if (v instanceof ErrorCtor) return shown(read(v, 'name') || 'Error') + ': ' + shown(read(v, 'message') || '');
     try { const s = stringifyWithin(v, undefined, undefined, ${MAX_BUILT_STRING}); if (typeof s === 'string') return s; } catch (_) {}
-    try { return StringCtor(v); } catch (_) { return '[unprintable]'; }
+    try { return shown(StringCtor(v)); } catch (_) { return '[unprintable]'; }
   };
   // The budget is counted in UTF-16 units here (never more than the host's UTF-8 bytes); the host
   // re-checks exact bytes. Once spent, nothing more crosses the boundary.

@@ -33,9 +33,11 @@ t.test('a huge string reaches the outcome and the logs by its length, without fl
     t.equal(r.error?.type, 'script_error', `${name}: ${r.error?.type} ${r.error?.message?.slice(0, 80)}`);
     t.equal(r.error?.message, message, name);
   }
-  const logged = await run(`${ROPE} console.log(s); console.info('a', s, 'b'); console.warn(new RangeError(s)); return s.length`);
+  const logged = await run(`${ROPE} console.log(s); console.info('a', s, 'b'); console.warn(new RangeError(s));
+    console.error({ toJSON() {}, toString() { return s; } }); return s.length`);
   t.equal(logged.result, 2 ** 28, 'the script itself still has its string');
-  t.same(logged.logs.map((l) => [l.level, l.message]), [['log', NOT_SHOWN], ['info', `a ${NOT_SHOWN} b`], ['warn', `RangeError: ${NOT_SHOWN}`]]);
+  t.same(logged.logs.map((l) => [l.level, l.message]),
+    [['log', NOT_SHOWN], ['info', `a ${NOT_SHOWN} b`], ['warn', `RangeError: ${NOT_SHOWN}`], ['error', NOT_SHOWN]]);
   clearInterval(sampler);
   t.ok(peak - before < 150 * 1024 * 1024, `process RSS grew ${((peak - before) / 1048576).toFixed(0)} MB (flattening one would take 256 MB)`);
 });
