@@ -131,6 +131,8 @@ ${RESOURCE_GUARDS}
     return n >= 1 ? n : undefined;
   };
   const primitive = (v) => { try { return shown(StringCtor(v)); } catch (_) { return typeof v; } };
+  // How an error reads in an outcome or a log line: 'name: message'.
+  const heading = (e) => shown(read(e, 'name') || 'Error') + ': ' + shown(read(e, 'message') || '');
   // Null-prototype records: an inherited toJSON or getter planted by the script cannot reshape them.
   const rec = (type, code, message, resolution, line) => ({ __proto__: null, type, code, message, resolution, line });
 
@@ -144,11 +146,9 @@ ${RESOURCE_GUARDS}
       const mark = rapply(wmGet, ex.marks, [e]);
       const line = lineOf(read(e, 'stack'));
       if (mark !== undefined) return rec(mark.type, mark.code, mark.message, mark.resolution, mark.line || line);
-      const name = shown(read(e, 'name') || 'Error');
-      const message = shown(read(e, 'message') || '');
       // Whatever its name or message says, a thrown value is the script's error: only the host, which sees an
       // isolate killed at its heap limit or deadline, reports memory_limit or timeout (engine/errors.ts).
-      return rec('script_error', undefined, slice(name + ': ' + message, 0, 2048), undefined, line);
+      return rec('script_error', undefined, slice(heading(e), 0, 2048), undefined, line);
     } catch (_) {
       return rec('script_error', undefined, 'Uncaught exception');
     }
@@ -249,7 +249,7 @@ ${RESOURCE_GUARDS}
 
   const format = (v) => {
     if (typeof v === 'string') return shown(v);
-    if (v instanceof ErrorCtor) return shown(read(v, 'name') || 'Error') + ': ' + shown(read(v, 'message') || '');
+    if (v instanceof ErrorCtor) return heading(v);
     try { const s = stringifyWithin(v, undefined, undefined, ${MAX_BUILT_STRING}); if (typeof s === 'string') return s; } catch (_) {}
     try { return shown(StringCtor(v)); } catch (_) { return '[unprintable]'; }
   };
