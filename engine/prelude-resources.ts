@@ -7,8 +7,7 @@
 // growth during one execution, 64 MB isolate; test/engine/resources.test.ts keeps the "after" bounds):
 //   resizable ArrayBuffer, 4 × resize(2**28) + fill   1027 MB, result ok, memory held after the run  → refused
 //   Intl.Segmenter#segment + containing, 8.4 M chars   211 MB, held after the run                     → input capped
-//   Intl.ListFormat#format, 200 × 1 M chars            1859 MB, "Script failed to terminate"          → input capped
-//   Intl.Collator#compare, 2 × 128 M chars             413 MB, memory_limit                           → input capped
+//   (and the rest of ICU's: Intl objects kept or piled up, inputs of Intl and locale methods: prelude-intl.ts)
 //   eval / new Function of a 7.8 MB object literal     219 MB, memory_limit                           → source capped
 //   'x'.repeat(2 ** 28 - 100)                          512 MB for two, result ok                      → result capped
 //   FinalizationRegistry callbacks over 200,000 objects: ran during the next execution on the isolate → removed
@@ -27,6 +26,7 @@
 // flattening a rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
 // (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors of Map/Set/object-key growth
 // (fixtures/scripts/hostile/fatal/).
+import { INTL_GUARDS, MAX_INTL_INPUT } from './prelude-intl.ts';
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;
@@ -35,8 +35,6 @@ export const MAX_BUILT_STRING = 1 << 24;
  * lines) reads: a longer one is shown by its length. Flattening 4 M characters costs at most 8 MB.
  */
 export const MAX_READ_TEXT = 1 << 22;
-/** Longest input (UTF-16 units, summed over a list) an ICU-backed method accepts. */
-export const MAX_INTL_INPUT = 1 << 20;
 /** Longest source eval / the Function constructors accept: the default cap on a script's own source. */
 export const MAX_DYNAMIC_SOURCE = 100 * 1024;
 
@@ -207,58 +205,8 @@ export const RESOURCE_GUARDS = `
       });
     }
 
-    // ICU copies and indexes its input outside the V8 heap: bound what reaches it.
-    const receiver = (name) => (self, args) => {
-      text(self, 'String.prototype.' + name, MAX_INTL);
-      if (name === 'localeCompare') args[0] = text(args[0], 'String.prototype.localeCompare', MAX_INTL);
-      return args;
-    };
-    wrap(S, 'normalize', receiver('normalize'));
-    wrap(S, 'localeCompare', receiver('localeCompare'));
-    wrap(S, 'toLocaleUpperCase', receiver('toLocaleUpperCase'));
-    wrap(S, 'toLocaleLowerCase', receiver('toLocaleLowerCase'));
-    const firstText = (what) => (self, args) => {
-      if (args.length > 0 && args[0] !== undefined) args[0] = typeof args[0] === 'bigint' ? args[0] : text(args[0], what, MAX_INTL);
-      return args;
-    };
-    const list = (what) => (self, args) => {
-      if (args[0] === undefined) return args;
-      const items = arrayFrom(args[0]);
-      let total = 0;
-      for (let i = 0; i < items.length; i++) {
-        if (typeof items[i] === 'string') total += items[i].length;
-        if (total > MAX_INTL) throw tooLong(what, MAX_INTL);
-      }
-      args[0] = items;
-      return args;
-    };
-    const I = G.Intl;
-    if (I) {
-      if (I.Segmenter) wrap(I.Segmenter.prototype, 'segment', firstText('Intl.Segmenter.prototype.segment'));
-      if (I.ListFormat) {
-        wrap(I.ListFormat.prototype, 'format', list('Intl.ListFormat.prototype.format'));
-        wrap(I.ListFormat.prototype, 'formatToParts', list('Intl.ListFormat.prototype.formatToParts'));
-      }
-      if (I.DisplayNames) wrap(I.DisplayNames.prototype, 'of', firstText('Intl.DisplayNames.prototype.of'));
-      if (I.NumberFormat) {
-        // format is a getter returning a bound function; formatRange and friends take strings too.
-        const nf = I.NumberFormat.prototype;
-        const getFormat = getOwnPropertyDescriptor(nf, 'format').get;
-        defineProperty(nf, 'format', { __proto__: null, configurable: true, enumerable: false, get() {
-          const bound = rapply(getFormat, this, []);
-          return (v) => bound(typeof v === 'number' || typeof v === 'bigint' ? v : text(v, 'Intl.NumberFormat.prototype.format', MAX_INTL));
-        } });
-        wrap(nf, 'formatToParts', firstText('Intl.NumberFormat.prototype.formatToParts'));
-      }
-      if (I.Collator) {
-        const getCompare = getOwnPropertyDescriptor(I.Collator.prototype, 'compare').get;
-        defineProperty(I.Collator.prototype, 'compare', { __proto__: null, configurable: true, enumerable: false, get() {
-          const bound = rapply(getCompare, this, []);
-          return (a, b) => bound(text(a, 'Intl.Collator.prototype.compare', MAX_INTL), text(b, 'Intl.Collator.prototype.compare', MAX_INTL));
-        } });
-      }
-    }
-
+    // ICU (Intl and the locale-aware string methods): inputs capped, what it holds charged (prelude-intl.ts).
+${INTL_GUARDS}
     // Parsing a large source allocates outside the heap limit (isolated-vm lets eval through up to 8 MB).
     // The replacements are indirect: eval sees the global scope, not the caller's.
     const codeText = (args, what) => {

@@ -1,0 +1,140 @@
+// Issue 15 #2 (found in session 11): an Intl object keeps its ICU part outside the V8 heap, where the isolate's memory
+// limit does not see it and V8's collector does not count it. Kept, 200,000 DateTimeFormats took a host past its
+// memory cap; made and dropped, they took it to 1 GB in 5 s. Each is now charged to the limit (engine/prelude-intl.ts):
+// past it a RangeError, and garbage formatters make the isolate collect. What scripts see of Intl is otherwise the
+// same: these cases compare with this process's own Intl.
+import t from 'tap';
+import { FakeHost, BINDINGS } from './helpers/fake-host.ts';
+import { startEngine } from './helpers/engine.ts';
+
+type Engine = Awaited<ReturnType<typeof startEngine>>;
+const run = (engine: Engine, source: string, tenant = 'org_a') =>
+  engine.execute({ source, bindings: BINDINGS, hostCall: new FakeHost().hostCall, tenant, limits: { wallMs: 5000, cpuMs: 5000 } });
+
+t.test('Intl objects held or piled up stay within the isolate limit', async (t) => {
+  // In-process, so that this process's RSS is the isolate's.
+  const engine = await startEngine({ hosts: 0, poolSize: 1 });
+  t.teardown(() => engine.close());
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 2);
+  // 20,000 of them hold 560 MB of ICU memory: refused long before.
+  const held = await run(engine, `const held = [];
+    try { for (let i = 0; i < 20000; i++) held.push(new Intl.DateTimeFormat('en', { timeZone: 'UTC' })); return 'accepted'; }
+    catch (e) { return [e.name, e.message, held.length]; }`);
+  const [name, message, made] = (held.result ?? []) as [string, string, number];
+  t.equal(name, 'RangeError', `kept formatters are refused (${JSON.stringify(held.result).slice(0, 120)})`);
+  t.match(message, /^Intl\.DateTimeFormat: the Intl objects of this script hold more memory than the sandbox allows; make one formatter and reuse it/);
+  t.ok(made > 1000 && made < 3000, `about 64 MB worth were made first (${made})`);
+  const segments = await run(engine, `const words = new Intl.Segmenter('en', { granularity: 'word' }); const text = 'ab '.repeat(349525);
+    const held = []; try { for (let i = 0; i < 200; i++) held.push(words.segment(text)); return 'accepted'; } catch (e) { return [e.name, held.length]; }`);
+  const [segError, kept] = (segments.result ?? []) as [string, number];
+  t.equal(segError, 'RangeError', 'Segments of a 1 M-character text (a 2 MB copy each) are charged by length');
+  t.ok(kept < 30, `${kept} of them fit`);
+  // Made and dropped: the same work ends ok, collected as it goes.
+  const garbage = await run(engine, `let n = 0;
+    for (let i = 0; i < 20000; i++) n += new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(i * 864e5).length;
+    for (let i = 0; i < 5000; i++) n += new Date(i * 864e5).toLocaleDateString('pt-BR', { timeZone: 'UTC', dateStyle: 'full' }).length;
+    return n`);
+  t.equal(garbage.ok, true, `garbage formatters: ${garbage.error?.type ?? 'ok'} ${garbage.error?.message ?? ''}`);
+  t.ok((garbage.result as number) > 200000, 'every one formatted');
+  clearInterval(sampler);
+  t.ok(peak - before < 200 * 1024 * 1024, `process RSS grew ${((peak - before) / 1048576).toFixed(0)} MB (560 MB of ICU memory before)`);
+});
+
+t.test('Intl behaves as before', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  const formatted = await run(engine, `return [
+    new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' }).format(1e12),
+    Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(0),
+    new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(1234.5),
+    Intl.NumberFormat('en').format(12345678901234567890n),
+    ['b', 'a', 'C'].sort(new Intl.Collator('en').compare).join(),
+    new Intl.PluralRules('en').select(1),
+    new Intl.RelativeTimeFormat('pt-BR').format(-2, 'day'),
+    new Intl.ListFormat('en').format(['a', 'b', 'c']),
+    new Intl.DisplayNames('en', { type: 'region' }).of('BR'),
+    [...new Intl.Segmenter('en', { granularity: 'word' }).segment('hello big world')].filter((s) => s.isWordLike).map((s) => s.segment).join('|'),
+    new Intl.Segmenter('en').segment('abc').containing(1).segment,
+    new Intl.Locale('pt').maximize().toString(),
+    new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).formatRange(0, 864e5 * 3),
+    new Date(0).toLocaleString('pt-BR', { timeZone: 'UTC' }),
+    (1234.5).toLocaleString('pt-BR'),
+    'a'.localeCompare('B', 'en', { sensitivity: 'base' }),
+  ]`);
+  t.same(formatted.result, [
+    new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' }).format(1e12),
+    Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(0),
+    new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(1234.5),
+    Intl.NumberFormat('en').format(12345678901234567890n),
+    ['b', 'a', 'C'].sort(new Intl.Collator('en').compare).join(),
+    new Intl.PluralRules('en').select(1),
+    new Intl.RelativeTimeFormat('pt-BR').format(-2, 'day'),
+    new Intl.ListFormat('en').format(['a', 'b', 'c']),
+    new Intl.DisplayNames('en', { type: 'region' }).of('BR'),
+    'hello|big|world',
+    'abc'[1],
+    new Intl.Locale('pt').maximize().toString(),
+    new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).formatRange(0, 864e5 * 3),
+    new Date(0).toLocaleString('pt-BR', { timeZone: 'UTC' }),
+    (1234.5).toLocaleString('pt-BR'),
+    'a'.localeCompare('B', 'en', { sensitivity: 'base' }),
+  ], 'the same output as this process');
+
+  const shape = await run(engine, `const names = ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'];
+    const out = {};
+    for (const n of names) {
+      const C = Intl[n];
+      const d = Object.getOwnPropertyDescriptor(Intl, n);
+      out[n] = [C.name, C.length, C.prototype.constructor === C, typeof C.supportedLocalesOf, 'value' in d && d.writable && !d.enumerable && d.configurable,
+        Object.getOwnPropertyDescriptor(C, 'prototype').writable];
+    }
+    const g = Object.getOwnPropertyDescriptor(globalThis, 'Intl');
+    class Money extends Intl.NumberFormat { twice(v) { return this.format(v * 2); } }
+    const m = new Money('en');
+    const without = (n) => { try { Intl[n]('en'); return 'made'; } catch (e) { return e.name; } };
+    return { out, global: g.value === Intl && g.writable && !g.enumerable && g.configurable, v8BreakIterator: 'v8BreakIterator' in Intl,
+      subclass: [m instanceof Money, m instanceof Intl.NumberFormat, m.twice(2)], without: ['DateTimeFormat', 'Collator', 'PluralRules', 'Segmenter', 'Locale'].map(without) };`);
+  const expected: Record<string, unknown[]> = {};
+  for (const n of ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat']) {
+    const C = (Intl as unknown as Record<string, { name: string; length: number; supportedLocalesOf?: unknown }>)[n];
+    expected[n] = [C.name, C.length, true, typeof C.supportedLocalesOf, true, false];
+  }
+  t.same(shape.result, {
+    out: expected, global: true, v8BreakIterator: false, subclass: [true, true, '4'],
+    without: ['made', 'made', 'TypeError', 'TypeError', 'TypeError'],
+  }, 'constructors keep their names, lengths, statics, prototypes and descriptors; subclasses work; v8BreakIterator is gone');
+});
+
+t.test('a script cannot switch the guards off before it first reaches Intl', async (t) => {
+  const engine = await startEngine({ poolSize: 1 });
+  t.teardown(() => engine.close());
+  // The guards install on first use of Intl, from what the prelude captured: a script that replaced what a naive
+  // installer would call (array iteration, Reflect, Object.defineProperty) still gets charged formatters.
+  const tampered = await run(engine, `
+    Array.prototype[Symbol.iterator] = function* () {};
+    Reflect.ownKeys = () => [];
+    Reflect.construct = (C) => ({});
+    const define = Object.defineProperty;
+    Object.defineProperty = (o) => o;
+    WeakMap.prototype.set = function () { return this; };
+    const held = [];
+    try { for (let i = 0; i < 20000; i++) held.push(new Intl.DateTimeFormat('en')); return 'accepted'; } catch (e) { return e.name; }`);
+  t.equal(tampered.result, 'RangeError', `still charged (${tampered.error?.message ?? ''})`);
+  const frozen = await run(engine, `Object.freeze(globalThis); return [new Intl.NumberFormat('en').format(1234.5), typeof Intl.DateTimeFormat]`);
+  t.same(frozen.result, ['1,234.5', 'function'], 'a frozen global still reaches Intl');
+  const assigned = await run(engine, `Intl = { mine: true }; return Intl.mine`);
+  t.equal(assigned.result, true, 'the global can be replaced, as before');
+});
+
+t.test("one organization's Intl memory is not another's", async (t) => {
+  // A pool of one: B runs on the isolate A filled to its limit with formatters (dead with A's context).
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
+  t.teardown(() => engine.close());
+  const a = await run(engine, `const held = []; try { for (;;) held.push(new Intl.DateTimeFormat('en')); } catch (e) { return [e.name, held.length]; }`, 'org_a');
+  t.equal((a.result as [string, number] | undefined)?.[0], 'RangeError');
+  const b = await run(engine, `const buf = new Uint8Array(40 * 1024 * 1024); buf.fill(7); const f = new Intl.DateTimeFormat('en', { timeZone: 'UTC' });
+    return [buf[buf.length - 1], f.format(0)]`, 'org_b');
+  t.same(b.result, [7, '1/1/1970'], `B gets the whole limit (${b.error?.type ?? 'ok'} ${b.error?.message ?? ''})`);
+});
