@@ -1,7 +1,7 @@
 // A process may exit as soon as engine.close() resolves. isolated-vm tears a disposed isolate down on one of its own
 // threads, and an exit during that crashed the process (SIGSEGV in ~IsolateEnvironment: 8 of 34 such runs, and this
-// test failed on a645bac): close() now resolves once that is done (engine/slot.ts, DISPOSE_SETTLE_MS). The server's in-process pool
-// exits this way on SIGTERM, and so does every sandbox host process when the engine closes.
+// test failed on a645bac): close() now waits for that (engine/slot.ts, DISPOSE_SETTLE_MS). The server's in-process
+// pool exits this way on SIGTERM, and so does every sandbox host process when the engine closes.
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { ROOT } from './helpers/engine.ts';
