@@ -45,42 +45,28 @@ t.test('Intl objects held or piled up stay within the isolate limit', async (t) 
 t.test('Intl behaves as before', async (t) => {
   const engine = await startEngine({ poolSize: 1 });
   t.teardown(() => engine.close());
-  const formatted = await run(engine, `return [
-    new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' }).format(1e12),
-    Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(0),
-    new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(1234.5),
-    Intl.NumberFormat('en').format(12345678901234567890n),
-    ['b', 'a', 'C'].sort(new Intl.Collator('en').compare).join(),
-    new Intl.PluralRules('en').select(1),
-    new Intl.RelativeTimeFormat('pt-BR').format(-2, 'day'),
-    new Intl.ListFormat('en').format(['a', 'b', 'c']),
-    new Intl.DisplayNames('en', { type: 'region' }).of('BR'),
-    [...new Intl.Segmenter('en', { granularity: 'word' }).segment('hello big world')].filter((s) => s.isWordLike).map((s) => s.segment).join('|'),
-    new Intl.Segmenter('en').segment('abc').containing(1).segment,
-    new Intl.Locale('pt').maximize().toString(),
-    new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).formatRange(0, 864e5 * 3),
-    new Date(0).toLocaleString('pt-BR', { timeZone: 'UTC' }),
-    (1234.5).toLocaleString('pt-BR'),
-    'a'.localeCompare('B', 'en', { sensitivity: 'base' }),
-  ]`);
-  t.same(formatted.result, [
-    new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' }).format(1e12),
-    Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(0),
-    new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(1234.5),
-    Intl.NumberFormat('en').format(12345678901234567890n),
-    ['b', 'a', 'C'].sort(new Intl.Collator('en').compare).join(),
-    new Intl.PluralRules('en').select(1),
-    new Intl.RelativeTimeFormat('pt-BR').format(-2, 'day'),
-    new Intl.ListFormat('en').format(['a', 'b', 'c']),
-    new Intl.DisplayNames('en', { type: 'region' }).of('BR'),
-    'hello|big|world',
-    'abc'[1],
-    new Intl.Locale('pt').maximize().toString(),
-    new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).formatRange(0, 864e5 * 3),
-    new Date(0).toLocaleString('pt-BR', { timeZone: 'UTC' }),
-    (1234.5).toLocaleString('pt-BR'),
-    'a'.localeCompare('B', 'en', { sensitivity: 'base' }),
-  ], 'the same output as this process');
+  // Each expression runs in the sandbox and in this process.
+  const expressions = [
+    `new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' }).format(1e12)`,
+    `Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(0)`,
+    `new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(1234.5)`,
+    `Intl.NumberFormat('en').format(12345678901234567890n)`,
+    `['b', 'a', 'C'].sort(new Intl.Collator('en').compare).join()`,
+    `new Intl.PluralRules('en').select(1)`,
+    `new Intl.RelativeTimeFormat('pt-BR').format(-2, 'day')`,
+    `new Intl.ListFormat('en').format(['a', 'b', 'c'])`,
+    `new Intl.DisplayNames('en', { type: 'region' }).of('BR')`,
+    `[...new Intl.Segmenter('en', { granularity: 'word' }).segment('hello big world')].filter((s) => s.isWordLike).map((s) => s.segment).join('|')`,
+    `new Intl.Segmenter('en').segment('abc').containing(1).segment`,
+    `new Intl.Locale('pt').maximize().toString()`,
+    `new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).formatRange(0, 864e5 * 3)`,
+    `new Date(0).toLocaleString('pt-BR', { timeZone: 'UTC' })`,
+    `(1234.5).toLocaleString('pt-BR')`,
+    `'a'.localeCompare('B', 'en', { sensitivity: 'base' })`,
+  ];
+  const formatted = await run(engine, `return [${expressions.join(',\n')}]`);
+  t.same(formatted.result, expressions.map((e) => new Function(`return ${e}`)()), 'the same output as this process');
+  t.equal((formatted.result as string[])[9], 'hello|big|world');
 
   const shape = await run(engine, `const names = ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'];
     const out = {};
