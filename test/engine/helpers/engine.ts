@@ -76,7 +76,8 @@ export function checkOutcome(fx: Fixture, r: ExecutionResult): string[] {
   if (!fx.expect.includes(got)) problems.push(`expected ${fx.expect.join('|')}, got ${got}: ${r.error?.message ?? JSON.stringify(r.result)}`);
   if (fx.code && r.error?.code !== fx.code) problems.push(`expected code ${fx.code}, got ${r.error?.code}`);
   if (fx.line && r.error?.line !== fx.line) problems.push(`expected line ${fx.line}, got ${r.error?.line}`);
-  if (fx.result !== undefined && JSON.stringify(r.result) !== JSON.stringify(fx.result)) {
+  // `result` is the value of an ok outcome (a fixture may allow an error instead).
+  if (r.ok && fx.result !== undefined && JSON.stringify(r.result) !== JSON.stringify(fx.result)) {
     problems.push(`expected result ${JSON.stringify(fx.result)}, got ${JSON.stringify(r.result)}`);
   }
   if (fx.truncated !== undefined && r.truncated !== fx.truncated) problems.push(`expected truncated ${fx.truncated}`);
