@@ -33,7 +33,7 @@ export const INTL_BYTES = {
 
 /**
  * A section of RESOURCE_GUARDS (prelude-resources.ts), in its scope: uses G, rapply, rconstruct, defineProperty,
- * getOwnPropertyDescriptor, getPrototypeOf, fixed, freeze, arrayFrom, wrap, replaceMethod, text, tooLong,
+ * getOwnPropertyDescriptor, getPrototypeOf, fixed, arrayFrom, wrap, replaceMethod, text, tooLong,
  * RangeErrorCtor, AB (the original ArrayBuffer) and S (String.prototype). MAX_INTL is replaced there.
  */
 export const INTL_GUARDS = `

@@ -325,7 +325,7 @@ export class Slot implements PoolSlot {
     if (this.current?.ex.id === execId) this.current.kill('breach', error);
   }
 
-  /** True if a live isolate was disposed. */
+  /** True if the slot had an isolate: it is disposed now (here, or just before by a kill) and still being torn down. */
   private dispose(): boolean {
     const iso = this.isolate;
     this.isolate = null;
@@ -334,8 +334,10 @@ export class Slot implements PoolSlot {
     this.scripts = new Map();
     this.scriptChars = 0;
     this.dispatcher = null;
-    if (!iso || iso.isDisposed) return false;
-    try { iso.dispose(); } catch { /* already gone */ }
+    if (!iso) return false;
+    if (!iso.isDisposed) {
+      try { iso.dispose(); } catch { /* already gone */ }
+    }
     return true;
   }
 
@@ -362,9 +364,9 @@ export class Slot implements PoolSlot {
     run?.kill('closed');
     const settled = Promise.allSettled([...this.pending]);
     const bounded = Promise.race([settled, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+    // A running execution's kill above already disposed the isolate: that teardown needs the wait as much.
     this.closing = bounded.then(() => {
-      const disposed = this.dispose();
-      if (disposed) return new Promise<void>((r) => setTimeout(r, DISPOSE_SETTLE_MS));
+      if (this.dispose()) return new Promise<void>((r) => setTimeout(r, DISPOSE_SETTLE_MS));
     });
     return this.closing;
   }

@@ -118,6 +118,13 @@ t.test('a script cannot switch the guards off before it first reaches Intl', asy
     const held = [];
     try { for (let i = 0; i < 20000; i++) held.push(new Intl.DateTimeFormat('en')); return 'accepted'; } catch (e) { return e.name; }`);
   t.equal(tampered.result, 'RangeError', `still charged (${tampered.error?.message ?? ''})`);
+  // Other ways to construct: another newTarget, the legacy call form, the constructor reached from an instance.
+  const routes = await run(engine, `const pile = (make) => { const held = []; try { for (let i = 0; i < 100000; i++) held.push(make()); return 'accepted'; } catch (e) { return e.name; } };
+    class X {}
+    return [pile(() => Reflect.construct(Intl.DateTimeFormat, ['en'], X)),
+      pile(() => Intl.DateTimeFormat.call(Object.create(Intl.DateTimeFormat.prototype), 'en')),
+      pile(() => new (Object.getPrototypeOf(new Intl.RelativeTimeFormat('en')).constructor)('pt-BR'))]`);
+  t.same(routes.ok ? routes.result : routes.error?.type, ['RangeError', 'RangeError', 'RangeError'], 'every way of constructing is charged');
   const frozen = await run(engine, `Object.freeze(globalThis); return [new Intl.NumberFormat('en').format(1234.5), typeof Intl.DateTimeFormat]`);
   t.same(frozen.result, ['1,234.5', 'function'], 'a frozen global still reaches Intl');
   const assigned = await run(engine, `Intl = { mine: true }; return Intl.mine`);
