@@ -129,7 +129,7 @@ export class Pool {
   submit(ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
     if (this.queue.length === 0 && !this.held(ex.tenant)) {
-      const slot = this.slots.find((s) => free(s) && !s.exposed) ?? this.slots.find(free);
+      const slot = this.pick();
       if (slot) return this.start(slot, ex, onStart);
     }
     const queueMax = this.outage() ? OUTAGE_QUEUE_FACTOR * this.config.queueMax : this.config.queueMax;
@@ -139,6 +139,25 @@ export class Pool {
     const idle = this.slots.find(free);
     if (idle) this.onReady(idle);
     return result;
+  }
+
+  /**
+   * The free slot a new execution takes: away from a suspect's host (it may die any moment), then on the host with
+   * the least other work. A host process runs its slots' executions and context preparations one at a time on its
+   * main thread, so a slot whose host is still preparing another slot's context would first wait for that (measured
+   * at concurrency 1 after a burst had grown the pool to two slots per host: +0.33 to +0.39 ms median latency over
+   * the in-process pool when the first free slot was taken, +0.18 to +0.21 ms with this choice).
+   */
+  private pick(): PoolSlot | undefined {
+    let best: PoolSlot | undefined;
+    let bestKey = Infinity;
+    for (const s of this.slots) {
+      if (!free(s)) continue;
+      const key = (s.exposed ? 1_000_000 : 0) + (s.contention ?? 0);
+      if (key < bestKey) { best = s; bestKey = key; }
+      if (key === 0) break;
+    }
+    return best;
   }
 
   private enqueue(ex: Execution, front: boolean, onStart?: () => void): Promise<ExecutionResult> {

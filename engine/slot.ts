@@ -23,6 +23,11 @@ export interface PoolSlot {
   readonly exposed?: boolean;
   /** Ready, but an execution sent now would first wait for the context being prepared (Pool's `free`). */
   readonly warming?: boolean;
+  /**
+   * Other slots sharing this one's thread of work (a host process's main thread): busy, or preparing their next
+   * context. An execution sent here would queue behind them; the pool prefers a free slot with fewer.
+   */
+  readonly contention?: number;
   start(): void;
   run(ex: Execution): Promise<RunEnd>;
   close(): Promise<void>;

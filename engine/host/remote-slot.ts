@@ -34,6 +34,12 @@ export class RemoteSlot implements PoolSlot {
     return this.state !== 'closed' && this.host.live;
   }
 
+  get contention(): number {
+    let n = 0;
+    for (const slot of this.host.slots.values()) if (slot !== this && (slot.state === 'busy' || slot.warming)) n++;
+    return n;
+  }
+
   start(): void {
     this.host.open(this);
   }

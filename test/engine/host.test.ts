@@ -282,3 +282,43 @@ t.test('each host process runs on a CPU of its own, so does its replacement; pin
   t.teardown(() => few.close());
   if (own.length >= 2) t.same(hostsOf(few).cpus, Array(own.length - 1).fill(null), 'fewer hosts than CPUs: none pinned');
 });
+
+/** CPU time a process has used so far (ms, at the kernel's 10 ms tick). */
+function cpuMsOf(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+t.test('a new execution goes to a host with nothing else to do, not to a free slot beside a running execution', async (t) => {
+  // Two slots per host. A host runs its slots' work on one thread (a slot's execution, the next context it
+  // prepares): an execution sent beside a running one shares that thread and its CPU.
+  const engine = await startEngine({ poolSize: 4, maxPoolSize: 4, hosts: 2 });
+  t.teardown(() => engine.close());
+  const pids = hostsOf(engine).pids;
+  const gates: (() => void)[] = [];
+  const gated: HostCall = () => new Promise((resolve) => gates.push(() => resolve({ ok: true, json: 'null' })));
+  const burn = (ms: number) => `const t0 = Date.now(); while (Date.now() - t0 < ${ms}) {}`;
+  // Three executions that each wait on a call: the first two end now, the third keeps running. Where the third runs
+  // is found by the CPU it burns before its call.
+  const first = [0, 1].map(() => engine.execute({ source: 'await context(); return 1', bindings: ['context'], hostCall: gated }));
+  while (gates.length < 2) await sleep(1);
+  const before = pids.map(cpuMsOf);
+  const third = engine.execute({ source: `${burn(150)}; await context(); return 3`, bindings: ['context'], hostCall: gated });
+  while (gates.length < 3) await sleep(1);
+  const burnt = pids.map((pid, i) => cpuMsOf(pid) - before[i]);
+  const busy = burnt[0] > burnt[1] ? 0 : 1;
+  t.ok(burnt[busy] >= 100, `the running execution's host is known by its CPU (${burnt.join(' / ')} ms)`);
+  gates[0](); gates[1]();
+  t.same((await Promise.all(first)).map((r) => r.result), [1, 1]);
+  // Both slots freed are warm again (their hosts have prepared the next contexts).
+  while (engine.stats().slots.ready < 3) await sleep(1);
+  await sleep(100);
+  const at = pids.map(cpuMsOf);
+  const r = await engine.execute({ source: `${burn(150)}; return 4`, bindings: [], hostCall: answer });
+  t.equal(r.result, 4);
+  const used = pids.map((pid, i) => cpuMsOf(pid) - at[i]);
+  t.ok(used[1 - busy] >= 100, `it ran on the host with nothing running (${used.join(' / ')} ms; host ${busy} runs the third)`);
+  t.ok(used[busy] < 60, 'not beside the running execution');
+  gates[2]();
+  t.equal((await third).result, 3);
+});
