@@ -90,3 +90,46 @@ t.test('the syntax cache is per organization, V8\'s eval cache included', async 
   t.same(checkSyntax('return 1 +', 'org_b'), checkSyntax('return 1 +', 'org_a'), 'the verdict is the same for every tenant');
   t.equal(checkSyntax('return 1 // trailing comment', 'org_a'), null, 'a source ending in a line comment stays valid');
 });
+
+/**
+ * What B measures of its own run of `script(tag)` after A ran the same, against B's run of a fresh one: before V8's
+ * own caches were turned off, B's run of A's text was a hit (engine/v8-flags.ts).
+ */
+async function sameAgainstFresh(script: (tag: string) => string): Promise<{ a: number; same: number; fresh: number }> {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
+  try {
+    const a: number[] = [];
+    const same: number[] = [];
+    const fresh: number[] = [];
+    for (let round = 0; round < 15; round++) {
+      const tag = `t${round}x${Math.floor(Math.random() * 1e9)}`;
+      const runs = [await run(engine, script(tag), 'org_a'), await run(engine, script(tag), 'org_b'), await run(engine, script(`f${tag}`), 'org_b')];
+      for (const r of runs) if (!r.ok) throw new Error(JSON.stringify(r.error));
+      a.push(runs[0].stats.wallMs);
+      same.push(runs[1].stats.wallMs);
+      fresh.push(runs[2].stats.wallMs);
+    }
+    return { a: median(a), same: median(same), fresh: median(fresh) };
+  } finally {
+    await engine.close();
+  }
+}
+
+// A ~70 KB source built in the script (the script itself stays small), compiled under three names.
+const dynamicSource = (tag: string) => `const parts = [];
+for (let i = 0; i < 1800; i++) parts.push('var v' + i + ' = ' + i + ' * 2 + "${tag}".length;');
+const source = parts.join('\\n');`;
+
+for (const [label, compile] of [
+  ['new Function', 'new Function(source + "//" + k)'],
+  ['indirect eval', '(0, eval)(source + "//" + k)'],
+  ['eval', 'eval(source + "//" + k)'],
+  ['the AsyncFunction constructor', 'new (async function () {}).constructor(source + "//" + k)'],
+] as const) {
+  t.test(`code compiled by ${label} in one organization is not a cache hit for another`, async (t) => {
+    const m = await sameAgainstFresh((tag) => `${dynamicSource(tag)}\nfor (let k = 0; k < 3; k++) ${compile};\nreturn 1;`);
+    // Before: new Function 2.0 ms for A, 0.5 for B's run of the same text, 2.3 for B's fresh one.
+    t.ok(m.same > 0.75 * m.fresh, `B's run of A's text (${m.same} ms) compiles like a fresh one (${m.fresh} ms), A ${m.a} ms`);
+  });
+}
+
