@@ -72,6 +72,8 @@ export const PRELUDE = `'use strict';
   delete G.WebAssembly;
   delete G.SharedArrayBuffer;
   delete G.Atomics;
+  // The organization's prefix for long regular-expression patterns (prelude-resources.ts), set by setup.
+  const regExpSalt = { __proto__: null, value: '' };
   // Allocation and scheduling guards (prelude-resources.ts).
 ${RESOURCE_GUARDS}
   // JSON text is counted as it would be written and refused past a limit before it is built (prelude-json.ts): the
@@ -356,7 +358,8 @@ ${RESOURCE_GUARDS}
     }
   };
 
-  const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight) => {
+  const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, salt) => {
+    regExpSalt.value = typeof salt === 'string' ? salt : '';
     ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
       started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
       pending: new MapCtor(), busy: { __proto__: null }, waiting: new MapCtor(), waitHead: 0, waitTail: 0, marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
@@ -365,11 +368,11 @@ ${RESOURCE_GUARDS}
     defineProperty(G, '__start', { __proto__: null, value: startMain, writable: false, enumerable: false, configurable: true });
   };
 
-  return function run(op, a, b, c, d, e, f, g, h, i) {
+  return function run(op, a, b, c, d, e, f, g, h, i, j) {
     arm();
     try {
       if (op === 'deliver') deliver(a, b);
-      else if (op === 'setup') setup(a, b, c, d, e, f, g, h, i);
+      else if (op === 'setup') setup(a, b, c, d, e, f, g, h, i, j);
     } catch (_) {
       if (ex !== null) finish('E{"type":"internal_error","message":"The engine could not encode the outcome."}');
     }

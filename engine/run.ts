@@ -4,7 +4,8 @@ import type ivm from 'isolated-vm';
 import { SCRIPT_URL, SENTINEL, SEP } from './prelude.ts';
 import { decodeOutcome, lineCount, fromIvmError, killError, stripLocation, syntaxLine, type Kill, type Outcome } from './errors.ts';
 import type { CapBreach } from './bridge.ts';
-import { SOURCE_TOO_DEEP } from './compile.ts';
+import { SOURCE_TOO_DEEP, tenantTag } from './compile.ts';
+import { regExpSalt } from './prelude-resources.ts';
 import type { EngineLimits } from './limits.ts';
 import type { ExecutionError } from './result.ts';
 
@@ -100,7 +101,7 @@ export class Run {
     // Two tasks queued back to back (FIFO on the isolate), no round trip in between: set up this
     // execution's bindings, then run the user's compiled function.
     this.runRef.applyIgnored(undefined, ['setup', ex.id, ex.names, this.dispatcher, limits.maxArgBytes, limits.maxResultBytes,
-      limits.maxLogBytes, limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight]);
+      limits.maxLogBytes, limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight, regExpSalt(tenantTag(ex.tenant))]);
     this.task(script.run(this.ctx, { timeout: limits.wallMs }));
   }
 

@@ -9,9 +9,8 @@
 // split/replace on a literal string compute anew. The scripts' own compiled code is cached by the engine per
 // organization instead (slot.ts).
 //
-// Not closed here: V8's regular-expression cache (pattern and flags → compiled RegExp data, per isolate) has no flag.
-// B's first use of a 45 KB pattern A used: 20-30 ms against 90-130 ms for a fresh one. Patterns of ordinary size
-// compile in microseconds, below what a script can time (Date.now() is in milliseconds).
+// V8's regular-expression cache (pattern and flags → compiled RegExp data, per isolate) has no flag: long patterns
+// built from strings are salted per organization instead (SALT_MIN_PATTERN in prelude-resources.ts).
 import v8 from 'node:v8';
 
 export const ISOLATE_V8_FLAGS = [
