@@ -3,6 +3,7 @@
 import { Execution, type HostCall } from './bridge.ts';
 import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
 import { Pool, type SlotFactory } from './pool.ts';
+import { applyIsolateFlags } from './v8-flags.ts';
 import { Slot } from './slot.ts';
 import { HostSet, type HostStats } from './host/host-set.ts';
 import { assertHostCanCheck } from './compile.ts';
@@ -114,6 +115,7 @@ export function createEngine(config: EngineConfig): Engine {
   assertNoNodeSnapshot();
   assertHostCanCheck();
   const resolved = resolveConfig(config);
+  if (resolved.hosts === 0) applyIsolateFlags();
   const hosts = resolved.hosts > 0 ? new HostSet(resolved) : null;
   const makeSlot: SlotFactory = hosts ? (hooks) => hosts.createSlot(hooks) : (hooks) => new Slot(resolved, hooks);
   const pool = new Pool(resolved, makeSlot, hosts ? (tenant) => hosts.quarantine.suspect(tenant) : undefined);

@@ -1,7 +1,6 @@
 // One pool slot: an isolate with its prelude compiled once, a fresh context prepared ahead of each
 // execution, and the decision to replace the isolate afterwards (kill, memory, abandoned calls, age, heap).
 import ivm from 'isolated-vm';
-import './v8-flags.ts';
 import { PRELUDE, PRELUDE_FILENAME, SCRIPT_URL } from './prelude.ts';
 import { WRAPPER_LINE_OFFSET, cacheKey, wrapSource } from './compile.ts';
 import { Run, type RunEnd, type RunTarget } from './run.ts';

@@ -4,8 +4,8 @@
 // source, five compilations): `new Function` 7 ms for A, 0 ms for B's identical source, 7 ms for B's fresh one;
 // indirect eval 10 / 2 / 10 ms (test/engine/resources.test.ts). Splitting a 90 KB literal: 0.9 ms for B's run of A's
 // literal against 1.4 ms for a fresh one; 1.1-1.3 against 1.3 with its cache off (what is left is V8's table of
-// literal strings, which no flag turns off). Both caches are off for every isolate of this process (the host
-// process's, or the server's with the in-process pool): a source compiles anew each time it is evaluated, and
+// literal strings, which no flag turns off). Both caches are off for every isolate of the process that runs the
+// sandbox's isolates (each host process; the server itself only with the in-process pool): a source compiles anew each time it is evaluated, and
 // split/replace on a literal string compute anew. The scripts' own compiled code is cached by the engine per
 // organization instead (slot.ts).
 //
@@ -20,4 +20,7 @@ export const ISOLATE_V8_FLAGS = [
   '--no-regexp-results-cache',
 ] as const;
 
-for (const flag of ISOLATE_V8_FLAGS) v8.setFlagsFromString(flag);
+/** Called where isolates are built, before any is: in each host process, or by an in-process engine. */
+export function applyIsolateFlags(): void {
+  for (const flag of ISOLATE_V8_FLAGS) v8.setFlagsFromString(flag);
+}

@@ -9,7 +9,9 @@ import type { EngineLimits, ResolvedConfig } from '../limits.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
 import { CLOSED_REPLY, CULPRIT_MARK, HEARTBEAT_MS, MAX_SERVER_FRAME, encodeEnd } from './protocol.ts';
 import { pinSelf } from './cpu-pinning.ts';
+import { applyIsolateFlags } from '../v8-flags.ts';
 
+applyIsolateFlags();
 const FD = 3;
 const config = JSON.parse(process.argv[2]) as ResolvedConfig;
 const socket = new net.Socket({ fd: FD, readable: true, writable: true });
