@@ -2,9 +2,8 @@
 // header expects, no host call after the end, the host alive, and the pool whole afterwards, first one
 // at a time and then all at once beside benign scripts.
 import t, { type Test } from 'tap';
-import { readFileSync } from 'node:fs';
 import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
-import { checkOutcome, loadFixtures, startEngine, type Fixture } from './helpers/engine.ts';
+import { checkOutcome, isolatesRss, loadFixtures, startEngine, type Fixture } from './helpers/engine.ts';
 import type { Engine, ExecutionResult } from '../../engine/index.ts';
 
 const POOL = 2;
@@ -16,17 +15,6 @@ async function runFixture(engine: Engine, fx: Fixture, host = new FakeHost(), wa
   const request = { source: fx.source, bindings: BINDINGS, hostCall: host.hostCall, limits: { wallMs, cpuMs: wallMs, ...fx.limits }, tenant: 'org_hostile', ...fx.options };
   const result = await engine.execute(request);
   return { result, host, endedAt: performance.now() };
-}
-
-/** Resident memory of the processes that hold the isolates: the sandbox hosts, or this one for the in-process pool. */
-function isolatesRss(engine: Engine): number {
-  const pids = engine.stats().hosts?.pids.filter((pid) => pid > 0) ?? [];
-  if (!pids.length) return process.memoryUsage.rss();
-  let total = 0;
-  for (const pid of pids) {
-    try { total += Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * 4096; } catch { /* restarting */ }
-  }
-  return total;
 }
 
 function checkHost(t: Test, fx: Fixture, host: FakeHost, endedAt: number): void {

@@ -16,6 +16,17 @@ export function testConfig(overrides: Partial<EngineConfig> = {}): EngineConfig 
   };
 }
 
+/** Resident memory of the processes that hold the isolates: the sandbox hosts, or this one for the in-process pool. */
+export function isolatesRss(engine: Engine): number {
+  const pids = engine.stats().hosts?.pids.filter((pid) => pid > 0) ?? [];
+  if (!pids.length) return process.memoryUsage.rss();
+  let total = 0;
+  for (const pid of pids) {
+    try { total += Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * 4096; } catch { /* restarting */ }
+  }
+  return total;
+}
+
 export async function startEngine(overrides: Partial<EngineConfig> = {}): Promise<Engine> {
   const engine = createEngine(testConfig(overrides));
   await engine.ready();
