@@ -93,7 +93,9 @@ t.test('the syntax cache is per organization, V8\'s eval cache included', async 
 
 /**
  * What B measures of its own run of `script(tag)` after A ran the same, against B's run of a fresh one: before V8's
- * own caches were turned off, B's run of A's text was a hit (engine/v8-flags.ts).
+ * own caches were turned off, B's run of A's text was a hit (engine/v8-flags.ts). Medians of 15 rounds; with the
+ * caches shared B's run took 0.27-0.43 of a fresh one's time, without them about 1 (0.74 at worst here, with other
+ * test files loading both CPUs): the cases below require more than 0.6.
  */
 async function sameAgainstFresh(script: (tag: string) => string): Promise<{ a: number; same: number; fresh: number }> {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
@@ -103,7 +105,12 @@ async function sameAgainstFresh(script: (tag: string) => string): Promise<{ a: n
     const fresh: number[] = [];
     for (let round = 0; round < 15; round++) {
       const tag = `t${round}x${Math.floor(Math.random() * 1e9)}`;
-      const runs = [await run(engine, script(tag), 'org_a'), await run(engine, script(tag), 'org_b'), await run(engine, script(`f${tag}`), 'org_b')];
+      const byA = await run(engine, script(tag), 'org_a');
+      // B's two runs alternate in order, so that neither always comes right after A's.
+      const [bySame, byFresh] = round % 2 === 0
+        ? [await run(engine, script(tag), 'org_b'), await run(engine, script(`f${tag}`), 'org_b')]
+        : [await run(engine, script(`f${tag}`), 'org_b'), await run(engine, script(tag), 'org_b')].reverse();
+      const runs = [byA, bySame, byFresh];
       for (const r of runs) if (!r.ok) throw new Error(JSON.stringify(r.error));
       a.push(runs[0].stats.wallMs);
       same.push(runs[1].stats.wallMs);
@@ -129,7 +136,7 @@ for (const [label, compile] of [
   t.test(`code compiled by ${label} in one organization is not a cache hit for another`, async (t) => {
     const m = await sameAgainstFresh((tag) => `${dynamicSource(tag)}\nfor (let k = 0; k < 3; k++) ${compile};\nreturn 1;`);
     // Before: new Function 2.0 ms for A, 0.5 for B's run of the same text, 2.3 for B's fresh one.
-    t.ok(m.same > 0.75 * m.fresh, `B's run of A's text (${m.same} ms) compiles like a fresh one (${m.fresh} ms), A ${m.a} ms`);
+    t.ok(m.same > 0.6 * m.fresh, `B's run of A's text (${m.same} ms) compiles like a fresh one (${m.fresh} ms), A ${m.a} ms`);
   });
 }
 
@@ -148,7 +155,7 @@ for (const [label, use] of [
   t.test(`a long pattern compiled by ${label} in one organization is not a cache hit for another`, async (t) => {
     const m = await sameAgainstFresh((tag) => `${longPattern(tag)}\nfor (let k = 0; k < 3; k++) ${use};\nreturn 1;`);
     // Before: 11.5-13 ms for B's run of A's pattern against 43-54 ms for a fresh one, each way of compiling it.
-    t.ok(m.same > 0.75 * m.fresh, `B's run of A's pattern (${m.same} ms) compiles like a fresh one (${m.fresh} ms), A ${m.a} ms`);
+    t.ok(m.same > 0.6 * m.fresh, `B's run of A's pattern (${m.same} ms) compiles like a fresh one (${m.fresh} ms), A ${m.a} ms`);
   });
 }
 
