@@ -303,22 +303,22 @@ t.test('a new execution goes to a host with nothing else to do, not to a free sl
   const first = [0, 1].map(() => engine.execute({ source: 'await context(); return 1', bindings: ['context'], hostCall: gated }));
   while (gates.length < 2) await sleep(1);
   const before = pids.map(cpuMsOf);
-  const third = engine.execute({ source: `${burn(150)}; await context(); return 3`, bindings: ['context'], hostCall: gated });
+  const third = engine.execute({ source: `${burn(200)}; await context(); return 3`, bindings: ['context'], hostCall: gated });
   while (gates.length < 3) await sleep(1);
+  // Busy loops run on the clock: with other work on the machine they get less CPU, so hosts are compared.
   const burnt = pids.map((pid, i) => cpuMsOf(pid) - before[i]);
   const busy = burnt[0] > burnt[1] ? 0 : 1;
-  t.ok(burnt[busy] >= 100, `the running execution's host is known by its CPU (${burnt.join(' / ')} ms)`);
+  t.ok(burnt[busy] - burnt[1 - busy] >= 30, `the running execution's host is known by its CPU (${burnt.join(' / ')} ms)`);
   gates[0](); gates[1]();
   t.same((await Promise.all(first)).map((r) => r.result), [1, 1]);
   // Both slots freed are warm again (their hosts have prepared the next contexts).
   while (engine.stats().slots.ready < 3) await sleep(1);
   await sleep(100);
   const at = pids.map(cpuMsOf);
-  const r = await engine.execute({ source: `${burn(150)}; return 4`, bindings: [], hostCall: answer });
+  const r = await engine.execute({ source: `${burn(200)}; return 4`, bindings: [], hostCall: answer });
   t.equal(r.result, 4);
   const used = pids.map((pid, i) => cpuMsOf(pid) - at[i]);
-  t.ok(used[1 - busy] >= 100, `it ran on the host with nothing running (${used.join(' / ')} ms; host ${busy} runs the third)`);
-  t.ok(used[busy] < 60, 'not beside the running execution');
+  t.ok(used[1 - busy] - used[busy] >= 30, `it ran on the host with nothing running, not beside the third (${used.join(' / ')} ms; host ${busy} runs the third)`);
   gates[2]();
   t.equal((await third).result, 3);
 });
