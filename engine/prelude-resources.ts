@@ -46,7 +46,7 @@ export const MAX_DYNAMIC_SOURCE = 100 * 1024;
  * captures nothing and cannot be quantified, so every pattern is valid or not, and matches, exactly as without it;
  * the `source` getter and error messages leave it out. Shorter patterns compile in under ~50 us (a 900-character
  * alternation, compile and first match: 0.16 ms), below what a script can time, and keep V8's fast path for plain
- * strings. Literals in the script are compiled with it and not salted.
+ * strings. Regular-expression literals (in the script, or in code it evaluates) are not salted.
  */
 export const SALT_MIN_PATTERN = 256;
 /** The organization's prefix (`tag`: its tenant tag, base64url characters only, literal in any pattern). */
@@ -271,7 +271,8 @@ ${INTL_GUARDS}
       return p;
     };
     // The organization's prefix for long patterns (SALT_MIN_PATTERN in prelude-resources.ts), set by each execution.
-    const salted = (p) => (p.length >= ${SALT_MIN_PATTERN} && regExpSalt.value !== '' ? regExpSalt.value + p : p);
+    const salts = (p) => p.length >= ${SALT_MIN_PATTERN} && regExpSalt.value !== '';
+    const salted = (p) => (salts(p) ? regExpSalt.value + p : p);
     const strStartsWith = String.prototype.startsWith;
     const strSliceR = String.prototype.slice;
     // What a regular expression shows of its pattern (its source getter): without the prefix.
@@ -326,7 +327,7 @@ ${INTL_GUARDS}
         if (r === undefined || r === null || typeof r === 'symbol') return args;
         if ((typeof r === 'object' || typeof r === 'function') && r[symbol] != null) return args;
         args[0] = checkedSource(toText(r));
-        if (args[0].length >= ${SALT_MIN_PATTERN} && regExpSalt.value !== '') args[0] = construct(args[0], flags, RE);
+        if (salts(args[0])) args[0] = construct(args[0], flags, RE);
         return args;
       });
     }
