@@ -39,14 +39,17 @@ const LONG_TENANT_GRACE_MS = 100;
 const LONG_TENANT_GRACE_FACTOR = 5;
 /** Tenants' recent CPU use halves every second; beyond this many tenants, those idle for 10 s are forgotten. */
 const CPU_HALF_LIFE_MS = 1000;
-/** Longest an execution waits for an engine with no slot up yet (host processes starting on a loaded machine). */
+/** Longest an execution waits while no slot can be counted on (hosts starting on a loaded machine; see outage). */
 const STARTING_WAIT_MS = 30_000;
 /**
- * While no slot is up, the queue holds this many times queueMax: work that arrives while every host process is
- * being replaced (the first scripts of a crash storm can kill them all at once) waits for them instead of being
- * refused as busy, since the queue's length then says nothing about load either.
+ * While no slot can be counted on (see Pool.outage), the queue holds this many times queueMax: work that arrives
+ * while every host process is being replaced (the first scripts of a crash storm can kill them all at once), or
+ * while the only ones up run a suspect's script, waits for them instead of being refused as busy, since the queue's
+ * length then says nothing about load either.
  */
 const OUTAGE_QUEUE_FACTOR = 4;
+/** How often a waiter whose wait does not count looks whether a slot can be counted on again. */
+const OUTAGE_POLL_MS = 50;
 const MAX_TRACKED_TENANTS = 1000;
 
 interface Waiter {
@@ -54,6 +57,8 @@ interface Waiter {
   onStart: (() => void) | undefined;
   resolve: (result: ExecutionResult) => void;
   timer: NodeJS.Timeout | undefined;
+  /** When this waiter's expiry last found no slot to count on: its queueWaitMs counts from then. */
+  outageSeenAt: number;
 }
 
 export interface PoolCounters {
@@ -162,13 +167,24 @@ export class Pool {
 
   private enqueue(ex: Execution, front: boolean, onStart?: () => void): Promise<ExecutionResult> {
     return new Promise((resolve) => {
-      const waiter: Waiter = { ex, onStart, resolve, timer: undefined };
+      const waiter: Waiter = { ex, onStart, resolve, timer: undefined, outageSeenAt: -Infinity };
       const expire = () => {
-        // No slot is up at all (the engine is starting, or every host process is being replaced): that wait says
-        // nothing about load, so it does not count, up to STARTING_WAIT_MS.
-        if (!this.closed && this.outage() && performance.now() - ex.queuedAt < STARTING_WAIT_MS) {
-          waiter.timer = setTimeout(expire, this.config.queueWaitMs);
-          return;
+        // No slot can be counted on (the engine is starting, every host process is being replaced, or the only
+        // ones up run a suspect's script): that wait says nothing about load, so it does not count, up to
+        // STARTING_WAIT_MS. Once one can, the waiter has queueWaitMs from then, as if it had just arrived (else a
+        // queue that built up meanwhile is refused while the first of it runs).
+        const now = performance.now();
+        if (!this.closed && now - ex.queuedAt < STARTING_WAIT_MS) {
+          if (this.outage()) {
+            waiter.outageSeenAt = now;
+            waiter.timer = setTimeout(expire, OUTAGE_POLL_MS);
+            return;
+          }
+          const left = waiter.outageSeenAt + this.config.queueWaitMs - now;
+          if (left >= 1) {
+            waiter.timer = setTimeout(expire, left);
+            return;
+          }
         }
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
@@ -204,9 +220,14 @@ export class Pool {
     return false;
   }
 
-  /** No slot is up: the engine is starting, or every host process is being replaced. */
+  /**
+   * No slot can be counted on: each is starting (the engine is starting, or its host process is being replaced) or
+   * on a host running a suspect's script, which may die of it any moment and, under load, takes seconds to (a crash
+   * storm once its organization is a suspect: a steady load of 10 a second filled a queue of 8 in the suite while
+   * one host was being replaced and the other ran the storm's next script).
+   */
   private outage(): boolean {
-    return this.slots.every((s) => s.state === 'starting');
+    return this.slots.every((s) => s.state === 'starting' || s.exposed === true);
   }
 
   /** A suspect tenant already running one execution waits for it to end. */

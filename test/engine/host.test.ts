@@ -236,6 +236,33 @@ t.test('work that arrives while every host process is being replaced waits for t
   t.ok(burst.some((r) => r.error?.type === 'engine_busy'), 'with the host up, a burst beyond the queue is refused');
 });
 
+t.test('work that arrives while the only capacity left runs a suspect\'s script waits for it, beyond queueMax', async (t) => {
+  // A crash storm, once its organization is a suspect: the other hosts are being replaced and the one still up runs
+  // the suspect's next script (and may die of it any moment). The queue's length then says nothing about load.
+  const wait = 2000;
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, queueMax: 2, queueWaitMs: wait, quarantineAfter: 3, wallMs: 20_000, cpuMs: 20_000 });
+  t.teardown(() => engine.close());
+  const spin = (ms: number, value: unknown) => `const t = Date.now(); while (Date.now() - t < ${ms}) {} return ${JSON.stringify(value)}`;
+  const crash = await engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_suspect' });
+  t.equal(crash.error?.type, 'crashed', 'the organization killed a host once: a suspect, not yet quarantined');
+  await fullCapacity(engine, 1, 1);
+  const long = engine.execute({ source: spin(1.5 * wait, 'spun'), bindings: [], hostCall: answer, tenant: 'org_suspect' });
+  while (engine.stats().slots.busy === 0) await sleep(1);
+  // The first of them runs past 2 queueWaitMs after the others arrived: each has queueWaitMs from the moment the slot
+  // could be counted on again, not from its arrival.
+  const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+    engine.execute({ source: i === 0 ? spin(0.6 * wait, 0) : `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' })));
+  t.same(results.map((r) => r.result ?? r.error?.type), [0, 1, 2, 3, 4, 5], `none refused as busy (queueMax 2, queueWaitMs ${wait})`);
+  t.equal((await long).result, 'spun');
+  // The same wait behind another organization's long script, not a suspect's, is refused as usual.
+  const plain = engine.execute({ source: spin(1.25 * wait, 'spun'), bindings: [], hostCall: answer, tenant: 'org_plain' });
+  while (engine.stats().slots.busy === 0) await sleep(1);
+  const refused = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+    engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' })));
+  t.ok(refused.every((r) => r.error?.type === 'engine_busy'), `refused as busy: ${refused.map((r) => r.result ?? r.error?.type)}`);
+  t.equal((await plain).result, 'spun');
+});
+
 /** The CPUs each thread of a process may run on, as /proc lists them ("1", "0-1"). */
 function threadCpus(pid: number): string[] {
   return readdirSync(`/proc/${pid}/task`).map((tid) => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'latin1'))![1]);
