@@ -2,10 +2,11 @@
 // error, memory cap, hang) costs only the executions it was running, which end as `crashed`; the engine replaces
 // it; an organization that keeps killing hosts is quarantined; hosts get no secrets and run unprivileged.
 import t from 'tap';
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { startEngine } from './helpers/engine.ts';
 import { findTaskset, parseCpuList } from '../../engine/host/cpu-pinning.ts';
 import type { Engine, HostCall } from '../../engine/index.ts';
+import type { HostDeath } from '../../engine/host/host-process.ts';
 
 const FATAL = {
   set: 'const s = new Set(); for (;;) s.add(Math.random())',
@@ -261,6 +262,33 @@ t.test('work that arrives while the only capacity left runs a suspect\'s script 
     engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' })));
   t.ok(refused.every((r) => r.error?.type === 'engine_busy'), `refused as busy: ${refused.map((r) => r.result ?? r.error?.type)}`);
   t.equal((await plain).result, 'spun');
+});
+
+t.test('a fatal error while the host\'s channel is backed up still blames only the script that caused it', async (t) => {
+  // The host names the execution to blame in a frame; with earlier frames still queued on its channel (the server
+  // reading slowly), it names it on stderr instead. Blame decides who is quarantined and whose work runs again.
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 1, quarantineMs: 60_000, maxResultBytes: 8 * 1024 * 1024, wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const pid = hostsOf(engine).pids[0];
+  const fatal = engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_fatal' });
+  // Its 4 MB result is more than the channel holds: the host queues the rest until the server reads again.
+  const big = engine.execute({ source: 'return "x".repeat(4_000_000)', bindings: [], hostCall: answer, tenant: 'org_big' });
+  await new Promise(setImmediate); // both are sent
+  // This process stops reading (its event loop held) until the host has died of the fatal script.
+  const until = performance.now() + 30_000;
+  const dead = () => !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1][0] === 'Z';
+  while (!dead() && performance.now() < until) { /* held */ }
+  t.equal((await fatal).error?.type, 'crashed');
+  t.same(deaths.map((d) => [d.reason, d.tenants, d.detail]), [['fatal', ['org_fatal'], 'V8 gave up on an isolate (a fatal engine error)']],
+    'blamed from the name on stderr');
+  const bigResult = await big;
+  t.equal(bigResult.ok, true, `the other organization's execution ran again (${bigResult.error?.type ?? 'ok'})`);
+  t.equal((bigResult.result as string | null)?.length, 4_000_000);
+  const again = await engine.execute({ source: 'return 2', bindings: [], hostCall: answer, tenant: 'org_big' });
+  t.equal(again.result, 2, 'the other organization is not quarantined');
+  const refused = await engine.execute({ source: 'return 3', bindings: [], hostCall: answer, tenant: 'org_fatal' });
+  t.equal(refused.error?.type, 'quarantined', 'the culprit is');
 });
 
 /** The CPUs each thread of a process may run on, as /proc lists them ("1", "0-1"). */
