@@ -256,7 +256,7 @@ t.test('work that arrives while the only capacity left runs a suspect\'s script 
   t.same(results.map((r) => r.result ?? r.error?.type), [0, 1, 2, 3, 4, 5], `none refused as busy (queueMax 2, queueWaitMs ${wait})`);
   t.equal((await long).result, 'spun');
   // The same wait behind another organization's long script, not a suspect's, is refused as usual.
-  const plain = engine.execute({ source: spin(1.25 * wait, 'spun'), bindings: [], hostCall: answer, tenant: 'org_plain' });
+  const plain = engine.execute({ source: spin(1.5 * wait, 'spun'), bindings: [], hostCall: answer, tenant: 'org_plain' });
   while (engine.stats().slots.busy === 0) await sleep(1);
   const refused = await Promise.all(Array.from({ length: 6 }, (_, i) =>
     engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' })));
