@@ -55,6 +55,11 @@ export class Execution {
   private readonly repeatableNames: ReadonlySet<string>;
   /** A call that may have changed something has run: running the script again would repeat it. */
   private changed = false;
+  /**
+   * Running again after a sandbox host died with it and others while nothing named the script to blame: it runs on a
+   * host with nothing else to do, so that if it is the culprit, the next death names it (host-process.ts).
+   */
+  probation = false;
   private readonly hostCall: HostCall;
   /** Made on the first host call: most executions never need one. */
   private abort: AbortController | null = null;

@@ -235,6 +235,11 @@ export class Pool {
     return this.running.has(tenant) && this.suspect(tenant);
   }
 
+  /** This waiter may not take this slot: its tenant is held, or it is on probation and the slot's host is busy. */
+  private waits(w: Waiter, slot: PoolSlot): boolean {
+    return this.held(w.ex.tenant) || (w.ex.probation && (slot.contention ?? 0) > 0);
+  }
+
   /** A tenant runs below its share (maxRunningPerTenant) and so may use a reserved slot. */
   private belowShare(tenant: string): boolean {
     return (this.running.get(tenant) ?? 0) < this.config.maxRunningPerTenant;
@@ -282,7 +287,10 @@ export class Pool {
     const result = slot.run(ex).then((end) => {
       if (!end.retry || this.closed) return toResult(ex, end, queueMs);
       ex.restart();
-      return this.enqueue(ex, true);
+      const again = this.enqueue(ex, true);
+      const idle = this.slots.find(free);
+      if (idle) this.onReady(idle);
+      return again;
     });
     if (this.queue.length) this.maybeGrow();
     return result;
@@ -311,18 +319,21 @@ export class Pool {
   private nextWaiter(slot: PoolSlot): Waiter | undefined {
     // A reserved slot (beyond maxPoolSize) serves only tenants below their share.
     if (this.slots.length > this.config.maxPoolSize && this.slots.indexOf(slot) >= this.config.maxPoolSize) {
-      const at = this.queue.findIndex((w) => this.belowShare(w.ex.tenant) && !this.held(w.ex.tenant));
+      const at = this.queue.findIndex((w) => this.belowShare(w.ex.tenant) && !this.waits(w, slot));
       return at < 0 ? undefined : this.queue.splice(at, 1)[0];
     }
     const first = this.queue[0];
     if (!first) return undefined;
-    if (this.queue.every((w) => w.ex.tenant === first.ex.tenant)) return this.held(first.ex.tenant) ? undefined : this.queue.shift();
+    if (this.queue.every((w) => w.ex.tenant === first.ex.tenant)) {
+      const at = this.queue.findIndex((w) => !this.waits(w, slot));
+      return at < 0 ? undefined : this.queue.splice(at, 1)[0];
+    }
     const cap = this.config.maxRunningPerTenant;
     const now = performance.now();
     let best = -1;
     let bestKey: [number, number] = [Infinity, Infinity];
     this.queue.forEach((w, i) => {
-      if (this.held(w.ex.tenant)) return;
+      if (this.waits(w, slot)) return;
       const mean = this.cpuPerExecution(w.ex.tenant);
       const share = (this.running.get(w.ex.tenant) ?? 0) < cap
         && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= this.graceFor(mean));

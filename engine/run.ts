@@ -206,6 +206,11 @@ export class Run {
     else this.cpuTimer = setTimeout(() => this.checkCpu(), Math.max(5, this.ex.limits.cpuMs - used));
   }
 
+  /** Isolate CPU used so far, as of the last sample (a host process relays it: see protocol.ts, H). */
+  get cpuSoFar(): number {
+    return this.cpuMs;
+  }
+
   /** Never lowers the figure: once the isolate is gone the last sample stands. */
   private readCpu(): void {
     try { if (!this.iso.isDisposed) this.cpuMs = Math.max(this.cpuMs, Number(this.iso.cpuTime - this.cpu0) / 1e6); } catch { /* disposed */ }

@@ -115,6 +115,12 @@ export class Slot implements PoolSlot {
     return !!this.isolate && !this.isolate.isDisposed;
   }
 
+  /** The running execution's id and isolate CPU so far (last sample), if one runs. */
+  get running(): { id: number; cpuMs: number } | null {
+    const run = this.current;
+    return run ? { id: run.ex.id, cpuMs: run.cpuSoFar } : null;
+  }
+
   /** Build a new isolate (disposing any old one), compile the prelude and prepare the first context. */
   start(reason?: string): void {
     if (this.state === 'closed') return;

@@ -181,9 +181,15 @@ readFrames(socket, MAX_SERVER_FRAME, onFrame, () => process.kill(process.pid, 'S
 // The server is gone (or closed the channel): nothing here is worth keeping.
 socket.on('close', () => process.kill(process.pid, 'SIGKILL'));
 socket.on('error', () => process.kill(process.pid, 'SIGKILL'));
+/** Isolate gauges, and each running execution's CPU so far: the server's figure for it if this process dies. */
 function heartbeat(): void {
   let built = 0; let refs = 0; let cached = 0; let live = 0;
-  for (const s of slots.values()) { built += s.isolatesBuilt; refs += s.referenceCount; cached += s.cachedScripts; live += s.live ? 1 : 0; }
-  out.send(`H${built}${SEP}${refs}${SEP}${cached}${SEP}${live}`);
+  const cpu: string[] = [];
+  for (const s of slots.values()) {
+    built += s.isolatesBuilt; refs += s.referenceCount; cached += s.cachedScripts; live += s.live ? 1 : 0;
+    const run = s.running;
+    if (run) cpu.push(`${run.id}:${Math.round(run.cpuMs)}`);
+  }
+  out.send(`H${built}${SEP}${refs}${SEP}${cached}${SEP}${live}${SEP}${cpu.join(',')}`);
 }
 setInterval(heartbeat, HEARTBEAT_MS);

@@ -170,9 +170,11 @@ export class HostProcess {
     this.send(`S${slot.id}${SEP}${ex.id}${SEP}${tenantTag(ex.tenant)}${SEP}${ex.names}${SEP}${JSON.stringify(ex.limits)}${SEP}${ex.source}`);
   }
 
-  /** An execution of a suspect tenant runs here. */
+  /** An execution of a suspect tenant, or one on probation (bridge.ts), runs here: this host may die any moment. */
   runsSuspect(): boolean {
-    for (const slot of this.running.values()) if (slot.current && this.events.suspect(slot.current.ex.tenant)) return true;
+    for (const slot of this.running.values()) {
+      if (slot.current && (slot.current.ex.probation || this.events.suspect(slot.current.ex.tenant))) return true;
+    }
     return false;
   }
 
@@ -207,8 +209,13 @@ export class HostProcess {
       // Counters are keyed by what the host says: only known reasons, so a compromised host cannot grow them.
       case 'r': return this.events.recycled(RECYCLE_REASONS.has(body) ? body : 'other');
       case 'H': {
-        const [built, refs, cached, live] = fields(body, 4).map((n) => (Number.isFinite(Number(n)) ? Number(n) : 0));
-        this.isolates = { built: this.builtEarlier + built, refs, cached, live };
+        const [built, refs, cached, live, cpu] = fields(body, 5);
+        const n = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
+        this.isolates = { built: this.builtEarlier + n(built), refs: n(refs), cached: n(cached), live: n(live) };
+        for (const pair of (cpu ?? '').split(',')) {
+          const [id, ms] = pair.split(':');
+          this.running.get(Number(id))?.sampledCpu(Number(ms));
+        }
         return;
       }
       case 'F': {
@@ -278,12 +285,19 @@ export class HostProcess {
       : signal === 'SIGSEGV' || signal === 'SIGBUS' ? 'segfault' : 'exit');
     const victims = [...this.running.values()];
     const blamed = new Set<string>();
+    // Nothing named the script to blame (memory cap, missed heartbeat, a V8 check that stops the process without
+    // isolated-vm's handler, a signal) and several organizations' scripts ran here: any of them may be the culprit.
+    // Each that is safe to run again runs again once, on probation (alone on a host): a culprit dies again there,
+    // named by being alone, and an innocent one just succeeds. The others are blamed, as a lone victim is.
+    const ambiguous = culprit === null && new Set(victims.map((s) => s.current!.ex.tenant)).size > 1;
     for (const slot of victims) {
       const ex = slot.current!.ex;
       const innocent = culprit !== null && ex.id !== culprit.id;
-      if (!innocent) blamed.add(ex.tenant);
+      const probation = ambiguous && ex.repeatable && !ex.probation;
+      if (!innocent && !probation) blamed.add(ex.tenant);
+      if (probation) ex.probation = true;
       // Nothing it did changed anything (no call, or only reads): running it again elsewhere is invisible and safe.
-      slot.crashed(CRASHED, innocent && ex.repeatable);
+      slot.crashed(CRASHED, (innocent || probation) && ex.repeatable);
     }
     this.running.clear();
     for (const slot of this.slots.values()) slot.crashed(CRASHED, false);

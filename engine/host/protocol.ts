@@ -4,7 +4,8 @@
 //                  K<id>␁<slot>␁<error JSON> kill (cap breach) · Q quit
 //   host → server: a<cpu or empty> pinned there (or could not be) · Y<slot> ready · E<id>␁<end> ended ·
 //                  C<id>␁<call>␁<name>␁<args JSON> host call ·
-//                  L<id>␁<level>␁<message> log · r<reason> isolate recycled · H<built>␁<refs>␁<cached>␁<live> heartbeat ·
+//                  L<id>␁<level>␁<message> log · r<reason> isolate recycled ·
+//                  H<built>␁<refs>␁<cached>␁<live>␁<id>:<cpu ms>,… heartbeat (with each running execution's CPU) ·
 //                  F<id>␁<message> fatal V8 error (the process ends right after)
 // After an E whose end needs no new isolate the server already counts the slot as ready (warming): an S sent before
 // the host has prepared the next context waits in the host, and the Y that follows only says the slot is warm (it is

@@ -6,7 +6,13 @@ import type { ExecutionError } from '../result.ts';
 import type { PoolSlot, SlotHooks, SlotState } from '../slot.ts';
 import type { HostProcess } from './host-process.ts';
 
-interface Current { ex: Execution; resolve: (end: RunEnd) => void; startedAt: number }
+interface Current {
+  ex: Execution;
+  resolve: (end: RunEnd) => void;
+  startedAt: number;
+  /** Isolate CPU the host last reported for this run: what it reports if the host dies. */
+  cpuMs: number;
+}
 
 export class RemoteSlot implements PoolSlot {
   readonly id: number;
@@ -49,7 +55,7 @@ export class RemoteSlot implements PoolSlot {
     this.executions++;
     this.busySince = performance.now();
     return new Promise((resolve) => {
-      this.current = { ex, resolve, startedAt: this.busySince };
+      this.current = { ex, resolve, startedAt: this.busySince, cpuMs: 0 };
       this.host.dispatch(this, ex);
     });
   }
@@ -90,10 +96,21 @@ export class RemoteSlot implements PoolSlot {
   }
 
   /** The host died under this slot: end its execution (or hand it back for a retry), and wait for the new host. */
+  /**
+   * The host's CPU sample for the running execution (heartbeat). The host is less trusted than the server: a figure
+   * that is not a number, shrinks, or exceeds the run's wall time so far is ignored.
+   */
+  sampledCpu(ms: number): void {
+    const current = this.current;
+    if (!current || !Number.isFinite(ms) || ms < current.cpuMs || ms > performance.now() - current.startedAt) return;
+    current.cpuMs = ms;
+  }
+
   crashed(error: ExecutionError, retry: boolean): void {
     if (this.state !== 'closed') this.state = 'starting';
     if (!this.current) return;
-    this.onEnd({ outcome: error, recycle: 'crashed', wallMs: performance.now() - this.current.startedAt, cpuMs: 0, retry });
+    // Its host died with it: the CPU it had used, as last reported, is still charged (result and fairness).
+    this.onEnd({ outcome: error, recycle: 'crashed', wallMs: performance.now() - this.current.startedAt, cpuMs: this.current.cpuMs, retry });
   }
 
   close(): Promise<void> {

@@ -117,9 +117,12 @@ t.test('an organization whose scripts keep killing hosts is quarantined; others 
 t.test('a host over its memory cap is killed: crashed, reason memory', async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, hostMemoryMb: 200 });
   t.teardown(() => engine.close());
-  // A 256 M-character rope built by doubling is a few bytes of heap (the prelude caps repeat/pad at 2 ** 24, not
-  // concatenation), but flattening it to search it allocates 256 MB outside the heap limit (fatal/05-rope-flatten).
-  const r = await engine.execute({ source: "let s = 'xy'; for (let i = 0; i < 27; i++) s += s; return s.indexOf('z')", bindings: [], hostCall: answer, limits: { wallMs: 4000, cpuMs: 4000 } });
+  // A 64 M-character rope built by doubling is a few bytes of heap (the prelude caps repeat/pad at 2 ** 24, not
+  // concatenation); splitting it flattens it and builds a 64 M-element array in one builtin call, which V8 lets go
+  // past the heap limit (isolated-vm grants an isolate near its limit up to 1 GB more, then stops the script at its
+  // next interrupt check, after the call): the host's RSS stays over 600 MB for about a second, where searching a
+  // flattened 256 MB rope (fatal/05-rope-flatten) was over the cap for less than the watchdog's 100 ms under load.
+  const r = await engine.execute({ source: "let s = 'xy'; for (let i = 0; i < 25; i++) s += s; return s.split('').length", bindings: [], hostCall: answer, limits: { wallMs: 8000, cpuMs: 8000 } });
   t.equal(r.error?.type, 'crashed');
   t.equal(hostsOf(engine).crashes.memory, 1);
   await fullCapacity(engine, 1, 1);
@@ -289,6 +292,36 @@ t.test('a fatal error while the host\'s channel is backed up still blames only t
   t.equal(again.result, 2, 'the other organization is not quarantined');
   const refused = await engine.execute({ source: 'return 3', bindings: [], hostCall: answer, tenant: 'org_fatal' });
   t.equal(refused.error?.type, 'quarantined', 'the culprit is');
+});
+
+t.test('a host that dies naming no script, with two organizations\' scripts on it: the reader runs again and succeeds, the culprit alone is blamed', async (t) => {
+  // Over its memory cap, the host is killed from outside: nothing names the script (as with a V8 check that stops the
+  // process, `new Array(1.3e8).fill(0.5)` under a higher cap, or a missed heartbeat).
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 1, quarantineMs: 60_000, wallMs: 30_000, cpuMs: 30_000,
+    hostMemoryMb: 300, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const reader = engine.execute({ source: 'const t0 = Date.now(); while (Date.now() - t0 < 4000) {} return "read"', bindings: [], hostCall: answer, tenant: 'org_reader' });
+  while (engine.stats().slots.busy === 0) await sleep(1);
+  const culprit = await engine.execute({ source: "let s = 'xy'; for (let i = 0; i < 25; i++) s += s; return s.split('').length", bindings: [], hostCall: answer, tenant: 'org_bomb' });
+  t.equal(culprit.error?.type, 'crashed');
+  const read = await reader;
+  t.equal(read.result, 'read', `the other organization's script ran again (${read.error?.type ?? 'ok'})`);
+  t.same(deaths.map((d) => [d.reason, d.tenants]), [['memory', []], ['memory', ['org_bomb']]], 'blamed when it died again alone, on probation');
+  t.equal((await engine.execute({ source: 'return 2', bindings: [], hostCall: answer, tenant: 'org_reader' })).result, 2, 'the reader\'s organization is not quarantined');
+  t.equal((await engine.execute({ source: 'return 3', bindings: [], hostCall: answer, tenant: 'org_bomb' })).error?.type, 'quarantined', 'the culprit\'s is');
+});
+
+t.test('an execution whose script killed its host still reports the CPU it used', async (t) => {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, quarantineAfter: 100, wallMs: 30_000, cpuMs: 30_000 });
+  t.teardown(() => engine.close());
+  const work = 'const t0 = Date.now(); while (Date.now() - t0 < 1500) {}';
+  const plain = await engine.execute({ source: `${work} return 1`, bindings: [], hostCall: answer, tenant: 'org_cpu' });
+  t.ok(plain.ok && plain.stats.cpuMs >= 200, `the work alone: ${plain.stats.cpuMs} ms of CPU`);
+  const fatal = await engine.execute({ source: `${work} ${FATAL.set}`, bindings: [], hostCall: answer, tenant: 'org_cpu' });
+  t.equal(fatal.error?.type, 'crashed');
+  t.ok(fatal.stats.cpuMs >= 0.5 * plain.stats.cpuMs, `then its host died: ${fatal.stats.cpuMs} ms of CPU reported, not 0`);
+  t.ok(fatal.stats.cpuMs <= fatal.stats.wallMs, 'never more than its wall time');
 });
 
 /** The CPUs each thread of a process may run on, as /proc lists them ("1", "0-1"). */
