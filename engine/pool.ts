@@ -51,6 +51,8 @@ const OUTAGE_QUEUE_FACTOR = 4;
 /** How often a waiter whose wait does not count looks whether a slot can be counted on again. */
 const OUTAGE_POLL_MS = 50;
 const MAX_TRACKED_TENANTS = 1000;
+/** How long a run on probation waits for a host with nothing else to do (about a host's replacement time). */
+const PROBATION_ALONE_MS = 250;
 
 interface Waiter {
   ex: Execution;
@@ -59,6 +61,8 @@ interface Waiter {
   timer: NodeJS.Timeout | undefined;
   /** When this waiter's expiry last found no slot to count on: its queueWaitMs counts from then. */
   outageSeenAt: number;
+  /** When it joined the queue (a run that goes again joins anew). */
+  since: number;
 }
 
 export interface PoolCounters {
@@ -167,7 +171,7 @@ export class Pool {
 
   private enqueue(ex: Execution, front: boolean, onStart?: () => void): Promise<ExecutionResult> {
     return new Promise((resolve) => {
-      const waiter: Waiter = { ex, onStart, resolve, timer: undefined, outageSeenAt: -Infinity };
+      const waiter: Waiter = { ex, onStart, resolve, timer: undefined, outageSeenAt: -Infinity, since: performance.now() };
       const expire = () => {
         // No slot can be counted on (the engine is starting, every host process is being replaced, or the only
         // ones up run a suspect's script): that wait says nothing about load, so it does not count, up to
@@ -230,14 +234,28 @@ export class Pool {
     return this.slots.every((s) => s.state === 'starting' || s.exposed === true);
   }
 
+  /** A free slot takes the waiter it may serve, if any (after the queue changed without a slot becoming ready). */
+  private serveIdle(): void {
+    const idle = this.slots.find((s) => free(s) && this.queue.some((w) => !this.waits(w, s)));
+    if (idle) this.onReady(idle);
+  }
+
   /** A suspect tenant already running one execution waits for it to end. */
   private held(tenant: string): boolean {
     return this.running.has(tenant) && this.suspect(tenant);
   }
 
-  /** This waiter may not take this slot: its tenant is held, or it is on probation and the slot's host is busy. */
+  /**
+   * This waiter may not take this slot: its tenant is held, or it is on probation (bridge.ts) and the slot's host
+   * runs another suspect's or probation script, or, for its first PROBATION_ALONE_MS, anything else: a probation run
+   * never shares a host with another that could be the culprit (both would be blamed), and shares one with others'
+   * work only rather than wait for an idle host under steady load (if it kills them, they run again or are blamed as
+   * for any death that names no script, and it is blamed).
+   */
   private waits(w: Waiter, slot: PoolSlot): boolean {
-    return this.held(w.ex.tenant) || (w.ex.probation && (slot.contention ?? 0) > 0);
+    if (this.held(w.ex.tenant)) return true;
+    if (!w.ex.probation) return false;
+    return slot.exposed === true || ((slot.contention ?? 0) > 0 && performance.now() - w.since < PROBATION_ALONE_MS);
   }
 
   /** A tenant runs below its share (maxRunningPerTenant) and so may use a reserved slot. */
@@ -288,8 +306,9 @@ export class Pool {
       if (!end.retry || this.closed) return toResult(ex, end, queueMs);
       ex.restart();
       const again = this.enqueue(ex, true);
-      const idle = this.slots.find(free);
-      if (idle) this.onReady(idle);
+      this.serveIdle();
+      // On probation it may refuse a free slot now and take it once PROBATION_ALONE_MS has passed.
+      if (ex.probation) setTimeout(() => this.serveIdle(), PROBATION_ALONE_MS + 1).unref();
       return again;
     });
     if (this.queue.length) this.maybeGrow();
