@@ -145,8 +145,7 @@ export class Pool {
     if (this.queue.length >= queueMax && !this.makeRoomFor(ex.tenant, queueMax)) return Promise.resolve(this.busy(ex));
     const result = this.enqueue(ex, false, onStart);
     // An idle reserved slot (kept for tenants below their share) serves this one if it may.
-    const idle = this.slots.find(free);
-    if (idle) this.onReady(idle);
+    this.serveIdle();
     return result;
   }
 
@@ -226,9 +225,9 @@ export class Pool {
 
   /**
    * No slot can be counted on: each is starting (the engine is starting, or its host process is being replaced) or
-   * on a host running a suspect's script, which may die of it any moment and, under load, takes seconds to (a crash
-   * storm once its organization is a suspect: a steady load of 10 a second filled a queue of 8 in the suite while
-   * one host was being replaced and the other ran the storm's next script).
+   * on a host running a suspect's or probation script (exposed), which may die of it any moment and, under load,
+   * takes seconds to (a crash storm once its organization is a suspect: a steady load of 10 a second filled a queue
+   * of 8 in the suite while one host was being replaced and the other ran the storm's next script).
    */
   private outage(): boolean {
     return this.slots.every((s) => s.state === 'starting' || s.exposed === true);

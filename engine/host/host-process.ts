@@ -171,7 +171,7 @@ export class HostProcess {
   }
 
   /** An execution of a suspect tenant, or one on probation (bridge.ts), runs here: this host may die any moment. */
-  runsSuspect(): boolean {
+  atRisk(): boolean {
     for (const slot of this.running.values()) {
       if (slot.current && (slot.current.ex.probation || this.events.suspect(slot.current.ex.tenant))) return true;
     }

@@ -64,7 +64,7 @@ export class HostSet {
   /** The pool's slot factory: a slot on the host carrying the fewest, among those running no suspect's script. */
   createSlot(hooks: SlotHooks): RemoteSlot {
     this.hooks = hooks;
-    const safe = this.hosts.filter((h) => !h.runsSuspect());
+    const safe = this.hosts.filter((h) => !h.atRisk());
     const host = (safe.length ? safe : this.hosts).reduce((a, b) => (b.slots.size < a.slots.size ? b : a));
     return new RemoteSlot(this.nextSlot++, host, hooks);
   }

@@ -33,7 +33,7 @@ export class RemoteSlot implements PoolSlot {
   }
 
   get exposed(): boolean {
-    return this.host.runsSuspect();
+    return this.host.atRisk();
   }
 
   get live(): boolean {
@@ -95,7 +95,6 @@ export class RemoteSlot implements PoolSlot {
     if (ready && this.state === 'ready' && !this.current) this.hooks.ready(this);
   }
 
-  /** The host died under this slot: end its execution (or hand it back for a retry), and wait for the new host. */
   /**
    * The host's CPU sample for the running execution (heartbeat). The host is less trusted than the server: a figure
    * that is not a number, shrinks, or exceeds the run's wall time so far is ignored.
@@ -106,6 +105,7 @@ export class RemoteSlot implements PoolSlot {
     current.cpuMs = ms;
   }
 
+  /** The host died under this slot: end its execution (or hand it back for a retry), and wait for the new host. */
   crashed(error: ExecutionError, retry: boolean): void {
     if (this.state !== 'closed') this.state = 'starting';
     if (!this.current) return;

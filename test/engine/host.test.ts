@@ -14,6 +14,11 @@ const FATAL = {
   map: 'const m = new Map(); for (let i = 0; ; i++) m.set(i, { i })',
   keys: 'const o = {}; for (let i = 0; ; i++) o["k" + i] = i',
 };
+/**
+ * Kills its host without V8 naming it: splitting a 64 M-character rope builds a 64 M-element array in one builtin
+ * call, which isolated-vm lets go up to 1 GB past the heap limit, so a host's RSS stays over 600 MB for about a second.
+ */
+const OVER_CAP = "let s = 'xy'; for (let i = 0; i < 25; i++) s += s; return s.split('').length";
 const answer: HostCall = async () => ({ ok: true, json: 'null' });
 /** A binding that answers after `ms` and records whether it was told to stop. */
 function slowCall(ms: number, aborted: boolean[]): HostCall {
@@ -117,12 +122,10 @@ t.test('an organization whose scripts keep killing hosts is quarantined; others 
 t.test('a host over its memory cap is killed: crashed, reason memory', async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, hostMemoryMb: 200 });
   t.teardown(() => engine.close());
-  // A 64 M-character rope built by doubling is a few bytes of heap (the prelude caps repeat/pad at 2 ** 24, not
-  // concatenation); splitting it flattens it and builds a 64 M-element array in one builtin call, which V8 lets go
-  // past the heap limit (isolated-vm grants an isolate near its limit up to 1 GB more, then stops the script at its
-  // next interrupt check, after the call): the host's RSS stays over 600 MB for about a second, where searching a
-  // flattened 256 MB rope (fatal/05-rope-flatten) was over the cap for less than the watchdog's 100 ms under load.
-  const r = await engine.execute({ source: "let s = 'xy'; for (let i = 0; i < 25; i++) s += s; return s.split('').length", bindings: [], hostCall: answer, limits: { wallMs: 8000, cpuMs: 8000 } });
+  // The rope is a few bytes of heap (the prelude caps repeat/pad at 2 ** 24, not concatenation); searching a
+  // flattened 256 MB rope instead (fatal/05-rope-flatten) was over the cap for less than the watchdog's 100 ms under
+  // load, and ended ok.
+  const r = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, limits: { wallMs: 8000, cpuMs: 8000 } });
   t.equal(r.error?.type, 'crashed');
   t.equal(hostsOf(engine).crashes.memory, 1);
   await fullCapacity(engine, 1, 1);
@@ -303,13 +306,26 @@ t.test('a host that dies naming no script, with two organizations\' scripts on i
   t.teardown(() => engine.close());
   const reader = engine.execute({ source: 'const t0 = Date.now(); while (Date.now() - t0 < 4000) {} return "read"', bindings: [], hostCall: answer, tenant: 'org_reader' });
   while (engine.stats().slots.busy === 0) await sleep(1);
-  const culprit = await engine.execute({ source: "let s = 'xy'; for (let i = 0; i < 25; i++) s += s; return s.split('').length", bindings: [], hostCall: answer, tenant: 'org_bomb' });
+  const culprit = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, tenant: 'org_bomb' });
   t.equal(culprit.error?.type, 'crashed');
   const read = await reader;
   t.equal(read.result, 'read', `the other organization's script ran again (${read.error?.type ?? 'ok'})`);
   t.same(deaths.map((d) => [d.reason, d.tenants]), [['memory', []], ['memory', ['org_bomb']]], 'blamed when it died again alone, on probation');
   t.equal((await engine.execute({ source: 'return 2', bindings: [], hostCall: answer, tenant: 'org_reader' })).result, 2, 'the reader\'s organization is not quarantined');
   t.equal((await engine.execute({ source: 'return 3', bindings: [], hostCall: answer, tenant: 'org_bomb' })).error?.type, 'quarantined', 'the culprit\'s is');
+});
+
+t.test('a host killed from outside with two organizations\' reads on it: both run again and succeed, nobody is blamed', async (t) => {
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 1, quarantineMs: 60_000, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const read = (tenant: string) => engine.execute({ source: `const t0 = Date.now(); while (Date.now() - t0 < 1000) {} return "${tenant}"`, bindings: [], hostCall: answer, tenant });
+  const runs = [read('org_a'), read('org_b')];
+  while (engine.stats().slots.busy < 2) await sleep(1);
+  process.kill(hostsOf(engine).pids[0], 'SIGKILL');
+  t.same((await Promise.all(runs)).map((r) => r.result ?? r.error?.type), ['org_a', 'org_b'], 'each ran again and succeeded');
+  t.same(deaths.map((d) => [d.reason, d.tenants]), [['killed', []]]);
+  for (const tenant of ['org_a', 'org_b']) t.equal((await engine.execute({ source: 'return 1', bindings: [], hostCall: answer, tenant })).result, 1, `${tenant} is not quarantined`);
 });
 
 t.test('an execution whose script killed its host still reports the CPU it used', async (t) => {
