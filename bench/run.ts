@@ -1,5 +1,5 @@
 // npm run bench: every benchmark in turn, each printing its own side-by-side table.
-const BENCHES = ['engine', 'transfers', 'part-body', 'ask', 'mcp', 'cli-batch'];
+const BENCHES = ['engine', 'engine-builds', 'transfers', 'part-body', 'ask', 'mcp', 'cli-batch'];
 const only = process.argv.slice(2);
 
 for (const name of BENCHES) {

@@ -1,0 +1,79 @@
+// This build's engine against another checkout's, in one run: what a change to the engine (a prelude guard runs in
+// every script) costs (a), (b) and (c) of the engine bench, as medians of interleaved rounds of both builds.
+// Run: git worktree add /tmp/base <commit> && ln -s "$PWD/node_modules" /tmp/base/node_modules
+//      BENCH_BASELINE=/tmp/base npm run bench -- engine-builds
+// Without BENCH_BASELINE it prints how to run it and measures nothing.
+import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { createEngine, type Engine, type HostCall } from '../engine/index.ts';
+import { loadConfig } from '../server/config.ts';
+import { interleaved, median, type Runner } from './lib/interleave.ts';
+import { fmt } from './lib/load.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 400);
+const SCRIPTS = {
+  a: 'return 1 + 1',
+  b: 'const page = await files_list({ limit: 5 }); const ctx = await context(); return page.items.length + ctx.scopes.length',
+  c: `const rows = [];
+for (let i = 0; i < 2000; i++) rows.push({ id: i, name: 'file-' + ((i * 7919) % 2000), size: (i * 104729) % 100000 });
+rows.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+const byPrefix = {};
+for (const r of rows) { const k = r.name.slice(0, 7); byPrefix[k] = (byPrefix[k] ?? 0) + r.size; }
+return Object.keys(byPrefix).length;`,
+};
+const BINDINGS = ['context', 'files_list'];
+const REPLIES: Record<string, string> = { files_list: '{"items":[],"nextCursor":null}', context: '{"scopes":["files:read"]}' };
+const hostCall: HostCall = async (name) => ({ ok: true, json: REPLIES[name] ?? 'null' });
+
+function runner(name: string, engine: Engine): Runner {
+  return {
+    name,
+    async run(source) {
+      const r = await engine.execute({ source, bindings: BINDINGS, hostCall, tenant: 'org_bench' });
+      if (!r.ok) throw new Error(`${name}: ${r.error?.type} ${r.error?.message}`);
+      return r.result;
+    },
+    close: () => engine.close(),
+  };
+}
+
+export async function main(): Promise<void> {
+  const baseline = process.env.BENCH_BASELINE;
+  if (!baseline) {
+    process.stdout.write('Set BENCH_BASELINE to another checkout of this repository (see the header of bench/engine-builds.ts).\n');
+    return;
+  }
+  const dir = resolve(baseline);
+  const other = await import(`${dir}/engine/index.ts`) as { createEngine: typeof createEngine };
+  const otherConfig = await import(`${dir}/server/config.ts`) as { loadConfig: typeof loadConfig };
+  const mine = createEngine(loadConfig({}).engine);
+  const theirs = other.createEngine(otherConfig.loadConfig({}).engine);
+  await Promise.all([mine.ready(), theirs.ready()]);
+  const a = runner('this build', mine);
+  const b = runner(`baseline (${dir})`, theirs);
+  const rows: string[] = [];
+  for (const [label, source] of Object.entries(SCRIPTS)) {
+    for (const concurrency of [1, 8]) {
+      const { ratios, gaps } = await interleaved(a, b, source, concurrency, ROUNDS, ROUND_MS);
+      rows.push(`| (${label}) | ${concurrency} | ${fmt(100 * median(ratios), 0)} % (${fmt(100 * ratios[0], 0)}–${fmt(100 * ratios[ratios.length - 1], 0)}) `
+        + `| ${fmt(median(gaps))} (${fmt(gaps[0])} to ${fmt(gaps[gaps.length - 1])}) |`);
+    }
+  }
+  await a.close();
+  await b.close();
+  process.stdout.write([
+    `Node ${process.version}, ${availableParallelism()} cores; the server's default engine (host processes) in both builds; `
+      + `${ROUNDS} rounds of ${ROUND_MS} ms alternating between them. (a) \`${SCRIPTS.a}\`, (b) two host calls answered at once, (c) build, sort and group 2,000 rows.`,
+    '',
+    '| script | concurrency | throughput, this build / baseline: median (range) | p50 ms, this build − baseline: median (range) |',
+    '|---|---:|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n'));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+  process.exit(0);
+}
