@@ -51,6 +51,11 @@ export class Execution {
   readonly queuedAt: number;
   /** Who it runs for (the server: the organization); the pool shares isolates fairly between tenants. */
   readonly tenant: string;
+  /**
+   * The person it runs for (the account behind the session, token or API key; '' when the caller names none). Budgets
+   * count per person as well as per organization: organizations are cheap to create, so one alone is no boundary.
+   */
+  readonly person: string;
   private readonly bindings: ReadonlySet<string>;
   private readonly repeatableNames: ReadonlySet<string>;
   /** A call that may have changed something has run: running the script again would repeat it. */
@@ -76,10 +81,11 @@ export class Execution {
   breach: CapBreach | null = null;
 
   constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits, tenant = '',
-    repeatable: readonly string[] = []) {
+    repeatable: readonly string[] = [], person = '') {
     this.id = id;
     this.repeatableNames = new Set(repeatable);
     this.tenant = tenant;
+    this.person = person;
     this.source = source;
     this.bindings = new Set(bindings);
     this.names = [...this.bindings].join(',');

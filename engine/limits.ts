@@ -79,7 +79,7 @@ export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
   /** In-process pool only: V8 reports it lost control of an isolate; the embedder should drain and restart. */
   onCatastrophicError?: (message: string) => void;
   /** Host-process pool: a host died (reason: fatal, memory, heartbeat, killed, abort, segfault, exit). */
-  onHostCrash?: (info: { reason: string; tenants: string[]; detail?: string; stderr?: string }) => void;
+  onHostCrash?: (info: { reason: string; tenants: string[]; persons: string[]; detail?: string; stderr?: string }) => void;
 }
 
 export interface ResolvedConfig extends Required<Omit<EngineConfig, 'onCatastrophicError' | 'onHostCrash' | 'hostMemoryMb'>> {

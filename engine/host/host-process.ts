@@ -43,6 +43,8 @@ export interface HostDeath {
   reason: string;
   /** Tenants to blame: the one whose script V8 named, else every tenant that had a script there. */
   tenants: string[];
+  /** The persons behind the blamed executions (those that named one): their crash budget counts it too. */
+  persons: string[];
   detail?: string;
   /** The last of what the host wrote to stderr (V8 prints its fatal-error reports there). */
   stderr?: string;
@@ -285,6 +287,7 @@ export class HostProcess {
       : signal === 'SIGSEGV' || signal === 'SIGBUS' ? 'segfault' : 'exit');
     const victims = [...this.running.values()];
     const blamed = new Set<string>();
+    const blamedPersons = new Set<string>();
     // Nothing named the script to blame (memory cap, missed heartbeat, a V8 check that stops the process without
     // isolated-vm's handler, a signal) and several organizations' scripts ran here: any of them may be the culprit.
     // Each that is safe to run again runs again once, on probation (alone on a host): a culprit dies again there,
@@ -294,7 +297,10 @@ export class HostProcess {
       const ex = slot.current!.ex;
       const innocent = culprit !== null && ex.id !== culprit.id;
       const probation = ambiguous && ex.repeatable && !ex.probation;
-      if (!innocent && !probation) blamed.add(ex.tenant);
+      if (!innocent && !probation) {
+        blamed.add(ex.tenant);
+        if (ex.person) blamedPersons.add(ex.person);
+      }
       if (probation) ex.probation = true;
       // Nothing it did changed anything (no call, or only reads): running it again elsewhere is invisible and safe.
       slot.crashed(CRASHED, (innocent || probation) && ex.repeatable);
@@ -302,7 +308,7 @@ export class HostProcess {
     this.running.clear();
     for (const slot of this.slots.values()) slot.crashed(CRASHED, false);
     const detail = culprit?.message ?? (signal ? `signal ${signal}` : `exit code ${code}`);
-    this.events.died({ reason, tenants: [...blamed], detail, ...(this.stderrTail.trim() ? { stderr: this.stderrTail.trim() } : {}) });
+    this.events.died({ reason, tenants: [...blamed], persons: [...blamedPersons], detail, ...(this.stderrTail.trim() ? { stderr: this.stderrTail.trim() } : {}) });
     const early = performance.now() - this.startedAt < EARLY_DEATH_MS;
     this.backoffMs = early ? Math.min(this.backoffMs * 2, MAX_BACKOFF_MS) : 100;
     if (early) setTimeout(() => this.spawn(), this.backoffMs).unref();
