@@ -48,6 +48,16 @@ export interface RunEnd {
   retry?: boolean;
 }
 
+/**
+ * The prelude's 'setup' task for an execution (its bindings, console, limits and `__start`). Exported so that the
+ * conformance runner (test/conformance) sets a context up exactly as an execution does before it evaluates test code.
+ */
+export function setupArguments(ex: RunTarget, dispatcher: ivm.Callback): unknown[] {
+  const { limits } = ex;
+  return ['setup', ex.id, ex.names, dispatcher, limits.maxArgBytes, limits.maxResultBytes,
+    limits.maxLogBytes, limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight, regExpSalt(tenantTag(ex.tenant))];
+}
+
 export class Run {
   readonly ex: RunTarget;
   private readonly iso: ivm.Isolate;
@@ -100,8 +110,7 @@ export class Run {
     const { limits } = ex;
     // Two tasks queued back to back (FIFO on the isolate), no round trip in between: set up this
     // execution's bindings, then run the user's compiled function.
-    this.runRef.applyIgnored(undefined, ['setup', ex.id, ex.names, this.dispatcher, limits.maxArgBytes, limits.maxResultBytes,
-      limits.maxLogBytes, limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight, regExpSalt(tenantTag(ex.tenant))]);
+    this.runRef.applyIgnored(undefined, setupArguments(ex, this.dispatcher));
     this.task(script.run(this.ctx, { timeout: limits.wallMs }));
   }
 

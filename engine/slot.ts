@@ -43,7 +43,7 @@ export interface SlotHooks {
   finished(ex: RunTarget, end: RunEnd): void;
 }
 
-interface Prepared { ctx: ivm.Context; run: ivm.Reference }
+export interface Prepared { ctx: ivm.Context; run: ivm.Reference }
 
 /**
  * Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size, and
@@ -168,13 +168,10 @@ export class Slot implements PoolSlot {
     if (!iso || !script || gen !== this.generation || this.preparing || this.prepared) return;
     this.prepareFailed = false;
     if (this.syncPrepare) {
-      let ctx: ivm.Context | null = null;
       let prepared: Prepared;
       try {
-        ctx = iso.createContextSync();
-        prepared = { ctx, run: script.runSync(ctx, { reference: true, timeout: PREPARE_DEADLINE_MS }) as ivm.Reference };
+        prepared = prepareContextSync(iso, script);
       } catch {
-        ctx?.release();
         return this.prepareFailedNow();
       }
       return this.preparedNow(prepared);
@@ -382,6 +379,20 @@ export class Slot implements PoolSlot {
     return this.closing;
   }
   private closing: Promise<void> | null = null;
+}
+
+/**
+ * A fresh context with the prelude run in it, as a slot in a host process prepares one for its next execution.
+ * Exported for the conformance runner (test/conformance), which evaluates test262's code in such a context.
+ */
+export function prepareContextSync(iso: ivm.Isolate, prelude: ivm.Script): Prepared {
+  const ctx = iso.createContextSync();
+  try {
+    return { ctx, run: prelude.runSync(ctx, { reference: true, timeout: PREPARE_DEADLINE_MS }) as ivm.Reference };
+  } catch (err) {
+    ctx.release();
+    throw err;
+  }
 }
 
 function release(prepared: Prepared): void {
