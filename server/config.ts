@@ -26,6 +26,8 @@ export const ENV_SPEC = {
   LOG_LEVEL: [v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'],
   ALLOWED_ORIGINS: [v.string(), ''],
   TRUST_PROXY: [bool, 'false'],
+  HTTP_HEADERS_TIMEOUT_MS: [int(100, 600_000), '20000'],
+  HTTP_IDLE_TIMEOUT_MS: [int(100, 3600_000), '30000'],
   ENGINE_POOL_SIZE: [int(1, 64), String(availableParallelism())],
   ENGINE_MAX_POOL_SIZE: [int(1, 128), String(2 * availableParallelism())],
   ENGINE_MAX_RUNNING_PER_ORG: [int(1, 128), String(Math.max(1, Math.floor(availableParallelism() / 2)))],
@@ -83,6 +85,12 @@ function buildConfig(env: Record<EnvName, any>) {
     /** The public base URL's origin is always allowed. */
     allowedOrigins: [...new Set([new URL(publicBaseUrl).origin, ...allowedOrigins])],
     trustProxy: env.TRUST_PROXY as boolean,
+    http: {
+      /** Longest wait for a request's headers. */
+      headersMs: env.HTTP_HEADERS_TIMEOUT_MS as number,
+      /** Longest a request body or a response may stall while the server waits on the client (idle, not total). */
+      idleMs: env.HTTP_IDLE_TIMEOUT_MS as number,
+    },
     engine: {
       poolSize: env.ENGINE_POOL_SIZE as number,
       maxPoolSize: Math.max(env.ENGINE_POOL_SIZE as number, env.ENGINE_MAX_POOL_SIZE as number),

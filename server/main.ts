@@ -1,10 +1,11 @@
 // `npm start`: parse the config, start the dependencies, listen, and shut down gracefully on SIGINT/SIGTERM:
 // readiness turns false, work in flight finishes up to DRAIN_TIMEOUT_MS, then everything (engine hosts, the
 // embedded PostgreSQL) is closed.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { bootstrap, type Running } from './bootstrap.ts';
 import { serveApp } from './http/serve.ts';
+import { createHttpServer } from './http/http-server.ts';
 import { createApp } from './app.ts';
 import { createLogger } from './logger.ts';
 import { drain } from './ops/drain.ts';
@@ -22,8 +23,7 @@ try {
 }
 
 const logger = createLogger(config.logLevel);
-const server = createServer();
-server.requestTimeout = 0; // long part uploads and downloads; idle sockets are still closed by headersTimeout/keepAlive
+const server = createHttpServer(config.http);
 
 // Signals are handled from the first moment: a SIGTERM while the database starts waits for the start to finish,
 // then stops it (embedded PostgreSQL runs detached and would outlive us), instead of dying mid-start.

@@ -1,6 +1,6 @@
 // The real app, in-process on an ephemeral port, over its own database (cloned from the migrated template),
 // its own data directory and real files. Tests speak HTTP to `url` with undici.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,9 @@ import type Koa from 'koa';
 import { loadConfig, type Config, type EnvName } from '../../server/config.ts';
 import { createApp, routeTable } from '../../server/app.ts';
 import { serveApp } from '../../server/http/serve.ts';
+import { createHttpServer } from '../../server/http/http-server.ts';
 import { createEngine, type Engine } from '../../engine/index.ts';
+import { engineStrikeLedger } from '../../runtime-api/store/engine-strikes.ts';
 import { loadAskIndex } from '../../server/ask/load.ts';
 import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
 import type { RouteDef } from '../../server/http/route.ts';
@@ -79,7 +81,9 @@ function lazyEngine(build: () => Engine): Engine {
 export async function startTestApp(t: Test, options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.sharedWith ? { url: options.sharedWith.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-test-'));
-  const server = createServer();
+  // The port is chosen by listening, before the rest of the config (which names it) can be read; the server's
+  // client time limits come from the same variables as in production.
+  const server = createHttpServer(loadConfig({}, options.env).http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
@@ -98,7 +102,7 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
     askIndex: await loadAskIndex(options.askCorpusDir, createLogger('silent')),
-    engine: lazyEngine(() => createEngine({ ...config.engine, onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
+    engine: lazyEngine(() => createEngine({ ...config.engine, strikeLedger: engineStrikeLedger(sql), onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
   });
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
   serveApp(server, app);
