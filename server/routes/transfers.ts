@@ -221,7 +221,8 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
       operationId: 'putUploadPart',
       summary: 'Upload one part of a reserved upload (exactly 8,388,608 bytes; the final part carries the remainder)',
       description: 'Reserve the upload with the `upload_begin` management function first. Parts may arrive in any order and in parallel and may be re-sent (replacing the earlier copy) until completion. '
-        + 'An optional `Content-MD5` or `Content-Digest: sha-256=:…:` is verified. The 200 comes only once the part is durable; a wrong size answers 400 part_mismatch and stores nothing.',
+        + 'An optional `Content-MD5` or `Content-Digest: sha-256=:…:` is verified. The 200 comes only once the part is durable; a wrong size answers 400 part_mismatch and stores nothing. '
+        + 'A slow body is fine; a body that stops arriving for the server\'s idle limit (30 s by default) answers 408 request_timeout, closes the connection and stores nothing.',
       tags: ['transfers'],
       auth: 'bearer',
       origin: 'always',
@@ -231,7 +232,7 @@ export function transferRoutes(deps: AppDeps): RouteDef[] {
         200: { description: 'The part is verified and stored durably.', schema: PartStored, headers: { ETag: 'Quoted hex CRC-32 of the part.' } },
       },
       errors: ['invalid_input', 'invalid_request', 'part_mismatch', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED', 'ORIGIN_NOT_ALLOWED',
-        'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'conflict', 'upload_expired', 'unsupported_media_type', 'rate_limited', 'storage_failure', 'database_failure'],
+        'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'conflict', 'upload_expired', 'unsupported_media_type', 'request_timeout', 'rate_limited', 'storage_failure', 'database_failure'],
       async handle(ctx) {
         const caller = transferAccess(ctx, 'upload_part', 'files:write');
         const raw = ctx.params as Record<string, string>;
