@@ -1,0 +1,74 @@
+// Runs a selection of test files over child processes (one isolate each, one per core by default), in batches. A
+// child that dies (a V8 fatal error in a test) fails the file it was running in both contexts; the rest of its
+// batch goes back to the queue and a new child takes over.
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { FileResult } from './execute.ts';
+import type { Batch, WorkerMessage } from './worker.ts';
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const BATCH = 20;
+
+export interface PoolOptions {
+  root: string;
+  harnessRoot?: string;
+  files: string[];
+  workers?: number;
+  onResult?: (result: FileResult, done: number, total: number) => void;
+}
+
+export function runPool(options: PoolOptions): Promise<FileResult[]> {
+  const { root, files } = options;
+  const harnessRoot = options.harnessRoot ?? root;
+  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.ceil(files.length / BATCH) || 1));
+  const queue: string[][] = [];
+  for (let i = 0; i < files.length; i += BATCH) queue.push(files.slice(i, i + BATCH));
+  const results: FileResult[] = [];
+  return new Promise((resolve) => {
+    let live = 0;
+    const finishIfDone = () => { if (live === 0 && queue.length === 0) resolve(results); };
+    const spawnWorker = () => {
+      live++;
+      const child: ChildProcess = fork(WORKER, [], { execArgv: ['--no-node-snapshot'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
+      let batch: string[] | null = null;
+      let next = 0;
+      const give = () => {
+        batch = queue.shift() ?? null;
+        next = 0;
+        if (!batch) { child.disconnect(); return; }
+        child.send({ root, harnessRoot, files: batch } satisfies Batch);
+      };
+      child.on('message', (message: WorkerMessage) => {
+        if (message.type === 'file') {
+          results.push(message.result);
+          next++;
+          options.onResult?.(message.result, results.length, files.length);
+        } else {
+          give();
+        }
+      });
+      child.on('exit', (code, signal) => {
+        live--;
+        if (batch && next < batch.length) {
+          const file = batch[next];
+          const message = `the runner's process died running this file (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').pop() ?? ''}`;
+          const result: FileResult = { file, results: { plain: [{ strict: false, ok: false, message }], sandbox: [{ strict: false, ok: false, message }] } };
+          results.push(result);
+          options.onResult?.(result, results.length, files.length);
+          const rest = batch.slice(next + 1);
+          if (rest.length) queue.unshift(rest);
+          batch = null;
+          spawnWorker();
+          return;
+        }
+        finishIfDone();
+      });
+      give();
+    };
+    for (let i = 0; i < workers; i++) spawnWorker();
+    finishIfDone();
+  });
+}
