@@ -3,6 +3,7 @@
 import { Execution, type HostCall } from './bridge.ts';
 import { effectiveLimits, resolveConfig, type EngineConfig, type EngineLimits } from './limits.ts';
 import { Pool, type SlotFactory } from './pool.ts';
+import { principalsOf } from './principal.ts';
 import { applyIsolateFlags } from './v8-flags.ts';
 import { Slot } from './slot.ts';
 import { HostSet, type HostStats } from './host/host-set.ts';
@@ -12,6 +13,7 @@ import { explainUnknownGlobal } from './hints.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
 export type { EngineConfig, EngineLimits } from './limits.ts';
+export type { Strike, StrikeLedger } from './host/quarantine.ts';
 export type { HostCall, HostResult } from './bridge.ts';
 export type { ErrorType, ExecutionError, ExecutionResult, ExecutionStats, LogEntry, LogLevel } from './result.ts';
 
@@ -29,6 +31,13 @@ export interface ExecutionRequest {
    * one tenant runs at most `maxRunningPerTenant` at once: its long scripts cannot hold every isolate.
    */
   tenant?: string;
+  /**
+   * The person it runs for: the account behind the session, token or API key (for a key, the member who created
+   * it). Every budget (share of isolates, queue share, CPU history, crash budget, quarantine) counts per person as
+   * well as per organization, so creating organizations buys a person no more capacity; a person with no script
+   * ended cleanly here lately runs in the cordon, apart from others' work (pool.ts).
+   */
+  person?: string;
   /**
    * Called once the execution has an isolate, right before it runs (not for a refusal or an engine_busy): an apply
    * opens its database transaction here, so a script waiting in the queue holds no connection.
@@ -78,7 +87,7 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant', 'onStart', 'repeatable']);
+const REQUEST_KEYS = new Set(['source', 'bindings', 'hostCall', 'limits', 'tenant', 'person', 'onStart', 'repeatable']);
 const BINDING_NAME = /^[a-z][a-z0-9_]*$/;
 /** Globals the prelude itself defines; a binding must not shadow them. */
 const RESERVED = new Set(['console']);
@@ -105,10 +114,21 @@ function validate(request: ExecutionRequest): string | null {
     return 'repeatable must be an array of binding names';
   }
   if (request.tenant !== undefined && (typeof request.tenant !== 'string' || request.tenant.length > 200)) return 'tenant must be a string of at most 200 characters';
+  if (request.person !== undefined && (typeof request.person !== 'string' || request.person.length > 200)) return 'person must be a string of at most 200 characters';
   for (const name of request.bindings) {
     if (typeof name !== 'string' || !BINDING_NAME.test(name) || RESERVED.has(name)) return `invalid binding name ${String(name)}`;
   }
   return null;
+}
+
+/** The refusal of an execution whose organization or person is in quarantine, or null (a caller naming neither: never). */
+function quarantined(hosts: HostSet, ex: Execution, named: boolean): ExecutionResult | null {
+  if (!named) return null;
+  const [org, person] = principalsOf(ex).map((p) => hosts.quarantine.remainingMs(p));
+  const coolDown = Math.max(org, person ?? 0);
+  if (coolDown <= 0) return null;
+  const whose = org >= (person ?? 0) ? 'Scripts of this organization' : 'Scripts run by this account';
+  return refusal({ type: 'quarantined', message: `${whose} repeatedly crashed the sandbox; they are refused for another ${Math.ceil(coolDown / 1000)} s.` });
 }
 
 export function createEngine(config: EngineConfig): Engine {
@@ -118,7 +138,7 @@ export function createEngine(config: EngineConfig): Engine {
   if (resolved.hosts === 0) applyIsolateFlags();
   const hosts = resolved.hosts > 0 ? new HostSet(resolved) : null;
   const makeSlot: SlotFactory = hosts ? (hooks) => hosts.createSlot(hooks) : (hooks) => new Slot(resolved, hooks);
-  const pool = new Pool(resolved, makeSlot, hosts ? (tenant) => hosts.quarantine.suspect(tenant) : undefined);
+  const pool = new Pool(resolved, makeSlot, hosts ? (principal) => hosts.quarantine.suspect(principal) : undefined);
   let nextId = 1;
   const sum = (pick: (s: { built: number; refs: number; cached: number; live: number }) => number) =>
     hosts!.hosts.reduce((n, h) => n + pick(h.isolates), 0);
@@ -136,14 +156,14 @@ export function createEngine(config: EngineConfig): Engine {
       // Checked here, on the host, before any isolate is involved (cached per tenant and source); TypeScript is stripped.
       const prepared = prepareScript(source, request.tenant);
       if (prepared.error) return refusal(prepared.error);
-      const coolDown = hosts && request.tenant !== undefined ? hosts.quarantine.remainingMs(request.tenant) : 0;
-      if (coolDown > 0) {
-        return refusal({ type: 'quarantined', message: `Scripts of this organization repeatedly crashed the sandbox; they are refused for another ${Math.ceil(coolDown / 1000)} s.` });
-      }
-      const result = await pool.submit(new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant, request.repeatable), request.onStart);
+      const ex = new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant, request.repeatable, request.person);
+      const refused = hosts ? quarantined(hosts, ex, request.tenant !== undefined || request.person !== undefined) : null;
+      if (refused) return refused;
+      const result = await pool.submit(ex, request.onStart);
       return explainUnknownGlobal(result, request.bindings);
     },
-    ready: () => pool.whenReady(),
+    // Strikes other instances recorded are known before the first execution (a restart is no way out of quarantine).
+    ready: async () => { await Promise.all([pool.whenReady(), hosts?.quarantine.loaded]); },
     stats(): EngineStats {
       const count = (state: string) => pool.slots.filter((s) => s.state === state).length;
       return {

@@ -1,6 +1,7 @@
 // Engine configuration and per-execution limits: defaults (research B4), validation, and the rule that a
 // request may only tighten a limit, never loosen it past the engine's configuration.
 import { availableParallelism } from 'node:os';
+import type { StrikeLedger } from './host/quarantine.ts';
 
 /** Limits a single execution may override downwards (`ExecutionRequest.limits`). */
 export interface EngineLimits {
@@ -76,13 +77,19 @@ export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
   quarantineAfter?: number;
   quarantineWindowMs?: number;
   quarantineMs?: number;
+  /**
+   * Where host deaths blamed on organizations and persons are shared between instances (the server: PostgreSQL), so
+   * a crash budget and its quarantine hold on every instance; without it they are this process's alone.
+   */
+  strikeLedger?: StrikeLedger;
   /** In-process pool only: V8 reports it lost control of an isolate; the embedder should drain and restart. */
   onCatastrophicError?: (message: string) => void;
   /** Host-process pool: a host died (reason: fatal, memory, heartbeat, killed, abort, segfault, exit). */
   onHostCrash?: (info: { reason: string; tenants: string[]; persons: string[]; detail?: string; stderr?: string }) => void;
 }
 
-export interface ResolvedConfig extends Required<Omit<EngineConfig, 'onCatastrophicError' | 'onHostCrash' | 'hostMemoryMb'>> {
+export interface ResolvedConfig extends Required<Omit<EngineConfig, 'onCatastrophicError' | 'onHostCrash' | 'hostMemoryMb' | 'strikeLedger'>> {
+  strikeLedger: StrikeLedger | null;
   /** 0 = the default, computed per host from its slots. */
   hostMemoryMb: number;
   onCatastrophicError: ((message: string) => void) | undefined;
@@ -105,7 +112,7 @@ const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof EngineLimits)[];
 const CONFIG_KEYS = new Set<string>([
   ...LIMIT_KEYS, 'poolSize', 'maxPoolSize', 'maxRunningPerTenant', 'overflowAfterMs', 'idleRetireMs', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
   'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError', 'reservedSlots', 'hosts', 'pinHosts', 'hostMemoryMb', 'heartbeatTimeoutMs',
-  'quarantineAfter', 'quarantineWindowMs', 'quarantineMs', 'onHostCrash',
+  'quarantineAfter', 'quarantineWindowMs', 'quarantineMs', 'onHostCrash', 'strikeLedger',
 ]);
 
 function positiveInt(name: string, value: unknown, min = 1): number {
@@ -155,6 +162,7 @@ export function resolveConfig(config: EngineConfig): ResolvedConfig {
     quarantineMs: positiveInt('quarantineMs', config.quarantineMs ?? 10 * 60_000),
     onCatastrophicError: config.onCatastrophicError,
     onHostCrash: config.onHostCrash,
+    strikeLedger: config.strikeLedger ?? null,
   };
 }
 

@@ -11,21 +11,28 @@
 // among the waiting tenants) loses its newest entry to a tenant below its share, and reservedSlots extra slots
 // beyond maxPoolSize serve only tenants running below their share, so one tenant's long scripts holding every
 // slot cannot make another wait out queueWaitMs.
+// Every one of these counts per principal (principal.ts): the organization and, when the caller names one, the
+// person behind it. A share is held only while both are below it, and the CPU history is the larger of the two, so
+// twelve organizations of one person get one person's share, not twelve.
+// The cordon: an execution that may kill its host (risky: on probation, of a suspect organization or person, or of
+// a person none of whose scripts has yet ended cleanly here) runs on a host with nothing else running, on at most
+// half the hosts at once; others' work never starts on a host running one. See risky and waits.
 import type { PoolSlot, SlotHooks } from './slot.ts';
 import type { RunEnd, RunTarget } from './run.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 import { toResult } from './to-result.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
+import { principalsOf } from './principal.ts';
 
 /** Builds a slot (in-process, or living in a sandbox host process); the pool calls start() on it. */
 export type SlotFactory = (hooks: SlotHooks) => PoolSlot;
 
 /**
- * Tenants whose scripts lately killed a sandbox host (before quarantine): each runs one execution at a time, and
- * others' work prefers slots whose host runs none of them (PoolSlot.exposed), so a crash costs them nothing.
+ * Principals (principal.ts keys) whose scripts lately killed a sandbox host (before quarantine): each runs one
+ * execution at a time, in the cordon, so a crash costs nobody else anything.
  */
-export type SuspectCheck = (tenant: string) => boolean;
+export type SuspectCheck = (principal: string) => boolean;
 
 /**
  * A tenant whose executions lately took overflowAfterMs of CPU or more each gets its guaranteed share once it has
@@ -51,8 +58,12 @@ const OUTAGE_QUEUE_FACTOR = 4;
 /** How often a waiter whose wait does not count looks whether a slot can be counted on again. */
 const OUTAGE_POLL_MS = 50;
 const MAX_TRACKED_TENANTS = 1000;
-/** How long a run on probation waits for a host with nothing else to do (about a host's replacement time). */
-const PROBATION_ALONE_MS = 250;
+/**
+ * A person is new (runs in the cordon) until one of their executions ends cleanly (its own result or its own
+ * error, not stopped by the engine or its host's death), and again once none has for this long.
+ */
+const TRUST_WINDOW_MS = 24 * 3600_000;
+const MAX_TRUSTED_PERSONS = 100_000;
 
 interface Waiter {
   ex: Execution;
@@ -79,15 +90,23 @@ export interface PoolCounters {
  * preparation anyway), else once warm; a new execution never picks it over a slot that may be warm sooner.
  */
 const free = (s: PoolSlot) => s.state === 'ready' && !s.warming;
+/** `org` or `person` (principal.ts). */
+const kindOf = (principal: string) => principal.slice(0, principal.indexOf(':'));
 
 export class Pool {
   readonly slots: PoolSlot[] = [];
   readonly counters: PoolCounters = { executions: 0, busyRejections: 0, overflowSlots: 0, recycled: {}, catastrophicErrors: 0 };
   private readonly queue: Waiter[] = [];
-  /** Executions running per tenant. */
+  /** Executions running per principal. */
   private readonly running = new Map<string, number>();
-  /** Isolate CPU ms and executions of each tenant lately, both decaying by half every CPU_HALF_LIFE_MS. */
+  /** Isolate CPU ms and executions of each principal lately, both decaying by half every CPU_HALF_LIFE_MS. */
   private readonly cpu = new Map<string, { ms: number; n: number; at: number }>();
+  /** The execution each busy slot runs (the cordon looks at what a host runs). */
+  private readonly current = new Map<PoolSlot, Execution>();
+  /** When each person's last execution ended cleanly (see TRUST_WINDOW_MS). */
+  private readonly cleanAt = new Map<string, number>();
+  /** A host being emptied for a risky waiter: others' work starts elsewhere meanwhile (see updateDrain). */
+  private drain: object | null = null;
   private readonly config: ResolvedConfig;
   private readonly hooks: SlotHooks;
   private readonly readyWaiters: (() => void)[] = [];
@@ -103,7 +122,7 @@ export class Pool {
     this.hooks = {
       ready: (slot: PoolSlot) => this.onReady(slot),
       // Host time in bindings is work done for the tenant as much as isolate CPU: both count for fairness.
-      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs + (ex as Execution).hostMs),
+      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs + (ex as Execution).hostMs, !('type' in end.outcome)),
       recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
       catastrophic: (message: string) => {
         this.counters.catastrophicErrors++;
@@ -137,31 +156,33 @@ export class Pool {
   /** `onStart` is called once the execution has an isolate (right before it runs). */
   submit(ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
-    if (this.queue.length === 0 && !this.held(ex.tenant)) {
-      const slot = this.pick();
+    if (this.queue.length === 0 && !this.held(ex)) {
+      const slot = this.pick(ex);
       if (slot) return this.start(slot, ex, onStart);
     }
     const queueMax = this.outage() ? OUTAGE_QUEUE_FACTOR * this.config.queueMax : this.config.queueMax;
-    if (this.queue.length >= queueMax && !this.makeRoomFor(ex.tenant, queueMax)) return Promise.resolve(this.busy(ex));
+    if (this.queue.length >= queueMax && !this.makeRoomFor(ex, queueMax)) return Promise.resolve(this.busy(ex));
     const result = this.enqueue(ex, false, onStart);
+    this.updateDrain();
     // An idle reserved slot (kept for tenants below their share) serves this one if it may.
     this.serveIdle();
     return result;
   }
 
   /**
-   * The free slot a new execution takes: away from a suspect's host (it may die any moment), then on the host with
+   * The free slot a new execution takes: one the cordon allows it (see waits), then on the host with
    * the least other work. A host process runs its slots' executions and context preparations one at a time on its
    * main thread, so a slot whose host is still preparing another slot's context would first wait for that (measured
    * at concurrency 1 after a burst had grown the pool to two slots per host: +0.33 to +0.39 ms median latency over
    * the in-process pool when the first free slot was taken, +0.18 to +0.21 ms with this choice).
    */
-  private pick(): PoolSlot | undefined {
+  private pick(ex: Execution): PoolSlot | undefined {
     let best: PoolSlot | undefined;
     let bestKey = Infinity;
+    const risky = this.risky(ex);
     for (const s of this.slots) {
-      if (!free(s)) continue;
-      const key = (s.exposed ? 1_000_000 : 0) + (s.contention ?? 0);
+      if (!free(s) || this.barred(risky, s)) continue;
+      const key = s.contention ?? 0;
       if (key < bestKey) { best = s; bestKey = key; }
       if (key === 0) break;
     }
@@ -178,7 +199,9 @@ export class Pool {
         // queue that built up meanwhile is refused while the first of it runs).
         const now = performance.now();
         if (!this.closed && now - ex.queuedAt < STARTING_WAIT_MS) {
-          if (this.outage()) {
+          // A risky execution waiting for the cordon (a host being emptied for it, or the cordon's hosts all taken)
+          // waits for it the same way: every script there ends within its deadline.
+          if (this.outage() || (this.risky(ex) && !this.cordonOpen())) {
             waiter.outageSeenAt = now;
             waiter.timer = setTimeout(expire, OUTAGE_POLL_MS);
             return;
@@ -191,6 +214,7 @@ export class Pool {
         }
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
+        this.updateDrain();
         resolve(this.busy(ex));
       };
       waiter.timer = setTimeout(expire, this.config.queueWaitMs);
@@ -201,20 +225,24 @@ export class Pool {
   }
 
   /**
-   * The queue is full: a tenant below its fair share of it (queueMax over the tenants waiting, itself included)
-   * takes the place of the newest entry of the tenant holding the most, which is refused as busy instead.
+   * The queue is full: an execution whose organization and person are both below their fair share of it (queueMax
+   * over the organizations, or the persons, waiting, itself included; at least one entry) takes the place of the
+   * newest entry of the principal most over its share, which is refused as busy instead.
    */
-  private makeRoomFor(tenant: string, queueMax: number): boolean {
+  private makeRoomFor(ex: Execution, queueMax: number): boolean {
     const counts = new Map<string, number>();
-    for (const w of this.queue) counts.set(w.ex.tenant, (counts.get(w.ex.tenant) ?? 0) + 1);
-    const share = Math.floor(queueMax / (counts.size + (counts.has(tenant) ? 0 : 1)));
-    if ((counts.get(tenant) ?? 0) >= share) return false;
+    for (const w of this.queue) for (const p of principalsOf(w.ex)) counts.set(p, (counts.get(p) ?? 0) + 1);
+    const mine = principalsOf(ex);
+    const kinds = new Map<string, number>();
+    for (const p of new Set([...counts.keys(), ...mine])) kinds.set(kindOf(p), (kinds.get(kindOf(p)) ?? 0) + 1);
+    const share = (p: string) => Math.max(1, Math.floor(queueMax / kinds.get(kindOf(p))!));
+    if (mine.some((p) => (counts.get(p) ?? 0) >= share(p))) return false;
     let top = '';
-    let most = 0;
-    for (const [t, n] of counts) if (n > most) { top = t; most = n; }
-    if (most <= share) return false;
+    let over = 0;
+    for (const [p, n] of counts) if (n - share(p) > over) { top = p; over = n - share(p); }
+    if (!top) return false;
     for (let i = this.queue.length - 1; i >= 0; i--) {
-      if (this.queue[i].ex.tenant !== top) continue;
+      if (!principalsOf(this.queue[i].ex).includes(top)) continue;
       const [evicted] = this.queue.splice(i, 1);
       clearTimeout(evicted.timer);
       evicted.resolve(this.busy(evicted.ex));
@@ -230,7 +258,7 @@ export class Pool {
    * of 8 in the suite while one host was being replaced and the other ran the storm's next script).
    */
   private outage(): boolean {
-    return this.slots.every((s) => s.state === 'starting' || s.exposed === true);
+    return this.slots.every((s) => s.state === 'starting' || this.barred(false, s));
   }
 
   /** A free slot takes the waiter it may serve, if any (after the queue changed without a slot becoming ready). */
@@ -239,27 +267,101 @@ export class Pool {
     if (idle) this.onReady(idle);
   }
 
-  /** A suspect tenant already running one execution waits for it to end. */
-  private held(tenant: string): boolean {
-    return this.running.has(tenant) && this.suspect(tenant);
+  /** A suspect organization or person already running one execution waits for it to end. */
+  private held(ex: Execution): boolean {
+    return principalsOf(ex).some((p) => this.running.has(p) && this.suspect(p));
   }
 
   /**
-   * This waiter may not take this slot: its tenant is held, or it is on probation (bridge.ts) and the slot's host
-   * runs another suspect's or probation script, or, for its first PROBATION_ALONE_MS, anything else: a probation run
-   * never shares a host with another that could be the culprit (both would be blamed), and shares one with others'
-   * work only rather than wait for an idle host under steady load (if it kills them, they run again or are blamed as
-   * for any death that names no script, and it is blamed).
+   * May kill its host, so runs in the cordon: on probation (bridge.ts), of a suspect organization or person, or of a
+   * person new here (TRUST_WINDOW_MS). A caller that names no person is judged by its organization alone.
    */
-  private waits(w: Waiter, slot: PoolSlot): boolean {
-    if (this.held(w.ex.tenant)) return true;
-    if (!w.ex.probation) return false;
-    return slot.exposed === true || ((slot.contention ?? 0) > 0 && performance.now() - w.since < PROBATION_ALONE_MS);
+  risky(ex: Execution): boolean {
+    if (ex.probation || principalsOf(ex).some((p) => this.suspect(p))) return true;
+    if (!ex.person) return false;
+    const at = this.cleanAt.get(ex.person);
+    return at === undefined || performance.now() - at > TRUST_WINDOW_MS;
   }
 
-  /** A tenant runs below its share (maxRunningPerTenant) and so may use a reserved slot. */
-  private belowShare(tenant: string): boolean {
-    return (this.running.get(tenant) ?? 0) < this.config.maxRunningPerTenant;
+  /** Executions running on a host, and how many of them are risky. */
+  private load(host: object): { all: number; risky: number } {
+    let all = 0;
+    let risky = 0;
+    for (const [slot, ex] of this.current) {
+      if (slot.host !== host) continue;
+      all++;
+      if (this.risky(ex)) risky++;
+    }
+    return { all, risky };
+  }
+
+  /** The hosts the pool's slots live on (none for the in-process pool, where no cordon is possible). */
+  private hosts(): Set<object> {
+    const hosts = new Set<object>();
+    for (const s of this.slots) if (s.host) hosts.add(s.host);
+    return hosts;
+  }
+
+  /** Hosts running a risky execution now, and how many may at once: half of them, at least one. */
+  private cordon(): { used: number; max: number } {
+    const hosts = this.hosts();
+    let used = 0;
+    for (const h of hosts) if (this.load(h).risky > 0) used++;
+    return { used, max: Math.max(1, Math.floor(hosts.size / 2)) };
+  }
+
+  /** A free slot can take a risky execution now (an idle host, with the cordon not full). */
+  private cordonOpen(): boolean {
+    return this.slots.some((s) => free(s) && !this.barred(true, s));
+  }
+
+  /**
+   * The cordon, for a slot: a risky execution starts only on a host with nothing else running, not marked
+   * (PoolSlot.exposed), while fewer than half the hosts run one; any other starts only on a host running no risky
+   * execution, not marked, and not being emptied for a risky one (drain).
+   */
+  private barred(risky: boolean, slot: PoolSlot): boolean {
+    if (!slot.host) return false;
+    if (slot.exposed === true) return true;
+    const load = this.load(slot.host);
+    if (!risky) return load.risky > 0 || slot.host === this.drain;
+    if (load.all > 0) return true;
+    const cordon = this.cordon();
+    return cordon.used >= cordon.max;
+  }
+
+  /**
+   * Picks the host to empty for the oldest risky waiter the pool could not place: an idle one if there is one, else
+   * the one already chosen, else the one running the fewest executions. Without it, a steady load of others' work
+   * could keep every host busy forever; with it, the risky waiter waits at most for the scripts running there.
+   */
+  private updateDrain(): void {
+    const waiting = this.queue.some((w) => !this.held(w.ex) && this.risky(w.ex));
+    const hosts = [...this.hosts()];
+    const cordon = this.cordon();
+    if (!waiting || cordon.used >= cordon.max) { this.drain = null; return; }
+    const candidates = hosts.filter((h) => this.load(h).risky === 0 && !this.slots.some((s) => s.host === h && s.exposed === true));
+    const idle = candidates.find((h) => this.load(h).all === 0 && this.slots.some((s) => s.host === h && free(s)));
+    if (idle) { this.drain = idle; return; }
+    if (this.drain && candidates.includes(this.drain)) return;
+    let best: object | null = null;
+    let fewest = Infinity;
+    for (const h of candidates) {
+      const n = this.load(h).all;
+      if (n < fewest) { best = h; fewest = n; }
+    }
+    this.drain = best;
+  }
+
+  /** This waiter may not take this slot: one of its principals is held, or the cordon bars it (see barred). */
+  private waits(w: Waiter, slot: PoolSlot): boolean {
+    if (this.held(w.ex)) return true;
+    return this.barred(this.risky(w.ex), slot);
+  }
+
+  /** Its organization and person both run below their share (maxRunningPerTenant): it may use a reserved slot. */
+  private belowShare(ex: Execution): boolean {
+    return principalsOf(ex).every((p) => (this.running.get(p) ?? 0) < this.config.maxRunningPerTenant);
   }
 
   /**
@@ -273,7 +375,7 @@ export class Pool {
     const { maxPoolSize, reservedSlots } = this.config;
     if (this.closed || this.queue.length === 0 || this.slots.length >= maxPoolSize + reservedSlots) return;
     // Beyond maxPoolSize only for a waiting tenant below its share while another holds the slots.
-    if (this.slots.length >= maxPoolSize && !this.queue.some((w) => this.belowShare(w.ex.tenant))) return;
+    if (this.slots.length >= maxPoolSize && !this.queue.some((w) => this.belowShare(w.ex))) return;
     const now = performance.now();
     const busy = this.slots.filter((s) => s.state === 'busy');
     const long = busy.filter((s) => now - s.busySince >= this.config.overflowAfterMs).length;
@@ -298,46 +400,61 @@ export class Pool {
   private start(slot: PoolSlot, ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     this.counters.executions++;
     try { onStart?.(); } catch { /* the caller's hook must not stop the pool */ }
-    this.running.set(ex.tenant, (this.running.get(ex.tenant) ?? 0) + 1);
+    for (const p of principalsOf(ex)) this.running.set(p, (this.running.get(p) ?? 0) + 1);
+    this.current.set(slot, ex);
+    if (slot.host === this.drain) this.drain = null;
     const queueMs = performance.now() - ex.queuedAt;
     // A run whose host process died for another execution's script never really ran: it goes again, first in line.
     const result = slot.run(ex).then((end) => {
       if (!end.retry || this.closed) return toResult(ex, end, queueMs);
       ex.restart();
       const again = this.enqueue(ex, true);
+      this.updateDrain();
       this.serveIdle();
-      // On probation it may refuse a free slot now and take it once PROBATION_ALONE_MS has passed.
-      if (ex.probation) setTimeout(() => this.serveIdle(), PROBATION_ALONE_MS + 1).unref();
       return again;
     });
     if (this.queue.length) this.maybeGrow();
     return result;
   }
 
-  private finished(ex: Execution, cpuMs: number): void {
-    const n = (this.running.get(ex.tenant) ?? 1) - 1;
-    if (n > 0) this.running.set(ex.tenant, n);
-    else this.running.delete(ex.tenant);
+  private finished(ex: Execution, cpuMs: number, clean: boolean): void {
+    for (const [slot, running] of this.current) if (running === ex) this.current.delete(slot);
     const now = performance.now();
-    const c = this.cpu.get(ex.tenant);
-    const decay = c ? 2 ** (-(now - c.at) / CPU_HALF_LIFE_MS) : 0;
-    this.cpu.set(ex.tenant, { ms: (c ? c.ms * decay : 0) + cpuMs, n: (c ? c.n * decay : 0) + 1, at: now });
-    if (this.cpu.size > MAX_TRACKED_TENANTS) {
-      for (const [tenant, t] of this.cpu) if (!this.running.has(tenant) && now - t.at > 10 * CPU_HALF_LIFE_MS) this.cpu.delete(tenant);
+    for (const p of principalsOf(ex)) {
+      const n = (this.running.get(p) ?? 1) - 1;
+      if (n > 0) this.running.set(p, n);
+      else this.running.delete(p);
+      const c = this.cpu.get(p);
+      const decay = c ? 2 ** (-(now - c.at) / CPU_HALF_LIFE_MS) : 0;
+      this.cpu.set(p, { ms: (c ? c.ms * decay : 0) + cpuMs, n: (c ? c.n * decay : 0) + 1, at: now });
     }
+    if (this.cpu.size > MAX_TRACKED_TENANTS) {
+      for (const [p, t] of this.cpu) if (!this.running.has(p) && now - t.at > 10 * CPU_HALF_LIFE_MS) this.cpu.delete(p);
+    }
+    if (clean && ex.person) {
+      this.cleanAt.delete(ex.person); // re-inserted last: the map's order is oldest first
+      this.cleanAt.set(ex.person, now);
+      if (this.cleanAt.size > MAX_TRUSTED_PERSONS) this.cleanAt.delete(this.cleanAt.keys().next().value!);
+    }
+    // The cordon changed (a host emptied, a person now trusted): a drained host may take its risky waiter.
+    this.updateDrain();
   }
 
-  /** Mean isolate CPU ms per execution of this tenant lately (0 for a tenant not seen lately). */
-  private cpuPerExecution(tenant: string): number {
-    const c = this.cpu.get(tenant);
-    return c && c.n > 0 ? c.ms / c.n : 0;
+  /** Mean isolate CPU ms per execution of this execution lately: the larger of its organization's and person's. */
+  private cpuPerExecution(ex: Execution): number {
+    let mean = 0;
+    for (const p of principalsOf(ex)) {
+      const c = this.cpu.get(p);
+      if (c && c.n > 0) mean = Math.max(mean, c.ms / c.n);
+    }
+    return mean;
   }
 
   /** The waiter a freed slot serves (see the top of this file); the plain FIFO when only one tenant waits. */
   private nextWaiter(slot: PoolSlot): Waiter | undefined {
     // A reserved slot (beyond maxPoolSize) serves only tenants below their share.
     if (this.slots.length > this.config.maxPoolSize && this.slots.indexOf(slot) >= this.config.maxPoolSize) {
-      const at = this.queue.findIndex((w) => this.belowShare(w.ex.tenant) && !this.waits(w, slot));
+      const at = this.queue.findIndex((w) => this.belowShare(w.ex) && !this.waits(w, slot));
       return at < 0 ? undefined : this.queue.splice(at, 1)[0];
     }
     const first = this.queue[0];
@@ -352,8 +469,8 @@ export class Pool {
     let bestKey: [number, number] = [Infinity, Infinity];
     this.queue.forEach((w, i) => {
       if (this.waits(w, slot)) return;
-      const mean = this.cpuPerExecution(w.ex.tenant);
-      const share = (this.running.get(w.ex.tenant) ?? 0) < cap
+      const mean = this.cpuPerExecution(w.ex);
+      const share = principalsOf(w.ex).every((p) => (this.running.get(p) ?? 0) < cap)
         && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= this.graceFor(mean));
       const key: [number, number] = [share ? 0 : 1, mean];
       if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = i; bestKey = key; }
@@ -367,6 +484,7 @@ export class Pool {
   }
 
   private onReady(slot: PoolSlot): void {
+    this.updateDrain();
     const next = this.nextWaiter(slot);
     if (next) {
       clearTimeout(next.timer);

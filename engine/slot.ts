@@ -21,6 +21,8 @@ export interface PoolSlot {
   readonly cachedScripts: number;
   /** Its host process runs a suspect tenant's execution (may die any moment); others' work prefers other slots. */
   readonly exposed?: boolean;
+  /** The sandbox host process it lives in (absent in-process): the pool's cordon places work by host. */
+  readonly host?: object;
   /** Ready, but an execution sent now would first wait for the context being prepared (Pool's `free`). */
   readonly warming?: boolean;
   /**

@@ -11,6 +11,8 @@ export interface ExecutionRequest {
   hostCall: (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
   /** The organization it runs for: the engine shares its isolates fairly between organizations. */
   tenant?: string;
+  /** The person it runs for (the caller's account): the engine's budgets count per person too. */
+  person?: string;
   /** Called once the script has an isolate, right before it runs (never for a refusal or a busy engine). */
   onStart?: () => void;
   /** Bindings that only read: a run that called nothing else may be run again if its sandbox process dies. */

@@ -15,6 +15,7 @@ import { SigningKeys } from '../runtime-api/services/signing-keys.ts';
 import { systemClock, type Clock } from '../runtime-api/clock.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEngine, type Engine, type ExecutionResult } from '../engine/index.ts';
+import { engineStrikeLedger } from '../runtime-api/store/engine-strikes.ts';
 import { loadAskIndex } from './ask/load.ts';
 import { auditLogFor } from '../runtime-api/services/audit-log.ts';
 import { withOps } from './ops/index.ts';
@@ -89,6 +90,8 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
       },
       // With host processes (the default) a dead host costs only its scripts; the engine replaces it.
       onHostCrash: (death) => logger.warn('sandbox host process died; replaced', { ...death }),
+      // Crash budgets and quarantines hold on every instance: strikes live in PostgreSQL.
+      strikeLedger: engineStrikeLedger(sql),
     });
     await engine.ready();
     const askIndex = await loadAskIndex(undefined, logger);

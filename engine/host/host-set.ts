@@ -5,6 +5,7 @@ import type { SlotHooks } from '../slot.ts';
 import type { ChildProcess } from 'node:child_process';
 import { HostProcess, startHostProcess, type HostDeath } from './host-process.ts';
 import { Quarantine } from './quarantine.ts';
+import { orgPrincipal, personPrincipal } from '../principal.ts';
 import { hostCpus } from './cpu-pinning.ts';
 import { RemoteSlot } from './remote-slot.ts';
 import { spawnSettings, type SpawnSettings } from './sandbox-env.ts';
@@ -37,13 +38,13 @@ export class HostSet {
 
   constructor(config: ResolvedConfig) {
     this.config = config;
-    this.quarantine = new Quarantine(config.quarantineAfter, config.quarantineWindowMs, config.quarantineMs);
+    this.quarantine = new Quarantine(config.quarantineAfter, config.quarantineWindowMs, config.quarantineMs, config.strikeLedger);
     this.settings = spawnSettings(new URL('./child.ts', import.meta.url).pathname);
     const events = {
       recycled: (reason: string) => this.hooks?.recycled(reason),
       died: (death: HostDeath) => this.died(death),
       takeProcess: () => this.takeProcess(),
-      suspect: (tenant: string) => this.quarantine.suspect(tenant),
+      suspect: (tenant: string) => this.quarantine.suspect(orgPrincipal(tenant)),
     };
     const cpuOf = hostCpus(config.pinHosts, config.hosts);
     for (let i = 0; i < config.hosts; i++) this.hosts.push(new HostProcess(i, config, events, cpuOf(i)));
@@ -98,7 +99,9 @@ export class HostSet {
   private died(death: HostDeath): void {
     this.crashes[death.reason] = (this.crashes[death.reason] ?? 0) + 1;
     this.restarts++;
-    for (const tenant of death.tenants) this.quarantine.strike(tenant);
+    // One strike for each blamed organization and each person behind them: a person rotating a crashing script over
+    // several organizations spends one budget.
+    this.quarantine.strike([...death.tenants.map(orgPrincipal), ...[...new Set(death.persons)].map(personPrincipal)]);
     this.config.onHostCrash?.(death);
   }
 
@@ -118,6 +121,7 @@ export class HostSet {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watchdog);
+    this.quarantine.close();
     this.spare?.kill('SIGKILL');
     this.spare = null;
     await Promise.all(this.hosts.map((h) => h.close()));

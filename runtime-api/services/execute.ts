@@ -80,7 +80,7 @@ function nestable(tx: Sql): Sql {
 
 /**
  * A full pool is the service's condition, not the script's: it answers 503 engine_busy with Retry-After. An
- * organization in quarantine (its scripts kept crashing sandbox processes) gets 429 engine_quarantined.
+ * organization or a person in quarantine (their scripts kept crashing sandbox processes) gets 429 engine_quarantined.
  */
 function throwIfBusy(result: ExecutionResult): ExecutionResult {
   if (result.error?.type === 'engine_busy') {
@@ -90,8 +90,8 @@ function throwIfBusy(result: ExecutionResult): ExecutionResult {
     // The engine says how long the cool-down lasts ("... for another N s"): the client is told when to come back.
     const seconds = /(\d+) s\b/.exec(result.error.message)?.[1] ?? '60';
     throw new ServiceError('engine_quarantined', {
-      resolution: l10n(`Scripts of this organization crashed the sandbox several times; retry in ${seconds} s with a script that stays within its limits.`,
-        `Scripts desta organização derrubaram a sandbox várias vezes; tente de novo em ${seconds} s com um script que respeite os limites.`),
+      resolution: l10n(`Scripts of this organization or of your account crashed the sandbox several times; retry in ${seconds} s with a script that stays within its limits.`,
+        `Scripts desta organização ou da sua conta derrubaram a sandbox várias vezes; tente de novo em ${seconds} s com um script que respeite os limites.`),
       headers: { 'Retry-After': seconds },
     });
   }
@@ -128,7 +128,7 @@ export async function executeInMode(ctx: ExecuteContext, caller: Caller, request
 async function execute(ctx: ExecuteContext, caller: Caller, source: string, calls: ExecutionCalls, onStart?: () => void) {
   let result: ExecutionResult;
   try {
-    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, repeatable: READ_ONLY_NAMES, tenant: caller.membership!.orgId, hostCall: calls.hostCall, ...(onStart ? { onStart } : {}) });
+    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, repeatable: READ_ONLY_NAMES, tenant: caller.membership!.orgId, person: caller.userId, hostCall: calls.hostCall, ...(onStart ? { onStart } : {}) });
   } catch (err) {
     await calls.end();
     throw err;
