@@ -3,7 +3,8 @@
 // isolated-vm with a new isolate per execution; node:vm with a fresh context; quickjs-emscripten with a fresh context;
 // our pool with busy-loop scripts of another organization (and, for reference, of the same one) alongside; and a
 // crash storm (BENCH_STORM_MS, default 60 s): one organization sending scripts that kill their host in a loop while
-// another runs (b) at a steady rate.
+// another runs (b) at a steady rate; and two storms of one person with many organizations (a third of that each):
+// twelve organizations with two spinning scripts each, and a host-killing script rotated over four organizations.
 // Run: npm run bench -- engine
 import ivm from 'isolated-vm';
 import vm from 'node:vm';
@@ -197,14 +198,14 @@ const median = (sorted: number[]) => sorted.length % 2 ? sorted[sorted.length >>
 const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** (b) every STORM_RATE_MS for `ms`: latencies, and failures (any result not ok). */
-async function steady(engine: Engine, ms: number): Promise<{ p50: number; p99: number; n: number; failed: number }> {
+async function steady(engine: Engine, ms: number, person?: string): Promise<{ p50: number; p99: number; n: number; failed: number }> {
   const latencies: number[] = [];
   let failed = 0;
   const pending: Promise<void>[] = [];
   const until = performance.now() + ms;
   while (performance.now() < until) {
     const t0 = performance.now();
-    pending.push(engine.execute({ source: SCRIPTS.b, bindings: BINDINGS, repeatable: BINDINGS, hostCall, tenant: 'org_benign' }).then((r) => {
+    pending.push(engine.execute({ source: SCRIPTS.b, bindings: BINDINGS, repeatable: BINDINGS, hostCall, tenant: 'org_benign', ...(person ? { person } : {}) }).then((r) => {
       if (!r.ok) failed++;
       latencies.push(performance.now() - t0);
     }));
@@ -239,6 +240,42 @@ async function crashStorm(config: Parameters<typeof createEngine>[0], ms: number
   const q = config.quarantineAfter ? `quarantine after ${config.quarantineAfter}` : 'quarantine after 3 (default)';
   return `| ${fmt(ms / 1000, 0)} s, ${q} | ${fmt(quiet.p50)} / ${fmt(quiet.p99)} | ${fmt(during.p50)} / ${fmt(during.p99)} | ${fmt(during.p99 / quiet.p99)}× | ${during.failed} of ${during.n} `
     + `| ${crashed} crashed, ${refused} refused | ${JSON.stringify(hosts.crashes)} |`;
+}
+
+/**
+ * One person, many organizations (each request names the person, as the server does): quiet, then the same steady
+ * benign load of another person while the storm runs. `spin`: twelve organizations with two scripts each spinning to
+ * their deadline; `rotate`: a host-killing script rotated over four organizations from two loops.
+ */
+async function personStorm(config: Parameters<typeof createEngine>[0], kind: 'spin' | 'rotate', ms: number): Promise<string> {
+  const engine = createEngine(config);
+  await engine.ready();
+  // Both persons have run a clean script before (a person new to the engine runs in the cordon; see pool.ts).
+  for (const [tenant, person] of [['org_benign', 'usr_benign'], ['org_storm1', 'usr_storm']]) {
+    await engine.execute({ source: 'return 1', bindings: [], hostCall, tenant, person });
+  }
+  const quiet = await steady(engine, Math.min(ms, 10_000), 'usr_benign');
+  let storming = true;
+  const counts: Record<string, number> = {};
+  const orgs = kind === 'spin' ? 12 : 4;
+  const loops = Array.from({ length: kind === 'spin' ? 2 * orgs : 2 }, async (_, i) => {
+    for (let n = i; storming; n += 2) {
+      const tenant = `org_storm${1 + (kind === 'spin' ? i % orgs : n % orgs)}`;
+      const r = await engine.execute({ source: kind === 'spin' ? 'while (true) {}' : FATAL, bindings: [], hostCall, tenant, person: 'usr_storm' });
+      const type = r.error?.type ?? 'ok';
+      counts[type] = (counts[type] ?? 0) + 1;
+      if (type === 'quarantined' || type === 'engine_busy') await new Promise((res) => setTimeout(res, 50));
+    }
+  });
+  const during = await steady(engine, ms, 'usr_benign');
+  storming = false;
+  await Promise.all(loops);
+  const hosts = engine.stats().hosts!;
+  await engine.close();
+  const label = kind === 'spin' ? `${fmt(ms / 1000, 0)} s, 12 organizations × 2 spinning to their deadline` : `${fmt(ms / 1000, 0)} s, the crash storm's script rotated over 4 organizations`;
+  const storm = Object.entries(counts).map(([type, n]) => `${n} ${type}`).join(', ');
+  return `| ${label} | ${fmt(quiet.p50)} / ${fmt(quiet.p99)} | ${fmt(during.p50)} / ${fmt(during.p99)} | ${fmt(during.p99 / quiet.p99)}× | ${during.failed} of ${during.n} `
+    + `| ${storm} | ${JSON.stringify(hosts.crashes)} |`;
 }
 
 export async function main(): Promise<void> {
@@ -292,6 +329,7 @@ export async function main(): Promise<void> {
   for (const runner of runners) await runner.close();
   // The crash storm as configured, then (shorter) with quarantine out of reach: containment by host processes alone.
   const storms = [await crashStorm(config, STORM_MS), await crashStorm({ ...config, quarantineAfter: 1_000_000 }, Math.max(5000, STORM_MS / 6))];
+  const personStorms = [await personStorm(config, 'spin', Math.max(5000, STORM_MS / 3)), await personStorm(config, 'rotate', Math.max(5000, STORM_MS / 3))];
 
   const hosted = (label: string, c: number) => cells.get(`${runners[0].name}|${label}|${c}`)!;
   const local = (label: string, c: number) => cells.get(`${runners[1].name}|${label}|${c}`)!;
@@ -326,6 +364,13 @@ export async function main(): Promise<void> {
     '| storm | benign p50 / p99 quiet (ms) | p50 / p99 during (ms) | p99 ratio | benign failed | storm scripts | host deaths |',
     '|---|---:|---:|---:|---:|---|---|',
     ...storms,
+    '',
+    'One person with many organizations (every request names its person, as the server does) while another person\'s organization runs (b) every '
+      + `${STORM_RATE_MS} ms; both persons ran a clean script before. Targets: benign p99 ≤ 3× quiet, 0 failed.`,
+    '',
+    '| storm | benign p50 / p99 quiet (ms) | p50 / p99 during (ms) | p99 ratio | benign failed | storm scripts | host deaths |',
+    '|---|---:|---:|---:|---:|---|---|',
+    ...personStorms,
     '',
     `Targets: host processes vs in-process at concurrency 8 ≥ 85 %: ${ratio('a')}, ${ratio('b')} (not pinned, from the table: ${freeRatio('a')}, ${freeRatio('b')}); `
       + `p50 at concurrency 1 ≤ +0.2 ms: ${p50gap('a')}, ${p50gap('b')}; `

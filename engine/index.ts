@@ -157,12 +157,13 @@ export function createEngine(config: EngineConfig): Engine {
       const prepared = prepareScript(source, request.tenant);
       if (prepared.error) return refusal(prepared.error);
       const ex = new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant, request.repeatable, request.person);
+      // Strikes other instances recorded are read before the first execution: a restart is no way out of quarantine.
+      if (hosts) await hosts.quarantine.loaded;
       const refused = hosts ? quarantined(hosts, ex, request.tenant !== undefined || request.person !== undefined) : null;
       if (refused) return refused;
       const result = await pool.submit(ex, request.onStart);
       return explainUnknownGlobal(result, request.bindings);
     },
-    // Strikes other instances recorded are known before the first execution (a restart is no way out of quarantine).
     ready: async () => { await Promise.all([pool.whenReady(), hosts?.quarantine.loaded]); },
     stats(): EngineStats {
       const count = (state: string) => pool.slots.filter((s) => s.state === state).length;
