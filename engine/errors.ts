@@ -68,11 +68,14 @@ export function stripLocation(message: string): string {
 /** Why the host disposed an isolate under a running script. */
 export type Kill = 'wall' | 'cpu' | 'closed' | 'fatal' | 'breach';
 
+/** A script stopped at its memory limit, by isolated-vm or, past it, by V8 giving up on the isolate. */
+export const MEMORY_LIMIT: ExecutionError = { type: 'memory_limit', message: 'The script ran out of memory and was stopped.' };
+
 /** An isolated-vm rejection of the run call, when the host did not kill the isolate itself. */
 export function fromIvmError(err: unknown, limits: { wallMs: number }): ExecutionError {
   const message = err instanceof Error ? err.message : String(err);
   if (/memory limit/i.test(message)) {
-    return { type: 'memory_limit', message: 'The script ran out of memory and was stopped.' };
+    return { ...MEMORY_LIMIT };
   }
   if (/timed out/i.test(message)) {
     return { type: 'timeout', code: 'wall_time', message: `The script ran longer than ${limits.wallMs} ms and was stopped.` };
@@ -80,7 +83,7 @@ export function fromIvmError(err: unknown, limits: { wallMs: number }): Executio
   // The host only disposes an isolate when it kills a run (and then ends the run first), so an isolate
   // found disposed was disposed by isolated-vm itself, which it does at the memory limit.
   if (/disposed/i.test(message)) {
-    return { type: 'memory_limit', message: 'The script ran out of memory and was stopped.' };
+    return { ...MEMORY_LIMIT };
   }
   if (/abandoned/i.test(message)) {
     return { type: 'timeout', code: 'wall_time', message: 'The script awaited a promise that can never settle.' };

@@ -46,6 +46,11 @@ export interface RunEnd {
   cpuMs: number;
   /** Set by the host-process engine: the run never really ran (its host died for another's script); run it again. */
   retry?: boolean;
+  /**
+   * Settles once the isolate has finished every task of the run: its thread no longer runs the script. A run killed
+   * at a limit ends at once, while the isolate may go on growing until its termination takes (or never does).
+   */
+  stopped?: Promise<void>;
 }
 
 /**
@@ -72,6 +77,8 @@ export class Run {
   private ended = false;
   /** Host→isolate tasks not yet settled: the run is only over once the isolate is idle again. */
   private tasks = 0;
+  private stoppedNow: () => void = () => {};
+  private readonly stopped = new Promise<void>((resolve) => { this.stoppedNow = resolve; });
   private done: string | null = null;
   private wallTimer: NodeJS.Timeout | undefined;
   private cpuTimer: NodeJS.Timeout | undefined;
@@ -178,7 +185,10 @@ export class Run {
 
   private settled(err: unknown): void {
     this.tasks--;
-    if (this.ended) return;
+    if (this.ended) {
+      if (this.tasks === 0) this.stoppedNow();
+      return;
+    }
     this.readCpu();
     if (err !== null) {
       const error = fromIvmError(err, this.ex.limits);
@@ -244,6 +254,7 @@ export class Run {
     this.ex.close();
     // Host calls still pending: their promises stay unsettled in the isolate. Don't reuse it.
     if (!recycle && this.ex.inFlight > 0) recycle = 'abandoned_calls';
-    this.onEnd({ outcome, recycle, wallMs: performance.now() - this.t0, cpuMs: this.cpuMs });
+    if (this.tasks === 0) this.stoppedNow();
+    this.onEnd({ outcome, recycle, wallMs: performance.now() - this.t0, cpuMs: this.cpuMs, stopped: this.stopped });
   }
 }

@@ -7,6 +7,7 @@ import { Run, type RunEnd, type RunTarget } from './run.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
 import type { ExecutionError } from './result.ts';
+import { MEMORY_LIMIT } from './errors.ts';
 
 export type SlotState = 'starting' | 'ready' | 'busy' | 'closed';
 
@@ -90,6 +91,8 @@ export class Slot implements PoolSlot {
   private checkingHeap = false;
   private stuckTimer: NodeJS.Timeout | undefined;
   private generation = 0;
+  /** The execution that last ran on the current isolate (see start). */
+  private owner: { execId: number | undefined } = { execId: undefined };
   private readonly config: ResolvedConfig;
   private readonly hooks: SlotHooks;
 
@@ -133,7 +136,11 @@ export class Slot implements PoolSlot {
     const retry = () => { if (gen === this.generation) setTimeout(() => this.start(), RETRY_MS).unref(); };
     let iso: ivm.Isolate;
     try {
-      iso = new ivm.Isolate({ memoryLimit: this.config.memoryMb, onCatastrophicError: (m) => this.onCatastrophic(m) });
+      // V8 may give up on an isolate after its execution has been reported ended (a timeout whose termination
+      // never took, a heap that grew while it was torn down) and after this slot has moved on to a new isolate and
+      // another tenant's execution: the error names the execution that last ran on this isolate, never the slot's.
+      const owner = this.owner = { execId: undefined as number | undefined };
+      iso = new ivm.Isolate({ memoryLimit: this.config.memoryMb, onCatastrophicError: (m) => this.onCatastrophic(m, owner.execId, gen) });
     } catch {
       return retry();
     }
@@ -252,6 +259,7 @@ export class Slot implements PoolSlot {
     this.runs++;
     this.executions++;
     this.busySince = performance.now();
+    this.owner.execId = ex.id;
     return new Promise<RunEnd>((resolve) => {
       const script = this.script(iso, ex.tenant, ex.source);
       const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
@@ -325,9 +333,11 @@ export class Slot implements PoolSlot {
     });
   }
 
-  private onCatastrophic(message: string): void {
-    this.hooks.catastrophic(message, this.current?.ex.id);
-    this.current?.kill('fatal');
+  private onCatastrophic(message: string, execId: number | undefined, gen: number): void {
+    this.hooks.catastrophic(message, execId);
+    // Out of memory: to its script the end is its memory limit, whether V8 or isolated-vm stopped it.
+    const run = gen === this.generation && this.current?.ex.id === execId ? this.current : null;
+    run?.kill('fatal', /out-of-memory/i.test(message) ? { ...MEMORY_LIMIT } : undefined);
   }
 
   /** The server refused a call the isolate should have (a cap breach): end the execution and replace the isolate. */

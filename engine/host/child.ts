@@ -7,7 +7,7 @@ import { Slot, type SlotHooks } from '../slot.ts';
 import type { RunEnd, RunTarget } from '../run.ts';
 import type { EngineLimits, ResolvedConfig } from '../limits.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
-import { CLOSED_REPLY, CULPRIT_MARK, HEARTBEAT_MS, MAX_SERVER_FRAME, encodeEnd } from './protocol.ts';
+import { CLOSED_REPLY, CULPRIT_MARK, HEARTBEAT_MS, MAX_SERVER_FRAME, OVER_LIMITS, encodeEnd, hostMemoryCapBytes } from './protocol.ts';
 import { pinSelf } from './cpu-pinning.ts';
 import { applyIsolateFlags } from '../v8-flags.ts';
 
@@ -25,6 +25,15 @@ const targets = new Map<number, Target>();
  * and is not sent when the next execution is already here (read in the next turn of the event loop).
  */
 const waiting = new Map<number, string[]>();
+/** V8 gave up on an isolate here: no new work, and the process ends once its other executions have. */
+let draining = false;
+const POLL_MS = 25;
+/** Longest wait for an isolate that ended over its limits to give its memory back before a looser bound counts. */
+const CLEAR_PATIENCE_MS = 10_000;
+/** Longest an isolate may keep running after its execution ended at a limit (see watchClear). */
+const STOP_PATIENCE_MS = 1500;
+const MIB = 1024 * 1024;
+const rss = () => process.memoryUsage.rss();
 
 /** The host half of one execution: forwards calls and logs; the server's Execution decides. */
 class Target implements RunTarget {
@@ -33,6 +42,8 @@ class Target implements RunTarget {
   readonly tenant: string;
   readonly names: string;
   readonly limits: EngineLimits;
+  /** This process's resident memory when the execution started: what "its memory is back" compares with. */
+  readonly rssAtStart = rss();
   closed = false;
   inFlight = 0;
   readonly breach = null;
@@ -83,26 +94,11 @@ const hooks: SlotHooks = {
     }));
   },
   recycled: (reason) => out.send(`r${reason}`),
-  // V8 gave up on an isolate: nothing in this process can be trusted any more. Name the execution to blame (a
-  // synchronous write: the event loop will not turn again), then end at once; the server reports and replaces.
-  catastrophic: (message, execId) => {
-    const frame = `F${execId ?? ''}${SEP}${message}`;
-    // The socket is non-blocking: with the server slow to read, a write can take part of the frame or fail with
-    // EAGAIN, and then the server would not know whom to blame and would fail every execution here. Keep writing for
-    // a moment. If earlier frames are still queued, a frame written now would land inside one: name the execution
-    // on stderr instead, which the server reads when the process is gone.
-    if (socket.writableLength === 0) {
-      const bytes = frameBytes(frame);
-      const until = performance.now() + 250;
-      let at = 0;
-      while (at < bytes.length && performance.now() < until) {
-        try { at += writeSync(FD, bytes, at); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') break; }
-      }
-      if (at === bytes.length) process.kill(process.pid, 'SIGKILL');
-    }
-    try { writeSync(2, `\n${CULPRIT_MARK}${execId ?? ''}\n`); } catch { /* the exit is reported anyway */ }
-    process.kill(process.pid, 'SIGKILL');
-  },
+  // V8 gave up on an isolate (its thread is stuck for good, with whatever memory it holds): name the execution that
+  // last ran on it, take no more work, let the executions of the other slots finish, then end; the server reports
+  // the death against the named execution alone and replaces the process. isolated-vm's other isolates are not
+  // affected by one isolate's failure; what this process can no longer do is free that isolate.
+  catastrophic: (message, execId) => condemn(execId, message),
   // Sent before the slot prepares its next context, so the server always sees an execution's end before the
   // slot's next ready.
   // The gauges go first: the server then sees this run's cache entry before its caller sees the result.
@@ -110,17 +106,56 @@ const hooks: SlotHooks = {
     targets.delete(ex.id);
     heartbeat();
     out.send(`E${ex.id}${SEP}${encodeEnd(end)}`);
+    if (end.recycle !== null && OVER_LIMITS.has(end.recycle)) watchClear(ex.id, (ex as Target).rssAtStart, end.stopped);
     // The result leaves now: the slot prepares its next context synchronously right after this.
     out.flush();
   },
 };
 
-function frameBytes(frame: string): Buffer {
-  const body = Buffer.from(frame);
-  const buf = Buffer.allocUnsafe(4 + body.length);
-  buf.writeUInt32LE(body.length, 0);
-  body.copy(buf, 4);
-  return buf;
+/** Name the execution whose isolate is lost for good (on stderr too, read if the process dies first), and drain. */
+function condemn(execId: number | undefined, message: string): void {
+  out.send(`F${execId ?? ''}${SEP}${message}`);
+  try { writeSync(2, `\n${CULPRIT_MARK}${execId ?? ''}\n`); } catch { /* the frame says it too */ }
+  if (draining) return;
+  draining = true;
+  setImmediate(drain);
+}
+
+/**
+ * An execution ended over its limits: its isolate may still be running (termination has not taken yet) or holding
+ * memory, and the server keeps other organizations' work off this host until it hears that the isolate has stopped
+ * and this process's memory is back where it was when the execution started (give or take one isolate's limit; after
+ * CLEAR_PATIENCE_MS, half the memory cap, so that memory the allocator keeps does not cordon the host for good).
+ * An isolate still running STOP_PATIENCE_MS after its end is lost (V8 thrashing in garbage collection near its
+ * limit ignores termination; isolated-vm gives up on it only after 5 s, growing meanwhile): the host is condemned
+ * for it at once, as when V8 gives up.
+ */
+function watchClear(id: number, rssAtStart: number, stopped: Promise<void> | undefined): void {
+  const since = performance.now();
+  let done = false;
+  const check = () => {
+    if (draining) return;
+    const bound = performance.now() - since < CLEAR_PATIENCE_MS ? rssAtStart + config.memoryMb * MIB : hostMemoryCapBytes(config, slots.size) / 2;
+    if (rss() <= bound) out.send(`u${id}`);
+    else setTimeout(check, POLL_MS);
+  };
+  const stuck = setTimeout(() => { if (!done) condemn(id, `The isolate did not stop within ${STOP_PATIENCE_MS} ms of reaching its limits`); }, STOP_PATIENCE_MS);
+  void (stopped ?? Promise.resolve()).then(() => { done = true; clearTimeout(stuck); check(); });
+}
+
+/**
+ * After V8 gave up on an isolate: once no execution runs here (each ends by its own deadline at the latest), end the
+ * process; the frames already sent leave first.
+ */
+function drain(): void {
+  const until = performance.now() + Math.max(0, ...[...targets.values()].map((t) => t.limits.wallMs)) + 1000;
+  const check = () => {
+    if (targets.size > 0 && performance.now() < until) return void setTimeout(check, POLL_MS);
+    out.flush();
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 1000).unref();
+    socket.end(() => process.kill(process.pid, 'SIGKILL'));
+  };
+  check();
 }
 
 /** Runs an S frame's execution on its (ready) slot. */
@@ -134,6 +169,8 @@ function onFrame(frame: string): void {
   const body = frame.slice(1);
   switch (frame[0]) {
     case 'S': { // run: slot, execution id, tenant tag, binding names, limits JSON, source
+      // Sent before the server heard that this host is going: it never starts, and runs again elsewhere.
+      if (draining) return;
       const run = fields(body, 6);
       const slotId = Number(run[0]);
       const slot = slots.get(slotId);

@@ -10,7 +10,8 @@ import { tenantTag } from '../compile.ts';
 import type { ResolvedConfig } from '../limits.ts';
 import type { ExecutionError } from '../result.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
-import { CLOSED_REPLY, CULPRIT_MARK, decodeEnd } from './protocol.ts';
+import { CLOSED_REPLY, CULPRIT_MARK, OVER_LIMITS, decodeEnd, hostMemoryCapBytes } from './protocol.ts';
+import { MEMORY_LIMIT } from '../errors.ts';
 import type { RemoteSlot } from './remote-slot.ts';
 import type { SpawnSettings } from './sandbox-env.ts';
 
@@ -22,6 +23,8 @@ const EARLY_DEATH_MS = 2000;
 const MAX_BACKOFF_MS = 5000;
 const QUIT_WAIT_MS = 2500;
 const STDERR_TAIL = 1024;
+/** Executions a host ran lately, kept so that a death after one of them ended can still be blamed on it. */
+const RECENT_RUNS = 64;
 
 /** The execution a dying host named on stderr (its 'F' frame could not be sent), or null. */
 function culpritOnStderr(tail: string): { id: number; message: string } | null {
@@ -38,10 +41,21 @@ export const CRASHED: ExecutionError = {
   type: 'crashed',
   message: 'The sandbox process running the script failed (a fatal engine error, its memory cap, or it was stopped or hung); the script did not finish.',
 };
+/** An execution whose host another tenant's script took down, and which could not run again (it may have written). */
+export const BYSTANDER: ExecutionError = {
+  type: 'crashed',
+  message: 'Another tenant\'s script took down the sandbox process running this script. It had called a binding that may have changed something, so it was not run again; nothing of this is counted against you.',
+};
+
+/** Who an execution ran for: what a host's death is counted against. */
+interface Principal { tenant: string; person: string }
 
 export interface HostDeath {
   reason: string;
-  /** Tenants to blame: the one whose script V8 named, else every tenant that had a script there. */
+  /**
+   * Tenants to blame: those of the executions V8 named, else of those that ended over their limits on that host and
+   * had not yet cleared, else of the executions running there that did not run again on probation.
+   */
   tenants: string[];
   /** The persons behind the blamed executions (those that named one): their crash budget counts it too. */
   persons: string[];
@@ -87,6 +101,17 @@ export class HostProcess {
   private backoffMs = 100;
   private lastSeen = 0;
   private culprit: { id: number; message: string } | null = null;
+  /** Executions V8 gave up on an isolate of (F frames): the process is going, after its other executions. */
+  private readonly culprits = new Set<number>();
+  /** V8 gave up on an isolate here: no new work goes to this host, which ends once its other executions have. */
+  draining = false;
+  /**
+   * Executions that ended over their limits (timeout, memory, fatal) and whose isolate the host has not yet reported
+   * stopped with its memory back: until then, a death of this host is theirs, and no other tenant's work goes here.
+   */
+  private readonly marks = new Map<number, Principal>();
+  /** The last RECENT_RUNS executions that ended here, by id. */
+  private readonly recent = new Map<number, Principal>();
   private killedFor: string | null = null;
   private closing: Promise<void> | null = null;
   private stderrTail = '';
@@ -133,6 +158,10 @@ export class HostProcess {
     this.child = child;
     this.up = false;
     this.culprit = null;
+    this.culprits.clear();
+    this.draining = false;
+    this.marks.clear();
+    this.recent.clear();
     this.killedFor = null;
     this.pinned = null;
     this.startedAt = this.lastSeen = performance.now();
@@ -172,8 +201,12 @@ export class HostProcess {
     this.send(`S${slot.id}${SEP}${ex.id}${SEP}${tenantTag(ex.tenant)}${SEP}${ex.names}${SEP}${JSON.stringify(ex.limits)}${SEP}${ex.source}`);
   }
 
-  /** An execution of a suspect tenant, or one on probation (bridge.ts), runs here: this host may die any moment. */
+  /**
+   * An execution of a suspect tenant, or one on probation (bridge.ts), runs here, or an isolate that ended over its
+   * limits is not yet cleared, or V8 gave up on one: this host may die any moment.
+   */
   atRisk(): boolean {
+    if (this.draining || this.marks.size > 0) return true;
     for (const slot of this.running.values()) {
       if (slot.current && (slot.current.ex.probation || this.events.suspect(slot.current.ex.tenant))) return true;
     }
@@ -182,6 +215,22 @@ export class HostProcess {
 
   forget(execId: number): void {
     this.running.delete(execId);
+  }
+
+  /** An execution's end arrived: remember whom it ran for, and mark the host if its isolate ended over its limits. */
+  private ended(id: number, recycle: string | null): void {
+    const ex = this.running.get(id)?.current?.ex;
+    if (!ex) return;
+    const who = { tenant: ex.tenant, person: ex.person };
+    this.recent.set(id, who);
+    if (this.recent.size > RECENT_RUNS) this.recent.delete(this.recent.keys().next().value!);
+    if (recycle !== null && OVER_LIMITS.has(recycle)) this.marks.set(id, who);
+  }
+
+  /** Whom execution `id` ran for, if it runs or ran here lately. */
+  private principal(id: number): Principal | undefined {
+    const ex = this.running.get(id)?.current?.ex;
+    return ex ? { tenant: ex.tenant, person: ex.person } : this.marks.get(id) ?? this.recent.get(id);
   }
 
   private onFrame(gen: number, frame: string): void {
@@ -203,7 +252,16 @@ export class HostProcess {
       }
       case 'E': {
         const cut = body.indexOf(SEP);
-        this.running.get(Number(body.slice(0, cut)))?.onEnd(decodeEnd(body.slice(cut + 1)));
+        const id = Number(body.slice(0, cut));
+        const end = decodeEnd(body.slice(cut + 1));
+        this.ended(id, end.recycle);
+        this.running.get(id)?.onEnd(end);
+        return;
+      }
+      case 'u': {
+        this.marks.delete(Number(body));
+        // Cleared: its free slots may take others' work again.
+        if (this.marks.size === 0 && !this.draining) for (const slot of this.slots.values()) slot.offer();
         return;
       }
       case 'Y': return this.slots.get(Number(body))?.onReady();
@@ -223,6 +281,9 @@ export class HostProcess {
       case 'F': {
         const [id, message] = fields(body, 2);
         this.culprit = { id: Number(id), message: message.slice(0, 200) };
+        if (id !== '') this.culprits.add(Number(id));
+        this.draining = true;
+        for (const slot of this.slots.values()) slot.hold();
         return;
       }
       default: this.kill('protocol');
@@ -264,8 +325,7 @@ export class HostProcess {
   }
 
   memoryCapBytes(): number {
-    const mb = this.config.hostMemoryMb || 384 + 6 * this.config.memoryMb * Math.max(1, this.slots.size);
-    return mb * 1024 * 1024;
+    return hostMemoryCapBytes(this.config, this.slots.size);
   }
 
   kill(reason: string): void {
@@ -286,24 +346,38 @@ export class HostProcess {
     const reason = this.killedFor ?? (culprit ? 'fatal' : signal === 'SIGKILL' ? 'killed' : signal === 'SIGABRT' ? 'abort'
       : signal === 'SIGSEGV' || signal === 'SIGBUS' ? 'segfault' : 'exit');
     const victims = [...this.running.values()];
+    const guilty = this.guilty(culprit);
     const blamed = new Set<string>();
     const blamedPersons = new Set<string>();
-    // Nothing named the script to blame (memory cap, missed heartbeat, a V8 check that stops the process without
-    // isolated-vm's handler, a signal) and several organizations' scripts ran here: any of them may be the culprit.
-    // Each that is safe to run again runs again once, on probation (alone on a host): a culprit dies again there,
-    // named by being alone, and an innocent one just succeeds. The others are blamed, as a lone victim is.
-    const ambiguous = culprit === null && new Set(victims.map((s) => s.current!.ex.tenant)).size > 1;
-    for (const slot of victims) {
-      const ex = slot.current!.ex;
-      const innocent = culprit !== null && ex.id !== culprit.id;
-      const probation = ambiguous && ex.repeatable && !ex.probation;
-      if (!innocent && !probation) {
-        blamed.add(ex.tenant);
-        if (ex.person) blamedPersons.add(ex.person);
+    const blame = (who: Principal) => {
+      blamed.add(who.tenant);
+      if (who.person) blamedPersons.add(who.person);
+    };
+    if (guilty) {
+      // The death is known to be these executions' (named by V8, or ended over their limits and not yet cleared):
+      // they alone count it; every other execution here is a bystander, whatever its tenant.
+      for (const who of guilty.values()) blame(who);
+      const outOfMemory = reason === 'memory' || /out-of-memory/i.test(culprit?.message ?? '');
+      for (const slot of victims) {
+        const ex = slot.current!.ex;
+        if (guilty.has(ex.id)) slot.crashed(outOfMemory ? MEMORY_LIMIT : CRASHED, false);
+        // Nothing it did changed anything (no call, or only reads): running it again elsewhere is invisible and safe.
+        else slot.crashed(ex.repeatable ? CRASHED : BYSTANDER, ex.repeatable);
       }
-      if (probation) ex.probation = true;
-      // Nothing it did changed anything (no call, or only reads): running it again elsewhere is invisible and safe.
-      slot.crashed(CRASHED, (innocent || probation) && ex.repeatable);
+    } else {
+      // Nothing named the script to blame (memory cap, missed heartbeat, a V8 check that stops the process without
+      // isolated-vm's handler, a signal) and several organizations' scripts ran here: any of them may be the
+      // culprit. Each that is safe to run again runs again once, on probation (alone on a host): a culprit dies
+      // again there, named by being alone, and an innocent one just succeeds. The others are blamed, as a lone
+      // victim is.
+      const ambiguous = new Set(victims.map((s) => s.current!.ex.tenant)).size > 1;
+      for (const slot of victims) {
+        const ex = slot.current!.ex;
+        const probation = ambiguous && ex.repeatable && !ex.probation;
+        if (!probation) blame({ tenant: ex.tenant, person: ex.person });
+        if (probation) ex.probation = true;
+        slot.crashed(CRASHED, probation);
+      }
     }
     this.running.clear();
     for (const slot of this.slots.values()) slot.crashed(CRASHED, false);
@@ -313,6 +387,22 @@ export class HostProcess {
     this.backoffMs = early ? Math.min(this.backoffMs * 2, MAX_BACKOFF_MS) : 100;
     if (early) setTimeout(() => this.spawn(), this.backoffMs).unref();
     else this.spawn();
+  }
+
+  /**
+   * The executions a death is known to be caused by, or null: those V8 named (the F frames, or stderr when they could
+   * not be sent) if they ran here, else those whose isolates ended over their limits and were not yet cleared.
+   */
+  private guilty(culprit: { id: number } | null): Map<number, Principal> | null {
+    const named = new Map<number, Principal>();
+    for (const id of culprit ? [...this.culprits, culprit.id] : this.culprits) {
+      const who = this.principal(id);
+      if (who) named.set(id, who);
+    }
+    if (named.size > 0) return named;
+    if (this.marks.size > 0) return new Map(this.marks);
+    // V8 gave up on an isolate that no execution of a tenant had run on: nobody's doing.
+    return culprit ? named : null;
   }
 
   /** Ask the host to close its isolates and exit; kill it if it has not within QUIT_WAIT_MS. */

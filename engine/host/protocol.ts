@@ -6,7 +6,9 @@
 //                  C<id>␁<call>␁<name>␁<args JSON> host call ·
 //                  L<id>␁<level>␁<message> log · r<reason> isolate recycled ·
 //                  H<built>␁<refs>␁<cached>␁<live>␁<id>:<cpu ms>,… heartbeat (with each running execution's CPU) ·
-//                  F<id>␁<message> fatal V8 error (the process ends right after)
+//                  F<id>␁<message> V8 gave up on the isolate execution <id> last ran on: the host takes no more work,
+//                  lets its other executions finish and then ends · u<id> the isolate execution <id> ended over its
+//                  limits on (timeout, memory, fatal) has stopped and the host's memory is back
 // After an E whose end needs no new isolate the server already counts the slot as ready (warming): an S sent before
 // the host has prepared the next context waits in the host, and the Y that follows only says the slot is warm (it is
 // not sent when that S has arrived).
@@ -14,8 +16,17 @@
 import { SEP, fields } from './frames.ts';
 import { clip, type ErrorType, type ExecutionError } from '../result.ts';
 import type { RunEnd } from '../run.ts';
+import type { ResolvedConfig } from '../limits.ts';
 
 export const HEARTBEAT_MS = 250;
+/** Ends that leave an isolate over its limits, still growing or being torn down after the execution has ended. */
+export const OVER_LIMITS: ReadonlySet<string> = new Set(['timeout', 'memory_limit', 'fatal']);
+
+/** A host's resident-memory cap (the server's watchdog kills it past this). */
+export function hostMemoryCapBytes(config: ResolvedConfig, slots: number): number {
+  const mb = config.hostMemoryMb || 384 + 6 * config.memoryMb * Math.max(1, slots);
+  return mb * 1024 * 1024;
+}
 /** Begins the stderr line naming the execution a dying host blames, when its 'F' frame could not be sent. */
 export const CULPRIT_MARK = 'engine-host-culprit:';
 /** Replies carry binding results (a large spreadsheet read is tens of MB); anything bigger is a bug. */

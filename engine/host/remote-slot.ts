@@ -36,6 +36,18 @@ export class RemoteSlot implements PoolSlot {
     return this.host.atRisk();
   }
 
+  /** V8 gave up on an isolate of this slot's host: an idle slot takes no more work there. */
+  hold(): void {
+    if (this.state !== 'ready') return;
+    this.state = 'starting';
+    this.warming = false;
+  }
+
+  /** Its host is no longer at risk of an isolate that ended over its limits: an idle slot offers itself to waiting work. */
+  offer(): void {
+    if (this.state === 'ready' && !this.warming && !this.current) this.hooks.ready(this);
+  }
+
   get live(): boolean {
     return this.state !== 'closed' && this.host.live;
   }
@@ -70,7 +82,7 @@ export class RemoteSlot implements PoolSlot {
   onReady(): void {
     const was = this.warming;
     this.warming = false;
-    if (this.state === 'closed' || this.current || (this.state === 'ready' && !was)) return;
+    if (this.state === 'closed' || this.current || (this.state === 'ready' && !was) || this.host.draining) return;
     this.state = 'ready';
     this.hooks.ready(this);
   }
@@ -86,7 +98,7 @@ export class RemoteSlot implements PoolSlot {
     if (!current) return;
     this.current = null;
     this.host.forget(current.ex.id);
-    const ready = end.recycle === null && this.state !== 'closed' && this.host.live;
+    const ready = end.recycle === null && this.state !== 'closed' && this.host.live && !this.host.draining;
     if (this.state !== 'closed') this.state = ready ? 'ready' : 'starting';
     this.warming = ready;
     this.hooks.finished(current.ex, end);

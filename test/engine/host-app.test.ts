@@ -1,5 +1,5 @@
-// The real app over HTTP with the default engine (isolates in sandbox host processes): scripts that kill their
-// host end as `crashed` while other organizations are served, an apply that crashes is rolled back, a crash storm
+// The real app over HTTP with the default engine (isolates in sandbox host processes): scripts that V8 gives up on
+// end as their own `memory_limit` and take their host down alone while other organizations are served, an apply that crashes is rolled back, a crash storm
 // leaves a steady benign load untouched and ends with the storm's organization quarantined (429), and one
 // organization flooding the engine with spinning scripts from four tokens cannot deny it to another.
 import t from 'tap';
@@ -48,7 +48,7 @@ t.test('sandbox host processes behind the real app', async (t) => {
     return tokens;
   };
 
-  t.test('a fatal script ends as crashed; another organization is served meanwhile; the audit log says crashed', async (t) => {
+  t.test('a script that V8 gives up on ends as its memory_limit; another organization is served meanwhile; the audit log says so', async (t) => {
     const bad = await app.token({ email: 'fatal@example.com' });
     const good = rateAware(await tokensOf('calm@example.com', 6));
     const fatal = exec(bad, { script: FATAL });
@@ -63,13 +63,13 @@ t.test('sandbox host processes behind the real app', async (t) => {
     const r = await fatal;
     t.equal(r.status, 200);
     t.equal(r.body.ok, false);
-    t.equal(r.body.error.type, 'crashed');
-    t.match(r.body.error.message, /sandbox process/);
+    t.equal(r.body.error.type, 'memory_limit');
+    t.match(r.body.error.message, /out of memory/);
     const results = await Promise.all(served);
     t.ok(results.length >= 2, `${results.length} requests of another organization meanwhile`);
     t.same(results.filter((x) => x.status !== 200 || x.ok !== true), [], 'every one of them answered and succeeded');
     const log = await exec(bad, { script: 'return (await executions_list({ limit: 5 })).items.map((e) => e.errorType)' });
-    t.same(log.body.result, ['crashed'], 'the audit log records the crash');
+    t.same(log.body.result, ['memory_limit'], 'the audit log records how it ended');
   });
 
   t.test('an apply whose script crashes after writing is rolled back', async (t) => {
@@ -80,7 +80,7 @@ t.test('sandbox host processes behind the real app', async (t) => {
     const applied = await exec(token, { script, mode: 'apply', planToken: plan.body.planToken });
     t.equal(applied.status, 200);
     t.equal(applied.body.applied, false);
-    t.equal(applied.body.error.type, 'crashed');
+    t.equal(applied.body.error.type, 'memory_limit');
     const files = await http(`${app.url}/app/v1/files?prefix=half`, { token });
     t.same(files.body.items, [], 'nothing written survives');
   });
@@ -117,7 +117,7 @@ t.test('sandbox host processes behind the real app', async (t) => {
     t.same(benign.filter((b) => b.status !== 200 || b.ok !== true), [], 'none of them failed');
     const sorted = benign.map((b) => b.ms).sort((a, b) => a - b);
     t.comment(`benign p50 ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} ms during the storm`);
-    t.ok(stormStatuses.includes(429), `the storm was refused once quarantined (${stormStatuses.filter((s) => s === 200).length} crashed, ${stormStatuses.filter((s) => s === 429).length} refused)`);
+    t.ok(stormStatuses.includes(429), `the storm was refused once quarantined (${stormStatuses.filter((s) => s === 200).length} ran, ${stormStatuses.filter((s) => s === 429).length} refused)`);
     const refusal = lastRefusal as Awaited<ReturnType<typeof exec>> | null;
     t.equal(refusal?.body.error.code, 'engine_quarantined');
     t.match(refusal?.body.error.message, /derrubaram a sandbox/, 'localized (pt-BR)');

@@ -1,0 +1,92 @@
+// Whom a sandbox host's death counts against, as the organizations sharing it see it: heap growers whose isolates
+// are still growing or being torn down after their executions were reported ended (timeout, memory limit), and
+// collections grown until V8 itself gives up, run beside other organizations that only read or that write. The death
+// is the grower's alone (its outcome says memory_limit or timeout, never crashed), the others' executions all
+// succeed, and none of them is blamed or quarantined, over many rounds.
+import t, { type Test } from 'tap';
+import { startEngine } from './helpers/engine.ts';
+import type { Engine, ExecutionResult, HostCall } from '../../engine/index.ts';
+import type { HostDeath } from '../../engine/host/host-process.ts';
+
+const GROWERS = {
+  arrays: 'const a = []; for (;;) a.push(new Array(100))',
+  map: 'const m = new Map(); for (let i = 0; ; i++) m.set(i, i)',
+  set: 'const s = new Set(); for (;;) s.add(Math.random())',
+  keys: 'const o = {}; for (let i = 0; ; i++) o["k" + i] = i',
+  sparse: 'const a = []; a[2 ** 31] = 1; for (let i = 0; i < 2e6; i++) a[i] = 2e6 - i; a.sort(); return a.length',
+};
+const answer: HostCall = async () => ({ ok: true, json: '"x"' });
+const INNOCENTS = ['org_reader', 'org_writer', 'org_plain'];
+
+/** Another organization's scripts back to back until `stop()`: one reads, one writes, one calls nothing. */
+function bystanders(engine: Engine): { stop: () => Promise<Map<string, ExecutionResult[]>> } {
+  let stopped = false;
+  const results = new Map<string, ExecutionResult[]>(INNOCENTS.map((o) => [o, []]));
+  const loop = async (tenant: string, call: string) => {
+    while (!stopped) {
+      const source = `${call} let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s`;
+      results.get(tenant)!.push(await engine.execute({ source, bindings: ['read_it', 'write_it'], hostCall: answer, tenant, repeatable: ['read_it'] }));
+    }
+  };
+  const loops = [loop('org_reader', 'await read_it();'), loop('org_writer', 'await write_it();'), loop('org_plain', '')];
+  return { stop: async () => { stopped = true; await Promise.all(loops); return results; } };
+}
+
+function checkInnocents(t: Test, results: Map<string, ExecutionResult[]>, deaths: HostDeath[], label: string): void {
+  for (const [tenant, runs] of results) {
+    const failed = runs.filter((r) => !r.ok).map((r) => `${r.error!.type}: ${r.error!.message}`);
+    t.same(failed, [], `${label}: ${tenant}'s ${runs.length} executions all succeeded`);
+    t.ok(runs.length > 0, `${label}: ${tenant} ran`);
+  }
+  const blamed = deaths.flatMap((d) => d.tenants);
+  t.same(blamed.filter((o) => o !== 'org_bad'), [], `${label}: host deaths blamed on ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants]))}`);
+}
+
+async function quarantined(engine: Engine, tenant: string): Promise<boolean> {
+  return (await engine.execute({ source: 'return 1', bindings: [], hostCall: answer, tenant })).error?.type === 'quarantined';
+}
+
+t.test('heap growers that end as timeout and kill their host afterwards: only their organization is blamed, bystanders all succeed', async (t) => {
+  const deaths: HostDeath[] = [];
+  // Two hosts, four slots: the growers share hosts with the bystanders, and are reported ended (their deadline)
+  // while their isolates are still growing or thrashing in garbage collection.
+  const engine = await startEngine({ poolSize: 4, maxPoolSize: 6, hosts: 2, queueMax: 50, queueWaitMs: 20_000, quarantineAfter: 1000,
+    wallMs: 1500, cpuMs: 1500, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const load = bystanders(engine);
+  const outcomes: string[] = [];
+  for (let round = 0; round < 4; round++) {
+    const runs = await Promise.all([0, 1, 2].map(() => engine.execute({ source: GROWERS.arrays, bindings: [], hostCall: answer, tenant: 'org_bad' })));
+    outcomes.push(...runs.map((r) => r.error?.type ?? 'ok'));
+  }
+  // A death after the last round ended comes within a few seconds (its isolate stops, or is given up on).
+  await new Promise((r) => setTimeout(r, 3000));
+  const results = await load.stop();
+  t.same(outcomes.filter((o) => !['timeout', 'memory_limit'].includes(o)), [], `the growers ended at their limits: ${outcomes.join(', ')}`);
+  checkInnocents(t, results, deaths, 'arrays');
+  t.comment(`deaths: ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants, d.detail]))}`);
+});
+
+t.test('collections grown until V8 gives up end as the script\'s memory_limit; bystanders on its host all succeed, none blamed or quarantined', async (t) => {
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 4, maxPoolSize: 6, hosts: 2, queueMax: 50, queueWaitMs: 30_000, quarantineAfter: 2, quarantineMs: 60_000,
+    wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const load = bystanders(engine);
+  const outcomes: Record<string, string> = {};
+  for (const [name, source] of Object.entries(GROWERS)) {
+    if (name === 'arrays') continue;
+    const r = await engine.execute({ source, bindings: [], hostCall: answer, tenant: `org_bad` });
+    outcomes[name] = r.error?.type ?? 'ok';
+    if (r.error?.type === 'quarantined') break;
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  const results = await load.stop();
+  // Once its host deaths reach quarantineAfter the organization is refused: the later growers are. On a loaded
+  // machine a grower may reach its deadline first (its own limit too); never `crashed`.
+  t.same(Object.entries(outcomes).filter(([, o]) => !['memory_limit', 'timeout', 'quarantined'].includes(o)), [], `each ended at its own limit: ${JSON.stringify(outcomes)}`);
+  t.ok(Object.values(outcomes).includes('memory_limit'), 'memory_limit at least once');
+  checkInnocents(t, results, deaths, 'collections');
+  for (const tenant of INNOCENTS) t.notOk(await quarantined(engine, tenant), `${tenant} is not quarantined`);
+  t.comment(`deaths: ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants, d.detail]))}`);
+});
