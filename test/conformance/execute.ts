@@ -42,8 +42,9 @@ const PROVIDED_HOST = new Set(['global', 'detachArrayBuffer', 'evalScript']);
 
 export function skipReason(file: string, source: string, meta: TestMeta): string | undefined {
   if (file.includes('_FIXTURE')) return 'fixture of another test';
-  for (const flag of meta.flags) if (UNSUPPORTED_FLAGS[flag]) return `flag ${flag}: ${UNSUPPORTED_FLAGS[flag]}`;
-  for (const feature of meta.features) if (UNSUPPORTED_FEATURES[feature]) return `feature ${feature}: ${UNSUPPORTED_FEATURES[feature]}`;
+  // Own properties only: test262 has a feature named "__proto__".
+  for (const flag of meta.flags) if (Object.hasOwn(UNSUPPORTED_FLAGS, flag)) return `flag ${flag}: ${UNSUPPORTED_FLAGS[flag]}`;
+  for (const feature of meta.features) if (Object.hasOwn(UNSUPPORTED_FEATURES, feature)) return `feature ${feature}: ${UNSUPPORTED_FEATURES[feature]}`;
   for (const m of source.matchAll(/\$262\.([A-Za-z]+)/g)) {
     if (!PROVIDED_HOST.has(m[1])) return `uses $262.${m[1]}, which this runner does not provide under isolated-vm`;
   }
