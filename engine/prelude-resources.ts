@@ -46,7 +46,8 @@ export const MAX_DYNAMIC_SOURCE = 100 * 1024;
  * captures nothing and cannot be quantified, so every pattern is valid or not, and matches, exactly as without it;
  * the `source` getter and error messages leave it out. Shorter patterns compile in under ~50 us (a 900-character
  * alternation, compile and first match: 0.16 ms), below what a script can time, and keep V8's fast path for plain
- * strings. Regular-expression literals (in the script, or in code it evaluates) are not salted.
+ * strings. Regular-expression literals (in the script, or in code it evaluates) cannot be salted: an execution
+ * whose literals may be this long empties the cache when it is over instead (engine/v8-flags.ts).
  */
 export const SALT_MIN_PATTERN = 256;
 /** The organization's prefix (`tag`: its tenant tag, base64url characters only, literal in any pattern). */
@@ -232,6 +233,7 @@ ${INTL_GUARDS}
         total += args[i].length;
         if (total > MAX_CODE) throw tooLong(what, MAX_CODE);
       }
+      countLiterals(args);
       return args;
     };
     const evalOriginal = G.eval;

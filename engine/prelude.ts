@@ -1,7 +1,8 @@
 // The in-isolate half of the engine, compiled once per isolate and run in every fresh context before user
 // code. It evaluates to the `run` function the host calls; nothing it holds is reachable from globals.
 import { BOUNDED_JSON } from './prelude-json.ts';
-import { MAX_BUILT_STRING, MAX_READ_TEXT, RESOURCE_GUARDS } from './prelude-resources.ts';
+import { MAX_BUILT_STRING, MAX_READ_TEXT, RESOURCE_GUARDS, SALT_MIN_PATTERN } from './prelude-resources.ts';
+import { regExpLiteralChars } from './regexp-literals.ts';
 
 /** Name the prelude's frames carry in stack traces; user code is `SCRIPT_URL`. */
 export const PRELUDE_FILENAME = 'engine:prelude';
@@ -23,9 +24,12 @@ export const SEP = '\u0000';
  *              maxHostCalls, maxInFlight)         installs bindings and console, and a one-shot `__start`
  *   host → the user's compiled script, `__start(async function anonymous() {…})` (compile.ts)
  *   host → run('deliver', callId, reply)        reply: 'R' + json | 'E' + {kind, code, message, resolution?}
+ *   host → run('forget')                        after an execution that compiled long regular-expression literals
+ *                                               (its script's, or 'L' below): two full GCs empty V8's RegExp cache
  *   isolate → host, when a task ends, in the message of its sentinel (below), NUL-separated records:
  *     'C' + callId, name, argJson                 a binding call made during the task
  *     'D' + outcome                               'R' + json ('' = undefined) | 'E' + {type, code?, message, …}
+ *     'L'                                         evaluated code held long regular-expression literals (once)
  *   isolate → dispatch(execId, 'log', level, message)  at once (logs must survive a kill); 'trunc' = cut
  * The user's code is compiled by the host with compileScript (never eval or new Function in the fresh
  * context: dynamic code generation costs each new context ~0.15 ms and keeps some alive), after the host
@@ -74,6 +78,30 @@ export const PRELUDE = `'use strict';
   delete G.Atomics;
   // The organization's prefix for long regular-expression patterns (prelude-resources.ts), set by setup.
   const regExpSalt = { __proto__: null, value: '' };
+  // Characters of regular-expression literals in the code this execution evaluated (eval, the Function
+  // constructors; the host counts the script's own): past SALT_MIN_PATTERN the host is told once ('L'), and empties
+  // V8's RegExp cache with V8's gc once the execution is over (engine/v8-flags.ts, op 'forget'). V8 defines that
+  // global non-deletable: it is kept here and reads undefined.
+  const regExpLiterals = { __proto__: null, chars: 0, told: false };
+  const literalChars = ${regExpLiteralChars};
+  const collect = typeof G.gc === 'function' ? G.gc : null;
+  if (collect !== null) defineProperty(G, 'gc', { __proto__: null, value: undefined, writable: false });
+  const forget = () => {
+    if (collect === null) throw new ErrorCtor('gc is not exposed');
+    collect();
+    collect();
+  };
+  // One evaluated text: the Function constructors' arguments joined by commas (V8 puts a line break before the
+  // body, so the count can only come out higher).
+  const countLiterals = (args) => {
+    if (regExpLiterals.told) return;
+    let code = '';
+    for (let i = 0; i < args.length; i++) code = code + (i === 0 ? '' : ',') + args[i];
+    regExpLiterals.chars += literalChars(code);
+    if (regExpLiterals.chars < ${SALT_MIN_PATTERN}) return;
+    regExpLiterals.told = true;
+    post('L');
+  };
   // Allocation and scheduling guards (prelude-resources.ts).
 ${RESOURCE_GUARDS}
   // JSON text is counted as it would be written and refused past a limit before it is built (prelude-json.ts): the
@@ -360,6 +388,8 @@ ${RESOURCE_GUARDS}
 
   const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, salt) => {
     regExpSalt.value = typeof salt === 'string' ? salt : '';
+    regExpLiterals.chars = 0;
+    regExpLiterals.told = false;
     ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
       started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
       pending: new MapCtor(), busy: { __proto__: null }, waiting: new MapCtor(), waitHead: 0, waitTail: 0, marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
@@ -369,6 +399,8 @@ ${RESOURCE_GUARDS}
   };
 
   return function run(op, a, b, c, d, e, f, g, h, i, j) {
+    // Called by the host after the execution's last task, outside the outbox protocol: an error means not emptied.
+    if (op === 'forget') return forget();
     arm();
     try {
       if (op === 'deliver') deliver(a, b);

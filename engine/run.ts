@@ -75,6 +75,8 @@ export class Run {
   private readonly cpu0: bigint;
   private cpuMs = 0;
   private ended = false;
+  /** Code the script evaluated held long regular-expression literals: its slot empties V8's RegExp cache after it. */
+  evaluatedLiterals = false;
   /** Host→isolate tasks not yet settled: the run is only over once the isolate is idle again. */
   private tasks = 0;
   private stoppedNow: () => void = () => {};
@@ -148,6 +150,8 @@ export class Run {
         i += 2;
       } else if (part[0] === 'P' && this.done === null) {
         this.ex.unansweredAtEnd(part.slice(1));
+      } else if (part[0] === 'L') {
+        this.evaluatedLiterals = true;
       } else if (part[0] === 'D' && this.done === null) {
         this.done = part.slice(1);
         this.ex.close();

@@ -3,6 +3,8 @@
 import ivm from 'isolated-vm';
 import { PRELUDE, PRELUDE_FILENAME, SCRIPT_URL } from './prelude.ts';
 import { WRAPPER_LINE_OFFSET, cacheKey, wrapSource } from './compile.ts';
+import { SALT_MIN_PATTERN } from './prelude-resources.ts';
+import { regExpLiteralChars } from './regexp-literals.ts';
 import { Run, type RunEnd, type RunTarget } from './run.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
@@ -47,6 +49,8 @@ export interface SlotHooks {
 }
 
 export interface Prepared { ctx: ivm.Context; run: ivm.Reference }
+/** A cached script, and whether its source may hold regular-expression literals of SALT_MIN_PATTERN in all. */
+interface Compiled { script: ivm.Script; literals: boolean }
 
 /**
  * Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size, and
@@ -80,7 +84,7 @@ export class Slot implements PoolSlot {
   private prelude: ivm.Script | null = null;
   private dispatcher: ivm.Callback | null = null;
   private prepared: Prepared | null = null;
-  private scripts = new Map<string, ivm.Script>();
+  private scripts = new Map<string, Compiled>();
   private scriptChars = 0;
   private current: Run | null = null;
   private runs = 0;
@@ -89,6 +93,8 @@ export class Slot implements PoolSlot {
   private preparing = false;
   private prepareFailed = false;
   private checkingHeap = false;
+  /** Emptying V8's RegExp cache after an execution (forgetRegExps), in-process. */
+  private forgetting = false;
   private stuckTimer: NodeJS.Timeout | undefined;
   private generation = 0;
   /** The execution that last ran on the current isolate (see start). */
@@ -151,6 +157,7 @@ export class Slot implements PoolSlot {
     this.preparing = false;
     this.prepareFailed = false;
     this.checkingHeap = false;
+    this.forgetting = false;
     // A Callback arrives in each context as a plain function (a Reference would instantiate isolated-vm's
     // Reference class there, ~10 us per context); `ignored`: called asynchronously, arguments copied.
     this.dispatcher = new ivm.Callback((id: unknown, kind: unknown, a: unknown, b: unknown) => {
@@ -208,7 +215,7 @@ export class Slot implements PoolSlot {
 
   private preparedNow(prepared: Prepared): void {
     this.prepared = prepared;
-    if (this.state === 'starting' && !this.checkingHeap) this.becomeReady();
+    if (this.state === 'starting' && !this.checkingHeap && !this.forgetting) this.becomeReady();
   }
 
   private prepareFailedNow(): void {
@@ -261,12 +268,12 @@ export class Slot implements PoolSlot {
     this.busySince = performance.now();
     this.owner.execId = ex.id;
     return new Promise<RunEnd>((resolve) => {
-      const script = this.script(iso, ex.tenant, ex.source);
+      const { script, literals } = this.script(iso, ex.tenant, ex.source);
       const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
         this.current = null;
         this.hooks.finished(ex, end);
         resolve(end);
-        this.afterRun(gen, prepared, end.recycle);
+        this.afterRun(gen, prepared, end.recycle, literals || run.evaluatedLiterals);
       });
       this.current = run;
       // isolated-vm captures the calling JS stack (10 frames, with deoptimization data for optimized ones) on
@@ -282,7 +289,7 @@ export class Slot implements PoolSlot {
   }
 
   /** The compiled wrapper for this source on this isolate: from the cache, or compiling now. */
-  private script(iso: ivm.Isolate, tenant: string, source: string): ivm.Script | Promise<ivm.Script> {
+  private script(iso: ivm.Isolate, tenant: string, source: string): { script: ivm.Script | Promise<ivm.Script>; literals: boolean } {
     const key = cacheKey(tenant, source);
     const hit = this.scripts.get(key);
     if (hit) {
@@ -290,21 +297,28 @@ export class Slot implements PoolSlot {
       this.scripts.set(key, hit);
       return hit;
     }
-    return this.track(iso.compileScript(wrapSource(source, tenant), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET })).then((script) => {
+    const literals = regExpLiteralChars(source) >= SALT_MIN_PATTERN;
+    const script = this.track(iso.compileScript(wrapSource(source, tenant), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET })).then((script) => {
       if (iso !== this.isolate || key.length > SCRIPT_CACHE_CHARS / 4) return script;
-      this.scripts.set(key, script);
+      this.scripts.set(key, { script, literals });
       this.scriptChars += key.length;
       for (const [key, old] of this.scripts) {
         if (this.scripts.size <= SCRIPT_CACHE_ENTRIES && this.scriptChars <= SCRIPT_CACHE_CHARS) break;
         this.scripts.delete(key);
         this.scriptChars -= key.length;
-        old.release();
+        old.script.release();
       }
       return script;
     });
+    return { script, literals };
   }
 
-  private afterRun(gen: number, used: Prepared, recycle: string | null): void {
+  private afterRun(gen: number, used: Prepared, recycle: string | null, literals = false): void {
+    // Before the context goes: its prelude holds the gc function that empties the cache.
+    if (literals && !recycle && gen === this.generation && this.state !== 'closed' && this.live) {
+      if (!this.syncPrepare) return this.forgetRegExps(gen, used);
+      try { used.run.applySync(undefined, ['forget']); } catch { recycle = 'regexp_cache'; }
+    }
     release(used);
     if (this.state === 'closed' || gen !== this.generation) return;
     if (!recycle && this.runs >= this.config.maxExecutionsPerIsolate) recycle = 'max_executions';
@@ -313,6 +327,22 @@ export class Slot implements PoolSlot {
     if (this.runs % this.config.heapCheckEvery === 0) return this.checkHeap(gen);
     if (this.prepared) return this.becomeReady();
     this.awaitPrepared(gen);
+  }
+
+  /**
+   * The execution's code held regular-expression literals long enough that compiling them is measurable, and V8's
+   * RegExp cache (per isolate, keyed by pattern) would give them to the next organization's identical literals at
+   * once: two full collections empty it first (engine/v8-flags.ts). Its result is already sent; an isolate that
+   * cannot do it is replaced instead.
+   */
+  private forgetRegExps(gen: number, used: Prepared): void {
+    this.state = 'starting';
+    this.forgetting = true;
+    const then = (recycle: string | null) => {
+      this.forgetting = false;
+      this.afterRun(gen, used, recycle);
+    };
+    this.track(used.run.apply(undefined, ['forget'])).then(() => then(null), () => then('regexp_cache'));
   }
 
   /** Every heapCheckEvery executions: replace an isolate whose heap stays high (twice in a row). */

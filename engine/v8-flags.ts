@@ -10,7 +10,18 @@
 // engine per organization instead (slot.ts).
 //
 // V8's regular-expression cache (pattern and flags → compiled RegExp data, per isolate) has no flag: long patterns
-// built from strings are salted per organization instead (SALT_MIN_PATTERN in prelude-resources.ts).
+// built from strings are salted per organization instead (SALT_MIN_PATTERN in prelude-resources.ts). A literal
+// cannot be salted (its text is the key), and one organization's 32 KB literal compiled in 1 ms for another that
+// guessed it against 64 ms for a wrong guess. V8 ages that cache at each full collection and drops what two in a row
+// found unused (CompilationCacheRegExp::Age, from MarkCompactCollector's prologue), so an execution whose script or
+// evaluated code may hold regular-expression literals of SALT_MIN_PATTERN characters or more in all (a bound read
+// from the text: regexp-literals.ts) leaves its isolate only after two full collections (slot.ts, 'forget' in
+// prelude.ts), with its result already sent. Measured ways of closing it, per execution on a 2-core machine:
+//   two full collections of a slot's isolate       about 1.2-3 ms (a 2 MB heap), only after such executions
+//   a new isolate with its prelude and context     about 3.7-8 ms, and every organization's cached scripts lost
+// so the collections, and only where a literal may be long: every other script pays nothing but the gc function's
+// installation in each new context (within noise of interleaved rounds: ratio 1.00-1.03). Isolates that serve one
+// organization at a time would pay the second on nearly every execution of a mixed load.
 import v8 from 'node:v8';
 
 const ISOLATE_V8_FLAGS = [
@@ -18,6 +29,9 @@ const ISOLATE_V8_FLAGS = [
   '--no-compilation-cache',
   // The results of String#split / RegExp#[Symbol.replace] etc. on internalized strings (literals).
   '--no-regexp-results-cache',
+  // A \`gc\` function in each new context, for the prelude to empty the RegExp cache with (above); the prelude
+  // keeps it and leaves the global, which V8 makes non-deletable, reading undefined.
+  '--expose-gc',
 ] as const;
 
 /** Called where isolates are built, before any is: in each host process, or by an in-process engine. */

@@ -1,11 +1,9 @@
 // Issue 15 part B: nothing a script leaves behind runs on another tenant's time, and caches cannot tell one
 // organization what another ran. Real isolates, a pool of one so both tenants share the same isolate.
 import t from 'tap';
-import { BINDINGS, FakeHost } from './helpers/fake-host.ts';
+import { FakeHost } from './helpers/fake-host.ts';
 import { startEngine } from './helpers/engine.ts';
-
-const run = (engine: Awaited<ReturnType<typeof startEngine>>, source: string, tenant: string, wallMs = 2000) =>
-  engine.execute({ source, bindings: BINDINGS, hostCall: new FakeHost().hostCall, tenant, limits: { wallMs, cpuMs: wallMs } });
+import { median, runAs as run, sameAgainstFresh } from './helpers/cache-timing.ts';
 
 t.test("a GC callback of organization A never runs during organization B's execution", async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
@@ -47,7 +45,6 @@ t.test('a WeakRef cannot observe collections caused by another execution', async
 /** A source of ~90 KB (under the 100 KB cap) whose compilation takes a measurable time; `k` makes it unique. */
 const bigSource = (k: number) => `const k = ${k};\n${Array.from({ length: 900 }, (_, i) =>
   `function f${i}(a, b) { const x = [a, b, ${i}]; return x.map((v) => v * 2).filter(Boolean).length + k; }`).join('\n')}\nreturn f1(1, 2);`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 t.test("the compiled-script cache is per organization: B's first run of A's source is a miss", async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
@@ -90,37 +87,6 @@ t.test('the syntax cache is per organization, V8\'s eval cache included', async 
   t.same(checkSyntax('return 1 +', 'org_b'), checkSyntax('return 1 +', 'org_a'), 'the verdict is the same for every tenant');
   t.equal(checkSyntax('return 1 // trailing comment', 'org_a'), null, 'a source ending in a line comment stays valid');
 });
-
-/**
- * What B measures of its own run of `script(tag)` after A ran the same, against B's run of a fresh one: before V8's
- * own caches were turned off, B's run of A's text was a hit (engine/v8-flags.ts). Medians of 15 rounds; with the
- * caches shared B's run took 0.27-0.43 of a fresh one's time, without them about 1 (0.74 at worst here, with other
- * test files loading both CPUs): the cases below require more than 0.6.
- */
-async function sameAgainstFresh(script: (tag: string) => string): Promise<{ a: number; same: number; fresh: number }> {
-  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
-  try {
-    const a: number[] = [];
-    const same: number[] = [];
-    const fresh: number[] = [];
-    for (let round = 0; round < 15; round++) {
-      const tag = `t${round}x${Math.floor(Math.random() * 1e9)}`;
-      const byA = await run(engine, script(tag), 'org_a');
-      // B's two runs alternate in order, so that neither always comes right after A's.
-      const [bySame, byFresh] = round % 2 === 0
-        ? [await run(engine, script(tag), 'org_b'), await run(engine, script(`f${tag}`), 'org_b')]
-        : [await run(engine, script(`f${tag}`), 'org_b'), await run(engine, script(tag), 'org_b')].reverse();
-      const runs = [byA, bySame, byFresh];
-      for (const r of runs) if (!r.ok) throw new Error(JSON.stringify(r.error));
-      a.push(runs[0].stats.wallMs);
-      same.push(runs[1].stats.wallMs);
-      fresh.push(runs[2].stats.wallMs);
-    }
-    return { a: median(a), same: median(same), fresh: median(fresh) };
-  } finally {
-    await engine.close();
-  }
-}
 
 // A ~70 KB source built in the script (the script itself stays small), compiled under three names.
 const dynamicSource = (tag: string) => `const parts = [];

@@ -1,0 +1,42 @@
+// What one organization can measure of another's use of a shared isolate: a pool of one, so both tenants' executions
+// share the same isolate and its V8 caches.
+import { BINDINGS, FakeHost } from './fake-host.ts';
+import { startEngine } from './engine.ts';
+
+export type TestEngine = Awaited<ReturnType<typeof startEngine>>;
+
+export const runAs = (engine: TestEngine, source: string, tenant: string, wallMs = 2000) =>
+  engine.execute({ source, bindings: BINDINGS, hostCall: new FakeHost().hostCall, tenant, limits: { wallMs, cpuMs: wallMs } });
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/**
+ * What B measures of its own run of `script(tag)` after A ran the same, against B's run of a fresh one: before V8's
+ * own caches were turned off, B's run of A's text was a hit (engine/v8-flags.ts). Medians of 15 rounds; with the
+ * caches shared B's run took 0.27-0.43 of a fresh one's time, without them about 1 (0.74 at worst here, with other
+ * test files loading both CPUs): the cases require more than 0.6.
+ */
+export async function sameAgainstFresh(script: (tag: string) => string): Promise<{ a: number; same: number; fresh: number }> {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
+  try {
+    const a: number[] = [];
+    const same: number[] = [];
+    const fresh: number[] = [];
+    for (let round = 0; round < 15; round++) {
+      const tag = `t${round}x${Math.floor(Math.random() * 1e9)}`;
+      const byA = await runAs(engine, script(tag), 'org_a');
+      // B's two runs alternate in order, so that neither always comes right after A's.
+      const [bySame, byFresh] = round % 2 === 0
+        ? [await runAs(engine, script(tag), 'org_b'), await runAs(engine, script(`f${tag}`), 'org_b')]
+        : [await runAs(engine, script(`f${tag}`), 'org_b'), await runAs(engine, script(tag), 'org_b')].reverse();
+      const runs = [byA, bySame, byFresh];
+      for (const r of runs) if (!r.ok) throw new Error(JSON.stringify(r.error));
+      a.push(runs[0].stats.wallMs);
+      same.push(runs[1].stats.wallMs);
+      fresh.push(runs[2].stats.wallMs);
+    }
+    return { a: median(a), same: median(same), fresh: median(fresh) };
+  } finally {
+    await engine.close();
+  }
+}

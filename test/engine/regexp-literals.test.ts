@@ -1,0 +1,72 @@
+// V8's RegExp cache is per isolate and keyed by pattern text; a pattern built from a string is salted per
+// organization (prelude-resources.ts), a literal cannot be: an execution whose code may hold long literals empties
+// the cache when it is over (engine/v8-flags.ts). Real isolates, a pool of one so both tenants share it.
+import t from 'tap';
+import { regExpLiteralChars } from '../../engine/regexp-literals.ts';
+import { startEngine } from './helpers/engine.ts';
+import { runAs, sameAgainstFresh } from './helpers/cache-timing.ts';
+
+// A ~30 KB literal whose compilation (and first match) takes milliseconds. Before: B's run of A's literal took
+// 0.24-0.28 of a fresh one's time, in the script or in code it evaluated.
+const literal = (tag: string) => `/${Array.from({ length: 2500 }, (_, i) => `w${i}q${tag}`).join('|')}|z/`;
+
+for (const [label, script] of [
+  ['in the script', (tag: string) => `return ${literal(tag)}.test('zz')`],
+  ['in code given to eval', (tag: string) => `return (0, eval)(${JSON.stringify(literal(tag))}).test('zz')`],
+  ['in code given to new Function', (tag: string) => `return new Function('x', ${JSON.stringify(`return ${literal(tag)}.test(x)`)})('zz')`],
+  ['in a parameter given to the AsyncFunction constructor', (tag: string) =>
+    `return await new (async function () {}).constructor(${JSON.stringify(`r = ${literal(tag)}`)}, 'return r.test("zz")')()`],
+] as const) {
+  t.test(`a long regular-expression literal ${label} of one organization is not a cache hit for another`, async (t) => {
+    const m = await sameAgainstFresh(script);
+    t.ok(m.same > 0.6 * m.fresh, `B's run of A's literal (${m.same} ms) compiles like a fresh one (${m.fresh} ms), A ${m.a} ms`);
+  });
+}
+
+t.test('what a text holds of regular-expression literals is bounded from above', async (t) => {
+  // Each line evaluates to what V8 reads there: the bound covers the sum of the literals' sources, whatever shares
+  // their lines (classes and escapes holding slashes, divisions, comments, strings, template text).
+  const lines = [
+    '[/a[/]b\\/c/g, 4 / 2 / 1, "//" + \'/x/\', /[\\]/]+/]',
+    '[/x/, /y/ // a comment with / slashes /',
+    ', `a/b${/t/.source}c/`]',
+    '[1 /2/ 3, /q*?/iu, /\\//]',
+  ];
+  const text = `[${lines.join(',\n')}]`;
+  const values = (new Function(`return ${text}`)() as unknown[]).flat(2);
+  const sources = values.filter((v): v is RegExp => v instanceof RegExp).map((r) => r.source);
+  t.equal(sources.length, 6, 'six literals (a seventh is read in the template)');
+  const held = sources.reduce((n, s) => n + s.length, 0);
+  t.ok(regExpLiteralChars(text) >= held, `bound ${regExpLiteralChars(text)} ≥ ${held}`);
+  for (const eol of ['\n', '\r', '\u2028', '\u2029']) {
+    t.equal(regExpLiteralChars(`/abc/${eol}/de/`), 5, `U+${eol.charCodeAt(0).toString(16).padStart(4, '0')} ends a line`);
+  }
+  t.equal(regExpLiteralChars('return 1 + 1'), 0);
+  t.equal(regExpLiteralChars('// a comment\nconst x = 1;'), 0);
+  t.equal(regExpLiteralChars(`x = /${'a'.repeat(300)}/`), 300);
+});
+
+t.test("V8's gc, which the engine empties the cache with, is out of the scripts' reach", async (t) => {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
+  t.teardown(() => engine.close());
+  const r = await runAs(engine, `
+    const out = [typeof gc, typeof globalThis.gc];
+    try { globalThis.gc = () => 1; } catch (e) { out.push(e.name); }
+    try { Object.defineProperty(globalThis, 'gc', { value: () => 1 }); } catch (e) { out.push(e.name); }
+    out.push(typeof globalThis.gc, new Function('return typeof gc')(), (0, eval)('typeof gc'));
+    return out;`, 'org_a');
+  t.same(r.result, ['undefined', 'undefined', 'TypeError', 'undefined', 'undefined', 'undefined']);
+});
+
+t.test('an execution with long literals keeps its isolate and its results', async (t) => {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
+  t.teardown(() => engine.close());
+  const source = `const r = ${literal('k')}; return [r.test('w7qk'), r.test('zz'), r.test('nope'), (0, eval)(${JSON.stringify(literal('e'))}).test('w9qe')]`;
+  for (let i = 0; i < 4; i++) {
+    const r = await runAs(engine, source, i % 2 ? 'org_a' : 'org_b', 20_000);
+    t.same(r.result, [true, true, false, true], `run ${i}`);
+    const after = await runAs(engine, 'return 1 + 1', 'org_c');
+    t.equal(after.result, 2, 'the next execution runs');
+  }
+  t.equal(engine.stats().isolatesBuilt, 1, 'one isolate served them all');
+});
