@@ -7,4 +7,6 @@ export interface RuntimeConfig {
   trashRetentionMs: number;
   /** Cap on files_read_text / files_write_text, in bytes. */
   textFileMaxBytes: number;
+  /** Organizations one person may create: per rolling hour, and in all. */
+  organizationCreation: { perHour: number; perPerson: number };
 }

@@ -25,7 +25,7 @@ export async function mintToken(sql: Sql, keys: SigningKeys, settings: TokenSett
   let org = await findOrganizationBySlug(sql, req.org);
   if (!org) {
     try {
-      org = await createOrganization(sql, { name: req.org, slug: req.org, ownerId: user.id });
+      org = await createOrganization(sql, { name: req.org, slug: req.org, ownerId: user.id, createdAt: clock.now() });
     } catch {
       org = await findOrganizationBySlug(sql, req.org); // created concurrently
     }

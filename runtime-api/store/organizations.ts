@@ -17,15 +17,29 @@ export async function findOrganizationBySlug(sql: Sql, slug: string): Promise<Or
   return row ?? null;
 }
 
-/** Create an organization with `ownerId` as its owner, in one transaction. A taken slug raises 23505 (→ conflict). */
-export async function createOrganization(sql: Sql, input: { name: string; slug: string; ownerId: string; metadata?: Record<string, unknown> }): Promise<OrganizationRow> {
-  return sql.begin(async (tx) => {
-    const [org] = await tx<OrganizationRow[]>`insert into organizations (id, name, slug, metadata)
-      values (${newId('org')}, ${input.name}, ${input.slug}, ${tx.json((input.metadata ?? {}) as never)})
-      returning id, name, slug, metadata, created_at as "createdAt"`;
-    await tx`insert into members (id, org_id, user_id, role) values (${newId('mem')}, ${org.id}, ${input.ownerId}, 'owner')`;
-    return org;
-  }) as Promise<OrganizationRow>;
+export interface NewOrganization { name: string; slug: string; ownerId: string; metadata?: Record<string, unknown>; createdAt?: Date }
+
+/** Create an organization with `ownerId` as its owner (and creator), in one transaction. A taken slug raises 23505 (→ conflict). */
+export async function createOrganization(sql: Sql, input: NewOrganization): Promise<OrganizationRow> {
+  return sql.begin((tx) => insertOrganization(tx as unknown as Sql, input)) as Promise<OrganizationRow>;
+}
+
+/** The inserts of createOrganization, inside the caller's transaction. */
+export async function insertOrganization(tx: Sql, input: NewOrganization): Promise<OrganizationRow> {
+  const [org] = await tx<OrganizationRow[]>`insert into organizations (id, name, slug, metadata, created_by, created_at)
+    values (${newId('org')}, ${input.name}, ${input.slug}, ${tx.json((input.metadata ?? {}) as never)}, ${input.ownerId}, ${input.createdAt ?? new Date()})
+    returning id, name, slug, metadata, created_at as "createdAt"`;
+  await tx`insert into members (id, org_id, user_id, role) values (${newId('mem')}, ${org.id}, ${input.ownerId}, 'owner')`;
+  return org;
+}
+
+/** Organizations `userId` created: in all, and since `since` (the oldest of those first, to say when one frees up). */
+export async function organizationsCreatedBy(sql: Sql, userId: string, since: Date): Promise<{ total: number; recent: number; oldestRecent: Date | null }> {
+  const [row] = await sql<{ total: number; recent: number; oldestRecent: Date | null }[]>`
+    select count(*)::int as total, (count(*) filter (where created_at >= ${since}))::int as recent,
+      min(created_at) filter (where created_at >= ${since}) as "oldestRecent"
+    from organizations where created_by = ${userId}`;
+  return row;
 }
 
 export async function findMembership(sql: Sql, userId: string, orgId: string): Promise<MembershipRow | null> {

@@ -109,7 +109,7 @@ export function organizationRoutes(deps: AppDeps): RouteDef[] {
       method: 'POST', path: '/auth/organization/create', operationId: 'createOrganization', binding: b.organization_create, status: 201, caller: userCaller,
       summary: 'Create an organization; the caller becomes its owner and it becomes the session\'s active organization',
       input: v.object({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
-      errors: ['conflict'],
+      errors: ['conflict', 'organization_limit_reached', 'rate_limited'],
       after: (ctx, org) => activate(ctx, org.id),
     }),
     route({

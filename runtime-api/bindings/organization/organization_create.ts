@@ -1,16 +1,16 @@
 // organization_create: a new organization with the caller as its owner (a user-level action: no organization needed).
 import * as v from 'valibot';
-import type { Sql } from 'postgres';
 import { defineBinding } from '../../define.ts';
 import { conflict, l10n } from '../../errors.ts';
-import { createOrganization } from '../../store/organizations.ts';
-import { tr } from '../../services/membership.ts';
+import { createOrganizationFor } from '../../services/organization-create.ts';
 import { MetadataSchema, NameSchema, SlugSchema, UserOrganizationSchema, organizationView, PERSONAL_NOTE } from './schemas.ts';
 
 export const organization_create = defineBinding({
   name: 'organization_create',
   summary: 'Create an organization; the caller becomes its owner.',
-  description: `The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict. ${PERSONAL_NOTE}`,
+  description: 'The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict. '
+    + 'One person may create a bounded number of organizations: by default 5 in any rolling hour (past it: 429 rate_limited, with Retry-After and `retryAfterSeconds`) '
+    + `and 25 in all, counted by creator (past it: 403 organization_limit_reached). ${PERSONAL_NOTE}`,
   aliases: ['new organization', 'new workspace', 'create workspace'],
   examples: ['const org = await organization_create({ name: "Acme", slug: "acme" });\nreturn org.id;'],
   input: v.strictObject({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
@@ -19,9 +19,9 @@ export const organization_create = defineBinding({
   writes: true,
   needsOrganization: false,
   personal: true,
-  async handler(input, { sql, caller }) {
+  async handler(input, { sql, clock, config, caller }) {
     try {
-      const org = await createOrganization(sql as Sql, { name: input.name, slug: input.slug, ownerId: caller.userId, metadata: input.metadata });
+      const org = await createOrganizationFor({ sql, clock, config }, { name: input.name, slug: input.slug, ownerId: caller.userId, metadata: input.metadata });
       return { ...organizationView(org), role: 'owner' as const };
     } catch (err) {
       if ((err as { code?: unknown }).code === '23505') {
