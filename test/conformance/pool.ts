@@ -9,6 +9,11 @@ import type { Batch, WorkerMessage } from './worker.ts';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const BATCH = 20;
+/**
+ * A child that reports nothing for this long is killed (its file then fails as if it had died): each run has its own
+ * timeout (execute.ts), so only a process stuck outside any script, in V8 or isolated-vm, gets here.
+ */
+const SILENCE_MS = 120_000;
 
 export interface PoolOptions {
   root: string;
@@ -35,14 +40,21 @@ export function runPool(options: PoolOptions): Promise<FileResult[]> {
       child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
       let batch: string[] | null = null;
       let next = 0;
+      let watchdog: NodeJS.Timeout | undefined;
+      const watch = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => child.kill('SIGKILL'), SILENCE_MS);
+      };
       const give = () => {
         batch = queue.shift() ?? null;
         next = 0;
-        if (!batch) { child.disconnect(); return; }
+        if (!batch) { clearTimeout(watchdog); child.disconnect(); return; }
+        watch();
         child.send({ root, harnessRoot, files: batch } satisfies Batch);
       };
       child.on('message', (message: WorkerMessage) => {
         if (message.type === 'file') {
+          watch();
           results.push(message.result);
           next++;
           options.onResult?.(message.result, results.length, files.length);
@@ -51,6 +63,7 @@ export function runPool(options: PoolOptions): Promise<FileResult[]> {
         }
       });
       child.on('exit', (code, signal) => {
+        clearTimeout(watchdog);
         live--;
         if (batch && next < batch.length) {
           const file = batch[next];

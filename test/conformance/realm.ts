@@ -15,6 +15,8 @@ export const MODES: readonly Mode[] = ['plain', 'sandbox'];
 /** The sandbox's default heap limit (server/config.ts SCRIPT_MEMORY_MB); the plain context gets the same. */
 export const MEMORY_MB = 64;
 const TENANT = 'conformance';
+/** $262.evalScript runs inside a test's own run, whose timeout does not cover the nested evaluation. */
+const EVAL_SCRIPT_TIMEOUT_MS = 10_000;
 
 /** The outcome of evaluating one script: its error, if it threw (or failed to compile), and what it printed. */
 export interface Evaluation {
@@ -78,7 +80,7 @@ export class Realms {
   private readonly evalCallback = new ivm.Callback((source: unknown) => {
     // Re-entering the isolate from a synchronous callback is allowed; the value is copied back.
     if (!this.current) throw new Error('no context');
-    return this.current.evalSync(String(source), { copy: true });
+    return this.current.evalSync(String(source), { copy: true, timeout: EVAL_SCRIPT_TIMEOUT_MS });
   });
   private readonly dispatcher = new ivm.Callback(() => {}, { ignored: true });
   scriptsRun = 0;
