@@ -818,7 +818,7 @@ type OrganizationCreateOutput = {
 };
 /**
  * Create an organization; the caller becomes its owner.
- * The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict. Acts for the person calling: a session, or a person's access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).
+ * The slug is unique across the service (lower-case letters, digits and inner hyphens); a taken slug is 409 conflict. One person may create a bounded number of organizations: by default 5 in any rolling hour (past it: 429 rate_limited, with Retry-After and `retryAfterSeconds`) and 25 in all, counted by creator (past it: 403 organization_limit_reached). Acts for the person calling: a session, or a person's access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).
  * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
  * @example
  * const org = await organization_create({ name: "Acme", slug: "acme" });
