@@ -53,7 +53,7 @@ if (values['update-v8-failures']) {
   process.stdout.write(`v8-failures.txt: ${kept.length + failing.length} files (${failing.length} measured now) at test262 ${run.commit}\n`);
 }
 if (values.report) {
-  writeReport(resolve(values.report), verdict, { commit: run.commit, files: run.files.length, ms: run.ms, workers: run.workers });
+  writeReport(resolve(values.report), verdict, { commit: run.commit, files: run.files.length, ms: run.ms, cpuMs: run.cpuMs, workers: run.workers });
   // The property-by-property comparison (test/conformance/globals.test.ts) beside it: what that test fails on now.
   applyIsolateFlags();
   const out = join(resolve(values.report), 'global-diff.txt');
@@ -74,7 +74,7 @@ if (values.report) {
 const unexplainedSandbox = verdict.sandboxOnly.filter((s) => !s.removal).length;
 process.stdout.write([
   `test262 ${run.commit}${run.commit !== v8.commit ? ` (v8-failures.txt was measured at ${v8.commit})` : ''}`,
-  `${run.files.length} files selected: ${verdict.run.length} run, ${verdict.skipped.length} skipped (runner limits), ${(run.ms / 1000).toFixed(1)} s on ${run.workers} workers`,
+  `${run.files.length} files selected: ${verdict.run.length} run, ${verdict.skipped.length} skipped (runner limits), ${(run.ms / 1000).toFixed(1)} s on ${run.workers} workers (${(run.cpuMs / 1000).toFixed(0)} CPU-seconds)`,
   `plain failures: ${verdict.plainFailures.length} files; sandbox-only: ${unexplainedSandbox} unexplained, ${verdict.sandboxOnly.length - unexplainedSandbox} declared removals`,
   ...(verdict.staleV8.length ? [`${verdict.staleV8.length} entries of v8-failures.txt pass in plain now (re-measure with --update-v8-failures)`] : []),
 ].join('\n') + '\n');

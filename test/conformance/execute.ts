@@ -16,6 +16,8 @@ export interface FileResult {
   file: string;
   /** Set when the runner cannot run the file at all (and why); then there are no results. */
   skip?: string;
+  /** Wall time of all its runs, both contexts. */
+  ms?: number;
   /** The test's `features` (what removals.txt can select on). */
   features?: string[];
   results: Record<Mode, RunResult[]>;
@@ -98,6 +100,7 @@ function judge(meta: TestMeta, ev: ReturnType<Realms['evaluate']>): { ok: boolea
 
 /** Runs `file` (a path relative to `root`) in both contexts; `harnessRoot` holds the harness directory. */
 export function runFile(realms: Realms, root: string, file: string, harnessRoot = root, modes: readonly Mode[] = MODES): FileResult {
+  const t0 = performance.now();
   const out: FileResult = { file, results: { plain: [], sandbox: [] } };
   const source = readFileSync(join(root, file), 'utf8');
   const meta = parseMeta(source);
@@ -111,6 +114,7 @@ export function runFile(realms: Realms, root: string, file: string, harnessRoot 
       out.results[mode].push({ strict, ...verdict, ...(verdict.message ? { message: verdict.message.slice(0, 400) } : {}) });
     }
   }
+  out.ms = Math.round(performance.now() - t0);
   return out;
 }
 

@@ -21,6 +21,8 @@ export interface PoolOptions {
   files: string[];
   workers?: number;
   onResult?: (result: FileResult, done: number, total: number) => void;
+  /** Filled in as children report: the CPU time they used (user + system, each child's last report). */
+  stats?: { cpuMs: number };
 }
 
 export function runPool(options: PoolOptions): Promise<FileResult[]> {
@@ -41,6 +43,7 @@ export function runPool(options: PoolOptions): Promise<FileResult[]> {
       let batch: string[] | null = null;
       let next = 0;
       let watchdog: NodeJS.Timeout | undefined;
+      let reportedCpu = 0;
       const watch = () => {
         clearTimeout(watchdog);
         watchdog = setTimeout(() => child.kill('SIGKILL'), SILENCE_MS);
@@ -59,6 +62,8 @@ export function runPool(options: PoolOptions): Promise<FileResult[]> {
           next++;
           options.onResult?.(message.result, results.length, files.length);
         } else {
+          if (options.stats) options.stats.cpuMs += message.cpuMs - reportedCpu;
+          reportedCpu = message.cpuMs;
           give();
         }
       });

@@ -9,6 +9,7 @@ export interface RunInfo {
   commit: string;
   files: number;
   ms: number;
+  cpuMs?: number;
   workers: number;
 }
 
@@ -86,7 +87,7 @@ export function writeReport(dir: string, v: Verdict, info: RunInfo): void {
   const md: string[] = [
     '# test262: sandbox-only failures by cause',
     '',
-    `test262 ${info.commit}; ${info.files} files selected, ${v.run.length} run, ${v.skipped.length} skipped; ${info.workers} workers, ${(info.ms / 1000).toFixed(1)} s.`,
+    `test262 ${info.commit}; ${info.files} files selected, ${v.run.length} run, ${v.skipped.length} skipped; ${info.workers} workers, ${(info.ms / 1000).toFixed(1)} s wall${info.cpuMs ? `, ${(info.cpuMs / 1000).toFixed(0)} CPU-seconds` : ''}.`,
     `Plain failures: ${v.plainFailures.length} files (${runsOf(v.plainFailures, 'plain')} runs). Sandbox-only: ${unexplained.length} files (${runsOf(unexplained.map((s) => s.result), 'sandbox')} runs) unexplained, ${declared.length} explained by declared removals.`,
     `Unexplained in all: ${v.unexplained.length} (including plain failures missing from v8-failures.txt: ${v.unexplained.length - unexplained.length}).`,
     '',
@@ -108,10 +109,15 @@ export function writeReport(dir: string, v: Verdict, info: RunInfo): void {
   md.push('## Explained by declared removals (removals.txt)', '');
   for (const [sel, n] of removalCounts) md.push(`- ${sel}: ${n} files`);
   if (v.staleV8.length) md.push('', `## Listed in v8-failures.txt but passing in plain: ${v.staleV8.length}`, '', ...v.staleV8.map((f) => `- ${f}`));
+
+  const slowest = [...v.run].sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0)).slice(0, 15);
+  const totalMs = v.run.reduce((n, r) => n + (r.ms ?? 0), 0);
+  md.push('', `## Time: ${(totalMs / 1000).toFixed(0)} s of runs in all (both contexts, every strictness); the slowest files`, '',
+    ...slowest.map((r) => `- ${r.ms} ms ${r.file}`));
   writeFileSync(join(dir, 'by-cause.md'), md.join('\n') + '\n');
 
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({
-    commit: info.commit, selected: info.files, run: v.run.length, skipped: v.skipped.length, seconds: info.ms / 1000, workers: info.workers,
+    commit: info.commit, selected: info.files, run: v.run.length, skipped: v.skipped.length, seconds: info.ms / 1000, cpuSeconds: (info.cpuMs ?? 0) / 1000, workers: info.workers,
     plainFailures: v.plainFailures.length, sandboxOnly: unexplained.length, sandboxOnlyRuns: runsOf(unexplained.map((s) => s.result), 'sandbox'),
     declaredRemovals: declared.length, unexplained: v.unexplained.length, causes: sorted.map(([k, g]) => ({ cause: k, files: g.files.length })),
   }, null, 2) + '\n');

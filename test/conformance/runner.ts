@@ -16,6 +16,8 @@ export interface ConformanceRun {
   results: FileResult[];
   verdict: Verdict;
   ms: number;
+  /** CPU time the children used (user + system): the run's cost independent of other load on the machine. */
+  cpuMs: number;
   workers: number;
 }
 
@@ -37,8 +39,9 @@ export async function runConformance(options: {
   const files = selectFiles(root, options.patterns?.length ? options.patterns : DEFAULT_SELECTION);
   const workers = options.workers ?? availableParallelism();
   const t0 = performance.now();
-  const results = await runPool({ root, files, workers, onResult: options.onResult });
+  const stats = { cpuMs: 0 };
+  const results = await runPool({ root, files, workers, onResult: options.onResult, stats });
   const ms = performance.now() - t0;
   const verdict = judgeAll(results, options.v8 ?? loadV8Failures(), loadRemovals());
-  return { commit: test262Commit(root), files, results, verdict, ms, workers };
+  return { commit: test262Commit(root), files, results, verdict, ms, cpuMs: stats.cpuMs, workers };
 }

@@ -5,7 +5,8 @@ import { Realms } from './realm.ts';
 import { runFile, type FileResult } from './execute.ts';
 
 export interface Batch { root: string; harnessRoot: string; files: string[] }
-export type WorkerMessage = { type: 'file'; result: FileResult } | { type: 'batch' };
+/** `cpuMs`: this process's CPU time so far (user + system), its isolates' threads included. */
+export type WorkerMessage = { type: 'file'; result: FileResult } | { type: 'batch'; cpuMs: number };
 
 /** Scripts run on one isolate before it is replaced: what a long batch leaves in the isolate stays bounded. */
 const SCRIPTS_PER_ISOLATE = 400;
@@ -30,6 +31,7 @@ process.on('message', (batch: Batch) => {
     send({ type: 'file', result });
     if (realms.scriptsRun >= SCRIPTS_PER_ISOLATE) realms.rebuild();
   }
-  send({ type: 'batch' });
+  const cpu = process.cpuUsage();
+  send({ type: 'batch', cpuMs: (cpu.user + cpu.system) / 1000 });
 });
 process.on('disconnect', () => { realms.dispose(); process.exit(0); });
