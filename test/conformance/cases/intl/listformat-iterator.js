@@ -6,7 +6,11 @@ var steps = 0;
 var iterable = {};
 iterable[Symbol.iterator] = function () {
   return {
-    next: function () { steps++; return steps === 1 ? { value: 'a', done: false } : { value: 2, done: false }; },
+    next: function () {
+      steps++;
+      if (steps > 5) return { value: undefined, done: true };
+      return steps === 1 ? { value: 'a', done: false } : { value: 2, done: false };
+    },
     return: function () { returned++; return {}; },
   };
 };
