@@ -34,8 +34,8 @@ export interface ExecutionRequest {
   /**
    * The person it runs for: the account behind the session, token or API key (for a key, the member who created
    * it). Every budget (share of isolates, queue share, CPU history, crash budget, quarantine) counts per person as
-   * well as per organization, so creating organizations buys a person no more capacity; a person with no script
-   * ended cleanly here lately runs in the cordon, apart from others' work (pool.ts).
+   * well as per organization, so creating organizations buys a person no more capacity; a suspect or unproven
+   * person runs in the cordon, apart from others' work (pool.ts).
    */
   person?: string;
   /**

@@ -15,8 +15,8 @@
 // person behind it. A share is held only while both are below it, and the CPU history is the larger of the two, so
 // twelve organizations of one person get one person's share, not twelve.
 // The cordon: an execution that may kill its host (risky: on probation, of a suspect organization or person, or of
-// a person none of whose scripts has yet ended cleanly here) runs on a host with nothing else running, on at most
-// half the hosts at once; others' work never starts on a host running one. See risky and waits.
+// an unproven person, see UNPROVEN) runs on a host with nothing else running, on at most half the hosts at once;
+// others' work never starts on a host running one. See risky and waits.
 import type { PoolSlot, SlotHooks } from './slot.ts';
 import type { RunEnd, RunTarget } from './run.ts';
 import { refusal, type ExecutionResult } from './result.ts';
@@ -59,11 +59,15 @@ const OUTAGE_QUEUE_FACTOR = 4;
 const OUTAGE_POLL_MS = 50;
 const MAX_TRACKED_TENANTS = 1000;
 /**
- * A person is new (runs in the cordon) until one of their executions ends cleanly (its own result or its own
- * error, not stopped by the engine or its host's death), and again once none has for this long.
+ * UNPROVEN: a person new to this instance whose scripts have only been stopped (timeout, memory, a host's death
+ * or another engine-made end) and none has ended cleanly (by its own result or error) within this window. Such a
+ * person runs in the cordon until a script of theirs ends cleanly. A newcomer's first scripts are not cordoned:
+ * cordoning every newcomer made a newcomer's burst wait behind another newcomer's crash storm, the cordon holding
+ * one script per host, until the queue refused it (the host-app tests' storms, measured); a newcomer whose first
+ * script kills its host is a suspect, cordoned, from then on, and its neighbours that only read run again.
  */
 const TRUST_WINDOW_MS = 24 * 3600_000;
-const MAX_TRUSTED_PERSONS = 100_000;
+const MAX_TRACKED_PERSONS = 100_000;
 
 interface Waiter {
   ex: Execution;
@@ -103,8 +107,9 @@ export class Pool {
   private readonly cpu = new Map<string, { ms: number; n: number; at: number }>();
   /** The execution each busy slot runs (the cordon looks at what a host runs). */
   private readonly current = new Map<PoolSlot, Execution>();
-  /** When each person's last execution ended cleanly (see TRUST_WINDOW_MS). */
+  /** When each person's last execution ended cleanly, or was stopped (see TRUST_WINDOW_MS). */
   private readonly cleanAt = new Map<string, number>();
+  private readonly stoppedAt = new Map<string, number>();
   /** A host being emptied for a risky waiter: others' work starts elsewhere meanwhile (see updateDrain). */
   private drain: object | null = null;
   private readonly config: ResolvedConfig;
@@ -122,7 +127,7 @@ export class Pool {
     this.hooks = {
       ready: (slot: PoolSlot) => this.onReady(slot),
       // Host time in bindings is work done for the tenant as much as isolate CPU: both count for fairness.
-      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs + (ex as Execution).hostMs, !('type' in end.outcome)),
+      finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs + (ex as Execution).hostMs, end),
       recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
       catastrophic: (message: string) => {
         this.counters.catastrophicErrors++;
@@ -273,14 +278,15 @@ export class Pool {
   }
 
   /**
-   * May kill its host, so runs in the cordon: on probation (bridge.ts), of a suspect organization or person, or of a
-   * person new here (TRUST_WINDOW_MS). A caller that names no person is judged by its organization alone.
+   * May kill its host, so runs in the cordon: on probation (bridge.ts), of a suspect organization or person, or of an
+   * unproven person (TRUST_WINDOW_MS). A caller that names no person is judged by its organization alone.
    */
   risky(ex: Execution): boolean {
     if (ex.probation || principalsOf(ex).some((p) => this.suspect(p))) return true;
     if (!ex.person) return false;
-    const at = this.cleanAt.get(ex.person);
-    return at === undefined || performance.now() - at > TRUST_WINDOW_MS;
+    const now = performance.now();
+    const recent = (at: number | undefined) => at !== undefined && now - at <= TRUST_WINDOW_MS;
+    return recent(this.stoppedAt.get(ex.person)) && !recent(this.cleanAt.get(ex.person));
   }
 
   /** Executions running on a host, and how many of them are risky. */
@@ -417,7 +423,7 @@ export class Pool {
     return result;
   }
 
-  private finished(ex: Execution, cpuMs: number, clean: boolean): void {
+  private finished(ex: Execution, cpuMs: number, end: RunEnd): void {
     for (const [slot, running] of this.current) if (running === ex) this.current.delete(slot);
     const now = performance.now();
     for (const p of principalsOf(ex)) {
@@ -431,10 +437,12 @@ export class Pool {
     if (this.cpu.size > MAX_TRACKED_TENANTS) {
       for (const [p, t] of this.cpu) if (!this.running.has(p) && now - t.at > 10 * CPU_HALF_LIFE_MS) this.cpu.delete(p);
     }
-    if (clean && ex.person) {
-      this.cleanAt.delete(ex.person); // re-inserted last: the map's order is oldest first
-      this.cleanAt.set(ex.person, now);
-      if (this.cleanAt.size > MAX_TRUSTED_PERSONS) this.cleanAt.delete(this.cleanAt.keys().next().value!);
+    // A run that goes again (its host died for another's script) says nothing about its person.
+    if (ex.person && !end.retry) {
+      const seen = 'type' in end.outcome ? this.stoppedAt : this.cleanAt;
+      seen.delete(ex.person); // re-inserted last: the map's order is oldest first
+      seen.set(ex.person, now);
+      if (seen.size > MAX_TRACKED_PERSONS) seen.delete(seen.keys().next().value!);
     }
     // The cordon changed (a host emptied, a person now trusted): a drained host may take its risky waiter.
     this.updateDrain();
