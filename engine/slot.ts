@@ -132,6 +132,38 @@ export class Slot implements PoolSlot {
     return run ? { id: run.ex.id, cpuMs: run.cpuSoFar } : null;
   }
 
+  /** The running execution's last heap answer (see idleUnderLimit), and whether one is being asked. */
+  private heapSample: { execId: number; bytes: number; cpu: bigint } | null = null;
+  private askingHeap = false;
+
+  /**
+   * The running execution's isolate is idle under its memory limit: it answered a heap query (which it can only do
+   * between tasks, never while a script runs) with used + external bytes within memoryMb, no script ran while it
+   * answered, and it has used no CPU since, so it has allocated nothing since either. Asks again for next time.
+   * A host killed for its memory cap is not killed by such an isolate (host-process.ts).
+   */
+  idleUnderLimit(): boolean {
+    const iso = this.isolate;
+    const run = this.current;
+    if (!iso || iso.isDisposed || !run) return false;
+    const cpu = cpuOf(iso);
+    const sample = this.heapSample;
+    const idle = cpu !== null && sample !== null && sample.execId === run.ex.id && cpu - sample.cpu < IDLE_CPU_NS
+      && sample.bytes <= this.config.memoryMb * 1024 * 1024;
+    if (!this.askingHeap && cpu !== null) {
+      this.askingHeap = true;
+      const execId = run.ex.id;
+      iso.getHeapStatistics().then((heap) => {
+        this.askingHeap = false;
+        const after = cpuOf(iso);
+        // A script that ran meanwhile may have allocated after the figures were taken: no sample this time.
+        if (after === null || after - cpu >= IDLE_CPU_NS) return;
+        this.heapSample = { execId, bytes: heap.used_heap_size + heap.externally_allocated_size, cpu: after };
+      }, () => { this.askingHeap = false; });
+    }
+    return idle;
+  }
+
   /** Build a new isolate (disposing any old one), compile the prelude and prepare the first context. */
   start(reason?: string): void {
     if (this.state === 'closed') return;
@@ -435,6 +467,13 @@ export function prepareContextSync(iso: ivm.Isolate, prelude: ivm.Script): Prepa
     ctx.release();
     throw err;
   }
+}
+
+/** Isolate CPU (ns) below which an isolate counts as having run no script: a heap query's own task costs microseconds. */
+const IDLE_CPU_NS = 1_000_000n;
+
+function cpuOf(iso: ivm.Isolate): bigint | null {
+  try { return iso.isDisposed ? null : iso.cpuTime; } catch { return null; }
 }
 
 function release(prepared: Prepared): void {

@@ -46,6 +46,8 @@ class Target implements RunTarget {
   readonly rssAtStart = rss();
   closed = false;
   inFlight = 0;
+  /** Replies to its calls received from the server: an idle isolate resumes only on one (see heartbeat). */
+  received = 0;
   readonly breach = null;
   private nextCall = 1;
   readonly replies = new Map<number, (reply: string) => void>();
@@ -183,7 +185,7 @@ function onFrame(frame: string): void {
       const [id, callId, reply] = fields(body, 3);
       const target = targets.get(Number(id));
       const resolve = target?.replies.get(Number(callId));
-      if (resolve) { target!.replies.delete(Number(callId)); resolve(reply); }
+      if (resolve) { target!.replies.delete(Number(callId)); target!.received++; resolve(reply); }
       return;
     }
     case 'K': { // the server refused a call for a cap breach: execution id, slot, error JSON
@@ -218,14 +220,20 @@ readFrames(socket, MAX_SERVER_FRAME, onFrame, () => process.kill(process.pid, 'S
 // The server is gone (or closed the channel): nothing here is worth keeping.
 socket.on('close', () => process.kill(process.pid, 'SIGKILL'));
 socket.on('error', () => process.kill(process.pid, 'SIGKILL'));
-/** Isolate gauges, and each running execution's CPU so far: the server's figure for it if this process dies. */
+/**
+ * Isolate gauges, and each running execution's CPU so far (the server's figure for it if this process dies), with,
+ * when its isolate is idle under its memory limit (Slot.idleUnderLimit), the replies it had received by then: until
+ * the server sends it another, it allocates nothing, and is no suspect if this process is killed for its memory cap.
+ */
 function heartbeat(): void {
   let built = 0; let refs = 0; let cached = 0; let live = 0;
   const cpu: string[] = [];
   for (const s of slots.values()) {
     built += s.isolatesBuilt; refs += s.referenceCount; cached += s.cachedScripts; live += s.live ? 1 : 0;
     const run = s.running;
-    if (run) cpu.push(`${run.id}:${Math.round(run.cpuMs)}`);
+    if (!run) continue;
+    const target = targets.get(run.id);
+    cpu.push(`${run.id}:${Math.round(run.cpuMs)}${target && s.idleUnderLimit() ? `:${target.received}` : ''}`);
   }
   out.send(`H${built}${SEP}${refs}${SEP}${cached}${SEP}${live}${SEP}${cpu.join(',')}`);
 }

@@ -273,8 +273,8 @@ export class HostProcess {
         const n = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
         this.isolates = { built: this.builtEarlier + n(built), refs: n(refs), cached: n(cached), live: n(live) };
         for (const pair of (cpu ?? '').split(',')) {
-          const [id, ms] = pair.split(':');
-          this.running.get(Number(id))?.sampledCpu(Number(ms));
+          const [id, ms, idle] = pair.split(':');
+          this.running.get(Number(id))?.sampledCpu(Number(ms), idle === undefined ? null : Number(idle));
         }
         return;
       }
@@ -300,8 +300,16 @@ export class HostProcess {
       const error: ExecutionError = { type: 'limit_exceeded', code: ex.breach.code, message: ex.breach.message };
       this.send(`K${id}${SEP}${slot!.id}${SEP}${JSON.stringify(error)}`);
     }
-    if (typeof reply === 'string') this.send(`R${id}${SEP}${callId}${SEP}${reply}`);
-    else void reply.then((r) => { if (gen === this.generation) this.send(`R${id}${SEP}${callId}${SEP}${r}`); });
+    if (typeof reply === 'string') {
+      slot?.replied();
+      this.send(`R${id}${SEP}${callId}${SEP}${reply}`);
+    } else {
+      void reply.then((r) => {
+        if (gen !== this.generation) return;
+        this.running.get(Number(id))?.replied();
+        this.send(`R${id}${SEP}${callId}${SEP}${r}`);
+      });
+    }
   }
 
   /**
@@ -366,17 +374,25 @@ export class HostProcess {
       }
     } else {
       // Nothing named the script to blame (memory cap, missed heartbeat, a V8 check that stops the process without
-      // isolated-vm's handler, a signal) and several organizations' scripts ran here: any of them may be the
-      // culprit. Each that is safe to run again runs again once, on probation (alone on a host): a culprit dies
-      // again there, named by being alone, and an innocent one just succeeds. The others are blamed, as a lone
-      // victim is.
-      const ambiguous = new Set(victims.map((s) => s.current!.ex.tenant)).size > 1;
+      // isolated-vm's handler, a signal). Killed for its memory cap, the host was not killed by a script whose
+      // isolate sat idle under its limit (RemoteSlot.idleUnderLimit): those are bystanders, and the others' outcome
+      // is their memory limit. If the rest are of several organizations, any of them may be the culprit: each that is
+      // safe to run again runs again once, on probation (alone on a host), where a culprit dies again, named by being
+      // alone, and an innocent one just succeeds. The others are blamed, as a lone suspect is.
+      const memory = reason === 'memory';
+      const cleared = new Set(memory ? victims.filter((s) => s.idleUnderLimit) : []);
+      const suspects = victims.filter((s) => !cleared.has(s));
+      const ambiguous = new Set(suspects.map((s) => s.current!.ex.tenant)).size > 1;
       for (const slot of victims) {
         const ex = slot.current!.ex;
+        if (cleared.has(slot)) {
+          slot.crashed(ex.repeatable ? CRASHED : BYSTANDER, ex.repeatable);
+          continue;
+        }
         const probation = ambiguous && ex.repeatable && !ex.probation;
-        if (!probation) blame({ tenant: ex.tenant, person: ex.person });
         if (probation) ex.probation = true;
-        slot.crashed(CRASHED, probation);
+        else blame({ tenant: ex.tenant, person: ex.person });
+        slot.crashed(memory && !probation ? MEMORY_LIMIT : CRASHED, probation);
       }
     }
     this.running.clear();

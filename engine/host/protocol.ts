@@ -5,7 +5,8 @@
 //   host → server: a<cpu or empty> pinned there (or could not be) · Y<slot> ready · E<id>␁<end> ended ·
 //                  C<id>␁<call>␁<name>␁<args JSON> host call ·
 //                  L<id>␁<level>␁<message> log · r<reason> isolate recycled ·
-//                  H<built>␁<refs>␁<cached>␁<live>␁<id>:<cpu ms>,… heartbeat (with each running execution's CPU) ·
+//                  H<built>␁<refs>␁<cached>␁<live>␁<id>:<cpu ms>[:<replies>],… heartbeat (each running execution's
+//                  CPU, and the replies it had received if its isolate is idle under its memory limit) ·
 //                  F<id>␁<message> V8 gave up on the isolate execution <id> last ran on: the host takes no more work,
 //                  lets its other executions finish and then ends · u<id> the isolate execution <id> ended over its
 //                  limits on (timeout, memory, fatal) has stopped and the host's memory is back

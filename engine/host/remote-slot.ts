@@ -12,6 +12,9 @@ interface Current {
   startedAt: number;
   /** Isolate CPU the host last reported for this run: what it reports if the host dies. */
   cpuMs: number;
+  /** Replies sent to its calls, and how many the host had received when it last said its isolate was idle. */
+  replies: number;
+  idleAtReplies: number | null;
 }
 
 export class RemoteSlot implements PoolSlot {
@@ -67,7 +70,7 @@ export class RemoteSlot implements PoolSlot {
     this.executions++;
     this.busySince = performance.now();
     return new Promise((resolve) => {
-      this.current = { ex, resolve, startedAt: this.busySince, cpuMs: 0 };
+      this.current = { ex, resolve, startedAt: this.busySince, cpuMs: 0, replies: 0, idleAtReplies: null };
       this.host.dispatch(this, ex);
     });
   }
@@ -111,10 +114,26 @@ export class RemoteSlot implements PoolSlot {
    * The host's CPU sample for the running execution (heartbeat). The host is less trusted than the server: a figure
    * that is not a number, shrinks, or exceeds the run's wall time so far is ignored.
    */
-  sampledCpu(ms: number): void {
+  sampledCpu(ms: number, idleAtReplies: number | null = null): void {
     const current = this.current;
-    if (!current || !Number.isFinite(ms) || ms < current.cpuMs || ms > performance.now() - current.startedAt) return;
+    if (!current) return;
+    current.idleAtReplies = idleAtReplies !== null && Number.isInteger(idleAtReplies) ? idleAtReplies : null;
+    if (!Number.isFinite(ms) || ms < current.cpuMs || ms > performance.now() - current.startedAt) return;
     current.cpuMs = ms;
+  }
+
+  /** A reply to one of its calls left for the host. */
+  replied(): void {
+    if (this.current) this.current.replies++;
+  }
+
+  /**
+   * Its isolate was idle under its memory limit when the host last said so, and has received no reply since (the
+   * only thing that resumes it): it has not grown since.
+   */
+  get idleUnderLimit(): boolean {
+    const current = this.current;
+    return current !== null && current.idleAtReplies === current.replies;
   }
 
   /** The host died under this slot: end its execution (or hand it back for a retry), and wait for the new host. */

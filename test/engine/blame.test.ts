@@ -16,6 +16,9 @@ const GROWERS = {
   sparse: 'const a = []; a[2 ** 31] = 1; for (let i = 0; i < 2e6; i++) a[i] = 2e6 - i; a.sort(); return a.length',
 };
 const answer: HostCall = async () => ({ ok: true, json: '"x"' });
+/** Splitting a 64 M-character rope: one builtin call that takes its host far past a 300 MB memory cap. */
+const OVER_CAP = "let s = 'xy'; for (let i = 0; i < 25; i++) s += s; return s.split('').length";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const INNOCENTS = ['org_reader', 'org_writer', 'org_plain'];
 
 /** Another organization's scripts back to back until `stop()`: one reads, one writes, one calls nothing. */
@@ -89,4 +92,35 @@ t.test('collections grown until V8 gives up end as the script\'s memory_limit; b
   checkInnocents(t, results, deaths, 'collections');
   for (const tenant of INNOCENTS) t.notOk(await quarantined(engine, tenant), `${tenant} is not quarantined`);
   t.comment(`deaths: ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants, d.detail]))}`);
+});
+
+t.test('a host killed for its memory cap: scripts idle under their limit there (awaiting a binding) are not blamed; the grower is, and ends at its memory limit', async (t) => {
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, hosts: 1, hostMemoryMb: 300, quarantineAfter: 1, quarantineMs: 60_000,
+    wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  // Each binding's first call answers after 4 s (the host is dead by then); a second call answers at once.
+  const calls: string[] = [];
+  const slow: HostCall = (name) => {
+    calls.push(name);
+    const first = calls.filter((c) => c === name).length === 1;
+    return new Promise((resolve) => setTimeout(() => resolve({ ok: true, json: `"${name}"` }), first ? 4000 : 0));
+  };
+  const good = (binding: string, tenant: string) => engine.execute({ source: `return await ${binding}()`, bindings: ['read_it', 'write_it'], hostCall: slow, tenant, repeatable: ['read_it'] });
+  const reading = good('read_it', 'org_reader');
+  const writing = good('write_it', 'org_writer');
+  while (calls.length < 2) await sleep(5);
+  // Long enough for the host to have said, in a heartbeat, that both isolates sit idle under their limit.
+  await sleep(1000);
+  const bomb = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, tenant: 'org_bomb' });
+  t.equal(bomb.error?.type, 'memory_limit', 'the grower ends at its memory limit');
+  t.same(deaths.map((d) => [d.reason, d.tenants]), [['memory', ['org_bomb']]], 'the death is the grower\'s alone, at once');
+  const read = await reading;
+  t.equal(read.result, 'read_it', `the reader ran again and succeeded (${JSON.stringify(read.error)})`);
+  const wrote = await writing;
+  t.equal(wrote.error?.type, 'crashed', 'the writer cannot run again');
+  t.match(wrote.error?.message, /Another tenant's script took down/, 'and is told why');
+  t.equal(calls.filter((c) => c === 'write_it').length, 1, 'its write was not repeated');
+  for (const tenant of ['org_reader', 'org_writer']) t.notOk(await quarantined(engine, tenant), `${tenant} is not quarantined`);
+  t.ok(await quarantined(engine, 'org_bomb'), 'the grower\'s organization is');
 });

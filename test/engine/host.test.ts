@@ -121,14 +121,14 @@ t.test('an organization whose scripts keep killing hosts is quarantined; others 
   t.equal(hostsOf(engine).crashes.fatal, 3);
 });
 
-t.test('a host over its memory cap is killed: crashed, reason memory', async (t) => {
+t.test('a host over its memory cap is killed, reason memory: the script alone there ends at its memory limit', async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, hostMemoryMb: 200 });
   t.teardown(() => engine.close());
   // The rope is a few bytes of heap (the prelude caps repeat/pad at 2 ** 24, not concatenation); searching a
   // flattened 256 MB rope instead (fatal/05-rope-flatten) was over the cap for less than the watchdog's 100 ms under
   // load, and ended ok.
   const r = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, limits: { wallMs: 8000, cpuMs: 8000 } });
-  t.equal(r.error?.type, 'crashed');
+  t.equal(r.error?.type, 'memory_limit');
   t.equal(hostsOf(engine).crashes.memory, 1);
   await fullCapacity(engine, 1, 1);
   t.equal((await engine.execute({ source: 'return 3', bindings: [], hostCall: answer })).result, 3);
@@ -303,7 +303,7 @@ t.test('a host that dies naming no script, with two organizations\' scripts on i
   const reader = engine.execute({ source: 'const t0 = Date.now(); while (Date.now() - t0 < 4000) {} return "read"', bindings: [], hostCall: answer, tenant: 'org_reader' });
   while (engine.stats().slots.busy === 0) await sleep(1);
   const culprit = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, tenant: 'org_bomb' });
-  t.equal(culprit.error?.type, 'crashed');
+  t.equal(culprit.error?.type, 'memory_limit', 'alone on its host the second time, its memory limit');
   const read = await reader;
   t.equal(read.result, 'read', `the other organization's script ran again (${read.error?.type ?? 'ok'})`);
   t.same(deaths.map((d) => [d.reason, d.tenants]), [['memory', []], ['memory', ['org_bomb']]], 'blamed when it died again alone, on probation');
@@ -333,7 +333,7 @@ t.test('an execution whose script killed its host still reports the CPU it used'
   const plain = await engine.execute({ source: `${work} return 1`, bindings: [], hostCall: answer, tenant: 'org_cpu' });
   t.ok(plain.ok && plain.stats.cpuMs >= 200, `the work alone: ${plain.stats.cpuMs} ms of CPU`);
   const fatal = await engine.execute({ source: `${work} ${OVER_CAP}`, bindings: [], hostCall: answer, tenant: 'org_cpu' });
-  t.equal(fatal.error?.type, 'crashed');
+  t.equal(fatal.error?.type, 'memory_limit');
   t.ok(fatal.stats.cpuMs >= 0.5 * plain.stats.cpuMs, `then its host died: ${fatal.stats.cpuMs} ms of CPU reported, not 0`);
   t.ok(fatal.stats.cpuMs <= fatal.stats.wallMs, 'never more than its wall time');
 });
