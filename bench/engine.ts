@@ -228,7 +228,8 @@ async function crashStorm(config: Parameters<typeof createEngine>[0], ms: number
   const storm = [1, 2].map(async () => {
     while (storming) {
       const r = await engine.execute({ source: FATAL, bindings: [], hostCall, tenant: 'org_storm' });
-      if (r.error?.type === 'crashed') crashed++;
+      // V8's out-of-memory ends the script as its memory_limit, and its host after it.
+      if (r.error?.type === 'crashed' || r.error?.type === 'memory_limit') crashed++;
       else if (r.error?.type === 'quarantined') { refused++; await new Promise((res) => setTimeout(res, 50)); }
     }
   });
@@ -239,7 +240,7 @@ async function crashStorm(config: Parameters<typeof createEngine>[0], ms: number
   await engine.close();
   const q = config.quarantineAfter ? `quarantine after ${config.quarantineAfter}` : 'quarantine after 3 (default)';
   return `| ${fmt(ms / 1000, 0)} s, ${q} | ${fmt(quiet.p50)} / ${fmt(quiet.p99)} | ${fmt(during.p50)} / ${fmt(during.p99)} | ${fmt(during.p99 / quiet.p99)}× | ${during.failed} of ${during.n} `
-    + `| ${crashed} crashed, ${refused} refused | ${JSON.stringify(hosts.crashes)} |`;
+    + `| ${crashed} ended (crashed or memory_limit), ${refused} refused | ${JSON.stringify(hosts.crashes)} |`;
 }
 
 /**
