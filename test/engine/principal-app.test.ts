@@ -7,7 +7,10 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Grows its heap until its host goes over ENGINE_HOST_MEMORY_MB (the heap limit is above it): the host is killed. */
+/**
+ * Grows its heap until its host goes over ENGINE_HOST_MEMORY_MB (the heap limit is above it): the host is killed, and
+ * the script answers `crashed`, or `memory_limit` when the engine names it as the grower.
+ */
 const GROWER = 'const a = []; for (;;) a.push(new Array(10000).fill(1.5))';
 const READ = 'const { items } = await files_list({}); const c = await context(); return items.length + c.scopes.length';
 const write = (n: number) => `await files_write_text({ name: "w-${n}.txt", text: "x" }); return ${n}`;
@@ -30,7 +33,7 @@ async function innocents(app: TestApp) {
     let n = 0;
     await Promise.all([[reader, 'read'], [writer, 'write']].map(async ([token, kind]) => {
       while (!until(n)) {
-        const r = await exec(app, token, kind === 'read' ? READ : write(n));
+        const r = await exec(app, token, kind === 'read' ? READ : write(n)).catch((err: Error) => ({ status: 0, body: { error: { code: err.message } } }));
         n++;
         if (r.status !== 200 || r.body.ok !== true) failed.push(`${kind}: ${r.status} ${r.body.error?.code ?? r.body.error?.type}`);
         await sleep(60); // under the per-token rate limit
@@ -53,12 +56,13 @@ t.test('one person rotating a host-killing script over fresh organizations is qu
   const answers: string[] = [];
   for (const { token } of rotator.slice(0, 4)) {
     const r = await exec(app, token, GROWER);
-    answers.push(r.status === 200 ? r.body.error?.type ?? 'ok' : `${r.status} ${r.body.error?.code}`);
+    const type = r.body.error?.type === 'memory_limit' ? 'crashed' : r.body.error?.type ?? 'ok';
+    answers.push(r.status === 200 ? type : `${r.status} ${r.body.error?.code}`);
   }
   const fifth = await exec(app, rotator[4].token, 'return 1');
   done = true;
   const { failed, n } = await beside;
-  t.same(answers, ['crashed', 'crashed', 'crashed', '429 engine_quarantined'], 'three hosts killed over three organizations, then refused');
+  t.same(answers, ['crashed', 'crashed', 'crashed', '429 engine_quarantined'], 'three hosts killed over three organizations (crashed or memory_limit), then refused');
   t.equal(fifth.status, 429, 'a fifth organization of the same person is refused too, even for a benign script');
   t.equal(fifth.body.error.code, 'engine_quarantined');
   t.same(failed, [], `${n} innocent reads and writes beside the storm, none failed`);
@@ -86,9 +90,11 @@ t.test('twelve organizations of one person, two spinning scripts each, cannot ma
   t.equal((await exec(app, spinner[0], 'return 1')).status, 200);
   let spinning = true;
   let spun = 0;
+  const lost: string[] = [];
   const spins = spinner.flatMap((token) => [1, 2].map(async () => {
     while (spinning) {
-      const r = await exec(app, token, SPIN);
+      // The spinner's own connection errors are its business; they are reported, not thrown.
+      const r = await exec(app, token, SPIN).catch((err: Error) => { lost.push(err.message); return { status: 0 }; });
       if (r.status === 200) spun++;
       else await sleep(1000); // refused: try again in a second (a tighter loop of refusals loads the server, not the engine)
     }
@@ -101,4 +107,5 @@ t.test('twelve organizations of one person, two spinning scripts each, cannot ma
   t.ok(n >= 30, `${n} innocent reads and writes`);
   t.same(failed, [], 'none refused or failed');
   t.ok(spun > 0, `the spinner was served too (${spun} spins)`);
+  if (lost.length) t.comment(`spinner requests lost to connection errors: ${lost.length} (${[...new Set(lost)].join(', ')})`);
 });
