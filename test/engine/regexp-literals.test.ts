@@ -24,25 +24,37 @@ for (const [label, script] of [
 }
 
 t.test('what a text holds of regular-expression literals is bounded from above', async (t) => {
-  // Each line evaluates to what V8 reads there: the bound covers the sum of the literals' sources, whatever shares
-  // their lines (classes and escapes holding slashes, divisions, comments, strings, template text).
-  const lines = [
-    '[/a[/]b\\/c/g, 4 / 2 / 1, "//" + \'/x/\', /[\\]/]+/]',
-    '[/x/, /y/ // a comment with / slashes /',
-    ', `a/b${/t/.source}c/`]',
-    '[1 /2/ 3, /q*?/iu, /\\//]',
+  // Texts whose literals are known by construction, each piece a literal (its pattern's length) or something that
+  // looks like one: classes and escapes holding slashes, a literal right after a block comment, divisions, comments,
+  // strings and template text with slashes; lines end with each line terminator, some with a comment holding slashes.
+  const pieces: [string, number][] = [
+    ['/[/]x\\//', 6], ['/a|b/g', 3], ['/\\//', 2], ['/[*/]k/', 5], ['/[//]q/iu', 5], ['/* c *//m/', 1],
+    ['x / y / z', 0], ["'g/h'", 0], ['"//"', 0], ['`i/${x}/`', 0], ['(1) / 2', 0], ['/* e/f */ 0', 0],
   ];
-  const text = `[${lines.join(',\n')}]`;
-  const values = (new Function(`return ${text}`)() as unknown[]).flat(2);
-  const sources = values.filter((v): v is RegExp => v instanceof RegExp).map((r) => r.source);
-  t.equal(sources.length, 6, 'six literals (a seventh is read in the template)');
-  const held = sources.reduce((n, s) => n + s.length, 0);
-  t.ok(regExpLiteralChars(text) >= held, `bound ${regExpLiteralChars(text)} ≥ ${held}`);
-  for (const eol of ['\n', '\r', '\u2028', '\u2029']) {
-    t.equal(regExpLiteralChars(`/abc/${eol}/de/`), 5, `U+${eol.charCodeAt(0).toString(16).padStart(4, '0')} ends a line`);
+  for (const [piece, length] of pieces) {
+    if (regExpLiteralChars(`v.push(${piece});`) < length) t.fail(`under: ${piece} alone`);
   }
+  const terminators = ['\n', '\r', '\r\n', '\u2028', '\u2029'];
+  let seed = 7;
+  const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  for (let k = 0; k < 300; k++) {
+    let text = 'const x = 6, y = 3, z = 1; const v = [];';
+    let held = 0;
+    for (let line = 0; line < 5; line++) {
+      const chosen = Array.from({ length: 4 }, () => pieces[next(pieces.length)]);
+      held += chosen.reduce((n, [, length]) => n + length, 0);
+      text += `${terminators[next(terminators.length)]}v.push(${chosen.map(([piece]) => piece).join(', ')});${next(2) ? ' // see a/b/c' : ''}`;
+    }
+    // What V8 reads there (the construction is right), then the bound.
+    const values = new Function(`${text}\nreturn v;`)() as unknown[];
+    const read = values.filter((v): v is RegExp => v instanceof RegExp).reduce((n, r) => n + r.source.length, 0);
+    if (read !== held) t.fail(`construction: V8 reads ${read}, expected ${held} in ${JSON.stringify(text)}`);
+    if (regExpLiteralChars(text) < held) t.fail(`under: ${regExpLiteralChars(text)} < ${held} in ${JSON.stringify(text)}`);
+  }
+  t.pass('each piece alone and 300 texts of them, none under');
   t.equal(regExpLiteralChars('return 1 + 1'), 0);
-  t.equal(regExpLiteralChars('// a comment\nconst x = 1;'), 0);
+  t.equal(regExpLiteralChars('// a comment\n/* another */\nconst x = 1; // and one more'), 0, 'comments alone count nothing');
+  t.equal(regExpLiteralChars("fetch('https://host/api/v1'); // see a/b"), 18, "'//' opens no literal, what follows may");
   t.equal(regExpLiteralChars(`x = /${'a'.repeat(300)}/`), 300);
 });
 
