@@ -32,6 +32,8 @@ const POLL_MS = 25;
 const CLEAR_PATIENCE_MS = 10_000;
 /** Longest an isolate may keep running after its execution ended at a limit (see watchClear). */
 const STOP_PATIENCE_MS = 1500;
+/** Longest a host keeps running its other executions after it lost an isolate (see drain). */
+const DRAIN_MS = 2000;
 const MIB = 1024 * 1024;
 const rss = () => process.memoryUsage.rss();
 
@@ -146,11 +148,14 @@ function watchClear(id: number, rssAtStart: number, stopped: Promise<void> | und
 }
 
 /**
- * After V8 gave up on an isolate: once no execution runs here (each ends by its own deadline at the latest), end the
- * process; the frames already sent leave first.
+ * After V8 gave up on an isolate: once no execution runs here, or DRAIN_MS have passed, end the process; the frames
+ * already sent leave first. The lost isolate may go on thrashing in garbage collection, and V8's worker threads are
+ * shared by every isolate here and by this process's own heap: kept for long, it slows the others until this
+ * process misses its heartbeat. Executions still running at the end run again when they only read, or end saying
+ * another tenant's script took their host down.
  */
 function drain(): void {
-  const until = performance.now() + Math.max(0, ...[...targets.values()].map((t) => t.limits.wallMs)) + 1000;
+  const until = performance.now() + DRAIN_MS;
   const check = () => {
     if (targets.size > 0 && performance.now() < until) return void setTimeout(check, POLL_MS);
     out.flush();

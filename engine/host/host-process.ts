@@ -379,7 +379,8 @@ export class HostProcess {
       // is their memory limit. If the rest are of several organizations, any of them may be the culprit: each that is
       // safe to run again runs again once, on probation (alone on a host), where a culprit dies again, named by being
       // alone, and an innocent one just succeeds. The others are blamed, as a lone suspect is.
-      const memory = reason === 'memory';
+      // Silent while over half its memory cap, it was stalled by memory too (V8's collector in a huge heap).
+      const memory = reason === 'memory' || (reason === 'heartbeat' && this.rssBytes > this.memoryCapBytes() / 2);
       const cleared = new Set(memory ? victims.filter((s) => s.idleUnderLimit) : []);
       const suspects = victims.filter((s) => !cleared.has(s));
       const ambiguous = new Set(suspects.map((s) => s.current!.ex.tenant)).size > 1;

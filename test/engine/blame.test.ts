@@ -4,7 +4,7 @@
 // is the grower's alone (its outcome says memory_limit or timeout, never crashed), the others' executions all
 // succeed, and none of them is blamed or quarantined, over many rounds.
 import t, { type Test } from 'tap';
-import { startEngine } from './helpers/engine.ts';
+import { checkOutcome, loadFixtures, startEngine } from './helpers/engine.ts';
 import type { Engine, ExecutionResult, HostCall } from '../../engine/index.ts';
 import type { HostDeath } from '../../engine/host/host-process.ts';
 
@@ -123,4 +123,19 @@ t.test('a host killed for its memory cap: scripts idle under their limit there (
   t.equal(calls.filter((c) => c === 'write_it').length, 1, 'its write was not repeated');
   for (const tenant of ['org_reader', 'org_writer']) t.notOk(await quarantined(engine, tenant), `${tenant} is not quarantined`);
   t.ok(await quarantined(engine, 'org_bomb'), 'the grower\'s organization is');
+});
+
+t.test('each script of the growth family (fixtures/scripts/hostile/fatal) ends at its own limit, never crashed, beside bystanders that all succeed', async (t) => {
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 4, maxPoolSize: 6, hosts: 2, queueMax: 50, queueWaitMs: 30_000, quarantineAfter: 1000,
+    wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const load = bystanders(engine);
+  for (const fx of loadFixtures('hostile/fatal')) {
+    const r = await engine.execute({ source: fx.source, bindings: [], hostCall: answer, tenant: 'org_bad' });
+    t.same(checkOutcome(fx, r), [], `${fx.file}: ${r.ok ? 'ok' : `${r.error!.type} (${r.error!.message})`}`);
+  }
+  await sleep(1000);
+  checkInnocents(t, await load.stop(), deaths, 'growth family');
+  t.comment(`deaths: ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants, d.detail, d.reason === 'heartbeat' ? d.stderr : '']))}`);
 });
