@@ -198,6 +198,9 @@ export class Pool {
     return new Promise((resolve) => {
       const waiter: Waiter = { ex, onStart, resolve, timer: undefined, outageSeenAt: -Infinity, since: performance.now() };
       const expire = () => {
+        // A slot may have become usable for it without any slot becoming ready (see serveIdle).
+        this.serveIdle();
+        if (!this.queue.includes(waiter)) return;
         // No slot can be counted on (the engine is starting, every host process is being replaced, or the only
         // ones up run a suspect's script): that wait says nothing about load, so it does not count, up to
         // STARTING_WAIT_MS. Once one can, the waiter has queueWaitMs from then, as if it had just arrived (else a
@@ -266,10 +269,17 @@ export class Pool {
     return this.slots.every((s) => s.state === 'starting' || this.barred(false, s));
   }
 
-  /** A free slot takes the waiter it may serve, if any (after the queue changed without a slot becoming ready). */
+  /**
+   * Free slots take the waiters they may serve, if any: after the queue changed without a slot becoming ready, or
+   * after the cordon let go of a host (its risky execution ended elsewhere than on the slot that becomes ready, a
+   * mark was lifted, a person proved): a waiter barred from a free slot is looked at again only then.
+   */
   private serveIdle(): void {
-    const idle = this.slots.find((s) => free(s) && this.queue.some((w) => !this.waits(w, s)));
-    if (idle) this.onReady(idle);
+    for (let tries = 0; tries < this.slots.length; tries++) {
+      const idle = this.slots.find((s) => free(s) && this.queue.some((w) => !this.waits(w, s)));
+      if (!idle) return;
+      this.onReady(idle);
+    }
   }
 
   /** A suspect organization or person already running one execution waits for it to end. */
@@ -444,8 +454,10 @@ export class Pool {
       seen.set(ex.person, now);
       if (seen.size > MAX_TRACKED_PERSONS) seen.delete(seen.keys().next().value!);
     }
-    // The cordon changed (a host emptied, a person now trusted): a drained host may take its risky waiter.
+    // The cordon changed (a host emptied, a person proved): a drained host may take its risky waiter, and free slots
+    // on a host that ran a risky execution may take others' work (the slot that ran it is offered once ready).
     this.updateDrain();
+    if (this.queue.length) queueMicrotask(() => { if (!this.closed) this.serveIdle(); });
   }
 
   /** Mean isolate CPU ms per execution of this execution lately: the larger of its organization's and person's. */
