@@ -11,17 +11,26 @@
 //
 // V8's regular-expression cache (pattern and flags → compiled RegExp data, per isolate) has no flag: long patterns
 // built from strings are salted per organization instead (SALT_MIN_PATTERN in prelude-resources.ts). A literal
-// cannot be salted (its text is the key), and one organization's 32 KB literal compiled in 1 ms for another that
-// guessed it against 64 ms for a wrong guess. V8 ages that cache at each full collection and drops what two in a row
-// found unused (CompilationCacheRegExp::Age, from MarkCompactCollector's prologue), so an execution whose script or
-// evaluated code may hold regular-expression literals of SALT_MIN_PATTERN characters or more in all (a bound read
-// from the text: regexp-literals.ts) leaves its isolate only after two full collections (slot.ts, 'forget' in
-// prelude.ts), with its result already sent. Measured ways of closing it, per execution on a 2-core machine:
-//   two full collections of a slot's isolate       about 1.2-3 ms (a 2 MB heap), only after such executions
-//   a new isolate with its prelude and context     about 3.7-8 ms, and every organization's cached scripts lost
-// so the collections, and only where a literal may be long: every other script pays nothing but the gc function's
-// installation in each new context (within noise of interleaved rounds: ratio 1.00-1.03). Isolates that serve one
-// organization at a time would pay the second on nearly every execution of a mixed load.
+// cannot be salted (its text is the key): one organization's 30 KB literal compiled for another in 0.24-0.28 of a
+// fresh literal's time, in the script or in code given to eval or the Function constructors. V8 ages that cache at
+// each full collection and drops what two in a row found unused (CompilationCacheRegExp::Age, called from the mark-
+// compact prologue; V8 13.6 in Node 24), so an execution whose script or evaluated code may hold SALT_MIN_PATTERN
+// characters of literals or more in all (an upper bound read from the text: regexp-literals.ts) is followed by two
+// full collections before its isolate takes other work (slot.ts, op 'forget' in prelude.ts), after its result is
+// sent. Decided by measurement, bench/engine-builds.ts style (interleaved rounds against the build before, medians,
+// host processes, the 2-core machine loaded by other work; an A/A run of one build against itself gave 97-103 %,
+// 75 % in its noisiest cell, (c) at 8):
+//   every script, no literals (a) `return 1 + 1`, (b) two host calls, (c) a 2,000-row sort, at concurrency 1 / 8:
+//     98 / 97 %, 99 / 101 %, 95 / 104 % of the build before (medians of 4 runs: the gc function each new context
+//     gets, and the literal count done when a script is compiled)
+//   a script with a 300- or 3,000-character literal     40-49 % of the build before (two collections, 1.2-3 ms
+//     of a 2 MB heap, after each such execution; its latency is unchanged, the result goes first)
+//   rejected: the two collections whenever the next execution is another organization's (every one of a mixed
+//     load; emulated after every execution): (a) 42-50 %, (b) 48-51 %
+//   rejected: isolates that serve one organization at a time, a new isolate on each switch (3.7-8 ms with its
+//     prelude and first context, and every organization's cached scripts lost): (a) 16-37 %, (b) 25-34 %, (c) 64-66 %
+// What stays shared (README, "Timing across organizations"): patterns under SALT_MIN_PATTERN built from strings,
+// V8's table of literal strings, and ICU's caches, which are per process, not per isolate.
 import v8 from 'node:v8';
 
 const ISOLATE_V8_FLAGS = [
