@@ -261,9 +261,10 @@ export class Pool {
 
   /**
    * No slot can be counted on: each is starting (the engine is starting, or its host process is being replaced) or
-   * on a host running a suspect's or probation script (exposed), which may die of it any moment and, under load,
-   * takes seconds to (a crash storm once its organization is a suspect: a steady load of 10 a second filled a queue
-   * of 8 in the suite while one host was being replaced and the other ran the storm's next script).
+   * barred to ordinary work by the cordon (a risky script runs on its host, which may die of it any moment and,
+   * under load, takes seconds to; the host is marked; or it is being emptied for a risky waiter). A crash storm once
+   * its organization is a suspect: a steady load of 10 a second filled a queue of 8 in the suite while one host was
+   * being replaced and the other ran the storm's next script.
    */
   private outage(): boolean {
     return this.slots.every((s) => s.state === 'starting' || this.barred(false, s));
