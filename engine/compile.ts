@@ -2,6 +2,7 @@
 // function body (with the user's line for a syntax error), and the wrapper compiled in the isolate.
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
+import { EVAL_KIT_PARAMS, rewriteDirectEval } from './direct-eval.ts';
 import { SCRIPT_URL } from './prelude.ts';
 import type { ExecutionError } from './result.ts';
 
@@ -31,6 +32,10 @@ export function cacheKey(tenant: string, source: string): string {
 }
 
 export function wrapSource(source: string, tenant = ''): string {
+  // A script whose own eval(...) calls must stay direct gets V8's eval bound around it, each call's source checked
+  // (direct-eval.ts); the wrapper adds no line, so user lines are unchanged.
+  const rewritten = rewriteDirectEval(source, '(async function anonymous(\n) {\n', '\n})');
+  if (rewritten !== null) return `__start(((${EVAL_KIT_PARAMS}) => async function anonymous(\n) {\n${rewritten}\n})(...__sandboxEvalKit()))/*${tenantTag(tenant)}*/`;
   return `__start(async function anonymous(\n) {\n${source}\n})/*${tenantTag(tenant)}*/`;
 }
 

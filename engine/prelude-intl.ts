@@ -129,8 +129,8 @@ export const INTL_GUARDS = `
         try { defineProperty(owner, key, { __proto__: null, value: v, writable: true, enumerable: false, configurable: true }); } catch (_) { /* a frozen owner keeps the accessor */ }
       };
       defineProperty(owner, key, { __proto__: null, enumerable: false, configurable: true,
-        get() { if (!done) { done = true; value = install(); settle(value); } return value; },
-        set(v) { if (!done) { done = true; install(); } value = v; settle(v); } });
+        get: asNative(() => { if (!done) { done = true; value = install(); settle(value); } return value; }, 'get ' + key),
+        set: asNative((v) => { if (!done) { done = true; install(); } value = v; settle(v); }, 'set ' + key) });
     };
     // A constructor that charges what it makes, called with new (or by a subclass) or, for the three that allow it,
     // without; prototype, supportedLocalesOf, name and length are the original's.
@@ -140,6 +140,7 @@ export const INTL_GUARDS = `
       const guarded = function (...args) {
         return charge(new.target === undefined ? rapply(C, this, args) : rconstruct(C, args, new.target), what, bytes);
       };
+      asNative(guarded, C);
       const supported = getOwnPropertyDescriptor(C, 'supportedLocalesOf');
       if (supported !== undefined) defineProperty(guarded, 'supportedLocalesOf', supported);
       defineProperty(guarded, 'name', { __proto__: null, value: name, configurable: true });

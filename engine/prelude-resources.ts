@@ -27,6 +27,7 @@
 // (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors of Map/Set/object-key growth
 // (fixtures/scripts/hostile/fatal/).
 import { INTL_GUARDS, MAX_INTL_INPUT } from './prelude-intl.ts';
+import { SPELLS_EVAL } from './direct-eval.ts';
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;
@@ -67,6 +68,7 @@ export const RESOURCE_GUARDS = `
     const defineProperty = Object.defineProperty;
     const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
     const getPrototypeOf = Object.getPrototypeOf;
+    const setPrototypeOf = Object.setPrototypeOf;
     const freeze = Object.freeze;
     const arrayFrom = Array.from;
     const StringCtor = String;
@@ -80,26 +82,32 @@ export const RESOURCE_GUARDS = `
     delete G.FinalizationRegistry;
     delete G.WeakRef;
 
-    // Resizable buffers reserve maxByteLength of address space and grow outside the allocator's limit.
+    // Resizable buffers reserve maxByteLength of address space and grow outside the allocator's limit. They are
+    // removed whole, as an engine without them has none: ArrayBuffer takes one argument and ignores a second (no
+    // maxByteLength read), and the prototype has no resize, resizable or maxByteLength, so a script that checks
+    // for them (or looks at what it built) sees plain buffers. transfer and slice of a plain buffer stay plain, and
+    // SharedArrayBuffer (growable) is gone. The original constructor stays captured here, out of reach.
     const AB = G.ArrayBuffer;
     const abProto = AB.prototype;
-    const ArrayBuffer = function ArrayBuffer(length, options) {
+    const ArrayBuffer = function ArrayBuffer(length) {
       if (new.target === undefined) throw new TypeErrorCtor("Constructor ArrayBuffer requires 'new'");
-      if (options !== null && (typeof options === 'object' || typeof options === 'function') && options.maxByteLength !== undefined) {
-        throw new TypeErrorCtor('Resizable ArrayBuffers are not available in the sandbox.');
-      }
       return rconstruct(AB, [length], new.target);
     };
+    asNative(ArrayBuffer, AB);
     defineProperty(ArrayBuffer, 'prototype', fixed(abProto));
-    defineProperty(ArrayBuffer, 'isView', fixed(AB.isView));
+    defineProperty(ArrayBuffer, 'isView', getOwnPropertyDescriptor(AB, 'isView'));
     defineProperty(ArrayBuffer, Symbol.species, getOwnPropertyDescriptor(AB, Symbol.species));
-    defineProperty(abProto, 'constructor', fixed(ArrayBuffer));
-    freeze(ArrayBuffer);
-    defineProperty(G, 'ArrayBuffer', { __proto__: null, value: ArrayBuffer, writable: false, enumerable: false, configurable: false });
+    defineProperty(abProto, 'constructor', { __proto__: null, value: ArrayBuffer, writable: true, enumerable: false, configurable: true });
+    delete abProto.resize;
+    delete abProto.resizable;
+    delete abProto.maxByteLength;
+    defineProperty(G, 'ArrayBuffer', { __proto__: null, value: ArrayBuffer, writable: true, enumerable: false, configurable: true });
 
-    // A method replaced by fn under the same name, with the given length.
+    // A method replaced by fn under the same name, with the given length; it prints as the builtin it replaces.
     const replaceMethod = (owner, name, length, fn) => {
       const method = { [name](...args) { return rapply(fn, this, args); } }[name];
+      const before = getOwnPropertyDescriptor(owner, name);
+      asNative(method, before !== undefined && typeof before.value === 'function' ? before.value : typeof name === 'string' ? name : '[' + name.description + ']');
       defineProperty(method, 'length', { __proto__: null, value: length, configurable: true });
       defineProperty(owner, name, { __proto__: null, value: method, writable: true, enumerable: false, configurable: true });
     };
@@ -224,12 +232,15 @@ export const RESOURCE_GUARDS = `
 
     // ICU (Intl and the locale-aware string methods): inputs capped, what it holds charged (prelude-intl.ts).
 ${INTL_GUARDS}
-    // Parsing a large source allocates outside the heap limit (isolated-vm lets eval through up to 8 MB).
-    // The replacements are indirect: eval sees the global scope, not the caller's.
+    // Parsing a large source allocates outside the heap limit (isolated-vm lets eval through up to 8 MB: see the
+    // README's measurements). The global eval is indirect: eval sees the global scope, not the caller's; a script's
+    // own eval(...) calls stay direct, their argument checked first (the kit below, direct-eval.ts).
+    // Every argument is converted first, in order, as the Function constructors do, then their total is checked.
+    const codeString = (v) => (typeof v === 'string' ? v : \`\${v}\`);
     const codeText = (args, what) => {
       let total = 0;
+      for (let i = 0; i < args.length; i++) args[i] = codeString(args[i]);
       for (let i = 0; i < args.length; i++) {
-        args[i] = text(args[i], what, MAX_CODE);
         total += args[i].length;
         if (total > MAX_CODE) throw tooLong(what, MAX_CODE);
       }
@@ -238,20 +249,65 @@ ${INTL_GUARDS}
     };
     const evalOriginal = G.eval;
     defineProperty(G, 'eval', { __proto__: null, writable: true, enumerable: false, configurable: true,
-      value: { eval(x) { return typeof x === 'string' ? evalOriginal(codeText([x], 'eval')[0]) : x; } }.eval });
-    const guardConstructor = (ctor, name) => {
-      const guarded = function (...args) { return rconstruct(ctor, codeText(args, name), new.target === undefined ? ctor : new.target); };
-      defineProperty(guarded, 'name', { __proto__: null, value: ctor.name, configurable: true });
+      value: asNative({ eval(x) { return typeof x === 'string' ? evalOriginal(codeText([x], 'eval')[0]) : x; } }.eval, evalOriginal) });
+    // A script's own direct evals (engine/direct-eval.ts): each call site's first argument goes through evalSource
+    // after V8 read the callee, before it compiles. A source over the cap is refused as eval refuses it; one that could
+    // name the bound eval (it spells eval, in letters or escapes), and any argument once the
+    // script replaced the global eval, is left to __sandboxEvalIndirect(n): the source the direct eval then runs is
+    // that one call, which evaluates it indirectly (or calls the script's eval with it, as V8 would have).
+    {
+      const guardedEval = G.eval;
+      const MapCtor = Map;
+      const mapGetE = Map.prototype.get;
+      const mapSetE = Map.prototype.set;
+      const mapDeleteE = Map.prototype.delete;
+      const reExecE = G.RegExp.prototype.exec;
+      // Every spelling of the identifier eval (SPELLS_EVAL in direct-eval.ts): a string or a property that merely
+      // says it matches too, which only costs that direct eval its scope.
+      const namesEval = ${SPELLS_EVAL};
+      let tickets = new MapCtor();
+      let ticket = 0;
+      const later = (x) => {
+        ticket++;
+        rapply(mapSetE, tickets, [ticket, x]);
+        return '__sandboxEvalIndirect(' + ticket + ')';
+      };
+      const evalSource = (x) => {
+        if (G.eval !== guardedEval) return later(x);
+        if (typeof x !== 'string') return x;
+        codeText([x], 'eval');
+        return rapply(reExecE, namesEval, [x]) !== null ? later(x) : x;
+      };
+      const evalIndirect = (n) => {
+        const x = rapply(mapGetE, tickets, [n]);
+        rapply(mapDeleteE, tickets, [n]);
+        const current = G.eval;
+        return current === guardedEval ? (typeof x === 'string' ? evalOriginal(x) : x) : current(x);
+      };
+      evalKit.parts = freeze([evalOriginal, evalSource, () => G.eval, evalIndirect]);
+      evalKit.reset = () => { tickets = new MapCtor(); ticket = 0; };
+    }
+    // Each constructor as V8 has it: length 1, its name, its prototype (non-writable), the prototype's constructor
+    // with the original's attributes, and AsyncFunction, GeneratorFunction and AsyncGeneratorFunction inheriting
+    // from Function.
+    const guardConstructor = (ctor, parent) => {
+      const name = ctor.name;
+      const guarded = function (...args) { return rconstruct(ctor, codeText(args, name), new.target === undefined ? guarded : new.target); };
+      asNative(guarded, ctor);
       defineProperty(guarded, 'length', { __proto__: null, value: 1, configurable: true });
+      defineProperty(guarded, 'name', { __proto__: null, value: name, configurable: true });
       defineProperty(guarded, 'prototype', fixed(ctor.prototype));
-      defineProperty(ctor.prototype, 'constructor', fixed(guarded));
-      freeze(guarded);
+      const constructor = getOwnPropertyDescriptor(ctor.prototype, 'constructor');
+      constructor.value = guarded;
+      defineProperty(ctor.prototype, 'constructor', constructor);
+      if (parent !== undefined) setPrototypeOf(guarded, parent);
       return guarded;
     };
-    defineProperty(G, 'Function', { __proto__: null, value: guardConstructor(G.Function, 'Function'), writable: true, enumerable: false, configurable: true });
-    guardConstructor(getPrototypeOf(async function () {}).constructor, 'AsyncFunction');
-    guardConstructor(getPrototypeOf(function* () {}).constructor, 'GeneratorFunction');
-    guardConstructor(getPrototypeOf(async function* () {}).constructor, 'AsyncGeneratorFunction');
+    const FunctionGuarded = guardConstructor(G.Function);
+    defineProperty(G, 'Function', { __proto__: null, value: FunctionGuarded, writable: true, enumerable: false, configurable: true });
+    guardConstructor(getPrototypeOf(async function () {}).constructor, FunctionGuarded);
+    guardConstructor(getPrototypeOf(function* () {}).constructor, FunctionGuarded);
+    guardConstructor(getPrototypeOf(async function* () {}).constructor, FunctionGuarded);
 
     // A regular expression is code too: parsing and compiling one takes about 128 bytes per source character
     // outside the heap (a 10 M-character alternation ended a host process in a fatal out-of-memory error). Every
@@ -306,6 +362,7 @@ ${INTL_GUARDS}
       if (f !== undefined) f = toText(f);
       return construct(p, f, new.target === undefined ? RegExp : new.target);
     };
+    asNative(RegExp, RE);
     for (const key of Reflect.ownKeys(RE)) {
       if (key !== 'prototype' && key !== 'name' && key !== 'length') defineProperty(RegExp, key, getOwnPropertyDescriptor(RE, key));
     }
@@ -314,7 +371,7 @@ ${INTL_GUARDS}
     defineProperty(reProto, 'constructor', { __proto__: null, value: RegExp, writable: true, enumerable: false, configurable: true });
     defineProperty(G, 'RegExp', { __proto__: null, value: RegExp, writable: true, enumerable: false, configurable: true });
     defineProperty(reProto, 'source', { __proto__: null, enumerable: false, configurable: true,
-      get: getOwnPropertyDescriptor({ get source() { return unsalt(rapply(sourceOf, this, [])); } }, 'source').get });
+      get: asNative(getOwnPropertyDescriptor({ get source() { return unsalt(rapply(sourceOf, this, [])); } }, 'source').get, sourceOf) });
     const reCompile = reProto.compile;
     replaceMethod(reProto, 'compile', 2, function (pattern, flags) {
       if (isRegExp(pattern)) return rapply(reCompile, this, [pattern, flags]);

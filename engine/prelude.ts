@@ -72,6 +72,27 @@ export const PRELUDE = `'use strict';
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
   const mapDelete = Map.prototype.delete;
+  // Every function the prelude puts where a builtin was (or beside them: bindings, console) prints as V8 prints its
+  // own natives, 'function name() { [native code] }', never the prelude's source: scripts check for native functions,
+  // and the guards' code is not theirs to read. asNative(fn, original) registers a replacement with the text of the
+  // builtin it replaces (or, given a name, the text V8 gives a native of that name); Function.prototype.toString is
+  // replaced to read the registry first, and is itself registered. Guards call it through replaceMethod and wrap
+  // (prelude-resources.ts) or directly; test/engine/standard-builtins.test.ts finds any function left unregistered.
+  const fnToString = Function.prototype.toString;
+  const nativeText = new WeakMapCtor();
+  // (The text is made when read: registering costs every context only a WeakMap entry.)
+  const asNative = (fn, original) => {
+    rapply(wmSet, nativeText, [fn, original]);
+    return fn;
+  };
+  {
+    const toString = { toString() {
+      const original = rapply(wmGet, nativeText, [this]);
+      if (original === undefined) return rapply(fnToString, this, []);
+      return typeof original === 'function' ? rapply(fnToString, original, []) : 'function ' + original + '() { [native code] }';
+    } }.toString;
+    defineProperty(Function.prototype, 'toString', { __proto__: null, value: asNative(toString, fnToString), writable: true, enumerable: false, configurable: true });
+  }
   // No wasm (it escapes the heap limit), no shared memory or Atomics (races with the host, Atomics.wait).
   delete G.WebAssembly;
   delete G.SharedArrayBuffer;
@@ -102,6 +123,9 @@ export const PRELUDE = `'use strict';
     regExpLiterals.told = true;
     post('L');
   };
+  // What a script that calls eval gets around it (engine/direct-eval.ts), filled by prelude-resources.ts: V8's eval
+  // and the helpers of its checked call sites, handed over once by \`__sandboxEvalKit\`; reset per execution.
+  const evalKit = { __proto__: null, parts: null, reset: null };
   // Allocation and scheduling guards (prelude-resources.ts).
 ${RESOURCE_GUARDS}
   // JSON text is counted as it would be written and refused past a limit before it is built (prelude-json.ts): the
@@ -116,6 +140,7 @@ ${RESOURCE_GUARDS}
       return json;
     } }.stringify;
     defineProperty(stringify, 'length', { __proto__: null, value: 3, configurable: true });
+    asNative(stringify, JSON.stringify);
     defineProperty(JSON, 'stringify', { __proto__: null, value: stringify, writable: true, enumerable: false, configurable: true });
   }
   const MARKER = '${SCRIPT_URL}:';
@@ -345,6 +370,7 @@ ${RESOURCE_GUARDS}
   const binding = (name) => {
     const fn = async function (options) { return call(name, options); };
     defineProperty(fn, 'name', { __proto__: null, value: name, writable: false, enumerable: false, configurable: true });
+    asNative(fn, name);
     return { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false };
   };
   const install = (names) => {
@@ -361,6 +387,7 @@ ${RESOURCE_GUARDS}
       warn(...args) { emit('warn', args); },
       error(...args) { emit('error', args); },
     });
+    asNative(consoleObject.log, 'log'); asNative(consoleObject.info, 'info'); asNative(consoleObject.warn, 'warn'); asNative(consoleObject.error, 'error');
     globals.console = { __proto__: null, value: consoleObject, writable: false, enumerable: false, configurable: false };
     defineProperties(G, globals);
   };
@@ -368,6 +395,7 @@ ${RESOURCE_GUARDS}
   const startMain = (main) => {
     arm();
     delete G.__start;
+    delete G.__sandboxEvalKit;
     if (ex === null || ex.started || typeof main !== 'function') return;
     ex.started = true;
     try {
@@ -386,6 +414,12 @@ ${RESOURCE_GUARDS}
     }
   };
 
+  // Evaluated as the wrapper's arguments, before __start and so before any of the script's code.
+  const takeEvalKit = () => {
+    delete G.__sandboxEvalKit;
+    return evalKit.parts;
+  };
+
   const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, salt) => {
     regExpSalt.value = typeof salt === 'string' ? salt : '';
     regExpLiterals.chars = 0;
@@ -396,6 +430,8 @@ ${RESOURCE_GUARDS}
     install(names);
     // Called first by the user's compiled script (its argument, a function expression, runs nothing).
     defineProperty(G, '__start', { __proto__: null, value: startMain, writable: false, enumerable: false, configurable: true });
+    evalKit.reset();
+    defineProperty(G, '__sandboxEvalKit', { __proto__: null, value: takeEvalKit, writable: false, enumerable: false, configurable: true });
   };
 
   return function run(op, a, b, c, d, e, f, g, h, i, j) {
