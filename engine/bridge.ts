@@ -5,7 +5,7 @@ import type { LogEntry, LogLevel } from './result.ts';
 import { MAX_RESULT_DEPTH } from './prelude.ts';
 
 export type HostResult =
-  | { ok: true; json: string }
+  | { ok: true; json: string; /** CPU the call spent off the server's thread, charged to hostMs. */ hostMs?: number }
   | { ok: false; error: { code: string; message: string; resolution?: string } };
 
 export type HostCall = (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
@@ -174,6 +174,8 @@ export class Execution {
         this.windowFrom = null;
       }
     }
+    // CPU the call spent off the server's thread (a parser thread) is this execution's too.
+    if (result?.ok === true && typeof result.hostMs === 'number' && result.hostMs > 0) this.hostCpuMs += result.hostMs;
     if (this.closed) return CLOSED_REPLY;
     if (result?.ok === true && typeof result.json === 'string') return `R${result.json}`;
     const error = result?.ok === false ? result.error : undefined;

@@ -24,6 +24,11 @@ export interface HandlerContext {
    * with the call still in flight). Heavy handlers check it between steps and stop; invoke checks it around them.
    */
   signal?: AbortSignal;
+  /**
+   * Charges CPU time spent for this call off the server's event loop (a parser thread) to the calling execution
+   * (its hostMs), which the server's own thread time would not show. Absent outside executions.
+   */
+  chargeHostMs?: (ms: number) => void;
 }
 
 export interface Mailer {

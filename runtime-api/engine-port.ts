@@ -1,6 +1,6 @@
 // What the binding core needs from the script engine (engine/ implements it; it knows nothing of bindings).
 export type HostResult =
-  | { ok: true; json: string }
+  | { ok: true; json: string; hostMs?: number }
   | { ok: false; error: { code: string; message: string; resolution?: string } };
 
 export interface ExecutionRequest {

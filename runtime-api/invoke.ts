@@ -68,6 +68,15 @@ export function parseInput<B extends Binding>(binding: B, rawInput: unknown, loc
   return parsed.output;
 }
 
+/** Handler results already checked against their binding's output schema (e.g. on a parser thread): not checked twice. */
+const validated = new WeakSet<object>();
+
+/** Marks `value` as already validated against its binding's output schema; returns it. */
+export function alreadyValidated<T extends object>(value: T): T {
+  validated.add(value);
+  return value;
+}
+
 export async function invoke<B extends Binding>(
   binding: B,
   rawInput: unknown,
@@ -87,6 +96,7 @@ export async function invoke<B extends Binding>(
   }
   // Validating a large output (100,000 cells) is work too: skip it for an answer nobody will read.
   deps.signal?.throwIfAborted();
+  if (raw !== null && typeof raw === 'object' && validated.has(raw)) return raw as v.InferOutput<B['output']>;
   const out = v.safeParse(binding.output, raw);
   if (!out.success) {
     throw new ServiceError('internal_error', {

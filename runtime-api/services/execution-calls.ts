@@ -91,8 +91,11 @@ export class ExecutionCalls {
       }
       // The signal fires when the execution ends, so a killed script's heavy calls stop instead of running on.
       const resolved = await deps;
-      const out = await invoke(binding, raw, caller, signal ? { ...resolved, signal } : resolved);
-      return { ok: true, json: JSON.stringify(out ?? null) };
+      // CPU spent for this call on another thread (a parser), charged to the execution with the reply.
+      let hostMs = 0;
+      const chargeHostMs = (ms: number) => { hostMs += ms; };
+      const out = await invoke(binding, raw, caller, { ...resolved, chargeHostMs, ...(signal ? { signal } : {}) });
+      return { ok: true, json: JSON.stringify(out ?? null), ...(hostMs > 0 ? { hostMs } : {}) };
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'INSUFFICIENT_SCOPE') this.scopeError ??= err;
       return hostError(err, caller.locale);

@@ -4,8 +4,8 @@ import { defineBinding } from '../../define.ts';
 import { FileId } from '../files/schemas.ts';
 import { WorkbookSchema, WORKBOOK_VERSION, type Workbook } from './workbook.ts';
 import { readFileBytes } from '../../services/spreadsheets/files.ts';
-import { readCsv } from '../../services/spreadsheets/csv.ts';
-import { readXlsx } from '../../services/spreadsheets/xlsx.ts';
+import { parseWorkbook } from '../../services/spreadsheets/read-pool.ts';
+import { alreadyValidated } from '../../invoke.ts';
 import { isZip } from '../../services/spreadsheets/zip-guard.ts';
 import { sheetNameFromFile } from '../../services/spreadsheets/names.ts';
 import { l10n } from '../../errors.ts';
@@ -46,11 +46,15 @@ export const spreadsheet_read = defineBinding({
   async handler(input, deps) {
     const { file, bytes } = await readFileBytes(deps, input.fileId, SPREADSHEET_LIMITS.maxFileBytes);
     const options = { maxRows: input.maxRows, maxCells: SPREADSHEET_LIMITS.maxCells };
-    if (isZip(bytes)) return readXlsx(bytes, { ...options, sheet: input.sheet, signal: deps.signal });
+    const xlsx = isZip(bytes);
     const sheetName = sheetNameFromFile(file.name);
-    if (input.sheet !== undefined && input.sheet.toLowerCase() !== sheetName.toLowerCase()) {
+    if (!xlsx && input.sheet !== undefined && input.sheet.toLowerCase() !== sheetName.toLowerCase()) {
       throw invalid('sheet', l10n(`a CSV file has one sheet, named ${JSON.stringify(sheetName)} after the file; omit \`sheet\`.`, `um arquivo CSV tem uma só planilha, chamada ${JSON.stringify(sheetName)} como o arquivo; omita \`sheet\`.`));
     }
-    return { version: WORKBOOK_VERSION, sheets: [readCsv(bytes, { ...options, sheetName })] } satisfies Workbook;
+    // Parsed (and validated) on a parser thread, one at a time per organization and per person.
+    const owner = { org: deps.caller.membership!.orgId, person: deps.caller.userId };
+    const workbook: Workbook = await parseWorkbook(owner, { kind: xlsx ? 'xlsx' : 'csv', bytes, sheetName, options: xlsx ? { ...options, sheet: input.sheet } : options },
+      deps.signal, (ms) => deps.chargeHostMs?.(ms));
+    return alreadyValidated(workbook);
   },
 });
