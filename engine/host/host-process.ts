@@ -370,7 +370,7 @@ export class HostProcess {
         const ex = slot.current!.ex;
         if (guilty.has(ex.id)) slot.crashed(outOfMemory ? MEMORY_LIMIT : CRASHED, false);
         // Nothing it did changed anything (no call, or only reads): running it again elsewhere is invisible and safe.
-        else slot.crashed(ex.repeatable ? CRASHED : BYSTANDER, ex.repeatable);
+        else slot.crashed(ex.repeatable || blamed.has(ex.tenant) ? CRASHED : BYSTANDER, ex.repeatable);
       }
     } else {
       // Nothing named the script to blame (memory cap, missed heartbeat, a V8 check that stops the process without
@@ -387,7 +387,8 @@ export class HostProcess {
       for (const slot of victims) {
         const ex = slot.current!.ex;
         if (cleared.has(slot)) {
-          slot.crashed(ex.repeatable ? CRASHED : BYSTANDER, ex.repeatable);
+          const own = suspects.some((s) => s.current!.ex.tenant === ex.tenant);
+          slot.crashed(ex.repeatable || own ? CRASHED : BYSTANDER, ex.repeatable);
           continue;
         }
         const probation = ambiguous && ex.repeatable && !ex.probation;
