@@ -45,7 +45,6 @@ export const BOUNDED_JSON = `
     const bigintValueOf = typeof BigInt === 'function' ? BigInt.prototype.valueOf : undefined;
     const strCharCodeAt = String.prototype.charCodeAt;
     const strSlice = String.prototype.slice;
-    const regExpExec = RegExp.prototype.exec;
     // fnCall(f, self, ...args) calls f as Function.prototype.call would, without an array per call.
     const fnCall = Function.prototype.call.bind(Function.prototype.call);
     const StringCtor = String;
@@ -56,9 +55,6 @@ export const BOUNDED_JSON = `
     const TAG = Symbol.toStringTag;
     const OVER = freeze({ __proto__: null });
     const DEEP = freeze({ __proto__: null });
-    // What JSON.stringify escapes: control characters, quote, backslash, and surrogates (unless paired).
-    const ESCAPED = /[\\u0000-\\u001f"\\\\\\ud800-\\udfff]/;
-    const firstEscaped = Function.prototype.bind.call(regExpExec, ESCAPED);
 
     // Brand checks: a primitive's valueOf throws for anything but its own wrapper.
     const isBrand = (valueOf, v) => { try { rapply(valueOf, v, []); return true; } catch (_) { return false; } };
@@ -75,22 +71,20 @@ export const BOUNDED_JSON = `
       return v;
     };
 
-    // Length of s once quoted and escaped; only called when s itself fits (so a rope is never flattened past it).
+    // Length of s once quoted and escaped; only called when s itself fits (so a rope is never flattened past it). The
+    // native serializer writes it, a slice at a time so that what it writes at once stays small (never between the
+    // halves of a surrogate pair, which it writes as they are, where a lone half takes six characters). No regular
+    // expression is run: a match would change RegExp.lastMatch and the other legacy statics the script can read.
+    const SLICE = 1 << 16;
     const quotedLength = (s) => {
-      let n = s.length + 2;
-      const m = firstEscaped(s);
-      if (m === null) return n;
-      for (let i = m.index; i < s.length; i++) {
-        const c = fnCall(strCharCodeAt, s, i);
-        if (c < 32) n += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 1 : 5;
-        else if (c === 34 || c === 92) n += 1;
-        else if (c >= 0xd800 && c <= 0xdfff) {
-          if (c <= 0xdbff && i + 1 < s.length) {
-            const d = fnCall(strCharCodeAt, s, i + 1);
-            if (d >= 0xdc00 && d <= 0xdfff) { i++; continue; }
-          }
-          n += 5;
-        }
+      if (s.length <= SLICE) return rapply(nativeStringify, JSONObject, [s]).length;
+      let n = 2;
+      for (let i = 0; i < s.length;) {
+        let end = i + SLICE < s.length ? i + SLICE : s.length;
+        const c = fnCall(strCharCodeAt, s, end - 1);
+        if (end < s.length && c >= 0xd800 && c <= 0xdbff) end++;
+        n += rapply(nativeStringify, JSONObject, [fnCall(strSlice, s, i, end)]).length - 2;
+        i = end;
       }
       return n;
     };

@@ -124,83 +124,176 @@ export const RESOURCE_GUARDS = `
     };
 
     // Strings built in one step by a builtin land in V8's large-object space past the heap limit.
+    // Every replacement here takes its arguments through the builtin's own steps, in the builtin's order, each
+    // conversion once, checks the bound where its inputs are known, and hands the original only primitives, whose
+    // conversion nobody can observe (test/engine/standard-strings.test.ts compares each with plain V8).
+    const toText = (v) => (typeof v === 'string' ? v : \`\${v}\`);
+    const trunc = Math.trunc;
+    const floor = Math.floor;
+    // ToLength of a number (ToIntegerOrInfinity, clamped to [0, 2^53 - 1]).
+    const toLength = (n) => (n !== n || n <= 0 ? 0 : n >= 9007199254740991 ? 9007199254740991 : trunc(n));
     const S = G.String.prototype;
-    const builtLength = (name) => (self, args) => {
-      const s = text(self, 'String.prototype.' + name, MAX_BUILT);
-      const n = name === 'repeat' ? s.length * +args[0] : +args[0];
-      if (n > MAX_BUILT) throw new RangeErrorCtor('Invalid string length');
-      return args;
+    // RequireObjectCoercible(this), then ToString(this), with V8's message.
+    const receiverText = (self, name) => {
+      if (self === null || self === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
+      return toText(self);
     };
-    wrap(S, 'repeat', builtLength('repeat'));
-    wrap(S, 'padStart', builtLength('padStart'));
-    wrap(S, 'padEnd', builtLength('padEnd'));
+    const tooBig = () => new RangeErrorCtor('Invalid string length');
+    const strRepeat = S.repeat;
+    const mapGetS = Map.prototype.get;
+    const strIndexOfS = S.indexOf;
+    const strSliceS = S.slice;
+    // How V8 prints an object in a message, without running any of its code: as it names the receiver a method
+    // refuses (Map.prototype.get refuses anything but a Map).
+    const printed = (o) => {
+      try { rapply(mapGetS, o, [undefined]); } catch (e) {
+        const m = e.message;
+        const at = rapply(strIndexOfS, m, ['incompatible receiver ']);
+        if (at >= 0) return rapply(strSliceS, m, [at + 22]);
+      }
+      return '#<Map>';
+    };
+    replaceMethod(S, 'repeat', 1, function (count) {
+      const s = receiverText(this, 'repeat');
+      const n = +count;
+      const k = n !== n ? 0 : trunc(n);
+      // A negative or infinite count is a RangeError naming the count as given.
+      if (k < 0 || k === Infinity) {
+        if (count !== null && (typeof count === 'object' || typeof count === 'function')) throw new RangeErrorCtor('Invalid count value: ' + printed(count));
+        return rapply(strRepeat, s, [count]);
+      }
+      if (k > 0 && s.length * k > MAX_BUILT) throw tooBig();
+      return rapply(strRepeat, s, [n]);
+    });
+    const padding = (name) => {
+      const original = S[name];
+      replaceMethod(S, name, 1, function (maxLength, fillString) {
+        const s = receiverText(this, name);
+        const n = toLength(+maxLength);
+        if (n <= s.length) return s;
+        const fill = fillString === undefined ? ' ' : toText(fillString);
+        if (fill.length > 0 && n > MAX_BUILT) throw tooBig();
+        return rapply(original, s, [n, fill]);
+      });
+    };
+    padding('padStart');
+    padding('padEnd');
 
     // So do strings assembled from many parts in one step, and the parts can be one string shared many times (30 ×
     // a 16 M-character string joined: 480 M characters, result ok before this guard). join and toLocaleString, of
-    // arrays and typed arrays, first convert each element once, in order, as the builtin would, and add up the
-    // length they would build; the builtin then joins the converted parts. A cyclic array joins as '' where it
-    // recurs, as in V8.
-    const floor = Math.floor;
+    // arrays and typed arrays, convert each element once, in order, as the builtin would, and add up the length they
+    // would build; the original then joins the converted parts, a chunk at a time (a sparse array of 2^25 holes
+    // joins without a part per hole held at once). A cyclic array joins as '' where it recurs, as in V8.
     const ObjectCtor = Object;
     // Null-prototype records: a setter the script puts on Array.prototype never sees (or keeps) these.
     const joining = { __proto__: null, length: 0 };
     const inJoin = (o) => { for (let i = 0; i < joining.length; i++) if (joining[i] === o) return true; return false; };
-    const lengthOf = (o) => { const n = +o.length; return n > 0 ? floor(n) : 0; };
     const arrayJoin = G.Array.prototype.join;
-    const tooBig = () => new RangeErrorCtor('Invalid string length');
-    // The joined string of self's elements, each turned into a string by convert, sep between them.
-    const joined = (self, what, sep, convert) => {
-      if (self === null || self === undefined) throw new TypeErrorCtor(what + ' called on null or undefined');
-      const o = ObjectCtor(self);
-      if (inJoin(o)) return '';
+    const CHUNK = 4096;
+    // The elements 0..n-1 of o, each turned into a string by convert (null and undefined: ''), sep between them.
+    const joinElements = (o, n, sep, convert, locales, options) => {
+      // The separators alone would pass the limit: refused at once, not after walking every hole.
+      if (n > 1 && (n - 1) * sep.length > MAX_BUILT) throw tooBig();
+      const chunk = { __proto__: null, length: 0 };
+      const chunks = { __proto__: null, length: 0 };
+      let total = 0;
+      for (let i = 0; i < n; i++) {
+        const v = o[i];
+        const part = v === undefined || v === null ? '' : convert(v, locales, options);
+        total += (i > 0 ? sep.length : 0) + part.length;
+        if (total > MAX_BUILT) throw tooBig();
+        chunk[chunk.length++] = part;
+        if (chunk.length === CHUNK) {
+          chunks[chunks.length++] = rapply(arrayJoin, chunk, [sep]);
+          chunk.length = 0;
+        }
+      }
+      if (chunks.length === 0) return rapply(arrayJoin, chunk, [sep]);
+      if (chunk.length > 0) chunks[chunks.length++] = rapply(arrayJoin, chunk, [sep]);
+      return rapply(arrayJoin, chunks, [sep]);
+    };
+    // V8's join: an empty receiver, or one already being joined (a cycle), joins as ''.
+    const cycleSafe = (o, n, sep, convert, locales, options) => {
+      if (n === 0 || inJoin(o)) return '';
       joining[joining.length++] = o;
       try {
-        const n = lengthOf(o);
-        // The separators alone would pass the limit: refused at once, as V8 does, not after walking every hole.
-        if (n > 1 && (n - 1) * sep.length > MAX_BUILT) throw tooBig();
-        const parts = { __proto__: null, length: 0 };
-        let total = 0;
-        for (let i = 0; i < n; i++) {
-          const v = o[i];
-          const part = v === undefined || v === null ? '' : convert(v);
-          total += (i > 0 ? sep.length : 0) + part.length;
-          if (total > MAX_BUILT) throw tooBig();
-          parts[i] = part;
-        }
-        parts.length = n;
-        return rapply(arrayJoin, parts, [sep]);
+        return joinElements(o, n, sep, convert, locales, options);
       } finally {
         joining[--joining.length] = undefined;
       }
     };
-    const toText = (v) => (typeof v === 'string' ? v : \`\${v}\`);
+    // ToObject(this) and LengthOfArrayLike, with V8's limit on the length and its messages.
+    const arrayLength = (o) => {
+      const n = toLength(+o.length);
+      if (n > 4294967295) throw new TypeErrorCtor('Invalid array length');
+      return n;
+    };
+    // Invoke(v, 'toLocaleString', locales, options), then ToString of what it returns, with V8's message.
+    // V8's words for a value called as a function that is not one, where it names the value by its type.
+    const notCallable = (f) => new TypeErrorCtor((f !== null && typeof f === 'object' ? 'object' : typeof f === 'string' ? 'string "' + f + '"'
+      : typeof f === 'symbol' || f === undefined ? typeof f : typeof f + ' ' + toText(f)) + ' is not a function');
+    const localeText = (v, locales, options) => {
+      const f = v.toLocaleString;
+      if (typeof f !== 'function') throw notCallable(f);
+      return toText(rapply(f, v, [locales, options]));
+    };
     const A = G.Array.prototype;
     const TA = getPrototypeOf(G.Uint8Array).prototype;
     const taLength = getOwnPropertyDescriptor(TA, 'length').get;
     const taJoin = TA.join;
     replaceMethod(A, 'join', 1, function (separator) {
+      if (this === null || this === undefined) throw new TypeErrorCtor('Array.prototype.join called on null or undefined');
+      const o = ObjectCtor(this);
+      const n = arrayLength(o);
       const sep = separator === undefined ? ',' : toText(separator);
-      return joined(this, 'Array.prototype.join', sep, toText);
+      return cycleSafe(o, n, sep, toText);
     });
-    const localized = (what) => function (locales, options) {
-      return joined(this, what, ',', (v) => toText(v.toLocaleString(locales, options)));
-    };
-    replaceMethod(A, 'toLocaleString', 0, localized('Array.prototype.toLocaleString'));
-    // A typed array's elements are numbers: what the widest of its type can print bounds the result at once.
+    replaceMethod(A, 'toLocaleString', 0, function (locales, options) {
+      if (this === null || this === undefined) throw new TypeErrorCtor('Cannot convert undefined or null to object');
+      const o = ObjectCtor(this);
+      return cycleSafe(o, arrayLength(o), ',', localeText, locales, options);
+    });
+    // A typed array's elements are numbers: what the widest of its type can print bounds the result at once. The
+    // original checks the receiver (a typed array, not detached) and reads its length before it converts the
+    // separator; the separator it is given is an object of ours whose conversion converts the script's, measures,
+    // and, when the text could pass the limit, stops the original there (STOP) so the elements are joined here.
     const widest = { __proto__: null, Int8Array: 4, Uint8Array: 3, Uint8ClampedArray: 3, Int16Array: 6, Uint16Array: 5,
       Int32Array: 11, Uint32Array: 10, Float16Array: 24, Float32Array: 24, Float64Array: 24, BigInt64Array: 20, BigUint64Array: 20 };
     const taTag = getOwnPropertyDescriptor(TA, Symbol.toStringTag).get;
+    const STOP = freeze({ __proto__: null });
     replaceMethod(TA, 'join', 1, function (separator) {
-      const n = rapply(taLength, this, []);
-      const sep = separator === undefined ? ',' : toText(separator);
-      const width = widest[rapply(taTag, this, [])] ?? 24;
-      if (n * (width + sep.length) <= MAX_BUILT) return rapply(taJoin, this, [sep]);
-      return joined(this, '%TypedArray%.prototype.join', sep, toText);
+      const self = this;
+      const stop = { __proto__: null, n: 0, sep: ',', toString() {
+        stop.n = rapply(taLength, self, []);
+        if (separator !== undefined) stop.sep = toText(separator);
+        const width = widest[rapply(taTag, self, [])] ?? 24;
+        if (stop.n * (width + stop.sep.length) > MAX_BUILT) throw STOP;
+        return stop.sep;
+      } };
+      try {
+        return rapply(taJoin, self, [stop]);
+      } catch (e) {
+        if (e !== STOP) throw e;
+      }
+      // Elements of a buffer detached meanwhile read as undefined: ''.
+      return joinElements(self, stop.n, stop.sep, toText);
     });
-    const taLocalized = localized('%TypedArray%.prototype.toLocaleString');
+    // toLocaleString has the same receiver checks as join: join's, stopped before its separator, with its name.
+    const strIndexOfJ = S.indexOf;
+    const strSliceJ = S.slice;
+    const checkTypedArray = { __proto__: null, toString() { throw STOP; } };
     replaceMethod(TA, 'toLocaleString', 0, function (locales, options) {
-      rapply(taLength, this, []); // a TypeError for anything but a typed array, as the builtin's
-      return rapply(taLocalized, this, [locales, options]);
+      try {
+        rapply(taJoin, this, [checkTypedArray]);
+      } catch (e) {
+        if (e !== STOP) {
+          const message = e instanceof TypeErrorCtor ? e.message : undefined;
+          const at = typeof message === 'string' ? rapply(strIndexOfJ, message, ['%TypedArray%.prototype.join']) : -1;
+          if (at < 0) throw e;
+          throw new TypeErrorCtor(rapply(strSliceJ, message, [0, at]) + '%TypedArray%.prototype.toLocaleString' + rapply(strSliceJ, message, [at + 27]));
+        }
+      }
+      return joinElements(this, rapply(taLength, this, []), ',', localeText, locales, options);
     });
 
     // Percent-encoding writes up to nine characters for one: an input that could pass the limit is measured first
@@ -346,21 +439,62 @@ ${INTL_GUARDS}
       try { return compile(s); } catch (_) { return compile(p); }
     };
     const construct = (p, f, nt) => compiled(p, (source) => rconstruct(RE, [source, f], nt));
-    // What the constructor does with its arguments before it compiles, done once here so that the original receives
-    // strings (or a RegExp object) and runs no script code a second time.
+    // The flags a RegExp was made with ([[OriginalFlags]]), read through the builtin flag getters, which nobody can
+    // observe, in the order V8's flags getter writes them.
+    const flagLetters = { __proto__: null, length: 0 };
+    const flagReaders = { __proto__: null, length: 0 };
+    for (const [letter, name] of [['d', 'hasIndices'], ['g', 'global'], ['i', 'ignoreCase'], ['m', 'multiline'], ['s', 'dotAll'], ['u', 'unicode'], ['v', 'unicodeSets'], ['y', 'sticky']]) {
+      const d = getOwnPropertyDescriptor(reProto, name);
+      if (d !== undefined && typeof d.get === 'function') { flagLetters[flagLetters.length++] = letter; flagReaders[flagReaders.length++] = d.get; }
+    }
+    const originalFlags = (rx) => {
+      let f = '';
+      for (let i = 0; i < flagReaders.length; i++) if (rapply(flagReaders[i], rx, [])) f += flagLetters[i];
+      return f;
+    };
+    // IsRegExp: Symbol.match when the object has one, its brand otherwise.
+    const isRegExpLike = (v) => {
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return false;
+      const m = v[symMatch];
+      return m !== undefined ? !!m : isRegExp(v);
+    };
+    // What RegExpAlloc reads of newTarget (its prototype) V8 reads once, before the pattern is converted. Called
+    // with new, the replacement has had it read already for its own \`this\`, whose prototype is what was read; only
+    // when that is Object.prototype (also what a non-object prototype gives \`this\`) is it read again to tell them
+    // apart. The constructor's own prototype cannot be observed: the original is the new target then (its objects
+    // keep V8's fast map); any other new target is stood for by alloc, given the prototype.
+    const ObjectProto = Object.prototype;
+    const alloc = function () {};
+    const allocFor = (nt, self) => {
+      if (nt === RegExp || nt === RE) return RE;
+      let proto = getPrototypeOf(self);
+      if (proto === ObjectProto) {
+        const p = nt.prototype;
+        proto = p !== null && (typeof p === 'object' || typeof p === 'function') ? p : reProto;
+      }
+      alloc.prototype = proto;
+      return alloc;
+    };
+    // The constructor's steps (IsRegExp, the same-constructor shortcut, the pattern's source and flags), done once
+    // here, so that the original receives strings and runs no script code a second time; a RegExp pattern's source
+    // was checked when it was made.
     const RegExp = function RegExp(pattern, flags) {
-      const regExpLike = pattern !== null && (typeof pattern === 'object' || typeof pattern === 'function') && !!pattern[symMatch];
-      if (new.target === undefined && regExpLike && flags === undefined && pattern.constructor === RegExp) return pattern;
+      const patternIsRegExp = isRegExpLike(pattern);
+      if (new.target === undefined && patternIsRegExp && flags === undefined && pattern.constructor === RegExp) return pattern;
+      const nt = new.target === undefined ? RegExp : new.target;
+      if (isRegExp(pattern)) {
+        return rconstruct(RE, [rapply(sourceOf, pattern, []), flags === undefined ? originalFlags(pattern) : flags], allocFor(nt, this));
+      }
       let p = pattern;
       let f = flags;
-      if (isRegExp(pattern)) return rconstruct(RE, [pattern, flags], new.target === undefined ? RegExp : new.target);
-      if (regExpLike) {
+      if (patternIsRegExp) {
         p = pattern.source;
         if (flags === undefined) f = pattern.flags;
       }
-      p = checkedSource(p === undefined ? '' : toText(p));
+      const target = allocFor(nt, this);
+      p = p === undefined ? '' : toText(p);
       if (f !== undefined) f = toText(f);
-      return construct(p, f, new.target === undefined ? RegExp : new.target);
+      return construct(checkedSource(p), f, target);
     };
     asNative(RegExp, RE);
     for (const key of Reflect.ownKeys(RE)) {
@@ -373,21 +507,46 @@ ${INTL_GUARDS}
     defineProperty(reProto, 'source', { __proto__: null, enumerable: false, configurable: true,
       get: asNative(getOwnPropertyDescriptor({ get source() { return unsalt(rapply(sourceOf, this, [])); } }, 'source').get, sourceOf) });
     const reCompile = reProto.compile;
+    // Annex B's compile: the receiver is checked first (the original throws for anything but a RegExp before it
+    // reads its arguments), then the pattern and flags are converted once, in order.
     replaceMethod(reProto, 'compile', 2, function (pattern, flags) {
-      if (isRegExp(pattern)) return rapply(reCompile, this, [pattern, flags]);
-      const p = checkedSource(pattern === undefined ? '' : toText(pattern));
-      return compiled(p, (source) => rapply(reCompile, this, [source, flags]));
+      if (!isRegExp(this) || isRegExp(pattern)) return rapply(reCompile, this, [pattern, flags]);
+      const p = pattern === undefined ? '' : toText(pattern);
+      const f = flags === undefined ? undefined : toText(flags);
+      return compiled(checkedSource(p), (source) => rapply(reCompile, this, [source, f]));
     });
-    // match, matchAll and search compile a pattern given as anything but an object with the method of their symbol
-    // (with the flags of RegExpCreate: none, or 'g' for matchAll); a long one is made here, salted, and used instead.
+    // GetMethod, with V8's message for a value that is not callable.
+    const methodOf = (v, key, what) => {
+      const f = v[key];
+      if (f === undefined || f === null) return undefined;
+      if (typeof f !== 'function') throw what === undefined ? notCallable(f) : new TypeErrorCtor(what + ' is not a function');
+      return f;
+    };
+    const strIncludes = S.includes;
+    // matchAll and replaceAll refuse a RegExp (by IsRegExp) without the g flag, before they look for its method.
+    const requireGlobal = (rx, name) => {
+      if (!isRegExpLike(rx)) return;
+      const flags = rx.flags;
+      if (flags === undefined || flags === null) {
+        throw new TypeErrorCtor(name === 'matchAll' ? 'The .flags property of the argument to String.prototype.matchAll cannot be null or undefined' : 'String.prototype.' + name + ' called on null or undefined');
+      }
+      if (!rapply(strIncludes, toText(flags), ['g'])) throw new TypeErrorCtor('String.prototype.' + name + ' called with a non-global RegExp argument');
+    };
+    // match, matchAll and search call the method of their symbol on anything but undefined or null that has one;
+    // otherwise they make a RegExp of the pattern (RegExpCreate, with no flags or 'g' for matchAll), here, checked
+    // and salted when long, and invoke that method on it, as the original would.
     for (const [name, symbol, flags] of [['match', Symbol.match, undefined], ['matchAll', Symbol.matchAll, 'g'], ['search', Symbol.search, undefined]]) {
-      wrap(S, name, (self, args) => {
-        const r = args[0];
-        if (r === undefined || r === null || typeof r === 'symbol') return args;
-        if ((typeof r === 'object' || typeof r === 'function') && r[symbol] != null) return args;
-        args[0] = checkedSource(toText(r));
-        if (salts(args[0])) args[0] = construct(args[0], flags, RE);
-        return args;
+      const what = name === 'matchAll' ? 'Symbol(Symbol.matchAll)' : name === 'match' ? 'Symbol(Symbol.match)' : 'Symbol(Symbol.search)';
+      replaceMethod(S, name, 1, function (regexp) {
+        if (this === null || this === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
+        if (regexp !== undefined && regexp !== null) {
+          if (name === 'matchAll') requireGlobal(regexp, name);
+          const method = methodOf(regexp, symbol, what);
+          if (method !== undefined) return rapply(method, regexp, [this]);
+        }
+        const s = toText(this);
+        const rx = construct(checkedSource(regexp === undefined ? '' : toText(regexp)), flags, RE);
+        return rx[symbol](s);
       });
     }
 
@@ -399,6 +558,10 @@ ${INTL_GUARDS}
     const strIndexOf = S.indexOf;
     const strSlice = S.slice;
     const isCallable = (f) => typeof f === 'function';
+    const toObject = (v) => {
+      if (v === null || v === undefined) throw new TypeErrorCtor('Cannot convert undefined or null to object');
+      return ObjectCtor(v);
+    };
     const symReplace = Symbol.replace;
     // The character at i, or '' past the end (an index past the end would be looked up on String.prototype).
     const charAt = (t, i) => (i < t.length ? t[i] : '');
@@ -412,8 +575,9 @@ ${INTL_GUARDS}
       return function (matched) {
         const r = toText(rapply(fn, undefined, arguments));
         const n = arguments.length;
-        // (matched, ...captures, position, subject[, groups])
-        const position = arguments[typeof arguments[n - 1] === 'string' ? n - 2 : n - 3];
+        // (matched, ...captures, position, subject[, groups]): the position is the only number (captures are strings
+        // or undefined), and groups, when there, can be anything.
+        const position = arguments[typeof arguments[n - 2] === 'number' ? n - 2 : n - 3];
         if (position >= next) {
           total += position - next + r.length;
           next = position + toText(matched).length;
@@ -444,27 +608,35 @@ ${INTL_GUARDS}
         if (at + step > subject.length) break;
       }
     };
+    // The original is handed the search string inside an object of ours with no Symbol.replace: given the string, it
+    // would look that symbol up again, on String.prototype (the script's own, where it has put one).
+    const searchText = { __proto__: null, [symReplace]: undefined, value: '', toString() { return searchText.value; } };
+    const searchFor = (search) => { searchText.value = search; return searchText; };
     for (const [name, all] of [['replace', false], ['replaceAll', true]]) {
       const original = S[name];
       replaceMethod(S, name, 2, function (searchValue, replaceValue) {
         if (this === null || this === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
         // A pattern with its own replace method (a RegExp) is its business: RegExp.prototype[Symbol.replace] is guarded.
-        if (searchValue !== null && (typeof searchValue === 'object' || typeof searchValue === 'function') && searchValue[symReplace] != null) {
-          return rapply(original, this, [searchValue, replaceValue]);
+        if (searchValue !== undefined && searchValue !== null) {
+          if (all) requireGlobal(searchValue, name);
+          const replacer = methodOf(searchValue, symReplace);
+          if (replacer !== undefined) return rapply(replacer, searchValue, [this, replaceValue]);
         }
         const subject = toText(this);
         const search = toText(searchValue);
-        if (isCallable(replaceValue)) return rapply(original, subject, [search, counted(replaceValue, subject)]);
+        if (isCallable(replaceValue)) return rapply(original, subject, [searchFor(search), counted(replaceValue, subject)]);
         const t = toText(replaceValue);
         const matches = !all ? 1 : search.length === 0 ? subject.length + 1 : floor(subject.length / search.length);
         if (worstCase(subject, t, matches, search.length) > MAX_BUILT) checkStringReplace(subject, search, t, all);
-        return rapply(original, subject, [search, t]);
+        return rapply(original, subject, [searchFor(search), t]);
       });
     }
     // GetSubstitution for a regular expression, as a replacement function: the original then calls it per match.
     const expand = (t) => function (matched, ...rest) {
-      const hasGroups = typeof rest[rest.length - 1] !== 'string';
-      const groups = hasGroups ? rest[rest.length - 1] : undefined;
+      // The position is the only number among the arguments; groups, when there, come after the subject and are
+      // converted to an object as GetSubstitution's caller does (null: a TypeError), once per match.
+      const hasGroups = typeof rest[rest.length - 2] !== 'number';
+      const groups = hasGroups ? toObject(rest[rest.length - 1]) : undefined;
       const m = rest.length - (hasGroups ? 3 : 2);
       const position = rest[m];
       const subject = rest[m + 1];
@@ -491,7 +663,7 @@ ${INTL_GUARDS}
           else { out += '$'; i = at + 1; }
         } else if (d === '<' && groups !== undefined && rapply(strIndexOf, t, ['>', at + 2]) >= 0) {
           const close = rapply(strIndexOf, t, ['>', at + 2]);
-          const v = ObjectCtor(groups)[rapply(strSlice, t, [at + 2, close])];
+          const v = groups[rapply(strSlice, t, [at + 2, close])];
           out += v === undefined ? '' : toText(v);
           i = close + 1;
         } else { out += '$'; i = at + 1; }
@@ -526,6 +698,8 @@ ${INTL_GUARDS}
     };
     const reReplace = reProto[symReplace];
     replaceMethod(reProto, symReplace, 2, function (string, replaceValue) {
+      // Anything but an object is the original's TypeError, before the arguments are read.
+      if (this === null || (typeof this !== 'object' && typeof this !== 'function')) return rapply(reReplace, this, []);
       const subject = toText(string);
       if (isCallable(replaceValue)) return rapply(reReplace, this, [subject, counted(replaceValue, subject)]);
       const t = toText(replaceValue);
