@@ -46,6 +46,8 @@ export class Quarantine {
   private syncing: Promise<void> | null = null;
   /** Resolves once strikes recorded before this instance started have been read (or the first read failed). */
   readonly loaded: Promise<void>;
+  /** `loaded` has resolved (checked first, so that a running engine adds no await to every execution). */
+  isLoaded = false;
   /** The last error the ledger gave (reads and writes go on in memory meanwhile). */
   ledgerError: Error | null = null;
 
@@ -56,10 +58,11 @@ export class Quarantine {
     this.ledger = ledger;
     if (!ledger) {
       this.loaded = Promise.resolve();
+      this.isLoaded = true;
       return;
     }
     this.syncedTo = Date.now() - this.retentionMs();
-    this.loaded = this.sync();
+    this.loaded = this.sync().then(() => { this.isLoaded = true; });
     this.timer = setInterval(() => void this.sync(), SYNC_MS);
     this.timer.unref();
   }
