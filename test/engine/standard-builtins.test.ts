@@ -166,6 +166,13 @@ const DIRECT_EVAL = [
   `(function () { var eval2 = 1; return eval('eval2 + 1'); })()`,
   `(() => { const saved = globalThis.eval; globalThis.eval = (x) => 'mine:' + x; try { return [eval('1+1'), typeof eval]; } finally { globalThis.eval = saved; } })()`,
   `(function () { try { eval('('); } catch (e) { return e.constructor.name; } })()`,
+  `(function (a = eval('1 + 1'), b = eval('a * 3')) { return [a, b]; })()`,
+  `(function () { var v = 'inner'; const tag = eval; return [tag\`x\`.length, (eval)('v'), eval(eval('"v"')), eval?.('typeof v')]; })()`,
+  `(function () { var v = 4; class K { field = eval('v + 1'); eval() { return 'method'; } } const k = new K(); return [k.field, k.eval()]; })()`,
+  `(function () { var v = 5; eval: for (;;) { break eval; } return { eval: eval('v') }.eval; })()`,
+  `(function () { var v = 6; return eval(
+    'v' +
+    '+ 1'); })()`,
 ];
 
 t.test('eval(...) in a script is a direct eval, as in V8', async (t) => {
@@ -175,6 +182,12 @@ t.test('eval(...) in a script is a direct eval, as in V8', async (t) => {
   // A script that binds the name eval itself is run as written: its eval is its own.
   const own = `var eval = (x) => 'own:' + x; return [eval('1'), (function () { return eval('2'); })()];`;
   t.same(await both(own), { sandbox: ['own:1', 'own:2'], plain: ['own:1', 'own:2'] });
+});
+
+t.test('a rewritten script keeps its lines: errors after an eval call spanning lines name the line the author wrote', async (t) => {
+  const r = await engine.execute({ source: 'const x = 1;\nconst y = eval(\n  "x + 1"\n);\nnull.boom;\n', bindings: [], hostCall: new FakeHost().hostCall, limits: { wallMs: 5000, cpuMs: 5000 } });
+  t.equal(r.ok, false);
+  t.equal(r.error?.line, 5);
 });
 
 t.test('every source a direct eval reaches is still capped, and V8\'s eval is never handed to the script', async (t) => {
