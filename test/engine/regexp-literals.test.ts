@@ -75,7 +75,7 @@ t.test('an execution with long literals keeps its isolate and its results', asyn
   t.teardown(() => engine.close());
   const source = `const r = ${literal('k')}; return [r.test('w7qk'), r.test('zz'), r.test('nope'), (0, eval)(${JSON.stringify(literal('e'))}).test('w9qe')]`;
   for (let i = 0; i < 4; i++) {
-    const r = await runAs(engine, source, i % 2 ? 'org_a' : 'org_b', 20_000);
+    const r = await runAs(engine, source, i % 2 ? 'org_a' : 'org_b', 5_000);
     t.same(r.result, [true, true, false, true], `run ${i}`);
     const after = await runAs(engine, 'return 1 + 1', 'org_c');
     t.equal(after.result, 2, 'the next execution runs');
