@@ -112,6 +112,8 @@ export class Pool {
   private readonly stoppedAt = new Map<string, number>();
   /** A host being emptied for a risky waiter: others' work starts elsewhere meanwhile (see updateDrain). */
   private drain: object | null = null;
+  /** The host the last risky execution started on: the next one goes there too if it can (see updateDrain). */
+  private cordonHost: object | null = null;
   private readonly config: ResolvedConfig;
   private readonly hooks: SlotHooks;
   private readonly readyWaiters: (() => void)[] = [];
@@ -348,9 +350,12 @@ export class Pool {
   }
 
   /**
-   * Picks the host to empty for the oldest risky waiter the pool could not place: an idle one if there is one, else
-   * the one already chosen, else the one running the fewest executions. Without it, a steady load of others' work
-   * could keep every host busy forever; with it, the risky waiter waits at most for the scripts running there.
+   * Picks the host to empty for the oldest risky waiter the pool could not place: the host the last risky
+   * execution ran on (so that a storm of them keeps to one host, being replaced there, while others' work keeps to
+   * the rest: emptying whichever host was idle at the moment moved the storm onto the hosts serving everyone else),
+   * else an idle one, else the one already chosen, else the one running the fewest executions. Without it, a steady
+   * load of others' work could keep every host busy forever; with it, the risky waiter waits at most for the scripts
+   * running there.
    */
   private updateDrain(): void {
     const waiting = this.queue.some((w) => !this.held(w.ex) && this.risky(w.ex));
@@ -358,6 +363,7 @@ export class Pool {
     const cordon = this.cordon();
     if (!waiting || cordon.used >= cordon.max) { this.drain = null; return; }
     const candidates = hosts.filter((h) => this.load(h).risky === 0 && !this.slots.some((s) => s.host === h && s.exposed === true));
+    if (this.cordonHost && candidates.includes(this.cordonHost)) { this.drain = this.cordonHost; return; }
     const idle = candidates.find((h) => this.load(h).all === 0 && this.slots.some((s) => s.host === h && free(s)));
     if (idle) { this.drain = idle; return; }
     if (this.drain && candidates.includes(this.drain)) return;
@@ -420,6 +426,7 @@ export class Pool {
     for (const p of principalsOf(ex)) this.running.set(p, (this.running.get(p) ?? 0) + 1);
     this.current.set(slot, ex);
     if (slot.host === this.drain) this.drain = null;
+    if (slot.host && this.risky(ex)) this.cordonHost = slot.host;
     const queueMs = performance.now() - ex.queuedAt;
     // A run whose host process died for another execution's script never really ran: it goes again, first in line.
     const result = slot.run(ex).then((end) => {
