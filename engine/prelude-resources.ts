@@ -550,6 +550,47 @@ ${INTL_GUARDS}
       });
     }
 
+    // Symbol.split and Symbol.matchAll make their matcher with the receiver's species constructor, which is the
+    // original RegExp, uncapped, when the receiver has no constructor or the constructor no species: the source of a
+    // RegExp-like object would be compiled whatever its length (130 KB in the sandbox before this). A real RegExp's
+    // source was checked when it was made. Any other receiver reaches the original through a stand-in of ours that
+    // reads each property from it where the original would (constructor, its species, flags, lastIndex), and whose
+    // species makes the matcher from the receiver itself, with this RegExp in place of the original.
+    const symSpecies = Symbol.species;
+    const ProxyCtor = Proxy;
+    const probeConstruct = { __proto__: null, construct: () => probeConstruct };
+    const isConstructor = (f) => {
+      if (f === null || (typeof f !== 'object' && typeof f !== 'function')) return false;
+      try { new (new ProxyCtor(f, probeConstruct))(); return true; } catch (_) { return false; }
+    };
+    for (const symbol of [Symbol.split, Symbol.matchAll]) {
+      const original = reProto[symbol];
+      replaceMethod(reProto, symbol, original.length, function (string, limit) {
+        const rx = this;
+        if (rx === null || (typeof rx !== 'object' && typeof rx !== 'function') || isRegExp(rx)) return rapply(original, rx, [string, limit]);
+        let ctor;
+        let maker;
+        const make = function (_, flags) { return rconstruct(maker, [rx, flags]); };
+        const species = { __proto__: null, get [symSpecies]() {
+          const s = ctor === undefined ? undefined : ctor[symSpecies];
+          if (s === undefined || s === null) maker = RegExp;
+          else if (isConstructor(s)) maker = s;
+          else throw new TypeErrorCtor('object.constructor[Symbol.species] is not a constructor');
+          return make;
+        } };
+        const standIn = { __proto__: null,
+          get constructor() {
+            ctor = rx.constructor;
+            if (ctor !== undefined && (ctor === null || (typeof ctor !== 'object' && typeof ctor !== 'function'))) throw new TypeErrorCtor('The .constructor property is not an object');
+            return species;
+          },
+          get flags() { return rx.flags; },
+          get lastIndex() { return rx.lastIndex; },
+        };
+        return rapply(original, standIn, [string, limit]);
+      });
+    }
+
     // Replacing builds its result in one step too, and a replacement can be much longer than what it replaces: a
     // function returning one 16 M-character string for 30 matches gave 480 M characters (result ok), and '$&' 30
     // times over 4 M matches took a host past its memory cap. A replacement function is wrapped to add up what it

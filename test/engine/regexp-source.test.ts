@@ -47,6 +47,10 @@ t.test(`a source of ${MAX_DYNAMIC_SOURCE} characters compiles; one more is refus
     construct: 'new RegExp(p)', call: 'RegExp(p, "g")', object: 'new RegExp({ toString: () => p })',
     regExpLike: 'new RegExp({ [Symbol.match]: true, source: p })', subclass: 'new (class extends RegExp {})(p)',
     compile: '/x/.compile(p)', match: "'b'.match(p)", matchAll: "[...'b'.matchAll(p)]", search: "'b'.search(p)",
+    // A RegExp-like receiver without a constructor: the species constructor is the RegExp of the language itself.
+    split: "RegExp.prototype[Symbol.split].call({ [Symbol.match]: true, constructor: undefined, source: p, flags: '' }, 'b')",
+    splitSpecies: "RegExp.prototype[Symbol.split].call({ [Symbol.match]: true, constructor: { [Symbol.species]: null }, source: p, flags: '' }, 'b')",
+    regExpMatchAll: "[...RegExp.prototype[Symbol.matchAll].call({ [Symbol.match]: true, constructor: undefined, source: p, flags: 'g', lastIndex: 0 }, 'b')]",
   };
   const outcome = (n: number) => `${at(n)} const out = {}; for (const [k, f] of Object.entries({ ${Object.entries(paths).map(([k, e]) => `${k}: () => ${e}`).join(', ')} })) {
     try { f(); out[k] = 'compiled' } catch (e) { out[k] = e.constructor.name + ': ' + e.message.slice(0, 150) } } return out`;

@@ -156,6 +156,24 @@ t.test('match, matchAll and search look up their method once and make a RegExp o
   `, 'reads, conversions, results and errors');
 });
 
+t.test('Symbol.split and Symbol.matchAll of RegExp-like objects read their species, flags and lastIndex as V8 does', async (t) => {
+  await same(t, `
+    const like = (name, extra) => traced(name, Object.assign({ [Symbol.match]: true, source: ',', flags: '', lastIndex: spy('lastIndex', 1) }, extra));
+    const split = (rx, ...args) => RegExp.prototype[Symbol.split].call(rx, ...args);
+    const matchAll = (rx, s) => RegExp.prototype[Symbol.matchAll].call(rx, s);
+    T('split without a constructor', () => split(like('like', { constructor: undefined }), spy('string', 'a,b,c'), spy('limit', 5)).join('|'));
+    T('split with a species', () => split(like('like', { constructor: traced('C', { [Symbol.species]: function (r, f) { L('species ' + typeof r + ' ' + f + ' ' + typeof new.target); return /,/y; } }) }), 'a,b').join('|'));
+    T('split with a null species', () => split(like('like', { constructor: { [Symbol.species]: null } }), 'a,b').join('|'));
+    T('split with a species that is not a constructor', () => split(like('like', { constructor: { [Symbol.species]: () => 1 } }), 'a,b'));
+    T('split with a constructor that is not an object', () => split(like('like', { constructor: 1 }), 'a,b'));
+    T('split of a number', () => split(1, 'a,b'));
+    T('split by a subclass', () => { class R extends RegExp {} return 'a1b'.split(new R('\\\\d')).join(); });
+    T('matchAll without a constructor', () => [...matchAll(like('like', { constructor: undefined, flags: spy('flags', 'g') }), spy('string', 'a,b,c'))].map((m) => m.index).join());
+    T('matchAll with a species', () => matchAll(like('like', { constructor: { [Symbol.species]: function (r, f) { L('species ' + f); return { lastIndex: 0 }; } } }), 'a'));
+    T('matchAll a RegExp', () => [...'a1b2'.matchAll(traced('re', /\\d/g))].length);
+  `, 'reads, conversions, results and errors');
+});
+
 t.test('replace and replaceAll look up Symbol.replace once, check a RegExp first, and convert in order', async (t) => {
   await same(t, `
     T('replace', () => String.prototype.replace.call(spy('receiver', 'xabx'), spy('search', 'ab'), spy('replacement', '[$&$\`$\\'$$]')));
