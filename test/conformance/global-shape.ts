@@ -192,8 +192,9 @@ export function parseAllowed(text: string): AllowedDifference[] {
 
 function under(path: string, root: string): boolean {
   if (path === root) return true;
+  // A getter or setter ("get X.y") goes with its property (X.y).
   for (const p of [path, path.replace(/^(get|set) /, '')]) {
-    if (p.startsWith(root) && (p[root.length] === '.' || p[root.length] === '[')) return true;
+    if (p === root || (p.startsWith(root) && (p[root.length] === '.' || p[root.length] === '['))) return true;
   }
   return false;
 }

@@ -6,6 +6,7 @@ import ivm from 'isolated-vm';
 import { PRELUDE, PRELUDE_FILENAME, SCRIPT_URL, SENTINEL } from '../../engine/prelude.ts';
 import { WRAPPER_LINE_OFFSET, wrapSource } from '../../engine/compile.ts';
 import { prepareContextSync } from '../../engine/slot.ts';
+import { EVAL_KIT_PARAMS, rewriteDirectEval } from '../../engine/direct-eval.ts';
 import { setupArguments, type RunTarget } from '../../engine/run.ts';
 import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 
@@ -43,6 +44,15 @@ const HOOKS = `(function (detachNow, printOut, evalNow) {
   define(globalThis, 'print', { value: function print(message) { printOut(String(message)); }, writable: true, enumerable: false, configurable: true });
 })`;
 
+// A script's own eval(...) calls stay direct through a rewrite of its source (engine/direct-eval.ts) that binds the
+// name eval to V8's eval around it, with the helpers of its checked call sites, taken from the prelude by the
+// wrapper (engine/compile.ts wrapSource). Test code is global code, which no wrapper function can surround: the
+// runner takes the same helpers the same way and binds the same names as global lexical declarations, in a script
+// of their own run before a test whose source the engine would rewrite, then runs the rewritten test. Unlike the
+// product's function-scoped binding, code the test compiles at run time (new Function, indirect eval) sees them too.
+const START_WITH_EVAL_KIT = `__start(((${EVAL_KIT_PARAMS}) => { globalThis.__conformanceEvalKit = [${EVAL_KIT_PARAMS}]; return async function anonymous() {}; })(...__sandboxEvalKit()))`;
+const BIND_EVAL_KIT = `let [${EVAL_KIT_PARAMS}] = globalThis.__conformanceEvalKit; delete globalThis.__conformanceEvalKit;`;
+
 // Detaching is done by the host's own primitive, taken from a context the prelude never ran in (the sandbox may
 // remove ArrayBuffer.prototype.transfer). A function of another context of the same isolate is callable directly.
 const DETACH = `(function () { var transfer = ArrayBuffer.prototype.transfer; return function detach(b) { transfer.call(b); }; })()`;
@@ -71,6 +81,8 @@ export class Realms {
   private iso!: ivm.Isolate;
   private prelude!: ivm.Script;
   private start!: ivm.Script;
+  private startWithEvalKit!: ivm.Script;
+  private bindEvalKit!: ivm.Script;
   private hooks!: ivm.Script;
   private detach!: ivm.Reference;
   private helper!: ivm.Context;
@@ -93,6 +105,8 @@ export class Realms {
     this.iso = new ivm.Isolate({ memoryLimit: MEMORY_MB });
     this.prelude = this.iso.compileScriptSync(PRELUDE, { filename: PRELUDE_FILENAME });
     this.start = this.iso.compileScriptSync(wrapSource('', TENANT), { filename: SCRIPT_URL, lineOffset: WRAPPER_LINE_OFFSET });
+    this.startWithEvalKit = this.iso.compileScriptSync(START_WITH_EVAL_KIT, { filename: SCRIPT_URL });
+    this.bindEvalKit = this.iso.compileScriptSync(BIND_EVAL_KIT);
     this.hooks = this.iso.compileScriptSync(HOOKS);
     this.helper = this.iso.createContextSync();
     this.detach = this.helper.evalSync(DETACH, { reference: true }) as ivm.Reference;
@@ -109,8 +123,11 @@ export class Realms {
     try { this.iso.dispose(); } catch { /* already gone */ }
   }
 
-  /** A fresh context of `mode`, with the host hooks of test262 installed unless `hooks` is false. */
-  context(mode: Mode, hooks = true): ivm.Context {
+  /**
+   * A fresh context of `mode`, with the host hooks of test262 installed unless `hooks` is false; in the sandbox, with
+   * the names a rewritten script's direct evals need bound if `evalKit` (see START_WITH_EVAL_KIT).
+   */
+  context(mode: Mode, hooks = true, evalKit = false): ivm.Context {
     let ctx: ivm.Context;
     if (mode === 'plain') {
       ctx = this.iso.createContextSync();
@@ -118,7 +135,12 @@ export class Realms {
       const prepared = prepareContextSync(this.iso, this.prelude);
       ctx = prepared.ctx;
       engineTask(() => prepared.run.applySync(undefined, setupArguments(conformanceTarget(), this.dispatcher)));
-      engineTask(() => this.start.runSync(ctx));
+      if (evalKit) {
+        engineTask(() => this.startWithEvalKit.runSync(ctx));
+        this.bindEvalKit.runSync(ctx);
+      } else {
+        engineTask(() => this.start.runSync(ctx));
+      }
       prepared.run.release();
     }
     if (!hooks) return ctx;
@@ -136,10 +158,12 @@ export class Realms {
     let script: ivm.Script | null = null;
     this.scriptsRun++;
     try {
-      ctx = this.context(mode);
+      // What the engine would compile for this source: its direct evals rewritten (null: left as it is).
+      const rewritten = mode === 'sandbox' ? rewriteDirectEval(code, '', '') : null;
+      ctx = this.context(mode, true, rewritten !== null);
       this.current = ctx;
       try {
-        script = this.iso.compileScriptSync(code, { filename: 'test.js' });
+        script = this.iso.compileScriptSync(rewritten ?? code, { filename: 'test.js' });
       } catch (err) {
         return this.failed(result, 'parse', err);
       }
