@@ -1,7 +1,9 @@
 // One sandbox host process seen from the server: spawning it (scrubbed environment, empty cwd, unprivileged user),
-// the frames to and from it, its memory and heartbeat watchdog, and what happens when it dies: each execution on
-// it ends as `crashed` (or, if it never touched the outside and another's script was to blame, runs again),
-// the death is reported with its reason and the tenants to blame, and a replacement starts with the same slots.
+// the frames to and from it, its memory and heartbeat watchdog, the executions a death would be blamed on (named by
+// V8, ended over their limits and not yet cleared, or not idle under their limit at a memory-cap kill), and what
+// happens when it dies: the guilty ones end (as memory_limit when memory killed it), the others run again when they
+// only read, or end as `crashed`, the death is reported with its reason and the principals to blame, and a
+// replacement starts with the same slots.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
