@@ -99,9 +99,9 @@ const hooks: SlotHooks = {
   },
   recycled: (reason) => out.send(`r${reason}`),
   // V8 gave up on an isolate (its thread is stuck for good, with whatever memory it holds): name the execution that
-  // last ran on it, take no more work, let the executions of the other slots finish (see drain), then end; the server reports
-  // the death against the named execution alone and replaces the process. isolated-vm's other isolates are not
-  // affected by one isolate's failure; what this process can no longer do is free that isolate.
+  // last ran on it, take no more work, let the executions of the other slots finish (see drain), then end; the
+  // server reports the death against the named execution alone and replaces the process. isolated-vm's other
+  // isolates are not affected by one isolate's failure; what this process can no longer do is free that isolate.
   catastrophic: (message, execId) => condemn(execId, message),
   // Sent before the slot prepares its next context, so the server always sees an execution's end before the
   // slot's next ready.
