@@ -517,10 +517,14 @@ ${INTL_GUARDS}
       return compiled(checkedSource(p), (source) => rapply(reCompile, this, [source, f]));
     });
     // GetMethod, with V8's message for a value that is not callable.
+    // What V8 prints of a value in a message, without running any of its code.
+    const printedValue = (v) => (v !== null && (typeof v === 'object' || typeof v === 'function') ? printed(v) : typeof v === 'symbol' ? StringCtor(v) : toText(v));
     const methodOf = (v, key, what) => {
       const f = v[key];
       if (f === undefined || f === null) return undefined;
-      if (typeof f !== 'function') throw what === undefined ? notCallable(f) : new TypeErrorCtor(what + ' is not a function');
+      if (typeof f !== 'function') {
+        throw what === undefined ? notCallable(f) : new TypeErrorCtor("'" + printedValue(f) + "' returned for property '" + what + "' of object '" + printedValue(v) + "' is not a function");
+      }
       return f;
     };
     const strIncludes = S.includes;
@@ -537,7 +541,8 @@ ${INTL_GUARDS}
     // otherwise they make a RegExp of the pattern (RegExpCreate, with no flags or 'g' for matchAll), here, checked
     // and salted when long, and invoke that method on it, as the original would.
     for (const [name, symbol, flags] of [['match', Symbol.match, undefined], ['matchAll', Symbol.matchAll, 'g'], ['search', Symbol.search, undefined]]) {
-      const what = name === 'matchAll' ? 'Symbol(Symbol.matchAll)' : name === 'match' ? 'Symbol(Symbol.match)' : 'Symbol(Symbol.search)';
+      // V8 words a method that is not callable one way for matchAll, another for match and search.
+      const what = name === 'matchAll' ? undefined : name === 'match' ? 'Symbol(Symbol.match)' : 'Symbol(Symbol.search)';
       replaceMethod(S, name, 1, function (regexp) {
         if (this === null || this === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
         if (regexp !== undefined && regexp !== null) {

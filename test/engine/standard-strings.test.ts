@@ -152,6 +152,10 @@ t.test('match, matchAll and search look up their method once and make a RegExp o
     T('matchAll with RegExp.prototype[Symbol.matchAll] replaced', () => { const o = RegExp.prototype[Symbol.matchAll]; RegExp.prototype[Symbol.matchAll] = function (s) { L('matcher ' + this.source + ' ' + this.flags + ' ' + s); return 9; }; try { return 'x'.matchAll('y'); } finally { RegExp.prototype[Symbol.matchAll] = o; } });
     T('search a string', () => String.prototype.search.call(spy('receiver', 'xab'), spy('pattern', 'b')));
     T('search a RegExp', () => 'xab'.search(traced('re', /b/)));
+    T('a Symbol.match that is not callable', () => 'a'.match({ [Symbol.match]: 1 }));
+    T('a Symbol.search that is not callable, of a class', () => 'a'.search(new (class Foo { get [Symbol.search]() { return 'str'; } })()));
+    T('a Symbol.match that is not callable, of a function', () => 'a'.match(Object.assign(() => {}, { [Symbol.match]: [1] })));
+    T('a Symbol.matchAll that is not callable', () => 'a'.matchAll({ [Symbol.matchAll]: {} }));
     T('a number, with String.prototype[Symbol.match] defined', () => { Object.defineProperty(String.prototype, Symbol.match, { get() { L('String.prototype[Symbol.match]'); }, configurable: true }); try { return 'a1'.match(1)[0] + 'a1'.search(1) + [...'a1'.matchAll(1)].length; } finally { delete String.prototype[Symbol.match]; } });
   `, 'reads, conversions, results and errors');
 });
