@@ -27,7 +27,6 @@
 // (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors of Map/Set/object-key growth
 // (fixtures/scripts/hostile/fatal/).
 import { INTL_GUARDS, MAX_INTL_INPUT } from './prelude-intl.ts';
-import { SPELLS_EVAL } from './direct-eval.ts';
 
 /** Longest string the repeat/pad builtins may produce (16 M UTF-16 units: a quarter of the heap at most). */
 export const MAX_BUILT_STRING = 1 << 24;
@@ -355,10 +354,51 @@ ${INTL_GUARDS}
       const mapGetE = Map.prototype.get;
       const mapSetE = Map.prototype.set;
       const mapDeleteE = Map.prototype.delete;
-      const reExecE = G.RegExp.prototype.exec;
-      // Every spelling of the identifier eval (SPELLS_EVAL in direct-eval.ts): a string or a property that merely
-      // says it matches too, which only costs that direct eval its scope.
-      const namesEval = ${SPELLS_EVAL};
+      const indexOfE = G.String.prototype.indexOf;
+      const charCodeAtE = G.String.prototype.charCodeAt;
+      // Part of an identifier, as SPELLS_EVAL's boundaries count it: [A-Za-z0-9_$].
+      const wordChar = (c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+      const hexValue = (c) => (c >= 48 && c <= 57) ? c - 48 : (c >= 65 && c <= 70) ? c - 55 : (c >= 97 && c <= 102) ? c - 87 : -1;
+      // The index after the letter code at index at, written as itself or as a unicode escape (\\uXXXX, \\u{X…}), or -1.
+      const letterEnd = (x, at, code) => {
+        const c = rapply(charCodeAtE, x, [at]);
+        if (c === code) return at + 1;
+        if (c !== 92 || rapply(charCodeAtE, x, [at + 1]) !== 117) return -1;
+        let value = 0;
+        if (rapply(charCodeAtE, x, [at + 2]) === 123) {
+          let i = at + 3;
+          for (let h; (h = hexValue(rapply(charCodeAtE, x, [i]))) !== -1 && value <= code; i++) value = value * 16 + h;
+          return value === code && rapply(charCodeAtE, x, [i]) === 125 ? i + 1 : -1;
+        }
+        for (let i = at + 2; i < at + 6; i++) {
+          const h = hexValue(rapply(charCodeAtE, x, [i]));
+          if (h === -1) return -1;
+          value = value * 16 + h;
+        }
+        return value === code ? at + 6 : -1;
+      };
+      const spellsEvalAt = (x, at) => {
+        if (at > 0 && wordChar(rapply(charCodeAtE, x, [at - 1]))) return false;
+        // e, v, a, l (no array iteration: the script may have replaced Array.prototype[Symbol.iterator]).
+        let i = letterEnd(x, at, 101);
+        if (i !== -1) i = letterEnd(x, i, 118);
+        if (i !== -1) i = letterEnd(x, i, 97);
+        if (i !== -1) i = letterEnd(x, i, 108);
+        return i !== -1 && (i === x.length || !wordChar(rapply(charCodeAtE, x, [i])));
+      };
+      // Whether a source may name eval, in letters or escapes (a string or a property that merely says it counts too,
+      // which only costs that direct eval its scope): SPELLS_EVAL in direct-eval.ts, asked without a regular
+      // expression, since a match would change the script's RegExp.lastMatch and the other legacy statics.
+      const namesEval = (x) => {
+        if (rapply(indexOfE, x, ['\\\\u']) !== -1) {
+          for (let at = 0; at < x.length; at++) if (spellsEvalAt(x, at)) return true;
+          return false;
+        }
+        for (let at = rapply(indexOfE, x, ['eval']); at !== -1; at = rapply(indexOfE, x, ['eval', at + 1])) {
+          if (spellsEvalAt(x, at)) return true;
+        }
+        return false;
+      };
       let tickets = new MapCtor();
       let ticket = 0;
       const later = (x) => {
@@ -370,7 +410,7 @@ ${INTL_GUARDS}
         if (G.eval !== guardedEval) return later(x);
         if (typeof x !== 'string') return x;
         codeText([x], 'eval');
-        return rapply(reExecE, namesEval, [x]) !== null ? later(x) : x;
+        return namesEval(x) ? later(x) : x;
       };
       const evalIndirect = (n) => {
         const x = rapply(mapGetE, tickets, [n]);

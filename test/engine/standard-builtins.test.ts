@@ -173,6 +173,9 @@ const DIRECT_EVAL = [
   `(function () { var v = 6; return eval(
     'v' +
     '+ 1'); })()`,
+  // Checking a source leaves the script's RegExp legacy statics as its own last match left them.
+  `(function () { var q = 4; return [eval("'\\\\u0065' + q"), eval("'\\\\u{76}val' + q"), eval('var \\\\u0065v = 1; ev + q')]; })()`,
+  `(function () { /(q)(x)?/.exec('xqx'); eval('1 /* eval */'); eval('var evalu = 1; \\u0065'.slice(0, 14)); return [RegExp.lastMatch, RegExp.$1, RegExp.input, RegExp.leftContext]; })()`,
 ];
 
 t.test('eval(...) in a script is a direct eval, as in V8', async (t) => {
