@@ -178,7 +178,7 @@ export class Pool {
     }
     const queueMax = this.outage() ? OUTAGE_QUEUE_FACTOR * this.config.queueMax : this.config.queueMax;
     if (this.queue.length >= queueMax && !this.makeRoomFor(ex, queueMax)) {
-      const slot = this.risky(ex) || this.held(ex) ? undefined : this.pick(ex, true);
+      const slot = this.risky(ex) || this.held(ex) ? undefined : this.besideRisky(ex);
       return slot ? this.start(slot, ex, onStart) : Promise.resolve(this.busy(ex));
     }
     const result = this.enqueue(ex, false, onStart);
@@ -195,12 +195,12 @@ export class Pool {
    * at concurrency 1 after a burst had grown the pool to two slots per host: +0.33 to +0.39 ms median latency over
    * the in-process pool when the first free slot was taken, +0.18 to +0.21 ms with this choice).
    */
-  private pick(ex: Execution, lastChance = false): PoolSlot | undefined {
+  private pick(ex: Execution): PoolSlot | undefined {
     let best: PoolSlot | undefined;
     let bestKey = Infinity;
     const risky = this.risky(ex);
     for (const s of this.slots) {
-      if (!free(s) || this.barred(risky, s, lastChance)) continue;
+      if (!free(s) || this.barred(risky, s)) continue;
       const key = s.contention ?? 0;
       if (key < bestKey) { best = s; bestKey = key; }
       if (key === 0) break;
@@ -287,6 +287,16 @@ export class Pool {
    */
   private outage(): boolean {
     return this.slots.every((s) => s.state === 'starting' || this.barred(false, s));
+  }
+
+  /**
+   * LAST_CHANCE at admission: a free slot that only the cordon keeps from this execution (its host runs a risky one),
+   * and not a reserved slot it may not use. Any other free slot beside a full queue is free because the waiters may
+   * not take it, and so may this execution not.
+   */
+  private besideRisky(ex: Execution): PoolSlot | undefined {
+    return this.slots.find((s, i) => free(s) && s.host !== undefined && this.load(s.host).risky > 0 && !this.barred(false, s, true)
+      && (i < this.config.maxPoolSize || this.belowShare(ex)));
   }
 
   /**
