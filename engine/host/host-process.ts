@@ -384,13 +384,13 @@ export class HostProcess {
       // Silent while over half its memory cap, it was stalled by memory too (V8's collector in a huge heap).
       const memory = reason === 'memory' || (reason === 'heartbeat' && this.rssBytes > this.memoryCapBytes() / 2);
       const cleared = new Set(memory ? victims.filter((s) => s.idleUnderLimit) : []);
-      const suspects = victims.filter((s) => !cleared.has(s));
-      const ambiguous = new Set(suspects.map((s) => s.current!.ex.tenant)).size > 1;
+      // Read before the loop: ending a slot (crashed) clears its current execution.
+      const suspectTenants = new Set(victims.filter((s) => !cleared.has(s)).map((s) => s.current!.ex.tenant));
+      const ambiguous = suspectTenants.size > 1;
       for (const slot of victims) {
         const ex = slot.current!.ex;
         if (cleared.has(slot)) {
-          const own = suspects.some((s) => s.current!.ex.tenant === ex.tenant);
-          slot.crashed(ex.repeatable || own ? CRASHED : BYSTANDER, ex.repeatable);
+          slot.crashed(ex.repeatable || suspectTenants.has(ex.tenant) ? CRASHED : BYSTANDER, ex.repeatable);
           continue;
         }
         const probation = ambiguous && ex.repeatable && !ex.probation;

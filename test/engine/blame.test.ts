@@ -139,3 +139,27 @@ t.test('each script of the growth family (fixtures/scripts/hostile/fatal) ends a
   checkInnocents(t, await load.stop(), deaths, 'growth family');
   t.comment(`deaths: ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants, d.detail, d.reason === 'heartbeat' ? d.stderr : '']))}`);
 });
+
+t.test('a host killed for its memory cap while another organization\'s script spins there: the idle reader is a bystander and runs again, the spinner runs again on probation and succeeds, the grower alone is blamed', async (t) => {
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, hosts: 1, hostMemoryMb: 300, quarantineAfter: 1, quarantineMs: 60_000,
+    wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const calls: string[] = [];
+  const slow: HostCall = (name) => {
+    calls.push(name);
+    return new Promise((resolve) => setTimeout(() => resolve({ ok: true, json: `"${name}"` }), calls.length === 1 ? 4000 : 0));
+  };
+  // The spinner starts first, so its slot is ended before the reader's is looked at (the order the host ran them in).
+  const spinning = engine.execute({ source: 'const end = Date.now() + 2500; let n = 0; while (Date.now() < end) n++; return "spun"', bindings: [], hostCall: answer, tenant: 'org_spinner' });
+  await sleep(200);
+  const reading = engine.execute({ source: 'return await read_it()', bindings: ['read_it'], hostCall: slow, tenant: 'org_reader', repeatable: ['read_it'] });
+  while (calls.length < 1) await sleep(5);
+  await sleep(1000);
+  const bomb = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, tenant: 'org_bomb' });
+  t.not(bomb.ok, true, 'the grower does not succeed');
+  t.equal((await reading).result, 'read_it', 'the reader ran again and succeeded');
+  t.equal((await spinning).result, 'spun', 'the spinner ran again and succeeded');
+  t.same(deaths.flatMap((d) => d.tenants).filter((o) => o !== 'org_bomb'), [], `only the grower is blamed: ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants]))}`);
+  for (const tenant of ['org_reader', 'org_spinner']) t.notOk(await quarantined(engine, tenant), `${tenant} is not quarantined`);
+});
