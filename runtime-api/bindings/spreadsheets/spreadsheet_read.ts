@@ -4,7 +4,7 @@ import { defineBinding } from '../../define.ts';
 import { FileId } from '../files/schemas.ts';
 import { WorkbookSchema, WORKBOOK_VERSION, type Workbook } from './workbook.ts';
 import { readFileBytes } from '../../services/spreadsheets/files.ts';
-import { parseWorkbook } from '../../services/spreadsheets/read-pool.ts';
+import { parseWorkbook } from '../../services/spreadsheets/work-pool.ts';
 import { alreadyValidated } from '../../invoke.ts';
 import { isZip } from '../../services/spreadsheets/zip-guard.ts';
 import { sheetNameFromFile } from '../../services/spreadsheets/names.ts';

@@ -2,12 +2,9 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { FileName, FileRecord, toFileRecord } from '../files/schemas.ts';
-import { WorkbookSchema } from './workbook.ts';
+import { WorkbookArgument } from './workbook.ts';
 import { createFileFromBytes } from '../../services/spreadsheets/files.ts';
-import { writeCsv } from '../../services/spreadsheets/csv.ts';
-import { writeXlsx } from '../../services/spreadsheets/xlsx.ts';
-import { l10n } from '../../errors.ts';
-import { SPREADSHEET_LIMITS, invalid, mib } from '../../services/spreadsheets/limits.ts';
+import { buildOnThread } from '../../services/spreadsheets/work-pool.ts';
 
 export const MEDIA_TYPES = {
   csv: 'text/csv; charset=utf-8',
@@ -35,7 +32,7 @@ export const spreadsheet_write = defineBinding({
   input: v.strictObject({
     name: FileName,
     format: v.pipe(v.picklist(['csv', 'xlsx']), v.description('`xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8).')),
-    workbook: v.pipe(WorkbookSchema, v.description('The workbook, as /schema/spreadsheet/1 describes it (what spreadsheet_read returns).')),
+    workbook: v.pipe(WorkbookArgument, v.description('The workbook, as /schema/spreadsheet/1 describes it (what spreadsheet_read returns).')),
     csv: v.pipe(
       v.optional(v.strictObject({
         delimiter: v.pipe(v.optional(v.picklist([',', ';', '\t']), ','), v.description('Field delimiter: `,` (default), `;` (what Excel expects where the decimal separator is a comma, e.g. pt-BR) or a tab.')),
@@ -48,32 +45,13 @@ export const spreadsheet_write = defineBinding({
   scope: 'files:write',
   writes: true,
   async handler(input, deps) {
-    const { workbook } = input;
-    const cells = workbook.sheets.reduce((n, s) => n + s.tables.reduce((m, t) => m + t.rows.length * t.columns.length, 0), 0);
-    if (cells > SPREADSHEET_LIMITS.maxCells) {
-      const n = cells.toLocaleString('en-US'), most = SPREADSHEET_LIMITS.maxCells.toLocaleString('en-US');
-      throw invalid('workbook', l10n(`${n} data cells; spreadsheet_write takes at most ${most} per call. Write several files.`,
-        `${n} células de dados; spreadsheet_write aceita no máximo ${most} por chamada. Grave vários arquivos.`));
-    }
-    let data: Buffer;
-    if (input.format === 'csv') {
-      const [sheet, ...others] = workbook.sheets;
-      if (others.length || sheet.tables.length > 1) {
-        throw invalid('workbook', l10n(
-          `a CSV file holds one sheet with at most one table; this workbook has ${workbook.sheets.length} sheets and ${sheet.tables.length} tables on the first. Use format "xlsx", or write one CSV per table.`,
-          `um arquivo CSV comporta uma planilha com no máximo uma tabela; esta pasta de trabalho tem ${workbook.sheets.length} planilhas e ${sheet.tables.length} tabelas na primeira. Use format "xlsx", ou grave um CSV por tabela.`));
-      }
-      data = writeCsv(sheet.tables[0] ?? null, { delimiter: input.csv?.delimiter ?? ',', bom: input.csv?.bom ?? false });
-    } else {
-      data = await writeXlsx(workbook);
-    }
+    // Checked against the workbook schema and built on a spreadsheet thread, one at a time per organization and per
+    // person; the thread's CPU time is charged to the calling execution.
+    const owner = { org: deps.caller.membership!.orgId, person: deps.caller.userId };
+    const data = await buildOnThread(owner, { format: input.format, workbook: input.workbook, csv: { delimiter: input.csv?.delimiter ?? ',', bom: input.csv?.bom ?? false } },
+      deps.signal, (ms) => deps.chargeHostMs?.(ms));
     // A cancelled call must not leave a file behind for an execution that already ended.
     deps.signal?.throwIfAborted();
-    if (data.length > SPREADSHEET_LIMITS.maxFileBytes) {
-      throw invalid('workbook', l10n(
-        `the ${input.format.toUpperCase()} file would have ${data.length} bytes, more than ${mib(SPREADSHEET_LIMITS.maxFileBytes)}, the most spreadsheet_read reads back. Write several files.`,
-        `o arquivo ${input.format.toUpperCase()} teria ${data.length} bytes, mais de ${mib(SPREADSHEET_LIMITS.maxFileBytes)}, o máximo que spreadsheet_read lê de volta. Grave vários arquivos.`));
-    }
     const row = await createFileFromBytes(deps, { name: input.name, mediaType: MEDIA_TYPES[input.format], data });
     return toFileRecord(row, deps.config);
   },
