@@ -25,7 +25,7 @@ import { Parser, type Node } from 'acorn';
  */
 export const SPELLS_EVAL = /(?<![\w$])(?:e|\\u(?:0065|\{0*65\}))(?:v|\\u(?:0076|\{0*76\}))(?:a|\\u(?:0061|\{0*61\}))(?:l|\\u(?:006[cC]|\{0*6[cC]\}))(?![\w$])/;
 
-/** The wrapper's parameters: V8's eval, then the prelude's helpers (prelude-resources.ts, `__sandboxEvalKit`). */
+/** The wrapper's parameters: V8's eval, then the prelude's helpers (engine/prelude/resources.js, `__sandboxEvalKit`). */
 export const EVAL_KIT_PARAMS = 'eval, __sandboxEvalSource, __sandboxEvalGlobal, __sandboxEvalIndirect';
 
 type AnyNode = Node & Record<string, unknown>;

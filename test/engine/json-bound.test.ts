@@ -1,15 +1,15 @@
-// Issue 15 #2: JSON.stringify is bounded by counting the text it will write (prelude-json.ts) and refusing past a
+// Issue 15 #2: JSON.stringify is bounded by counting the text it will write (engine/prelude/json.js) and refusing past a
 // limit before anything is built. Two things must hold for that to be both safe and invisible: the count is exact
 // (refusing at limit - 1 and never at the text's own length, or a script's JSON stops short or a big text slips by),
 // and the text is the native serializer's, user code included. The first half checks the counting function itself
 // against the native serializer on generated values; the second runs JSON.stringify in the sandbox beside Node's.
 import t from 'tap';
-import { BOUNDED_JSON } from '../../engine/prelude-json.ts';
+import { boundJson } from '../../engine/prelude/json.js';
 import { FakeHost, BINDINGS } from './helpers/fake-host.ts';
 import { startEngine } from './helpers/engine.ts';
 
 type Within = ((value: unknown, replacer: unknown, space: unknown, limit: number) => string | undefined | object) & { OVER: object; misses: number };
-const within = (0, eval)(BOUNDED_JSON) as Within;
+const within = boundJson() as unknown as Within;
 const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 
 // A small seeded generator, so a failure names a case that can be replayed.
