@@ -23,7 +23,7 @@ import { refusal, type ExecutionResult } from './result.ts';
 import { toResult } from './to-result.ts';
 import type { Execution } from './bridge.ts';
 import type { ResolvedConfig } from './limits.ts';
-import { principalsOf } from './principal.ts';
+import { partyOf, principalsOf } from './principal.ts';
 
 /** Builds a slot (in-process, or living in a sandbox host process); the pool calls start() on it. */
 export type SlotFactory = (hooks: SlotHooks) => PoolSlot;
@@ -58,6 +58,8 @@ const OUTAGE_QUEUE_FACTOR = 4;
 /** How often a waiter whose wait does not count looks whether a slot can be counted on again. */
 const OUTAGE_POLL_MS = 50;
 const MAX_TRACKED_TENANTS = 1000;
+/** How recently another party must have had work here for the long-running cap to hold (see Pool.held). */
+const OTHERS_ACTIVE_MS = 1000;
 /**
  * UNPROVEN: a person new to this instance whose scripts have only been stopped (timeout, memory, a host's death
  * or another engine-made end) and none has ended cleanly (by its own result or error) within this window. Such a
@@ -103,8 +105,6 @@ export interface PoolCounters {
  * preparation anyway), else once warm; a new execution never picks it over a slot that may be warm sooner.
  */
 const free = (s: PoolSlot) => s.state === 'ready' && !s.warming;
-/** `org` or `person` (principal.ts). */
-const kindOf = (principal: string) => principal.slice(0, principal.indexOf(':'));
 
 export class Pool {
   readonly slots: PoolSlot[] = [];
@@ -116,6 +116,8 @@ export class Pool {
   private readonly cpu = new Map<string, { ms: number; n: number; at: number }>();
   /** The execution each busy slot runs (the cordon looks at what a host runs). */
   private readonly current = new Map<PoolSlot, Execution>();
+  /** When each party (principal.ts partyOf) last submitted, started or finished work, oldest first. */
+  private readonly lastSeen = new Map<string, number>();
   /** When each person's last execution ended cleanly, or was stopped (see TRUST_WINDOW_MS). */
   private readonly cleanAt = new Map<string, number>();
   private readonly stoppedAt = new Map<string, number>();
@@ -172,6 +174,7 @@ export class Pool {
   /** `onStart` is called once the execution has an isolate (right before it runs). */
   submit(ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     if (this.closed) return Promise.resolve(refusal({ type: 'internal_error', message: 'The script engine is closed.' }));
+    this.seen(ex);
     if (this.queue.length === 0 && !this.held(ex)) {
       const slot = this.pick(ex);
       if (slot) return this.start(slot, ex, onStart);
@@ -199,8 +202,9 @@ export class Pool {
     let best: PoolSlot | undefined;
     let bestKey = Infinity;
     const risky = this.risky(ex);
-    for (const s of this.slots) {
-      if (!free(s) || this.barred(risky, s)) continue;
+    const mayReserve = this.belowShare(ex);
+    for (const [i, s] of this.slots.entries()) {
+      if (!free(s) || this.barred(risky, s) || (i >= this.config.maxPoolSize && !mayReserve)) continue;
       const key = s.contention ?? 0;
       if (key < bestKey) { best = s; bestKey = key; }
       if (key === 0) break;
@@ -253,20 +257,23 @@ export class Pool {
 
   /**
    * The queue is full: an execution whose organization and person are both below their fair share of it (queueMax
-   * over the organizations, or the persons, waiting, itself included; at least one entry) takes the place of the
-   * newest entry of the principal most over its share, which is refused as busy instead.
+   * over the parties waiting, itself included, at least one entry; a party is a person, or an organization whose
+   * caller named none: counting organizations would give one person's many organizations a share each) takes the
+   * place of the newest entry of the principal most over its share, which is refused as busy instead.
    */
   private makeRoomFor(ex: Execution, queueMax: number): boolean {
     const counts = new Map<string, number>();
-    for (const w of this.queue) for (const p of principalsOf(w.ex)) counts.set(p, (counts.get(p) ?? 0) + 1);
+    const parties = new Set([partyOf(ex)]);
+    for (const w of this.queue) {
+      parties.add(partyOf(w.ex));
+      for (const p of principalsOf(w.ex)) counts.set(p, (counts.get(p) ?? 0) + 1);
+    }
     const mine = principalsOf(ex);
-    const kinds = new Map<string, number>();
-    for (const p of new Set([...counts.keys(), ...mine])) kinds.set(kindOf(p), (kinds.get(kindOf(p)) ?? 0) + 1);
-    const share = (p: string) => Math.max(1, Math.floor(queueMax / kinds.get(kindOf(p))!));
-    if (mine.some((p) => (counts.get(p) ?? 0) >= share(p))) return false;
+    const share = Math.max(1, Math.floor(queueMax / parties.size));
+    if (mine.some((p) => (counts.get(p) ?? 0) >= share)) return false;
     let top = '';
     let over = 0;
-    for (const [p, n] of counts) if (n - share(p) > over) { top = p; over = n - share(p); }
+    for (const [p, n] of counts) if (n - share > over) { top = p; over = n - share; }
     if (!top) return false;
     for (let i = this.queue.length - 1; i >= 0; i--) {
       if (!principalsOf(this.queue[i].ex).includes(top)) continue;
@@ -312,9 +319,41 @@ export class Pool {
     }
   }
 
-  /** A suspect organization or person already running one execution waits for it to end. */
+  /**
+   * Waits for one of its own executions to end: a suspect organization or person already running one; or, while
+   * another party has work here (OTHERS_ACTIVE_MS), an organization or person already holding poolSize slots (one per
+   * core: more runs at once buy a party no more CPU, only more of the slots others need). A running script cannot be
+   * paused, so this is what keeps one person's many spinning scripts from taking every slot in the moment another's
+   * queue happens to be empty: twelve organizations of one person spinning two scripts each to a 5 s deadline held all
+   * five slots of a 2-core pool, and another person's steady light load was refused as busy (180 of 441 requests in
+   * 10 s). A party alone here still uses every slot.
+   */
   private held(ex: Execution): boolean {
-    return principalsOf(ex).some((p) => this.running.has(p) && this.suspect(p));
+    const mine = principalsOf(ex);
+    if (mine.some((p) => this.running.has(p) && this.suspect(p))) return true;
+    if (!mine.some((p) => (this.running.get(p) ?? 0) >= this.config.poolSize)) return false;
+    return this.othersActive(partyOf(ex));
+  }
+
+  /** Another party than `party` ran, waited or finished here within OTHERS_ACTIVE_MS. */
+  private othersActive(party: string): boolean {
+    const now = performance.now();
+    for (const [other, at] of this.lastSeen) {
+      if (now - at > OTHERS_ACTIVE_MS) this.lastSeen.delete(other);
+      else if (other !== party) return true;
+    }
+    return false;
+  }
+
+  private seen(ex: Execution): void {
+    const party = partyOf(ex);
+    this.lastSeen.delete(party); // re-inserted last: the map's order is oldest first
+    const now = performance.now();
+    this.lastSeen.set(party, now);
+    for (const [other, at] of this.lastSeen) {
+      if (now - at <= OTHERS_ACTIVE_MS) break;
+      this.lastSeen.delete(other);
+    }
   }
 
   /**
@@ -471,6 +510,7 @@ export class Pool {
 
   private finished(ex: Execution, cpuMs: number, end: RunEnd): void {
     for (const [slot, running] of this.current) if (running === ex) this.current.delete(slot);
+    this.seen(ex);
     const now = performance.now();
     for (const p of principalsOf(ex)) {
       const n = (this.running.get(p) ?? 1) - 1;
@@ -499,11 +539,14 @@ export class Pool {
   /** Mean isolate CPU ms per execution of this execution lately: the larger of its organization's and person's. */
   private cpuPerExecution(ex: Execution): number {
     let mean = 0;
-    for (const p of principalsOf(ex)) {
-      const c = this.cpu.get(p);
-      if (c && c.n > 0) mean = Math.max(mean, c.ms / c.n);
-    }
+    for (const p of principalsOf(ex)) mean = Math.max(mean, this.meanCpu(p));
     return mean;
+  }
+
+  /** A principal's mean isolate CPU ms per execution lately (0 when unknown). */
+  private meanCpu(principal: string): number {
+    const c = this.cpu.get(principal);
+    return c && c.n > 0 ? c.ms / c.n : 0;
   }
 
   /** The waiter a freed slot serves (see the top of this file); the plain FIFO when only one tenant waits. */

@@ -8,3 +8,11 @@ export const personPrincipal = (person: string) => `person:${person}`;
 export function principalsOf(ex: { readonly tenant: string; readonly person: string }): string[] {
   return ex.person ? [orgPrincipal(ex.tenant), personPrincipal(ex.person)] : [orgPrincipal(ex.tenant)];
 }
+
+/**
+ * The party an execution is counted as when shares are divided: its person, or its organization when the caller named
+ * no person. Dividing by organizations would give one person's many organizations a share each.
+ */
+export function partyOf(ex: { readonly tenant: string; readonly person: string }): string {
+  return ex.person ? personPrincipal(ex.person) : orgPrincipal(ex.tenant);
+}

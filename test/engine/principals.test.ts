@@ -173,3 +173,44 @@ t.test('strikes recorded by one instance count on another: a crash budget spent 
   t.ok(c.remainingMs('person:p') > 55_000, 'an instance started afterwards knows it from the start');
   t.equal(c.remainingMs('person:q'), 0);
 });
+
+t.test('one person\'s burst of spinning scripts over many organizations holds at most one slot per core while another person is active, and never a reserved slot', async (t) => {
+  const engine = await startEngine({ ...SERVER_LIKE, queueMax: 32, wallMs: 1500, cpuMs: 1500 });
+  t.teardown(() => engine.close());
+  const storm = { tenant: 'org_storm1', person: 'usr_storm' };
+  // Both persons are proven (a clean script each), so nothing here is in the cordon: only the shares are at work.
+  for (const who of [storm, INNOCENTS[0]]) t.ok((await run(engine, who, 'return 1')).ok);
+  // The other person is active: a steady light load, running before the storm and through it.
+  let stop = false;
+  const light = innocentLoad(engine, () => stop);
+  await sleep(300);
+  // Every spinner says when it started: how many of the person's scripts ran at once before the first deadline.
+  const started: number[] = [];
+  const t0 = performance.now();
+  const enter: HostCall = async () => { started.push(performance.now() - t0); return { ok: true, json: 'null' }; };
+  const spinners = Array.from({ length: 24 }, (_, i) => engine.execute({ source: 'await enter(); while (true) {}', bindings: ['enter'], hostCall: enter, tenant: `org_storm${1 + (i % 12)}`, person: 'usr_storm' }));
+  await sleep(1200);
+  const atOnce = started.filter((at) => at < 1200).length;
+  stop = true;
+  const { failed } = await light;
+  await Promise.all(spinners);
+  t.ok(atOnce <= 2, `the person ran at most 2 scripts at once before the first deadline (${atOnce})`);
+  t.same(failed, [], 'the other person\'s reads and writes all succeeded');
+});
+
+t.test('a full queue is shared between persons, not organizations: one person\'s many organizations cannot crowd out another person\'s second request', async (t) => {
+  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, reservedSlots: 0, queueMax: 4, queueWaitMs: 5000, wallMs: 1500, cpuMs: 1500 });
+  t.teardown(() => engine.close());
+  const spin = (i: number) => engine.execute({ source: 'while (true) {}', bindings: [], hostCall: answer, tenant: `org_a${i}`, person: 'usr_a' });
+  const b = () => engine.execute({ source: 'return "b"', bindings: [], hostCall: answer, tenant: 'org_b', person: 'usr_b' });
+  const blocker = spin(0);
+  await sleep(100);
+  // The queue: three of A's organizations and one request of B's: full.
+  const queued = [spin(1), spin(2), spin(3)];
+  const firstB = b();
+  await sleep(20);
+  const secondB = b();
+  const results = await Promise.all([blocker, ...queued, firstB, secondB]);
+  t.same([results[4].result, results[5].result], ['b', 'b'], `both of B's requests ran (${JSON.stringify(results[5].error)})`);
+  t.same(results.slice(1, 4).map((r) => r.error?.type), ['timeout', 'timeout', 'engine_busy'], 'A\'s newest entry gave up its place');
+});
