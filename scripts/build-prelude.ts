@@ -8,15 +8,15 @@
 // The evaluated text must behave exactly as the modules read: nothing down-levelled (es2024), no name changed where a
 // script can see it, and no helper of the bundler's that would read a prototype a script can poison at run time; the
 // bundle is refused when it holds one of those helpers, an import or an export.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const BUNDLE_FILE = `${root}engine/prelude/bundle.generated.ts`;
 const ENTRY = `${root}engine/prelude/core.js`;
-const MODULES = ['core.js', 'json.js', 'resources.js', 'intl.js'].map((name) => `${root}engine/prelude/${name}`)
-  .concat(`${root}engine/regexp-literals.ts`);
+const MODULES = readdirSync(`${root}engine/prelude`).filter((name) => name.endsWith('.js'))
+  .map((name) => `${root}engine/prelude/${name}`).concat(`${root}engine/regexp-literals.ts`);
 const DIGIT_NAME = /\b[A-Za-z_$][\w$]*\d\b/g;
 const EXPORT = /\nexport \{\n {2}createPrelude\n\};\n$/;
 
