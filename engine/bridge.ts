@@ -15,6 +15,12 @@ const LEVELS = new Set<string>(['log', 'info', 'warn', 'error']);
 /** Nesting depth of a JSON text beyond `limit` (counted outside strings), the host's re-check of the prelude's. */
 export function nestedDeeperThan(json: string, limit: number): boolean {
   if (json.length <= limit * 2) return false;
+  // At most `limit` opening brackets in all (inside strings or not) cannot nest deeper: counted by indexOf, natively,
+  // which spares a large argument that is mostly data (numbers, text) the character-by-character scan below.
+  let opens = 0;
+  for (let at = json.indexOf('['); at >= 0 && opens <= limit; at = json.indexOf('[', at + 1)) opens++;
+  for (let at = json.indexOf('{'); at >= 0 && opens <= limit; at = json.indexOf('{', at + 1)) opens++;
+  if (opens <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < json.length; i++) {
@@ -37,6 +43,9 @@ function cpuMsSince(from: NodeJS.CpuUsage): number {
   const d = process.threadCpuUsage(from);
   return (d.user + d.system) / 1000;
 }
+
+/** Arguments longer than this have their checks' CPU time measured and charged (measuring costs a system call). */
+const CHARGED_CHECK_CHARS = 8192;
 
 const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
 
@@ -144,10 +153,14 @@ export class Execution {
     if (this.inFlight >= maxInFlight) {
       return this.refuse('max_in_flight', `More than ${maxInFlight} host calls pending at once; await some before starting more.`);
     }
-    if (json.length > maxArgBytes || Buffer.byteLength(json) > maxArgBytes) {
-      return reply('limit', 'max_arg_bytes', `${name}: the argument is larger than ${maxArgBytes} bytes.`);
-    }
-    if (nestedDeeperThan(json, MAX_RESULT_DEPTH)) {
+    // Checking a large argument is work done for this execution: charged to it (hostMs), refused or not (an open
+    // in-flight window already counts it).
+    const from = json.length > CHARGED_CHECK_CHARS && !this.windowFrom ? process.threadCpuUsage() : null;
+    const tooLarge = json.length > maxArgBytes || Buffer.byteLength(json) > maxArgBytes;
+    const tooDeep = !tooLarge && nestedDeeperThan(json, MAX_RESULT_DEPTH);
+    if (from) this.hostCpuMs += cpuMsSince(from);
+    if (tooLarge) return reply('limit', 'max_arg_bytes', `${name}: the argument is larger than ${maxArgBytes} bytes.`);
+    if (tooDeep) {
       return this.refuse('max_arg_depth', `${name}: the argument nests arrays and objects more than ${MAX_RESULT_DEPTH} levels deep.`);
     }
     if (!this.repeatableNames.has(name)) this.changed = true;

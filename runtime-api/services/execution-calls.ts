@@ -9,6 +9,7 @@ import { invoke, authorize, parseInput } from '../invoke.ts';
 import { findBinding } from '../registry.ts';
 import { ServiceError, l10n, type Locale } from '../errors.ts';
 import type { HostResult } from '../engine-port.ts';
+import { LARGE_ARGUMENT_CHARS, largeArgumentGate } from './host-work.ts';
 
 /** Records a write; returns its index in the ordered operations. */
 export type Recorder = (binding: string, input: unknown) => number;
@@ -77,7 +78,17 @@ export class ExecutionCalls {
     return { writesInFlight };
   }
 
-  private async run(name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> {
+  /** A call with a large argument waits its turn (one at a time per organization and per person, host-work.ts). */
+  private run(name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> {
+    if (argsJson.length < LARGE_ARGUMENT_CHARS) return this.runNow(name, argsJson, signal);
+    const { caller } = this;
+    const owner = { org: caller.membership?.orgId ?? `person:${caller.userId}`, person: caller.userId };
+    // Its turn starts on a later turn of the event loop, so other requests' I/O is served between two such calls.
+    return largeArgumentGate.run(owner, async () => { await new Promise(setImmediate); return this.runNow(name, argsJson, signal); }, signal)
+      .catch((err) => hostError(err, caller.locale));
+  }
+
+  private async runNow(name: string, argsJson: string, signal?: AbortSignal): Promise<HostResult> {
     const { caller, deps, policy } = this;
     const binding = findBinding(name);
     try {

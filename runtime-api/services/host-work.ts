@@ -85,3 +85,14 @@ export function fairWorkGate(slots: number) {
     stats: () => ({ running, waiting: [...queues.values()].reduce((n, q) => n + q.length, 0) }),
   };
 }
+
+/** A binding call whose argument (JSON text) is at least this long waits its turn through `largeArgumentGate`. */
+export const LARGE_ARGUMENT_CHARS = 32 * 1024;
+
+/**
+ * Binding calls with large arguments: parsing, validating and answering them is work on the server's event loop, so
+ * one organization's (or person's) flood of them would take the loop from everyone else. At most one such call runs
+ * at a time per organization and per person (the others wait here, holding no more than their text), a few in all,
+ * and organizations take turns.
+ */
+export const largeArgumentGate = fairWorkGate(4);
