@@ -4,6 +4,7 @@
 import { regExpLiteralChars } from '../regexp-literals.ts';
 import { boundJson } from './json.js';
 import { guardResources } from './resources.js';
+import { installNativeText } from './native-text.js';
 
 /*
  * Protocol (only strings, numbers and the dispatcher Callback cross; all fire-and-forget but the tasks):
@@ -69,27 +70,8 @@ export function createPrelude(limits) {
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
   const mapDelete = Map.prototype.delete;
-  // Every function the prelude puts where a builtin was (or beside them: bindings, console) prints as V8 prints its
-  // own natives, 'function name() { [native code] }', never the prelude's source: scripts check for native functions,
-  // and the guards' code is not theirs to read. asNative(fn, original) registers a replacement with the text of the
-  // builtin it replaces (or, given a name, the text V8 gives a native of that name); Function.prototype.toString is
-  // replaced to read the registry first, and is itself registered. Guards call it through replaceMethod and wrap
-  // (resources.js) or directly; test/engine/standard-builtins.test.ts finds any function left unregistered.
-  const fnToString = Function.prototype.toString;
-  const nativeText = new WeakMapCtor();
-  // (The text is made when read: registering costs every context only a WeakMap entry.)
-  const asNative = (fn, original) => {
-    rapply(wmSet, nativeText, [fn, original]);
-    return fn;
-  };
-  {
-    const toString = { toString() {
-      const original = rapply(wmGet, nativeText, [this]);
-      if (original === undefined) return rapply(fnToString, this, []);
-      return typeof original === 'function' ? rapply(fnToString, original, []) : 'function ' + original + '() { [native code] }';
-    } }.toString;
-    defineProperty(Function.prototype, 'toString', { __proto__: null, value: asNative(toString, fnToString), writable: true, enumerable: false, configurable: true });
-  }
+  // Every function the prelude puts where a builtin was prints as a native function (native-text.js).
+  const asNative = installNativeText({ __proto__: null, rapply, defineProperty, WeakMapCtor, wmGet, wmSet });
   // No wasm (it escapes the heap limit), no shared memory or Atomics (races with the host, Atomics.wait).
   delete G.WebAssembly;
   delete G.SharedArrayBuffer;

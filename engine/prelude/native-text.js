@@ -1,0 +1,30 @@
+// The prelude's native text: every function the prelude puts where a builtin was (or beside them: bindings, console)
+// prints as V8 prints its own natives, 'function name() { [native code] }', never the prelude's source: scripts check
+// for native functions, and the guards' code is not theirs to read. A guard of the prelude (core.js), installed first.
+
+/**
+ * Replaces Function.prototype.toString with one that reads the registry first (itself registered), and returns
+ * asNative(fn, original): it registers a replacement with the text of the builtin it replaces (or, given a name, the
+ * text V8 gives a native of that name). Guards call it through replaceMethod and wrap (resources.js) or directly;
+ * test/engine/standard-builtins.test.ts finds any function left unregistered. `scope` gives the originals core.js
+ * captured: rapply, defineProperty, WeakMapCtor, wmGet, wmSet.
+ */
+export function installNativeText(scope) {
+  const { rapply, defineProperty, WeakMapCtor, wmGet, wmSet } = scope;
+  const fnToString = Function.prototype.toString;
+  const nativeText = new WeakMapCtor();
+  // (The text is made when read: registering costs every context only a WeakMap entry.)
+  const asNative = (fn, original) => {
+    rapply(wmSet, nativeText, [fn, original]);
+    return fn;
+  };
+  {
+    const toString = { toString() {
+      const original = rapply(wmGet, nativeText, [this]);
+      if (original === undefined) return rapply(fnToString, this, []);
+      return typeof original === 'function' ? rapply(fnToString, original, []) : 'function ' + original + '() { [native code] }';
+    } }.toString;
+    defineProperty(Function.prototype, 'toString', { __proto__: null, value: asNative(toString, fnToString), writable: true, enumerable: false, configurable: true });
+  }
+  return asNative;
+}
