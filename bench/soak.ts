@@ -2,6 +2,9 @@
 // server in a child process — execute scripts (benign and hostile), uploads, downloads, /ask, sign-ins — for
 // SOAK_SECONDS (default 600). Prints error counts by status, p50/p99 per route and the server's RSS after warm-up
 // and at the end. Targets: no 5xx, no failed benign request, RSS growth under 50 MB after warm-up.
+// Then a host-work flood (SOAK_FLOOD_SECONDS, default 30; 0 skips it): another organization's scripts read a
+// 100,000-cell CSV, write 20,000-cell XLSX files and pass 250 KB arguments, four at a time; the server's RSS is
+// reported before, at its peak and after SOAK_IDLE_SECONDS (default 20) idle. Target: back within 50 MB of before.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
@@ -16,6 +19,28 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const RATE = Number(process.env.SOAK_RATE ?? 20); // requests started per second
 const WARMUP_S = Math.min(60, Math.max(5, SECONDS / 10));
+const FLOOD_SECONDS = Number(process.env.SOAK_FLOOD_SECONDS ?? 30);
+const IDLE_SECONDS = Number(process.env.SOAK_IDLE_SECONDS ?? 20);
+
+/** 9,999 rows x 10 columns of integers, dates and text: just under the 100,000-cell cap of one read. */
+function bigCsv(): Buffer {
+  const lines = [Array.from({ length: 10 }, (_, c) => `col${c}`).join(',')];
+  for (let r = 0; r < 9999; r++) {
+    lines.push(Array.from({ length: 10 }, (_, c) => (c % 3 === 0 ? `${r * c}` : c % 3 === 1 ? `2024-01-${String(1 + (r % 28)).padStart(2, '0')}` : `text ${r} ${c}`)).join(','));
+  }
+  return Buffer.from(lines.join('\n'));
+}
+
+/** The flood's scripts, each within the soak server's 1 s wall limit. */
+const FLOOD_SCRIPTS = (fileId: string) => [
+  `const end = Date.now() + 800; let n = 0; while (Date.now() < end) { await Promise.all(Array.from({ length: 4 }, () => spreadsheet_read({ fileId: ${JSON.stringify(fileId)} }))); n += 4; } return n;`,
+  `const columns = Array.from({ length: 10 }, (_, c) => ({ name: 'col' + c, type: c % 2 ? 'string' : 'integer' }));
+   const rows = Array.from({ length: 2000 }, (_, r) => columns.map((_, c) => c % 2 ? 'text ' + r : r * c));
+   const workbook = { version: 1, sheets: [{ name: 'Data', tables: [{ name: 'Data', columns, rows }] }] };
+   const end = Date.now() + 800; let n = 0; while (Date.now() < end) { await spreadsheet_write({ name: 'flood.xlsx', format: 'xlsx', workbook }); n++; } return n;`,
+  `const arg = { limit: Array.from({ length: 125000 }, (_, i) => i % 10) }; const end = Date.now() + 800; let n = 0;
+   while (Date.now() < end) await Promise.all(Array.from({ length: 16 }, () => files_list(arg).catch(() => n++))); return n;`,
+];
 
 const HOSTILE = [
   'while (true) {}',
@@ -171,6 +196,39 @@ export async function main(): Promise<void> {
     console.log(`\nRSS after warm-up ${fmt(rssAfterWarmup, 1)} MB, at the end ${fmt(rssEnd, 1)} MB, growth ${fmt(rssEnd - rssAfterWarmup, 1)} MB (target < 50).`);
     console.log(`5xx or failed connections: ${fiveHundreds} (target 0); failed benign requests: ${failedBenign} (target 0).`);
     if (fiveHundreds || failedBenign || rssEnd - rssAfterWarmup >= 50) process.exitCode = 1;
+
+    if (FLOOD_SECONDS > 0) {
+      // Host work: spreadsheet parsing and building on the server's threads, large arguments on its event loop.
+      const flooder = await mint('flood@example.com', 'flood');
+      const floodAuth = { authorization: `Bearer ${flooder}`, 'content-type': 'application/json' };
+      const run = async (script: string) => {
+        const r = await send('mcp execute (flood)', { method: 'POST', path: '/v1/mcp', headers: floodAuth,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } }) }, false);
+        return JSON.parse(r.text)?.result?.structuredContent?.result;
+      };
+      const csv = bigCsv();
+      const up = await run(`return await upload_begin({ name: "flood.csv", mediaType: "text/csv", byteLength: ${csv.length} });`);
+      for (let n = 1; n <= up.partCount; n++) {
+        const part = csv.subarray((n - 1) * up.partSize, n * up.partSize);
+        await send('PUT part', { method: 'PUT', path: `/v1/mcp/uploads/${up.uploadId}/parts/${n}`, headers: { authorization: floodAuth.authorization, 'content-type': 'application/octet-stream', 'content-digest': `sha-256=:${createHash('sha256').update(part).digest('base64')}:` }, body: part });
+      }
+      const file = (await run(`return await upload_complete({ uploadId: ${JSON.stringify(up.uploadId)} });`))?.file;
+      await new Promise((r) => setTimeout(r, 2000));
+      const before = await rssMb(server.pid!);
+      let peak = before;
+      const sampler = setInterval(() => { void rssMb(server.pid!).then((mb) => { peak = Math.max(peak, mb); }, () => {}); }, 250);
+      const scripts = FLOOD_SCRIPTS(file.fileId);
+      const until = performance.now() + FLOOD_SECONDS * 1000;
+      let k = 0;
+      await Promise.all(Array.from({ length: 4 }, async () => { while (performance.now() < until) await run(scripts[k++ % scripts.length]); }));
+      const floodStats = stats.get('mcp execute (flood)')!;
+      await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+      clearInterval(sampler);
+      const after = await rssMb(server.pid!);
+      console.log(`\n## host-work flood: ${FLOOD_SECONDS} s, ${floodStats.ms.length} executions (statuses ${[...floodStats.status].map(([k, n]) => `${k}: ${n}`).join(', ')})`);
+      console.log(`RSS before ${fmt(before, 1)} MB, peak ${fmt(peak, 1)} MB, after ${IDLE_SECONDS} s idle ${fmt(after, 1)} MB (target: within 50 MB of before).`);
+      if (after - before >= 50) process.exitCode = 1;
+    }
   } finally {
     await pool.close();
     server.kill('SIGINT');
