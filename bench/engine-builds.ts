@@ -5,27 +5,14 @@
 // Without BENCH_BASELINE it prints how to run it and measures nothing.
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { createEngine, type Engine, type HostCall } from '../engine/index.ts';
+import { createEngine, type Engine } from '../engine/index.ts';
 import { loadConfig } from '../server/config.ts';
 import { interleaved, median, type Runner } from './lib/interleave.ts';
 import { fmt } from './lib/load.ts';
+import { BINDINGS, hostCall, SCRIPTS } from './lib/engine-scripts.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 400);
-const SCRIPTS = {
-  a: 'return 1 + 1',
-  b: 'const page = await files_list({ limit: 5 }); const ctx = await context(); return page.items.length + ctx.scopes.length',
-  c: `const rows = [];
-for (let i = 0; i < 2000; i++) rows.push({ id: i, name: 'file-' + ((i * 7919) % 2000), size: (i * 104729) % 100000 });
-rows.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-const byPrefix = {};
-for (const r of rows) { const k = r.name.slice(0, 7); byPrefix[k] = (byPrefix[k] ?? 0) + r.size; }
-return Object.keys(byPrefix).length;`,
-};
-const BINDINGS = ['context', 'files_list'];
-const REPLIES: Record<string, string> = { files_list: '{"items":[],"nextCursor":null}', context: '{"scopes":["files:read"]}' };
-const hostCall: HostCall = async (name) => ({ ok: true, json: REPLIES[name] ?? 'null' });
-
 function runner(name: string, engine: Engine): Runner {
   return {
     name,

@@ -12,6 +12,8 @@ import { availableParallelism } from 'node:os';
 import { getQuickJS } from 'quickjs-emscripten';
 import { createEngine, type Engine, type HostCall } from '../engine/index.ts';
 import { loadConfig } from '../server/config.ts';
+import { interleaved, measure, median, type Cell, type Runner } from './lib/interleave.ts';
+import { BINDINGS, hostCall, SCRIPTS } from './lib/engine-scripts.ts';
 
 const MEASURE_MS = Number(process.env.BENCH_MS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -21,25 +23,6 @@ const HOSTILE_WALL_MS = 50;
 const STORM_MS = Number(process.env.BENCH_STORM_MS ?? 60_000);
 const STORM_RATE_MS = 20;
 const FATAL = 'const s = new Set(); for (;;) s.add(Math.random())';
-const SCRIPTS = {
-  a: 'return 1 + 1',
-  b: 'const page = await files_list({ limit: 5 }); const ctx = await context(); return page.items.length + ctx.scopes.length',
-  // Beyond the brief's two: the kind of work scripts do once the data is in (build, sort, group 2,000 rows).
-  c: `const rows = [];
-for (let i = 0; i < 2000; i++) rows.push({ id: i, name: 'file-' + ((i * 7919) % 2000), size: (i * 104729) % 100000 });
-rows.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-const byPrefix = {};
-for (const r of rows) { const k = r.name.slice(0, 7); byPrefix[k] = (byPrefix[k] ?? 0) + r.size; }
-return Object.keys(byPrefix).length;`,
-};
-/** Both only read (as the server declares them): a run they were part of may run again if its host dies. */
-const BINDINGS = ['context', 'files_list'];
-const REPLIES: Record<string, string> = { files_list: '{"items":[],"nextCursor":null}', context: '{"scopes":["files:read"]}' };
-/** The host answers at once with a small JSON: the bench measures the engine, not the services. */
-const hostCall: HostCall = async (name) => ({ ok: true, json: REPLIES[name] ?? 'null' });
-
-interface Runner { name: string; run(source: string): Promise<unknown>; close(): Promise<void> | void }
-
 function poolRunner(name: string, engine: Engine): Runner {
   return {
     name,
@@ -138,25 +121,6 @@ async function quickjs(): Promise<Runner> {
   };
 }
 
-interface Cell { execPerSec: number; p50: number; p99: number }
-
-async function measure(runner: Runner, source: string, concurrency: number, ms: number): Promise<Cell> {
-  const latencies: number[] = [];
-  const until = performance.now() + ms;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      await runner.run(source);
-      latencies.push(performance.now() - t0);
-    }
-  }));
-  const elapsed = performance.now() - start;
-  latencies.sort((x, y) => x - y);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))];
-  return { execPerSec: latencies.length / (elapsed / 1000), p50: at(0.5), p99: at(0.99) };
-}
-
 /** Keep `count` busy-loop scripts of `tenant`, with a short deadline, running on the engine until stopped. */
 function hostileLoad(engine: Engine, count: number, wallMs: number, tenant: string): { stop: () => Promise<number> } {
   let running = true;
@@ -171,29 +135,6 @@ function hostileLoad(engine: Engine, count: number, wallMs: number, tenant: stri
   return { stop: async () => { running = false; await Promise.all(loops); return runs; } };
 }
 
-/**
- * The targets' ratios, measured robustly: `rounds` short rounds alternating between the two runners, so that a burst
- * of load from elsewhere on the machine (this VM's speed varies by ±30 % from one second to the next) hits both
- * alike. Returns each round's throughput ratio (first / second) and p50 difference (first − second), sorted.
- */
-async function interleaved(first: Runner, second: Runner, source: string, concurrency: number, rounds: number, ms: number): Promise<{ ratios: number[]; gaps: number[] }> {
-  const ratios: number[] = [];
-  const gaps: number[] = [];
-  await measure(first, source, concurrency, WARMUP_MS);
-  await measure(second, source, concurrency, WARMUP_MS);
-  for (let i = 0; i < rounds; i++) {
-    // Which one goes first alternates too: neither always runs right after the other's burst.
-    const [x, y] = i % 2 === 0 ? [first, second] : [second, first];
-    const cx = await measure(x, source, concurrency, ms);
-    const cy = await measure(y, source, concurrency, ms);
-    const [f, s] = x === first ? [cx, cy] : [cy, cx];
-    ratios.push(f.execPerSec / s.execPerSec);
-    gaps.push(f.p50 - s.p50);
-  }
-  return { ratios: ratios.sort((p, q) => p - q), gaps: gaps.sort((p, q) => p - q) };
-}
-
-const median = (sorted: number[]) => sorted.length % 2 ? sorted[sorted.length >> 1] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
 
 const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
