@@ -45,6 +45,24 @@ function checkInnocents(t: Test, results: Map<string, ExecutionResult[]>, deaths
   t.same(blamed.filter((o) => o !== 'org_bad'), [], `${label}: host deaths blamed on ${JSON.stringify(deaths.map((d) => [d.reason, d.tenants]))}`);
 }
 
+/**
+ * One host of three slots with a 300 MB cap (OVER_CAP takes it past), quarantine at the first strike, and a host call
+ * whose first call of each binding answers after 4 s (the host is dead by then) and any later one at once.
+ */
+async function oneCappedHost(t: Test) {
+  const deaths: HostDeath[] = [];
+  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, hosts: 1, hostMemoryMb: 300, quarantineAfter: 1, quarantineMs: 60_000,
+    wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  t.teardown(() => engine.close());
+  const calls: string[] = [];
+  const slow: HostCall = (name) => {
+    calls.push(name);
+    const first = calls.filter((c) => c === name).length === 1;
+    return new Promise((resolve) => setTimeout(() => resolve({ ok: true, json: `"${name}"` }), first ? 4000 : 0));
+  };
+  return { engine, deaths, calls, slow };
+}
+
 async function quarantined(engine: Engine, tenant: string): Promise<boolean> {
   return (await engine.execute({ source: 'return 1', bindings: [], hostCall: answer, tenant })).error?.type === 'quarantined';
 }
@@ -95,17 +113,7 @@ t.test('collections grown until V8 gives up end as the script\'s memory_limit; b
 });
 
 t.test('a host killed for its memory cap: scripts idle under their limit there (awaiting a binding) are not blamed; the grower is, and ends at its memory limit', async (t) => {
-  const deaths: HostDeath[] = [];
-  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, hosts: 1, hostMemoryMb: 300, quarantineAfter: 1, quarantineMs: 60_000,
-    wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
-  t.teardown(() => engine.close());
-  // Each binding's first call answers after 4 s (the host is dead by then); a second call answers at once.
-  const calls: string[] = [];
-  const slow: HostCall = (name) => {
-    calls.push(name);
-    const first = calls.filter((c) => c === name).length === 1;
-    return new Promise((resolve) => setTimeout(() => resolve({ ok: true, json: `"${name}"` }), first ? 4000 : 0));
-  };
+  const { engine, deaths, calls, slow } = await oneCappedHost(t);
   const good = (binding: string, tenant: string) => engine.execute({ source: `return await ${binding}()`, bindings: ['read_it', 'write_it'], hostCall: slow, tenant, repeatable: ['read_it'] });
   const reading = good('read_it', 'org_reader');
   const writing = good('write_it', 'org_writer');
@@ -141,15 +149,7 @@ t.test('each script of the growth family (fixtures/scripts/hostile/fatal) ends a
 });
 
 t.test('a host killed for its memory cap while another organization\'s script spins there: the idle reader is a bystander and runs again, the spinner runs again on probation and succeeds, the grower alone is blamed', async (t) => {
-  const deaths: HostDeath[] = [];
-  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, hosts: 1, hostMemoryMb: 300, quarantineAfter: 1, quarantineMs: 60_000,
-    wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
-  t.teardown(() => engine.close());
-  const calls: string[] = [];
-  const slow: HostCall = (name) => {
-    calls.push(name);
-    return new Promise((resolve) => setTimeout(() => resolve({ ok: true, json: `"${name}"` }), calls.length === 1 ? 4000 : 0));
-  };
+  const { engine, deaths, calls, slow } = await oneCappedHost(t);
   // The spinner starts first, so its slot is ended before the reader's is looked at (the order the host ran them in).
   const spinning = engine.execute({ source: 'const end = Date.now() + 2500; let n = 0; while (Date.now() < end) n++; return "spun"', bindings: [], hostCall: answer, tenant: 'org_spinner' });
   await sleep(200);
