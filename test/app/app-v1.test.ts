@@ -95,6 +95,17 @@ t.test('/app/v1', async (t) => {
     t.equal(renamed.body.items.length, 0, 'the whole batch was rolled back');
   });
 
+  t.test('plan checks every argument as the write would: a workbook with a cell of the wrong type is refused in plan, not first in apply', async (t) => {
+    const script = `return await spreadsheet_write({ name: 'bad.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'S', tables: [{ name: 'S',
+      columns: [{ name: 'n', type: 'integer' }], rows: [[1], ['two']] }] }] } });`;
+    const plan = await exec({ script, mode: 'plan' });
+    t.equal(plan.status, 200);
+    t.equal(plan.body.ok, false, 'the planned run fails');
+    t.match(plan.body.error, { code: 'invalid_input' });
+    t.match(JSON.stringify(plan.body.error), /rows\.1\.0/, 'naming the cell');
+    t.notOk(plan.body.planToken, 'and gives no plan to apply');
+  });
+
   t.test('plan tokens are bound to the script, the caller and their lifetime', async (t) => {
     const plan = await exec({ script: 'return 1;', mode: 'plan' });
     const other = await exec({ script: 'return 2;', mode: 'apply', planToken: plan.body.planToken });

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { FileName, FileRecord, toFileRecord } from '../files/schemas.ts';
-import { WorkbookArgument } from './workbook.ts';
+import { WorkbookSchema } from './workbook.ts';
 import { createFileFromBytes } from '../../services/spreadsheets/files.ts';
 import { buildOnThread } from '../../services/spreadsheets/work-pool.ts';
 
@@ -32,7 +32,7 @@ export const spreadsheet_write = defineBinding({
   input: v.strictObject({
     name: FileName,
     format: v.pipe(v.picklist(['csv', 'xlsx']), v.description('`xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8).')),
-    workbook: v.pipe(WorkbookArgument, v.description('The workbook, as /schema/spreadsheet/1 describes it (what spreadsheet_read returns).')),
+    workbook: v.pipe(WorkbookSchema, v.description('The workbook, as /schema/spreadsheet/1 describes it (what spreadsheet_read returns).')),
     csv: v.pipe(
       v.optional(v.strictObject({
         delimiter: v.pipe(v.optional(v.picklist([',', ';', '\t']), ','), v.description('Field delimiter: `,` (default), `;` (what Excel expects where the decimal separator is a comma, e.g. pt-BR) or a tab.')),

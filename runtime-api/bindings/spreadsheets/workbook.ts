@@ -167,13 +167,3 @@ function pathItem(input: unknown, key: string | number): v.IssuePathItem {
     ? { type: 'array', origin: 'value', input: input as unknown[], key, value: (input as unknown[])[key] }
     : { type: 'object', origin: 'value', input: input as Record<string, unknown>, key, value: (input as Record<string, unknown>)[key] };
 }
-
-/** What the server checks of a workbook argument on its own thread: an object with a `version` and `sheets` array. */
-const WorkbookShape = v.looseObject({ version: v.unknown(), sheets: v.array(v.unknown()) });
-
-/**
- * spreadsheet_write's workbook argument: described exactly as WorkbookSchema (JSON Schema, typings, MCP), but checked
- * here only for its shape. The full check (100,000 cells against their columns' types) is heavy, so it runs on a
- * spreadsheet thread with the file's building (services/spreadsheets/write.ts), never on the server's event loop.
- */
-export const WorkbookArgument: typeof WorkbookSchema = { ...WorkbookSchema, '~run': (dataset, config) => WorkbookShape['~run'](dataset, config) as never };
