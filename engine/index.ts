@@ -159,6 +159,8 @@ export function createEngine(config: EngineConfig): Engine {
       const ex = new Execution(nextId++, prepared.source, request.bindings, request.hostCall, limits, request.tenant, request.repeatable, request.person);
       // Strikes other instances recorded are read before the first execution: a restart is no way out of quarantine.
       if (hosts && !hosts.quarantine.isLoaded) await hosts.quarantine.loaded;
+      const reading = hosts?.quarantine.refresh();
+      if (reading) await reading;
       const refused = hosts ? quarantined(hosts, ex, request.tenant !== undefined || request.person !== undefined) : null;
       if (refused) return refused;
       const result = await pool.submit(ex, request.onStart);

@@ -321,8 +321,9 @@ export class Pool {
 
   /**
    * Waits for one of its own executions to end: a suspect organization or person already running one; or, while
-   * another party has work here (OTHERS_ACTIVE_MS), an organization or person already holding poolSize slots (one per
-   * core: more runs at once buy a party no more CPU, only more of the slots others need). A running script cannot be
+   * another party has work here (OTHERS_ACTIVE_MS), a party (a person; an organization whose caller named none)
+   * already holding poolSize slots (one per core: more runs at once buy a party no more CPU, only more of the slots
+   * others need). Not an organization as such: its members' work is shared out by the organization's own share. A running script cannot be
    * paused, so this is what keeps one person's many spinning scripts from taking every slot in the moment another's
    * queue happens to be empty: twelve organizations of one person spinning two scripts each to a 5 s deadline held all
    * five slots of a 2-core pool, and another person's steady light load was refused as busy (180 of 441 requests in
@@ -331,8 +332,9 @@ export class Pool {
   private held(ex: Execution): boolean {
     const mine = principalsOf(ex);
     if (mine.some((p) => this.running.has(p) && this.suspect(p))) return true;
-    if (!mine.some((p) => (this.running.get(p) ?? 0) >= this.config.poolSize)) return false;
-    return this.othersActive(partyOf(ex));
+    const party = partyOf(ex);
+    if ((this.running.get(party) ?? 0) < this.config.poolSize) return false;
+    return this.othersActive(party);
   }
 
   /** Another party than `party` ran, waited or finished here within OTHERS_ACTIVE_MS. */

@@ -121,7 +121,6 @@ export class HostSet {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watchdog);
-    this.quarantine.close();
     this.spare?.kill('SIGKILL');
     this.spare = null;
     await Promise.all(this.hosts.map((h) => h.close()));

@@ -2,8 +2,10 @@
 // deaths blamed on it within `windowMs` and it is refused (error type `quarantined`) for `coolDownMs`, so it cannot
 // crash-loop everyone's capacity. A principal with a strike in the window is a suspect (the pool runs it apart).
 // Every check is answered from memory; strikes also go to a ledger every instance shares (the server: PostgreSQL),
-// and the strikes other instances recorded are read back every SYNC_MS, so a budget spent on one instance is spent
-// on all. Each instance derives quarantines from the same strikes by the same rule, so they agree without a lock.
+// and the strikes other instances recorded are read back at most every SYNC_MS while executions arrive (an idle
+// instance asks its database nothing; one idle for STALE_MS reads them before its next execution), so a budget spent
+// on one instance is spent on all. Each instance derives quarantines from the same strikes by the same rule, so they
+// agree without a lock.
 
 /** A host death blamed on `principal` at `at` (ms since the epoch); `id` makes recording it twice harmless. */
 export interface Strike {
@@ -21,8 +23,10 @@ export interface StrikeLedger {
   prune(beforeMs: number): Promise<void>;
 }
 
-/** How often strikes other instances recorded are read back. */
+/** How often strikes other instances recorded are read back while executions arrive. */
 const SYNC_MS = 1000;
+/** Read back this long after the last read, an execution waits for the read (else it is checked against what is known). */
+const STALE_MS = 10_000;
 /** Read back from a little before the last read: another instance's clock, or its insert, may lag ours. */
 const SYNC_OVERLAP_MS = 10_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -42,10 +46,10 @@ export class Quarantine {
   private readonly ledger: StrikeLedger | null;
   private syncedTo = 0;
   private lastPrune = 0;
-  private timer: NodeJS.Timeout | null = null;
+  /** When the last read back started (ms since the epoch). */
+  private lastSync = 0;
   private syncing: Promise<void> | null = null;
-  /** Resolves once strikes recorded before this instance started have been read (or the first read failed). */
-  readonly loaded: Promise<void>;
+  private loading: Promise<void> | null = null;
   /** `loaded` has resolved (checked first, so that a running engine adds no await to every execution). */
   isLoaded = false;
   /** The last error the ledger gave (reads and writes go on in memory meanwhile). */
@@ -57,14 +61,31 @@ export class Quarantine {
     this.coolDownMs = coolDownMs;
     this.ledger = ledger;
     if (!ledger) {
-      this.loaded = Promise.resolve();
       this.isLoaded = true;
       return;
     }
     this.syncedTo = Date.now() - this.retentionMs();
-    this.loaded = this.sync().then(() => { this.isLoaded = true; });
-    this.timer = setInterval(() => void this.sync(), SYNC_MS);
-    this.timer.unref();
+  }
+
+  /**
+   * Resolves once strikes recorded before this instance started have been read (or the first read failed). The read
+   * starts on first use (the engine's first execution, or ready()), not when the engine is built: building one (for
+   * its stats, say) asks the ledger nothing.
+   */
+  get loaded(): Promise<void> {
+    this.loading ??= this.ledger ? this.sync().then(() => { this.isLoaded = true; }) : Promise.resolve();
+    return this.loading;
+  }
+
+  /**
+   * Called for each execution: reads back other instances' strikes if the last read is SYNC_MS old, and returns the
+   * read to wait for when it is STALE_MS old (the instance was idle), else null (the execution does not wait).
+   */
+  refresh(now = Date.now()): Promise<void> | null {
+    if (!this.ledger || now - this.lastSync < SYNC_MS) return null;
+    const stale = now - this.lastSync >= STALE_MS;
+    const read = this.sync();
+    return stale ? read : null;
   }
 
   private retentionMs(): number {
@@ -85,6 +106,7 @@ export class Quarantine {
     if (!this.ledger) return Promise.resolve();
     this.syncing ??= (async () => {
       const now = Date.now();
+      this.lastSync = now;
       try {
         for (const s of await this.ledger!.recent(this.syncedTo - SYNC_OVERLAP_MS)) this.add(s, now);
         this.syncedTo = now;
@@ -159,11 +181,6 @@ export class Quarantine {
     const now = Date.now();
     for (const [principal, end] of this.until) if (end <= now) this.until.delete(principal);
     return this.until.size;
-  }
-
-  close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
   }
 
   private forgetOld(now: number): void {

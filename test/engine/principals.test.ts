@@ -153,7 +153,6 @@ t.test('strikes recorded by one instance count on another: a crash budget spent 
   const ledger = new SharedLedger();
   const a = new Quarantine(3, 60_000, 60_000, ledger);
   const b = new Quarantine(3, 60_000, 60_000, ledger);
-  t.teardown(() => { a.close(); b.close(); });
   await Promise.all([a.loaded, b.loaded]);
   const now = Date.now();
   a.strike(['org:o1', 'person:p'], now - 3000);
@@ -168,10 +167,36 @@ t.test('strikes recorded by one instance count on another: a crash budget spent 
     t.ok(q.suspect('org:o2'), `${name}: each organization is a suspect`);
   }
   const c = new Quarantine(3, 60_000, 60_000, ledger);
-  t.teardown(() => c.close());
   await c.loaded;
   t.ok(c.remainingMs('person:p') > 55_000, 'an instance started afterwards knows it from the start');
   t.equal(c.remainingMs('person:q'), 0);
+});
+
+t.test('an idle instance asks the ledger nothing; executions read it back at most once a second, and wait for it only after a long idle', async (t) => {
+  let reads = 0;
+  const ledger = new SharedLedger();
+  const counting: StrikeLedger = { record: (s) => ledger.record(s), recent: (since) => { reads++; return ledger.recent(since); }, prune: (b) => ledger.prune(b) };
+  const q = new Quarantine(3, 60_000, 60_000, counting);
+  await q.loaded;
+  t.equal(reads, 1, 'read once at start');
+  await sleep(1200);
+  t.equal(reads, 1, 'nothing read while idle');
+  const now = Date.now();
+  t.equal(q.refresh(now), null, 'an execution a second after the last read starts a read and does not wait for it');
+  t.equal(reads, 2);
+  t.equal(q.refresh(now + 500), null, 'none within a second of it');
+  t.equal(reads, 2);
+  await sleep(10);
+  const other = new Quarantine(3, 60_000, 60_000, ledger);
+  await other.loaded;
+  other.strike(['person:r'], Date.now());
+  other.strike(['person:r'], Date.now());
+  other.strike(['person:r'], Date.now());
+  await sleep(10);
+  const waited = q.refresh(Date.now() + 11_000);
+  t.ok(waited, 'after ten idle seconds the execution waits for the read');
+  await waited;
+  t.ok(q.remainingMs('person:r') > 55_000, 'and is judged on what the other instance recorded meanwhile');
 });
 
 t.test('one person\'s burst of spinning scripts over many organizations holds at most one slot per core while another person is active, and never a reserved slot', async (t) => {
