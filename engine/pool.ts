@@ -322,18 +322,20 @@ export class Pool {
   /**
    * Waits for one of its own executions to end: a suspect organization or person already running one; or, while
    * another party has work here (OTHERS_ACTIVE_MS), a party (a person; an organization whose caller named none)
-   * already holding poolSize slots (one per core: more runs at once buy a party no more CPU, only more of the slots
-   * others need). Not an organization as such: its members' work is shared out by the organization's own share. A running script cannot be
-   * paused, so this is what keeps one person's many spinning scripts from taking every slot in the moment another's
-   * queue happens to be empty: twelve organizations of one person spinning two scripts each to a 5 s deadline held all
-   * five slots of a 2-core pool, and another person's steady light load was refused as busy (180 of 441 requests in
-   * 10 s). A party alone here still uses every slot.
+   * whose executions lately ran long (overflowAfterMs of CPU or more each) already holding poolSize slots (one per
+   * core: more runs at once buy it no more CPU, only more of the slots others need). Not an organization as such: its
+   * members' work is shared out by the organization's own share. Not a party of short scripts: holding those while
+   * slots were free made a steady light load queue up behind a crash storm until the queue refused it. A running
+   * script cannot be paused, so this is what keeps one person's many spinning scripts from taking every slot in the
+   * moment another's queue happens to be empty (twelve organizations of one person spinning two scripts each to a 5 s
+   * deadline held all five slots of a 2-core pool, and another person's steady light load was refused as busy). A
+   * burst that arrives before the pool knows its cost still takes what is free, once. A party alone uses every slot.
    */
   private held(ex: Execution): boolean {
     const mine = principalsOf(ex);
     if (mine.some((p) => this.running.has(p) && this.suspect(p))) return true;
     const party = partyOf(ex);
-    if ((this.running.get(party) ?? 0) < this.config.poolSize) return false;
+    if ((this.running.get(party) ?? 0) < this.config.poolSize || this.meanCpu(party) < this.config.overflowAfterMs) return false;
     return this.othersActive(party);
   }
 

@@ -199,12 +199,14 @@ t.test('an idle instance asks the ledger nothing; executions read it back at mos
   t.ok(q.remainingMs('person:r') > 55_000, 'and is judged on what the other instance recorded meanwhile');
 });
 
-t.test('one person\'s burst of spinning scripts over many organizations holds at most one slot per core while another person is active, and never a reserved slot', async (t) => {
+t.test('one person\'s spinning scripts over many organizations hold at most one slot per core while another person is active, and never a reserved slot', async (t) => {
   const engine = await startEngine({ ...SERVER_LIKE, queueMax: 32, wallMs: 1500, cpuMs: 1500 });
   t.teardown(() => engine.close());
   const storm = { tenant: 'org_storm1', person: 'usr_storm' };
   // Both persons are proven (a clean script each), so nothing here is in the cordon: only the shares are at work.
   for (const who of [storm, INNOCENTS[0]]) t.ok((await run(engine, who, 'return 1')).ok);
+  // The pool has seen the person's scripts spin (a burst that arrives before it knows their cost takes what is free).
+  t.same((await Promise.all([1, 2].map(() => run(engine, storm, 'while (true) {}', [], { wallMs: 300 })))).map((r) => r.error?.type), ['timeout', 'timeout']);
   // The other person is active: a steady light load, running before the storm and through it.
   let stop = false;
   const light = innocentLoad(engine, () => stop);
