@@ -6,7 +6,7 @@
 // only check V8 gives the embedder is isolated-vm's code-generation callback, which refuses sources over an eighth
 // of the heap limit (8 M characters at 64 MB); measured in a process like a sandbox host, a direct eval of an 8.3 M
 // character source took +576 MB of RSS (one regular-expression literal) or +347 MB (function declarations), result
-// ok, so the 100 KB cap must hold for direct evals too (README, "Dynamic code").
+// ok, so the 100 KB cap must hold for direct evals too (docs/security.md, "Dynamic code").
 //
 // So the host rewrites the script (only when its text can name `eval`): the wrapper binds the name `eval` to V8's
 // eval around the script, each call site `eval(a, ...)` becomes `eval(__sandboxEvalSource(a), ...)` (the argument

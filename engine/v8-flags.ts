@@ -29,7 +29,7 @@
 //     load; emulated after every execution): (a) 42-50 %, (b) 48-51 %
 //   rejected: isolates that serve one organization at a time, a new isolate on each switch (3.7-8 ms with its
 //     prelude and first context, and every organization's cached scripts lost): (a) 16-37 %, (b) 25-34 %, (c) 64-66 %
-// What stays shared (README, "Timing across organizations"): patterns under SALT_MIN_PATTERN built from strings,
+// What stays shared (docs/security.md, "Timing across organizations"): patterns under SALT_MIN_PATTERN built from strings,
 // V8's table of literal strings, and ICU's caches, which are per process, not per isolate.
 import v8 from 'node:v8';
 

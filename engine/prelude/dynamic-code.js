@@ -7,7 +7,7 @@ export function guardDynamicCode(kit, limits) {
   const { G, asNative, countLiterals, evalKit, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, fixed, tooLong } = kit;
   const MAX_CODE = limits.maxDynamicSource;
   // Parsing a large source allocates outside the heap limit (isolated-vm lets eval through up to 8 MB: see the
-  // README's measurements). The global eval is indirect: eval sees the global scope, not the caller's; a script's
+  // docs/security.md's measurements). The global eval is indirect: eval sees the global scope, not the caller's; a script's
   // own eval(...) calls stay direct, their argument checked first (the kit below, direct-eval.ts).
   // Every argument is converted first, in order, as the Function constructors do, then their total is checked.
   const codeString = (v) => (typeof v === 'string' ? v : `${v}`);
