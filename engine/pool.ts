@@ -429,10 +429,11 @@ export class Pool {
    * running there.
    */
   private updateDrain(): void {
-    const waiting = this.queue.some((w) => !this.held(w.ex) && this.risky(w.ex));
-    const hosts = [...this.hosts()];
+    // Asked after every execution: with no risky waiter (nearly always), nothing else is looked at.
+    if (!this.queue.some((w) => !this.held(w.ex) && this.risky(w.ex))) { this.drain = null; return; }
     const cordon = this.cordon();
-    if (!waiting || cordon.used >= cordon.max) { this.drain = null; return; }
+    if (cordon.used >= cordon.max) { this.drain = null; return; }
+    const hosts = [...this.hosts()];
     const candidates = hosts.filter((h) => this.load(h).risky === 0 && !this.slots.some((s) => s.host === h && s.exposed === true));
     if (this.cordonHost && candidates.includes(this.cordonHost)) { this.drain = this.cordonHost; return; }
     const idle = candidates.find((h) => this.load(h).all === 0 && this.slots.some((s) => s.host === h && free(s)));

@@ -140,9 +140,11 @@ export class Slot implements PoolSlot {
    * The running execution's isolate is idle under its memory limit: it answered a heap query (which it can only do
    * between tasks, never while a script runs) with used + external bytes within memoryMb, no script ran while it
    * answered, and it has used no CPU since, so it has allocated nothing since either. Asks again for next time.
-   * A host killed for its memory cap is not killed by such an isolate (host-process.ts).
+   * A host killed for its memory cap is not killed by such an isolate (host-process.ts). With `ask` false, the last
+   * answer alone: a query is a task on the isolate, and a host asked after every execution queued one behind each
+   * running script of its other slots.
    */
-  idleUnderLimit(): boolean {
+  idleUnderLimit(ask = true): boolean {
     const iso = this.isolate;
     const run = this.current;
     if (!iso || iso.isDisposed || !run) return false;
@@ -150,7 +152,7 @@ export class Slot implements PoolSlot {
     const sample = this.heapSample;
     const idle = cpu !== null && sample !== null && sample.execId === run.ex.id && cpu - sample.cpu < IDLE_CPU_NS
       && sample.bytes <= this.config.memoryMb * 1024 * 1024;
-    if (!this.askingHeap && cpu !== null) {
+    if (ask && !this.askingHeap && cpu !== null) {
       this.askingHeap = true;
       const execId = run.ex.id;
       iso.getHeapStatistics().then((heap) => {

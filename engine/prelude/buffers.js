@@ -4,7 +4,7 @@
 
 /** Installs the guard; `kit` holds what guardResources captured and shares (resources.js). Returns the original ArrayBuffer, which the Intl guards charge with. */
 export function guardBuffers(kit) {
-  const { G, asNative, rconstruct, defineProperty, getOwnPropertyDescriptor, TypeErrorCtor, fixed } = kit;
+  const { G, asNative, rconstruct, defineProperty, getOwnPropertyDescriptor, TypeErrorCtor, readOnlyPrototype } = kit;
   // Resizable buffers reserve maxByteLength of address space and grow outside the allocator's limit. They are
   // removed whole, as an engine without them has none: ArrayBuffer takes one argument and ignores a second (no
   // maxByteLength read), and the prototype has no resize, resizable or maxByteLength, so a script that checks
@@ -17,7 +17,7 @@ export function guardBuffers(kit) {
     return rconstruct(AB, [length], new.target);
   };
   asNative(ArrayBufferGuard, AB);
-  defineProperty(ArrayBufferGuard, 'prototype', fixed(abProto));
+  readOnlyPrototype(ArrayBufferGuard, abProto);
   defineProperty(ArrayBufferGuard, 'isView', getOwnPropertyDescriptor(AB, 'isView'));
   defineProperty(ArrayBufferGuard, Symbol.species, getOwnPropertyDescriptor(AB, Symbol.species));
   defineProperty(abProto, 'constructor', { __proto__: null, value: ArrayBufferGuard, writable: true, enumerable: false, configurable: true });

@@ -4,7 +4,7 @@
 
 /** Installs the guard; `kit` holds what guardResources captured and shares (resources.js), `limits` the caps. */
 export function guardDynamicCode(kit, limits) {
-  const { G, asNative, countLiterals, evalKit, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, fixed, tooLong } = kit;
+  const { G, asNative, countLiterals, evalKit, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, readOnlyPrototype, tooLong } = kit;
   const MAX_CODE = limits.maxDynamicSource;
   // Parsing a large source allocates outside the heap limit (isolated-vm lets eval through up to 8 MB: see the
   // docs/security.md's measurements). The global eval is indirect: eval sees the global scope, not the caller's; a script's
@@ -105,13 +105,18 @@ export function guardDynamicCode(kit, limits) {
   // Each constructor as V8 has it: length 1, its name, its prototype (non-writable), the prototype's constructor
   // with the original's attributes, and AsyncFunction, GeneratorFunction and AsyncGeneratorFunction inheriting
   // from Function.
+  // Each a function of the builtin's name and length (one named parameter): nothing to redefine per context.
+  const NAMED = { __proto__: null,
+    Function: (make) => function Function(body) { return make(arguments, new.target); },
+    AsyncFunction: (make) => function AsyncFunction(body) { return make(arguments, new.target); },
+    GeneratorFunction: (make) => function GeneratorFunction(body) { return make(arguments, new.target); },
+    AsyncGeneratorFunction: (make) => function AsyncGeneratorFunction(body) { return make(arguments, new.target); },
+  };
   const guardConstructor = (ctor, parent) => {
     const name = ctor.name;
-    const guarded = function (...args) { return rconstruct(ctor, codeText(args, name), new.target === undefined ? guarded : new.target); };
+    const guarded = NAMED[name]((args, newTarget) => rconstruct(ctor, codeText(args, name), newTarget === undefined ? guarded : newTarget));
     asNative(guarded, ctor);
-    defineProperty(guarded, 'length', { __proto__: null, value: 1, configurable: true });
-    defineProperty(guarded, 'name', { __proto__: null, value: name, configurable: true });
-    defineProperty(guarded, 'prototype', fixed(ctor.prototype));
+    readOnlyPrototype(guarded, ctor.prototype);
     const constructor = getOwnPropertyDescriptor(ctor.prototype, 'constructor');
     constructor.value = guarded;
     defineProperty(ctor.prototype, 'constructor', constructor);

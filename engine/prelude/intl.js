@@ -25,7 +25,7 @@
 /**
  * Installed by guardResources (resources.js), which hands over in `scope` what it captured first: G, rapply, rconstruct,
  * defineProperty, getOwnPropertyDescriptor, getPrototypeOf, RangeErrorCtor, TypeErrorCtor, AB (the original
- * ArrayBuffer), tooLong, and asNative (core.js). `limits` gives maxIntlInput and intlBytes (prelude-intl.ts).
+ * ArrayBuffer), tooLong, readOnlyPrototype, and asNative (core.js). `limits` gives maxIntlInput and intlBytes (prelude-intl.ts).
  *
  * Every guard keeps the builtin it guards exactly as a script sees it in plain V8, installed where the original was, as
  * a data property with the original's attributes, before the script runs (no accessor that installs on first use). A
@@ -37,7 +37,7 @@
  * with plain V8.
  */
 export function guardIntl(scope, limits) {
-  const { G, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, RangeErrorCtor, TypeErrorCtor, AB, tooLong, asNative } = scope;
+  const { G, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, RangeErrorCtor, TypeErrorCtor, AB, tooLong, asNative, readOnlyPrototype } = scope;
   const ProxyCtor = Proxy;
   const WeakMapCtor = WeakMap;
   const ArrayCtor = Array;
@@ -329,9 +329,9 @@ export function guardIntl(scope, limits) {
     PluralRules: (make) => function PluralRules(...args) { return make(this, args, new.target); },
     RelativeTimeFormat: (make) => function RelativeTimeFormat(...args) { return make(this, args, new.target); },
     ListFormat: (make) => function ListFormat(...args) { return make(this, args, new.target); },
-    DisplayNames: (make) => function DisplayNames(...args) { return make(this, args, new.target); },
+    DisplayNames: (make) => function DisplayNames(locales, options) { return make(this, arguments, new.target); },
     Segmenter: (make) => function Segmenter(...args) { return make(this, args, new.target); },
-    Locale: (make) => function Locale(...args) { return make(this, args, new.target); },
+    Locale: (make) => function Locale(tag) { return make(this, arguments, new.target); },
     DurationFormat: (make) => function DurationFormat(...args) { return make(this, args, new.target); },
   };
   const ObjectPrototype = G.Object.prototype;
@@ -359,8 +359,8 @@ export function guardIntl(scope, limits) {
       if (kinded) rapply(wmSet, kinds, [o, name]);
       return charge(o, what, bytes);
     });
-    if (C.length !== 0) defineProperty(guarded, 'length', { __proto__: null, value: C.length, configurable: true });
-    defineProperty(guarded, 'prototype', { __proto__: null, value: C.prototype, writable: false, enumerable: false, configurable: false });
+    if (guarded.length !== C.length) defineProperty(guarded, 'length', { __proto__: null, value: C.length, configurable: true });
+    readOnlyPrototype(guarded, C.prototype);
     const statics = getOwnPropertyDescriptor(C, 'supportedLocalesOf');
     if (statics !== undefined) defineProperty(guarded, 'supportedLocalesOf', statics);
     C.prototype.constructor = guarded;

@@ -49,7 +49,7 @@ export function boundJson() {
   const strCharCodeAt = String.prototype.charCodeAt;
   const strSlice = String.prototype.slice;
   // fnCall(f, self, ...args) calls f as Function.prototype.call would, without an array per call.
-  const fnCall = Function.prototype.call.bind(Function.prototype.call);
+  const fnCall = globalThis.Function.prototype.call.bind(globalThis.Function.prototype.call);
   const StringCtor = String;
   const NumberCtor = Number;
   const ProxyCtor = Proxy;

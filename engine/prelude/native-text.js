@@ -11,7 +11,9 @@
  */
 export function installNativeText(scope) {
   const { rapply, defineProperty, WeakMapCtor, wmGet, wmSet } = scope;
-  const fnToString = Function.prototype.toString;
+  // (globalThis.Function, not Function: the bundler would rename the Function constructor guard named so.)
+  const FunctionProto = globalThis.Function.prototype;
+  const fnToString = FunctionProto.toString;
   const nativeText = new WeakMapCtor();
   // (The text is made when read: registering costs every context only a WeakMap entry.)
   const asNative = (fn, original) => {
@@ -24,7 +26,7 @@ export function installNativeText(scope) {
       if (original === undefined) return rapply(fnToString, this, []);
       return typeof original === 'function' ? rapply(fnToString, original, []) : 'function ' + original + '() { [native code] }';
     } }.toString;
-    defineProperty(Function.prototype, 'toString', { __proto__: null, value: asNative(toString, fnToString), writable: true, enumerable: false, configurable: true });
+    defineProperty(FunctionProto, 'toString', { __proto__: null, value: asNative(toString, fnToString), writable: true, enumerable: false, configurable: true });
   }
   return asNative;
 }

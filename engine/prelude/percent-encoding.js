@@ -9,16 +9,18 @@ export function guardPercentEncoding(kit, limits) {
   // Percent-encoding writes up to nine characters for one: an input that could pass the limit is measured first
   // (ASCII left as is or %XX, then %XX per UTF-8 byte; escape: %XX below 256, else %uXXXX).
   const strCharCodeAt = G.String.prototype.charCodeAt;
-  const kept = (chars) => { const set = { __proto__: null }; for (let i = 0; i < chars.length; i++) set[rapply(strCharCodeAt, chars, [i])] = true; return set; };
-  const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const keptByUri = kept(alnum + "-_.!~*'()");
-  const keptByEscape = kept(alnum + '@*_+-./');
+  // The characters each leaves as they are, tested by code rather than looked up in a table built per context.
+  const alnum = (c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  // A-Z a-z 0-9 - _ . ! ~ * ' ( )
+  const keptByUri = (c) => alnum(c) || c === 45 || c === 95 || c === 46 || c === 33 || c === 126 || (c >= 39 && c <= 42);
+  // A-Z a-z 0-9 @ * _ + - . /
+  const keptByEscape = (c) => alnum(c) || c === 64 || c === 42 || c === 95 || c === 43 || c === 45 || c === 46 || c === 47;
   const encodedLength = (s, escape) => {
     const keep = escape ? keptByEscape : keptByUri;
     let total = 0;
     for (let i = 0; i < s.length; i++) {
       const c = rapply(strCharCodeAt, s, [i]);
-      total += keep[c] ? 1 : c < 128 || (escape && c < 256) ? 3 : escape || c < 2048 ? 6 : 9;
+      total += keep(c) ? 1 : c < 128 || (escape && c < 256) ? 3 : escape || c < 2048 ? 6 : 9;
       if (total > MAX_BUILT) return total;
     }
     return total;

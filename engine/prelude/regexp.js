@@ -7,7 +7,7 @@
 
 /** Installs the guard; `kit` holds what guardResources captured and shares (resources.js), `limits` the caps. Returns what later guards use. */
 export function guardRegExp(kit, limits) {
-  const { G, asNative, regExpSalt, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, StringCtor, TypeErrorCtor, fixed, replaceMethod, toText, S, printed, notCallable } = kit;
+  const { G, asNative, regExpSalt, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, StringCtor, TypeErrorCtor, readOnlyPrototype, replaceMethod, toText, S, printed, notCallable } = kit;
   const MAX_CODE = limits.maxDynamicSource;
   const SALT_MIN_PATTERN = limits.saltMinPattern;
   // A regular expression is code too: parsing and compiling one takes about 128 bytes per source character
@@ -19,6 +19,7 @@ export function guardRegExp(kit, limits) {
   const reProto = RE.prototype;
   const sourceOf = getOwnPropertyDescriptor(reProto, 'source').get;
   const SyntaxErrorCtor = SyntaxError;
+  const ProxyCtor = Proxy;
   // A brand check (the source getter throws for anything but a RegExp), paid only by objects.
   const isRegExp = (v) => {
     if (v === null || typeof v !== 'object' || v === reProto) return false;
@@ -46,7 +47,7 @@ export function guardRegExp(kit, limits) {
     if (s === p) return compile(p);
     try { return compile(s); } catch (_) { return compile(p); }
   };
-  const construct = (p, f, nt) => compiled(p, (source) => rconstruct(RE, [source, f], nt));
+  const compiledWith = (p, f, nt) => compiled(p, (source) => rconstruct(RE, [source, f], nt));
   // The flags a RegExp was made with ([[OriginalFlags]]), read through the builtin flag getters, which nobody can
   // observe, in the order V8's flags getter writes them.
   const flagLetters = { __proto__: null, length: 0 };
@@ -66,32 +67,30 @@ export function guardRegExp(kit, limits) {
     const m = v[symMatch];
     return m !== undefined ? !!m : isRegExp(v);
   };
-  // What RegExpAlloc reads of newTarget (its prototype) V8 reads once, before the pattern is converted. Called
-  // with new, the replacement has had it read already for its own `this`, whose prototype is what was read; only
-  // when that is Object.prototype (also what a non-object prototype gives `this`) is it read again to tell them
-  // apart. The constructor's own prototype cannot be observed: the original is the new target then (its objects
-  // keep V8's fast map); any other new target is stood for by alloc, given the prototype.
-  const ObjectProto = Object.prototype;
+  // RegExpAlloc reads newTarget's prototype once, after the pattern's source and flags are read and before they are
+  // converted: so does allocFor, here, and the original is handed either itself (newTarget the constructor, its
+  // objects keeping V8's fast map) or alloc, a function of ours with that prototype (a non-object prototype gives
+  // the realm's RegExp.prototype, as GetPrototypeFromConstructor does).
   const alloc = function () {};
-  const allocFor = (nt, self) => {
+  const allocFor = (nt) => {
     if (nt === RegExpGuard || nt === RE) return RE;
-    let proto = getPrototypeOf(self);
-    if (proto === ObjectProto) {
-      const p = nt.prototype;
-      proto = p !== null && (typeof p === 'object' || typeof p === 'function') ? p : reProto;
-    }
-    alloc.prototype = proto;
+    const p = nt.prototype;
+    alloc.prototype = p !== null && (typeof p === 'object' || typeof p === 'function') ? p : reProto;
     return alloc;
   };
+  // An argument of the call, undefined when it was not given (a missing index of the arguments array is never
+  // read: it would be looked up on Array.prototype, where a script may have put a getter).
+  const arg = (args, i) => (i < args.length ? args[i] : undefined);
   // The constructor's steps (IsRegExp, the same-constructor shortcut, the pattern's source and flags), done once
   // here, so that the original receives strings and runs no script code a second time; a RegExp pattern's source
   // was checked when it was made.
-  const RegExpGuard = function RegExp(pattern, flags) {
+  const construct = (pattern, flags, newTarget) => {
     const patternIsRegExp = isRegExpLike(pattern);
-    if (new.target === undefined && patternIsRegExp && flags === undefined && pattern.constructor === RegExp) return pattern;
-    const nt = new.target === undefined ? RegExp : new.target;
+    if (newTarget === undefined && patternIsRegExp && flags === undefined && pattern.constructor === RegExpGuard) return pattern;
+    const nt = newTarget === undefined ? RegExpGuard : newTarget;
     if (isRegExp(pattern)) {
-      return rconstruct(RE, [rapply(sourceOf, pattern, []), flags === undefined ? originalFlags(pattern) : flags], allocFor(nt, this));
+      const source = rapply(sourceOf, pattern, []);
+      return rconstruct(RE, [source, flags === undefined ? originalFlags(pattern) : flags], allocFor(nt));
     }
     let p = pattern;
     let f = flags;
@@ -99,19 +98,21 @@ export function guardRegExp(kit, limits) {
       p = pattern.source;
       if (flags === undefined) f = pattern.flags;
     }
-    const target = allocFor(nt, this);
+    const target = allocFor(nt);
     p = p === undefined ? '' : toText(p);
     if (f !== undefined) f = toText(f);
-    return construct(checkedSource(p), f, target);
+    return compiledWith(checkedSource(p), f, target);
   };
+  // The constructor is a Proxy of the original: its name, length, prototype and statics (the legacy $1-$9, input,
+  // lastMatch and the rest, each an accessor) are the original's own, in V8's order, with nothing copied into every
+  // context (copying the statics cost each context about 20 us); its calls and constructions take the steps above.
+  const RegExpGuard = new ProxyCtor(RE, { __proto__: null,
+    apply: (_, _self, args) => construct(arg(args, 0), arg(args, 1), undefined),
+    construct: (_, args, newTarget) => construct(arg(args, 0), arg(args, 1), newTarget),
+  });
   asNative(RegExpGuard, RE);
-  for (const key of Reflect.ownKeys(RE)) {
-    if (key !== 'prototype' && key !== 'name' && key !== 'length') defineProperty(RegExpGuard, key, getOwnPropertyDescriptor(RE, key));
-  }
-  defineProperty(RegExpGuard, 'length', { __proto__: null, value: 2, configurable: true });
-  defineProperty(RegExpGuard, 'prototype', fixed(reProto));
-  defineProperty(reProto, 'constructor', { __proto__: null, value: RegExpGuard, writable: true, enumerable: false, configurable: true });
-  defineProperty(G, 'RegExp', { __proto__: null, value: RegExpGuard, writable: true, enumerable: false, configurable: true });
+  reProto.constructor = RegExpGuard;
+  G.RegExp = RegExpGuard;
   defineProperty(reProto, 'source', { __proto__: null, enumerable: false, configurable: true,
     get: asNative(getOwnPropertyDescriptor({ get source() { return unsalt(rapply(sourceOf, this, [])); } }, 'source').get, sourceOf) });
   const reCompile = reProto.compile;
@@ -158,7 +159,7 @@ export function guardRegExp(kit, limits) {
         if (method !== undefined) return rapply(method, regexp, [this]);
       }
       const s = toText(this);
-      const rx = construct(checkedSource(regexp === undefined ? '' : toText(regexp)), flags, RE);
+      const rx = compiledWith(checkedSource(regexp === undefined ? '' : toText(regexp)), flags, RE);
       return rx[symbol](s);
     });
   }
@@ -170,7 +171,6 @@ export function guardRegExp(kit, limits) {
   // reads each property from it where the original would (constructor, its species, flags, lastIndex), and whose
   // species makes the matcher from the receiver itself, with this RegExp in place of the original.
   const symSpecies = Symbol.species;
-  const ProxyCtor = Proxy;
   const probeConstruct = { __proto__: null, construct: () => probeConstruct };
   const isConstructor = (f) => {
     if (f === null || (typeof f !== 'object' && typeof f !== 'function')) return false;

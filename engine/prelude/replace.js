@@ -5,7 +5,7 @@
 
 /** Installs the guard; `kit` holds what guardResources captured and shares (resources.js), `limits` the caps. */
 export function guardReplace(kit, limits) {
-  const { rapply, getOwnPropertyDescriptor, getPrototypeOf, TypeErrorCtor, fixed, replaceMethod, toText, floor, S, tooBig, ObjectCtor, reProto, isRegExp, methodOf, requireGlobal } = kit;
+  const { rapply, getOwnPropertyDescriptor, getPrototypeOf, TypeErrorCtor, replaceMethod, toText, floor, S, tooBig, ObjectCtor, reProto, isRegExp, methodOf, requireGlobal } = kit;
   const MAX_BUILT = limits.maxBuiltString;
   // Replacing builds its result in one step too, and a replacement can be much longer than what it replaces: a
   // function returning one 16 M-character string for 30 matches gave 480 M characters (result ok), and '$&' 30
