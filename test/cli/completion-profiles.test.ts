@@ -39,7 +39,7 @@ t.test('profiles', async (t) => {
   const home = await mkdtemp(join(tmpdir(), 'siglata-prof-'));
   const env = { SIGLATA_CONFIG_DIR: home, SIGLATA_SERVER: undefined, SIGLATA_TOKEN: undefined, SIGLATA_PROFILE: undefined };
   const cli = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(args, { env: { ...env, ...extra } });
-  const login = await cli(['--profile', 'ci', 'login', '--server', app.url, '--token', ci]); // as the README shows it
+  const login = await cli(['--profile', 'ci', 'login', '--server', app.url, '--token', ci]); // as docs/cli.md shows it
   t.equal(login.code, 0, login.stderr);
   t.ok(await stat(join(home, 'profiles', 'ci', 'credentials.json')), 'stored under the profile');
   const inProfile = await cli(['whoami', '--profile', 'ci']);

@@ -23,7 +23,7 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
   };
 
   t.test('keys create / list / revoke, and the key used as SIGLATA_TOKEN', async (t) => {
-    // As the README shows it.
+    // As docs/cli.md shows it.
     const made = await cli(['keys', 'create', 'ci-nightly', '--scope', 'files:read files:write', '--expires-days', '30']);
     t.equal(made.code, 0, made.stderr);
     const key = made.stdout.trim();

@@ -70,9 +70,10 @@ t.test('every published example runs against a real organization', async (t) => 
   t.ok(fromSearch.length >= 20, `${fromSearch.length} in search results`);
   t.same([...fromTypings].sort(), [...fromSearch].sort(), 'the typings carry the same examples as search');
   const fromSite = await siteExamples();
-  const fromReadme = proseExamples(await readFile(new URL('../../README.md', import.meta.url), 'utf8'));
+  const fromReadme = (await Promise.all(['README.md', 'docs/usage.md', 'docs/cli.md']
+    .map((file) => readFile(new URL(`../../${file}`, import.meta.url), 'utf8')))).flatMap(proseExamples);
   t.ok(fromSite.length >= 10, `${fromSite.length} on the public site's pages`);
-  t.ok(fromReadme.length >= 1, `${fromReadme.length} in the README`);
+  t.ok(fromReadme.length >= 1, `${fromReadme.length} in the README and the guides of docs/`);
 
   for (const example of [...new Set([...fromTools, ...fromSearch, ...fromTypings, ...fromSite, ...fromReadme])]) {
     // Fresh real ids for each example (some delete or complete what they are given).

@@ -1,7 +1,7 @@
-// Every example in the README's command-line section runs, in order, through bash with the real CLI
-// (bin/siglata.mjs) against the in-process server. The examples are read from README.md, so a new one is tested
+// Every example of the command-line guide (docs/cli.md) runs, in order, through bash with the real CLI
+// (bin/siglata.mjs) against the in-process server. The examples are read from the guide, so a new one is tested
 // without anyone adding it here. `npx siglata` becomes the CLI run by this Node, the documented address becomes the
-// test server's, and the README's placeholders (`fil_…`, `slk_…`, `key_…`, `<token>`) become real values; an
+// test server's, and the guide's placeholders (`fil_…`, `slk_…`, `key_…`, `<token>`) become real values; an
 // example with a placeholder this test does not know fails. Browser steps are answered by a signed-in session.
 import t from 'tap';
 import { spawn } from 'node:child_process';
@@ -13,15 +13,11 @@ import { approveAuthorization, createOrganization, signInCookie } from '../helpe
 import { http } from '../helpers/http.ts';
 import { BIN } from './run-cli.ts';
 
-const README = new URL('../../README.md', import.meta.url);
+const GUIDE = new URL('../../docs/cli.md', import.meta.url);
 const DOCUMENTED_SERVER = 'http://127.0.0.1:8080';
 
-/** The command lines of the fenced `sh` blocks in the README's `siglata` section, comments dropped. */
-export function cliExamples(readme: string): string[] {
-  const start = readme.indexOf('## Command line (`siglata`)');
-  if (start < 0) throw new Error('README has no "Command line (`siglata`)" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+/** The command lines of the guide's fenced `sh` blocks, comments dropped. */
+export function cliExamples(section: string): string[] {
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
   // A comment starts at ` # ` outside quotes; the examples keep quotes simple, so a quote count tells.
   const withoutComment = (line: string) => {
@@ -36,7 +32,7 @@ export function cliExamples(readme: string): string[] {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-t.test('the README\'s siglata examples run', async (t) => {
+t.test('the command-line guide\'s examples run', async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
   const cookie = await signInCookie(app, 'readme@cli.example');
   const orgId = await createOrganization(app, cookie, 'readme-org');
@@ -47,7 +43,7 @@ t.test('the README\'s siglata examples run', async (t) => {
     return res.body.result;
   };
 
-  // What the examples act on: local files and folders, and catalogue files named as the README names them.
+  // What the examples act on: local files and folders, and catalogue files named as the guide names them.
   const work = await mkdtemp(join(tmpdir(), 'siglata-readme-'));
   await writeFile(join(work, 'backup.tar.gz'), Buffer.alloc(300_000, 7));
   await writeFile(join(work, 'rename.js'), 'const page = await files_list({ prefix: "reports/2026/" });\nfor (const f of page.items ?? page.files ?? page) await files_update({ fileId: f.fileId, name: f.name.replace("reports/2026/", "reports/2026-archive/") });\nreturn "renamed";');
@@ -76,11 +72,11 @@ t.test('the README\'s siglata examples run', async (t) => {
     }
     line = line.replaceAll('slk_…', shellQuote(ciKey.key)).replaceAll('key_…', spareKey.id);
     const unknown = /\w+_…|<[a-z-]+>/.exec(line);
-    if (unknown) throw new Error(`unknown placeholder ${unknown[0]}: teach readme-examples.test.ts what it stands for`);
+    if (unknown) throw new Error(`unknown placeholder ${unknown[0]}: teach guide-examples.test.ts what it stands for`);
     return line;
   }
 
-  /** bash -c, answering a browser sign-in (as the README's reader would) when the CLI prints its address. */
+  /** bash -c, answering a browser sign-in (as the guide's reader would) when the CLI prints its address. */
   function run(line: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
       const child = spawn('bash', ['-o', 'pipefail', '-c', line], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -100,7 +96,7 @@ t.test('the README\'s siglata examples run', async (t) => {
     });
   }
 
-  const examples = cliExamples(await readFile(README, 'utf8'));
+  const examples = cliExamples(await readFile(GUIDE, 'utf8'));
   t.ok(examples.length >= 20, `${examples.length} examples found`);
   // The examples sign in once (the first line) and act as that sign-in, whatever a later line stores: each runs
   // from the sign-in state the first left, so `login --token slk_…` does not narrow the next example's scopes.
