@@ -415,9 +415,25 @@ export class Pool {
     if (lastChance && !risky && load.risky > 0 && slot.host !== this.drain) return false;
     if (slot.exposed === true) return true;
     if (!risky) return load.risky > 0 || slot.host === this.drain;
-    if (load.all > 0) return true;
+    if (load.all > 0 || !this.leavesOthersAHost(slot.host)) return true;
     const cordon = this.cordon();
     return cordon.used >= cordon.max;
+  }
+
+  /**
+   * Another host than `host` is up (a slot of it is not starting) and runs nothing risky, or `host` is the only one:
+   * a risky execution never takes the last host others can use. A crash storm's script would otherwise start on the
+   * one host left while the host its previous script killed was being replaced, and everyone else's work waited for
+   * one of them (a storm rotated over four organizations: benign p99 29.8x quiet, queued up to 740 ms, 0 failed).
+   */
+  private leavesOthersAHost(host: object): boolean {
+    const hosts = this.hosts();
+    if (hosts.size <= 1) return true;
+    for (const other of hosts) {
+      if (other === host || this.load(other).risky > 0) continue;
+      if (this.slots.some((s) => s.host === other && s.state !== 'starting')) return true;
+    }
+    return false;
   }
 
   /**
@@ -434,7 +450,8 @@ export class Pool {
     const cordon = this.cordon();
     if (cordon.used >= cordon.max) { this.drain = null; return; }
     const hosts = [...this.hosts()];
-    const candidates = hosts.filter((h) => this.load(h).risky === 0 && !this.slots.some((s) => s.host === h && s.exposed === true));
+    const candidates = hosts.filter((h) => this.load(h).risky === 0 && !this.slots.some((s) => s.host === h && s.exposed === true)
+      && this.leavesOthersAHost(h));
     if (this.cordonHost && candidates.includes(this.cordonHost)) { this.drain = this.cordonHost; return; }
     const idle = candidates.find((h) => this.load(h).all === 0 && this.slots.some((s) => s.host === h && free(s)));
     if (idle) { this.drain = idle; return; }
