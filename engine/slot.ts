@@ -303,8 +303,9 @@ export class Slot implements PoolSlot {
     this.owner.execId = ex.id;
     return new Promise<RunEnd>((resolve) => {
       const { script, literals } = this.script(iso, ex.tenant, ex.source);
-      const run = new Run(iso, prepared, script, this.dispatcher!, ex, (end: RunEnd) => {
+      const run = new Run(iso, prepared, script, this.dispatcher!, ex, (ended: RunEnd) => {
         this.current = null;
+        const end = this.overLimitAtEnd(iso, ended) ? { ...ended, outcome: { ...MEMORY_LIMIT }, recycle: 'memory_limit' } : ended;
         this.hooks.finished(ex, end);
         resolve(end);
         this.afterRun(gen, prepared, end.recycle, literals || run.evaluatedLiterals);
@@ -320,6 +321,24 @@ export class Slot implements PoolSlot {
         else this.prepareNext(gen);
       });
     });
+  }
+
+  /**
+   * A script that ended by itself but left its isolate holding more than twice its memory limit went past the limit
+   * (V8's old generation is memoryMb and its young one far smaller: only isolated-vm's grace beyond the limit, which
+   * it ends at the next full collection, lets the heap grow so far), and a single builtin call can do that before any
+   * collection: flattening a rope of 2^28 two-byte characters copies 512 MB in one indexOf, and the run ended ok
+   * with its host at 1 GB. Its outcome is its memory limit, and the isolate is replaced. Only a run that used
+   * HEAP_CHECK_CPU_MS of CPU is asked (copying 64 MB takes longer), so short scripts pay nothing.
+   */
+  private overLimitAtEnd(iso: ivm.Isolate, end: RunEnd): boolean {
+    if (end.recycle !== null || 'type' in end.outcome || end.cpuMs < HEAP_CHECK_CPU_MS || iso.isDisposed) return false;
+    try {
+      const heap = iso.getHeapStatisticsSync();
+      return heap.used_heap_size + heap.externally_allocated_size > 2 * this.config.memoryMb * 1024 * 1024;
+    } catch {
+      return false;
+    }
   }
 
   /** The compiled wrapper for this source on this isolate: from the cache, or compiling now. */
@@ -470,6 +489,9 @@ export function prepareContextSync(iso: ivm.Isolate, prelude: ivm.Script): Prepa
     throw err;
   }
 }
+
+/** Isolate CPU (ms) from which a run that ended by itself has its heap looked at (see Slot.overLimitAtEnd). */
+const HEAP_CHECK_CPU_MS = 5;
 
 /** Isolate CPU (ns) below which an isolate counts as having run no script: a heap query's own task costs microseconds. */
 const IDLE_CPU_NS = 1_000_000n;

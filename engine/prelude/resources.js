@@ -22,10 +22,10 @@
 //   replace(/x/g, '$&' × 30) over 4 M matches          1179 MB, host killed at its memory cap          → result capped
 //   throw of a 2^28-char rope / Error(rope) / console.log(rope)  857 / 600 / 346 MB                 → shown by length
 //     (the engine's own reporting flattened the script's rope: core.js `shown`)
-// Still outside the guards (contained only by the host process's memory cap): the script itself
-// flattening a rope built by doubling (`s += s` 27 times, then s.indexOf: 256 MB), one huge array backing store
-// (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors of Map/Set/object-key growth
-// (fixtures/scripts/hostile/fatal/).
+// Still outside the guards: the script itself flattening a rope built by doubling (`s += s` 27 times, then
+// s.indexOf: 256 MB), one huge array backing store (`new Array(2 ** 27).fill(0)`: 804 MB), and the V8 fatal errors
+// of Map/Set/object-key growth (fixtures/scripts/hostile/fatal/). The engine ends each at the script's memory limit:
+// from the heap a run left (engine/slot.ts), V8's own out-of-memory error, or the host process's memory cap.
 import { guardIntl } from './intl.js';
 import { guardGcCallbacks } from './gc-callbacks.js';
 import { guardBuffers } from './buffers.js';
