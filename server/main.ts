@@ -10,6 +10,7 @@ import { createApp } from './app.ts';
 import { createLogger } from './logger.ts';
 import { drain } from './ops/drain.ts';
 import { startMetricsServer } from './ops/metrics-endpoint.ts';
+import { startMemoryReducer } from './ops/memory-reducer.ts';
 
 let config: Config;
 try {
@@ -58,6 +59,8 @@ metricsServer = await startMetricsServer(config, started.deps.ops!.metrics).catc
 });
 running = started;
 serveApp(server, createApp(started.deps));
+// After bursts of host work, the heap's garbage pages go back once the server is idle (server/ops/memory-reducer.ts).
+startMemoryReducer();
 server.on('error', async (err: NodeJS.ErrnoException) => {
   // e.g. EADDRINUSE: say so in one line, and stop the embedded database we started.
   logger.error(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`);
