@@ -138,6 +138,17 @@ t.test('sandbox host processes behind the real app', async (t) => {
   };
 
   t.test('an apply opens its transaction only once its script has an isolate', async (t) => {
+    // From the whole pool: the crash storm before leaves its last host marked until that host's memory is back (up
+    // to 10 s), and with half the isolates the colleague's six holds outlast the apply's queue wait (it is refused
+    // as busy, which is not what this case is about).
+    const t0 = performance.now();
+    for (;;) {
+      const s = app.deps.engine.stats();
+      if (s.slots.starting === 0 && s.slots.busy === 0 && s.hosts!.starting === 0) break;
+      if (performance.now() - t0 > 15_000) throw new Error(`capacity not back: ${JSON.stringify(s)}`);
+      await sleep(20);
+    }
+    t.comment(`the whole pool was back after ${(performance.now() - t0).toFixed(0)} ms`);
     const applier = await app.token({ email: 'applier@example.com' });
     // A colleague in the same organization (so no reserved isolate is kept for it) holds every isolate.
     const spinner = (await app.mint({ email: 'holder@example.com', org: 'org-applier', role: 'member' })).token;
