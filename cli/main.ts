@@ -19,7 +19,8 @@ import { orgCommand } from './commands/org.ts';
 
 export const COMMANDS: readonly Command[] = [
   loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand, cpCommand, syncCommand,
-  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand, orgCommand, completionCommand,
+  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand, orgCommand,
+  completionCommand(() => ({ commands: COMMANDS, globals: GLOBAL_OPTIONS })),
 ];
 
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {

@@ -16,6 +16,8 @@ export type { EngineConfig, EngineLimits } from './limits.ts';
 export type { Strike, StrikeLedger } from './host/quarantine.ts';
 export type { HostCall, HostResult } from './bridge.ts';
 export type { ErrorType, ExecutionError, ExecutionResult, ExecutionStats, LogEntry, LogLevel } from './result.ts';
+export { ERROR_TYPES } from './result.ts';
+export { MAX_RESULT_DEPTH } from './prelude.ts';
 
 export interface ExecutionRequest {
   /** Body of an async function; `return` gives the result. */

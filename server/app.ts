@@ -20,7 +20,7 @@ import { wellKnownRoutes } from './routes/well-known.ts';
 import { oauthCors } from './oauth/cors.ts';
 import { grantCheck } from './oauth/grants.ts';
 import { mcpRoutes } from './routes/mcp.ts';
-import { askCors, askRoutes } from './routes/ask.ts';
+import { askCors, askRoutes, isAskPath } from './routes/ask.ts';
 import { appV1Routes } from './routes/app-v1.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { healthRoutes } from './ops/health.ts';
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
   app.use(askCors());
   app.use(oauthCors(deps));
-  app.use(resolveBearer(deps, [grantCheck(deps)]));
+  app.use(resolveBearer(deps, [grantCheck(deps)], isAskPath));
   app.use(router.routes());
   app.use(methodNotAllowed(routes));
   ROUTERS.set(app, router);

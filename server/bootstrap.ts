@@ -6,18 +6,13 @@ import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startEmbeddedPostgres, ensureDatabase, type EmbeddedPostgres } from './embedded-postgres.ts';
-import { connect } from '../runtime-api/store/sql.ts';
+import { connect, startJanitors, JANITOR_INTERVAL_MS, SigningKeys, systemClock, type Clock, engineStrikeLedger, auditLogFor } from '../runtime-api/index.ts';
 import { migrate } from '../runtime-api/store/migrate.ts';
 import { fsBlobStore } from '../runtime-api/blobs/fs.ts';
-import { startJanitors, JANITOR_INTERVAL_MS } from '../runtime-api/services/janitors.ts';
 import type { BlobStore } from '../runtime-api/blobs/port.ts';
-import { SigningKeys } from '../runtime-api/services/signing-keys.ts';
-import { systemClock, type Clock } from '../runtime-api/clock.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEngine, type Engine, type ExecutionResult } from '../engine/index.ts';
-import { engineStrikeLedger } from '../runtime-api/store/engine-strikes.ts';
 import { loadAskIndex } from './ask/load.ts';
-import { auditLogFor } from '../runtime-api/services/audit-log.ts';
 import { withOps } from './ops/index.ts';
 
 export interface Running {

@@ -1,12 +1,8 @@
 // What createApp needs. Everything is passed in; nothing opens connections or reads env at import time.
 import type { Sql } from 'postgres';
 import type { Config } from './config.ts';
-import type { BlobStore } from '../runtime-api/blobs/port.ts';
-import type { Clock } from '../runtime-api/clock.ts';
-import type { Mailer } from '../runtime-api/define.ts';
-import type { SigningKeys } from '../runtime-api/services/signing-keys.ts';
+import type { BlobStore, Clock, Mailer, SigningKeys, InvokeDeps } from '../runtime-api/index.ts';
 import type { Logger } from './logger.ts';
-import type { InvokeDeps } from '../runtime-api/invoke.ts';
 import type { Engine } from '../engine/index.ts';
 import type { AskIndex } from './ask/index.ts';
 import type { Ops } from './ops/index.ts';

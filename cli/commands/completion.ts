@@ -41,7 +41,13 @@ function fish(commands: readonly Command[], globals: Record<string, OptionSpec>,
   return `${lines.join('\n')}\n`;
 }
 
-export const completionCommand = defineCommand({
+/** What completion is generated from; given by whoever lists the commands, which include this one. */
+export interface Catalogue {
+  commands: readonly Command[];
+  globals: Record<string, OptionSpec>;
+}
+
+export const completionCommand = (catalogue: () => Catalogue) => defineCommand({
   name: 'completion',
   args: '<bash | zsh | fish>',
   summary: ['Print a shell completion script', 'Mostrar um script de completamento para o shell'],
@@ -52,10 +58,9 @@ export const completionCommand = defineCommand({
   options: {},
   positionals: { min: 1, max: 1, name: 'shell' },
   async run(ctx, _values, [shell]) {
-    // Imported here: main.ts lists this command, so a static import would be circular.
-    const { COMMANDS, GLOBAL_OPTIONS } = await import('../main.ts');
-    const script = shell === 'bash' ? bash(COMMANDS, GLOBAL_OPTIONS) : shell === 'zsh' ? zsh(COMMANDS, GLOBAL_OPTIONS)
-      : shell === 'fish' ? fish(COMMANDS, GLOBAL_OPTIONS, (p) => p[0]) : null;
+    const { commands, globals } = catalogue();
+    const script = shell === 'bash' ? bash(commands, globals) : shell === 'zsh' ? zsh(commands, globals)
+      : shell === 'fish' ? fish(commands, globals, (p) => p[0]) : null;
     if (script === null) throw usageError(`completion: bash, zsh or fish (not ${shell})`);
     // --json wraps the script for tools that install it; a shell wants the plain text.
     if (ctx.json) ctx.printJson({ shell, script });

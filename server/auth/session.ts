@@ -6,9 +6,7 @@
 // keep Secure cookies there (Chromium, Firefox; older Safari did not), so dev and tests run with the production
 // attributes. Only plain http on a non-loopback host omits Secure, since the browser would drop the cookie.
 import type Koa from 'koa';
-import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
-import { resolveSession, sessionCaller } from '../../runtime-api/services/sessions.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { ServiceError, type Locale, resolveSession, sessionCaller, tr } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Config } from '../config.ts';
 

@@ -1,11 +1,6 @@
 // Bearer token → Caller: verify the JWT, then resolve the user, the active membership and the organization's MCP
 // ceiling from the database on every request (a removed member, a lowered ceiling or a revocation takes effect at once).
-import { ServiceError, l10n, type Locale } from '../../runtime-api/errors.ts';
-import type { Caller } from '../../runtime-api/caller.ts';
-import { verifyAccessToken, InvalidTokenError, mcpAudiences, type AccessTokenClaims } from '../../runtime-api/services/access-tokens.ts';
-import { mcpAccess, tokenSubject, type McpAccessRow } from '../../runtime-api/store/organizations.ts';
-import { effectiveScopes } from '../../runtime-api/scopes.ts';
-import { apiKeyClaims, isApiKey } from '../../runtime-api/services/api-keys.ts';
+import { ServiceError, l10n, type Locale, type Caller, verifyAccessToken, InvalidTokenError, mcpAudiences, type AccessTokenClaims, mcpAccess, tokenSubject, type McpAccessRow, effectiveScopes, apiKeyClaims, isApiKey } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 
 export interface TokenCaller {

@@ -1,20 +1,9 @@
 // The console's form actions, one entry each: the form's fields (valibot), the page it returns to, the notice on
 // success, and the binding call it makes as the session's caller. Routes and OpenAPI are generated from this list.
 import * as v from 'valibot';
-import type { Caller } from '../../runtime-api/caller.ts';
-import type { Binding } from '../../runtime-api/define.ts';
-import { invoke } from '../../runtime-api/invoke.ts';
-import { callerForOrganization, membershipRequired, requireAdmin } from '../../runtime-api/services/membership.ts';
-import { setActiveOrganization } from '../../runtime-api/services/sessions.ts';
-import * as org from '../../runtime-api/bindings/organization/index.ts';
-import { files_restore } from '../../runtime-api/bindings/files/files_restore.ts';
-import { IdSchema, EmailSchema, NameSchema, RoleSchema, SlugSchema } from '../../runtime-api/bindings/organization/schemas.ts';
+import { type Caller, type Binding, invoke, callerForOrganization, membershipRequired, requireAdmin, setActiveOrganization, organizationBindings as org, files_restore, IdSchema, EmailSchema, NameSchema, RoleSchema, SlugSchema, oauth_grant_revoke, mcp_access_set, api_keys_create, api_keys_revoke } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
-import { oauth_grant_revoke } from '../../runtime-api/bindings/oauth/oauth_grant_revoke.ts';
-import { mcp_access_set } from '../../runtime-api/bindings/mcp/mcp_access_set.ts';
-import { api_keys_create } from '../../runtime-api/bindings/api-keys/api_keys_create.ts';
-import { api_keys_revoke } from '../../runtime-api/bindings/api-keys/api_keys_revoke.ts';
 
 export interface ActionContext {
   deps: AppDeps;

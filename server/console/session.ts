@@ -3,9 +3,7 @@
 // session) and must come from our own Origin.
 import type Koa from 'koa';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Caller } from '../../runtime-api/caller.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { type Caller, ServiceError, tr } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
 import { sessionExpired, sessionUnauthorized } from '../auth/session.ts';
 import { isAllowedOrigin, originNotAllowed } from '../middleware/origin.ts';

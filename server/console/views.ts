@@ -1,25 +1,13 @@
 // What each console page shows, read through the same bindings every other face uses (invoke with the session
 // caller): the console computes nothing of its own.
 import type Koa from 'koa';
-import type { Binding } from '../../runtime-api/define.ts';
-import type { Caller } from '../../runtime-api/caller.ts';
-import type { Locale } from '../../runtime-api/errors.ts';
-import { invokeWholeList } from '../../runtime-api/services/whole-list.ts';
-import { invoke } from '../../runtime-api/invoke.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
-import * as org from '../../runtime-api/bindings/organization/index.ts';
-import { context } from '../../runtime-api/bindings/context/context.ts';
-import { executions_list } from '../../runtime-api/bindings/executions/executions_list.ts';
-import { files_list } from '../../runtime-api/bindings/files/files_list.ts';
+import { type Binding, type Caller, type Locale, invokeWholeList, invoke, tr, organizationBindings as org, context, executions_list, files_list, oauth_grants_list, mcp_access_get, api_keys_list } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import { CONSOLE_PATHS, renderConsole, texts, type ConsolePageName } from '../pages/console/layout.ts';
 import { homeBody } from '../pages/console/home.ts';
 import { membersBody } from '../pages/console/members.ts';
 import { filesBody } from '../pages/console/files.ts';
 import { agentsBody } from '../pages/console/agents.ts';
-import { oauth_grants_list } from '../../runtime-api/bindings/oauth/oauth_grants_list.ts';
-import { mcp_access_get } from '../../runtime-api/bindings/mcp/mcp_access_get.ts';
-import { api_keys_list } from '../../runtime-api/bindings/api-keys/api_keys_list.ts';
 import type { ConsoleSession } from './session.ts';
 
 export const PAGE_TITLES: Record<ConsolePageName, [string, string]> = {

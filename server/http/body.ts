@@ -4,8 +4,7 @@
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import * as v from 'valibot';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
-import { describeIssues } from '../../runtime-api/invoke.ts';
+import { ServiceError, l10n, describeIssues } from '../../runtime-api/index.ts';
 
 /** What an oversize body may still send, read and dropped, so its client reads the 413 instead of a reset. */
 export const OVERFLOW_DRAIN_BYTES = 1024 * 1024;

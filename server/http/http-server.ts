@@ -10,7 +10,7 @@
 // (closing its file handle).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError } from '../../runtime-api/index.ts';
 import { localeOf } from '../middleware/request-context.ts';
 
 export interface HttpTimeouts {

@@ -1,8 +1,7 @@
 // The route table entry: one declaration per HTTP route, from which the router is mounted and /openapi.json is
 // generated (schemas are the same valibot objects the handlers validate with).
 import type Koa from 'koa';
-import type { AnySchema, Binding } from '../../runtime-api/define.ts';
-import type { ErrorCode, ServiceError } from '../../runtime-api/errors.ts';
+import type { AnySchema, Binding, ErrorCode, ServiceError } from '../../runtime-api/index.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type AuthKind = 'none' | 'bearer' | 'session' | 'bearer-or-session';

@@ -2,8 +2,7 @@
 // reads in pt-BR too. Valibot picks messages per `lang`; the pt-BR ones are registered here once (en-US keeps
 // valibot's own English defaults, which the rest of the service uses).
 import * as v from 'valibot';
-import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
-import { describeIssues } from '../../runtime-api/invoke.ts';
+import { ServiceError, type Locale, describeIssues } from '../../runtime-api/index.ts';
 
 const PT: Record<string, string> = {
   email: 'E-mail inválido',

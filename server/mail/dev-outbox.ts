@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Mailer } from '../../runtime-api/define.ts';
+import type { Mailer } from '../../runtime-api/index.ts';
 import type { Logger } from '../logger.ts';
 
 export function devOutbox(dir: string, logger: Logger): Mailer {

@@ -1,6 +1,6 @@
 // The mailer choice: SMTP when SMTP_URL is set, otherwise the dev outbox under DATA_DIR/mail (with the link logged).
 import { join } from 'node:path';
-import type { Mailer } from '../../runtime-api/define.ts';
+import type { Mailer } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { devOutbox } from './dev-outbox.ts';

@@ -1,7 +1,7 @@
 // SMTP delivery through nodemailer (SMTP_URL: smtp:// or smtps://, credentials in the URL). A send resolves once the
 // server has accepted the message, so callers can treat a resolved send as delivered to the relay.
 import nodemailer from 'nodemailer';
-import type { Mailer } from '../../runtime-api/define.ts';
+import type { Mailer } from '../../runtime-api/index.ts';
 import type { Logger } from '../logger.ts';
 
 export function smtpMailer(url: string, from: string, logger: Logger): Mailer & { close(): void } {

@@ -2,7 +2,7 @@
 // result at its limit, 1 MB by default, and the logs at theirs); only the text content, the same JSON for clients
 // that read text, is kept under ~24 KB, by replacing (never slicing) the result and the logs, and it says so.
 // Shaping never throws: whatever the result holds, the reply is a well-formed tool result.
-import type { ExecutionResult } from '../../runtime-api/engine-port.ts';
+import type { ExecutionResult } from '../../runtime-api/index.ts';
 import { TEXT_CAP_BYTES } from './tools.ts';
 
 export interface ExecuteContent {

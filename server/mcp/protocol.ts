@@ -9,7 +9,7 @@ import {
   JSONRPC_VERSION, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, PingRequestSchema, SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InitializeResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { l10n, type Locale, type Localized } from '../../runtime-api/errors.ts';
+import { l10n, type Locale, type Localized } from '../../runtime-api/index.ts';
 
 export { ErrorCode, JSONRPC_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS };
 export type { CallToolResult, InitializeResult, ListToolsResult, Tool };

@@ -1,8 +1,7 @@
 // The MCP `search` tool: a deterministic search over the binding registry (exact name first, then word matches in
 // name, summary and description), answering with TypeScript declarations generated from the same schemas the
 // bridge enforces, so what a model reads is what the sandbox runs.
-import { tokenScopeOf, type Binding } from '../../runtime-api/define.ts';
-import { bindingDeclaration } from '../../runtime-api/project/to-dts.ts';
+import { tokenScopeOf, type Binding, bindingDeclaration } from '../../runtime-api/index.ts';
 
 export type SearchDetail = 'names' | 'summary' | 'full';
 

@@ -1,11 +1,9 @@
 // The MCP tools: `execute` and `search` are listed; `context` is callable but unlisted. Their descriptions carry
 // the sandbox contract and a compact index of the bindings, generated from the registry.
-import { tokenScopeOf, type Binding } from '../../runtime-api/define.ts';
+import { tokenScopeOf, type Binding, LIST_CONVENTION } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
-import { MAX_RESULT_DEPTH } from '../../engine/prelude.ts';
-import { ERROR_TYPES } from '../../engine/result.ts';
+import { ERROR_TYPES, MAX_RESULT_DEPTH } from '../../engine/index.ts';
 import { canCall } from './search.ts';
-import { LIST_CONVENTION } from '../../runtime-api/list-page.ts';
 import type { Tool } from './protocol.ts';
 
 export const TEXT_CAP_BYTES = 24 * 1024;

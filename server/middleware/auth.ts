@@ -6,12 +6,14 @@ import type { AppDeps } from '../deps.ts';
 import { bearerToken, callerFromToken, unauthorized, type TokenCheck } from '../auth/token-caller.ts';
 import type { AuthKind } from '../http/route.ts';
 import { resolveSessionCookie, sessionExpired, sessionUnauthorized } from '../auth/session.ts';
-import { isAskPath } from '../routes/ask.ts';
 
-export function resolveBearer(deps: AppDeps, checks: readonly TokenCheck[] = []): Koa.Middleware {
+/**
+ * `ignoresCredentials` names the public paths where a credential sent is ignored, never rejected (/ask): given by the
+ * app, which knows its routes, so that this middleware depends on none of them.
+ */
+export function resolveBearer(deps: AppDeps, checks: readonly TokenCheck[] = [], ignoresCredentials: (path: string) => boolean = () => false): Koa.Middleware {
   return async function resolveBearerMiddleware(ctx, next) {
-    // /ask is public and unauthenticated: a credential sent to it is ignored, never rejected.
-    if (isAskPath(ctx.path)) return next();
+    if (ignoresCredentials(ctx.path)) return next();
     const header = ctx.get('authorization');
     if (header) {
       const token = bearerToken(header);

@@ -1,8 +1,7 @@
 // The only writer of error bodies. ServiceErrors are written in their code's shape and locale; anything else is a
 // 500 whose body hides internals, logged with the request id.
 import type Koa from 'koa';
-import { ServiceError, l10n, type ErrorCode } from '../../runtime-api/errors.ts';
-import { fromDatabaseError } from '../../runtime-api/store/errors.ts';
+import { ServiceError, l10n, type ErrorCode, fromDatabaseError } from '../../runtime-api/index.ts';
 import type { Logger } from '../logger.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {

@@ -1,7 +1,7 @@
 // 405 for a path the route table serves with other methods, with `Allow` (RFC 9110 15.5.6) derived from the table.
 // A route that answers its failures in its own shape (e.g. /ask's NLWeb Failure) writes the 405 itself.
 import type Koa from 'koa';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n } from '../../runtime-api/index.ts';
 import type { RouteDef } from '../http/route.ts';
 
 interface Matched { name?: string | null; methods: string[] }

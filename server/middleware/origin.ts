@@ -5,8 +5,7 @@
 // Requests without an Origin header come from non-browser clients (a browser always sends one on cross-site
 // POSTs), unless Sec-Fetch-Site says cross-site.
 import type Koa from 'koa';
-import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { ServiceError, type Locale, tr } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
 import type { RouteDef } from '../http/route.ts';
 import { isJson } from '../http/body.ts';

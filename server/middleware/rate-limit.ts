@@ -6,8 +6,7 @@ import type Koa from 'koa';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Sql } from 'postgres';
-import type { Clock } from '../../runtime-api/clock.ts';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { type Clock, ServiceError, l10n } from '../../runtime-api/index.ts';
 
 export interface Hit {
   count: number;

@@ -1,7 +1,7 @@
 // Per-request basics: a request id (echoed as x-request-id), the locale from x-service-locale, and a one-line access log.
 import type Koa from 'koa';
 import { randomUUID } from 'node:crypto';
-import type { Locale } from '../../runtime-api/errors.ts';
+import type { Locale } from '../../runtime-api/index.ts';
 import type { Logger } from '../logger.ts';
 
 export function localeOf(header: string | undefined): Locale {

@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
 import type { AppDeps } from '../deps.ts';
-import { findClient, type ClientRow } from '../../runtime-api/store/oauth.ts';
+import { findClient, type ClientRow } from '../../runtime-api/index.ts';
 import { OAuthError, type OAuthErrorCode } from './errors.ts';
 import { queryParam } from './form.ts';
 import { canonicalResource, OAUTH_LIFETIMES } from './metadata.ts';

@@ -2,10 +2,7 @@
 // (`token_endpoint_auth_method: none`; a secret-based method asked for is replaced, as RFC 7591 section 3.2.1 allows),
 // code + refresh_token grants only, unknown members ignored.
 import type { Sql } from 'postgres';
-import type { Clock } from '../../runtime-api/clock.ts';
-import { newId } from '../../runtime-api/ids.ts';
-import { GRANTABLE_SCOPES } from '../../runtime-api/scopes.ts';
-import { insertClient, type ClientRow } from '../../runtime-api/store/oauth.ts';
+import { type Clock, newId, GRANTABLE_SCOPES, insertClient, type ClientRow } from '../../runtime-api/index.ts';
 import { OAuthError } from './errors.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.ts';
 

@@ -2,7 +2,7 @@
 // size-capped, UTF-8, a parameter sent twice is an error, and an empty value counts as absent.
 import type Koa from 'koa';
 import { isForm, readFormText } from '../http/body.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError } from '../../runtime-api/index.ts';
 import { OAuthError } from './errors.ts';
 
 export const FORM_MAX_BYTES = 16 * 1024;

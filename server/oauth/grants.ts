@@ -2,14 +2,7 @@
 // code, its chain of rotating refresh tokens and its access tokens (claim `gid`) live and die together: a code
 // replay or a refresh-token reuse revokes the grant, and every Bearer request checks that its grant still stands.
 import type { AppDeps } from '../deps.ts';
-import { hashSecret, newId, newSecret } from '../../runtime-api/ids.ts';
-import { issueAccessToken, type AccessTokenClaims } from '../../runtime-api/services/access-tokens.ts';
-import { effectiveScopes, GRANTABLE_SCOPES, type Role } from '../../runtime-api/scopes.ts';
-import { findMembership, mcpAccess } from '../../runtime-api/store/organizations.ts';
-import {
-  consumeCode, findCode, findGrant, findRefreshToken, grantState, insertCode, insertGrant, insertRefreshToken,
-  purgeExpiredOAuthSecrets, revokeGrant, useRefreshToken, type ClientRow, type GrantRow,
-} from '../../runtime-api/store/oauth.ts';
+import { hashSecret, newId, newSecret, issueAccessToken, type AccessTokenClaims, effectiveScopes, GRANTABLE_SCOPES, type Role, findMembership, mcpAccess, consumeCode, findCode, findGrant, findRefreshToken, grantState, insertCode, insertGrant, insertRefreshToken, purgeExpiredOAuthSecrets, revokeGrant, useRefreshToken, type ClientRow, type GrantRow } from '../../runtime-api/index.ts';
 import { tokenSettings, type TokenCheck } from '../auth/token-caller.ts';
 import { OAuthError } from './errors.ts';
 import { OAUTH_LIFETIMES } from './metadata.ts';

@@ -1,7 +1,7 @@
 // Per-endpoint limits besides the global 120/min: dynamic registration 5/min per client IP, token requests 20/min
 // per client. Same store kind as the global limiter (shared through PostgreSQL when configured).
 import type { AppDeps } from '../deps.ts';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n } from '../../runtime-api/index.ts';
 import { memoryRateLimitStore, postgresRateLimitStore, type RateLimitStore } from '../middleware/rate-limit.ts';
 
 export const OAUTH_LIMITS = {

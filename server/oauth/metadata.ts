@@ -1,9 +1,7 @@
 // Discovery documents: RFC 8414 authorization server metadata (and its OpenID Connect Discovery twin) and RFC 9728
 // protected-resource metadata for the MCP endpoint and its /mcp alias. The issuer is the configured public base
 // URL, never the Host header.
-import { GRANTABLE_SCOPES } from '../../runtime-api/scopes.ts';
-import { mcpAudiences } from '../../runtime-api/services/access-tokens.ts';
-import { LOCALES } from '../../runtime-api/errors.ts';
+import { GRANTABLE_SCOPES, mcpAudiences, LOCALES } from '../../runtime-api/index.ts';
 
 export const OAUTH_PATHS = {
   authorize: '/oauth/authorize',

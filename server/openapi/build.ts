@@ -1,8 +1,6 @@
 // /openapi.json, generated from the route table and the valibot schemas the handlers validate with (no
 // hand-written duplicate schemas). Error responses come from the error table: the status, the shape and the codes.
-import { ERROR_TABLE, type ErrorCode } from '../../runtime-api/errors.ts';
-import { jsonSchemaOf, type JsonSchema } from '../../runtime-api/project/json-schema.ts';
-import { GRANTABLE_SCOPES } from '../../runtime-api/scopes.ts';
+import { ERROR_TABLE, type ErrorCode, jsonSchemaOf, type JsonSchema, GRANTABLE_SCOPES } from '../../runtime-api/index.ts';
 import type { RouteDef } from '../http/route.ts';
 import { API_DESCRIPTION } from './description.ts';
 

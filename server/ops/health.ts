@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Lifecycle } from './lifecycle.ts';
-import { listMigrations } from '../../runtime-api/store/migrate.ts';
+import { listMigrations } from '../../runtime-api/index.ts';
 
 const CHECK_TIMEOUT_MS = 1000;
 const Check = v.picklist(['ok', 'failed']);

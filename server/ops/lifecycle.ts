@@ -3,7 +3,7 @@
 // Retry-After, and what was already accepted (executions, part PUTs, downloads: any request) runs to its end.
 import type Koa from 'koa';
 import type { Engine } from '../../engine/index.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError } from '../../runtime-api/index.ts';
 
 /** Seconds a refused client should wait: enough for the load balancer to see readiness fail and route elsewhere. */
 export const DRAIN_RETRY_AFTER_SECONDS = 5;

@@ -5,7 +5,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { Metrics } from './metrics.ts';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n } from '../../runtime-api/index.ts';
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const digest = (s: string) => createHash('sha256').update(s).digest();

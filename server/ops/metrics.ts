@@ -6,8 +6,7 @@ import type Koa from 'koa';
 import type { Sql } from 'postgres';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Engine, ExecutionResult } from '../../engine/index.ts';
-import { auditLogFor } from '../../runtime-api/services/audit-log.ts';
-import { poolUsage } from '../../runtime-api/store/pool-usage.ts';
+import { auditLogFor, poolUsage } from '../../runtime-api/index.ts';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Label names for the engine stats' records (anything else is labelled `key`). */

@@ -2,9 +2,7 @@
 // /auth/organization/accept-invitation or reject-invitation (JSON, same origin). Not signed in → the sign-in page,
 // which brings the user back here.
 import type Koa from 'koa';
-import type { Locale } from '../../runtime-api/errors.ts';
-import type { Role } from '../../runtime-api/scopes.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { type Locale, type Role, tr } from '../../runtime-api/index.ts';
 import { escapeHtml, pageLocale, renderPage } from './layout.ts';
 
 const ROLE: Record<Locale, Record<Role, string>> = {

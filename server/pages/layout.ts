@@ -2,8 +2,7 @@
 // script nonce, no referrer (the magic-link token sits in the URL), never cached, never framed.
 import type Koa from 'koa';
 import { randomBytes } from 'node:crypto';
-import type { Locale } from '../../runtime-api/errors.ts';
-import { escapeHtml } from '../../runtime-api/services/invitations.ts';
+import { type Locale, escapeHtml } from '../../runtime-api/index.ts';
 import { localeOf } from '../middleware/request-context.ts';
 
 export { escapeHtml };

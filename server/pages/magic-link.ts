@@ -1,7 +1,7 @@
 // The magic-link landing page: opening the mailed link (or a mail scanner fetching it) consumes nothing; the
 // button posts the token to /auth/magic-link/verify, which signs in.
 import type Koa from 'koa';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { tr } from '../../runtime-api/index.ts';
 import { escapeHtml, pageLocale, renderPage } from './layout.ts';
 
 export function magicLinkLandingPage(ctx: Koa.Context, token: string): void {

@@ -1,8 +1,7 @@
 // The OAuth pages at /oauth/authorize: sign-in (when there is no session), consent with an organization picker,
 // and the error page for requests that must not be redirected. Localized (en-US, pt-BR) through the shared layout.
 import type Koa from 'koa';
-import type { Locale } from '../../runtime-api/errors.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { type Locale, tr } from '../../runtime-api/index.ts';
 import { escapeHtml, pageLocale, renderPage } from './layout.ts';
 import { signInForm } from './sign-in.ts';
 

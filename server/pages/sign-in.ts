@@ -1,8 +1,7 @@
 // The sign-in page: an e-mail field that asks for a magic link (POST /auth/sign-in/magic-link, JSON), carrying a
 // same-site return path (e.g. an OAuth authorize request to resume after signing in).
 import type Koa from 'koa';
-import type { Locale } from '../../runtime-api/errors.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { type Locale, tr } from '../../runtime-api/index.ts';
 import { escapeHtml, pageLocale, renderPage } from './layout.ts';
 
 /** The magic-link form and its script, shared by this page and the OAuth sign-in step. `sentText` is what the

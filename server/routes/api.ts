@@ -1,7 +1,7 @@
 // GET /api: health and the caller's user (spec 2.1, 2.2).
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.ts';
-import { findUserById } from '../../runtime-api/store/users.ts';
+import { findUserById } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 
 export const UserSchema = v.object({

@@ -4,9 +4,7 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { parseJsonBody, validate } from '../http/body.ts';
-import { invoke } from '../../runtime-api/invoke.ts';
-import { findBinding } from '../../runtime-api/registry.ts';
-import { executeInMode } from '../../runtime-api/services/execute.ts';
+import { invoke, findBinding, executeInMode } from '../../runtime-api/index.ts';
 import { ERROR_TYPE_DOC } from '../mcp/tools.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { readJson } from '../http/body.ts';
-import { ServiceError } from '../../runtime-api/errors.ts';
+import { ServiceError } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { AskIndex } from '../ask/index.ts';
 import { answerBody, failureBody, FAILURE_STATUS, sseFrame } from '../ask/answer.ts';

@@ -2,9 +2,7 @@
 // the bindings (server/console/views.ts), forms run the actions of server/console/actions.ts. Session cookie only.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { ServiceError, type Locale } from '../../runtime-api/errors.ts';
-import { endSession } from '../../runtime-api/services/sessions.ts';
-import { tr } from '../../runtime-api/services/membership.ts';
+import { ServiceError, type Locale, endSession, tr } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { isForm, readFormText } from '../http/body.ts';

@@ -5,13 +5,9 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { readJson } from '../http/body.ts';
-import { ServiceError, l10n } from '../../runtime-api/errors.ts';
+import { ServiceError, l10n, BINDINGS, findBinding, invoke, executeInMode, type ExecuteOutcome, describeIssues, type Caller } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { invokeDeps } from '../deps.ts';
-import { BINDINGS, findBinding } from '../../runtime-api/registry.ts';
-import { invoke } from '../../runtime-api/invoke.ts';
-import { executeInMode, type ExecuteOutcome } from '../../runtime-api/services/execute.ts';
-import { describeIssues } from '../../runtime-api/invoke.ts';
 import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
 import { checkEnvelope, ErrorCode, JSONRPC_VERSION, METHOD, negotiateVersion, parseError, RpcProblem, rpcError, rpcResult, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/protocol.ts';
 import type { CallToolResult, InitializeResult, JsonRpcRequest, ListToolsResult } from '../mcp/protocol.ts';
@@ -19,7 +15,6 @@ import { listedTools } from '../mcp/tools.ts';
 import { searchBindings, searchText, type SearchDetail } from '../mcp/search.ts';
 import { shapeExecuteResult } from '../mcp/execute-result.ts';
 import { SERVICE_VERSION } from './openapi.ts';
-import type { Caller } from '../../runtime-api/caller.ts';
 
 /** Executions one token may have running at once (a per-token tool-call limit besides the global rate limit). */
 const MAX_CONCURRENT_PER_TOKEN = 16;

@@ -4,26 +4,12 @@
 // scripts pass the same checks.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import type { Binding } from '../../runtime-api/define.ts';
-import type { Caller } from '../../runtime-api/caller.ts';
-import type { ErrorCode } from '../../runtime-api/errors.ts';
-import { authorize, invoke } from '../../runtime-api/invoke.ts';
-import { callerForOrganization, membershipRequired, requireAdmin } from '../../runtime-api/services/membership.ts';
-import { invitationNotFound } from '../../runtime-api/services/invitations.ts';
-import { setActiveOrganization } from '../../runtime-api/services/sessions.ts';
-import { invokeWholeList, listItemsSchema } from '../../runtime-api/services/whole-list.ts';
-import { findInvitation } from '../../runtime-api/store/invitations.ts';
-import { findMembership, findOrganization } from '../../runtime-api/store/organizations.ts';
-import * as b from '../../runtime-api/bindings/organization/index.ts';
-import { EmailSchema, IdSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from '../../runtime-api/bindings/organization/schemas.ts';
+import { type Binding, type Caller, type ErrorCode, authorize, invoke, callerForOrganization, membershipRequired, requireAdmin, invitationNotFound, setActiveOrganization, invokeWholeList, listItemsSchema, findInvitation, findMembership, findOrganization, organizationBindings as b, EmailSchema, IdSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema, mcp_access_get, mcp_access_set, MaxScopesSchema, McpAccessStateSchema } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import { defineRoute, type AuthKind, type RouteDef } from '../http/route.ts';
 import { readJson } from '../http/body.ts';
 import { validateIn } from '../i18n/validation.ts';
 import { invitationPage } from '../pages/invitation.ts';
-import { mcp_access_get } from '../../runtime-api/bindings/mcp/mcp_access_get.ts';
-import { mcp_access_set } from '../../runtime-api/bindings/mcp/mcp_access_set.ts';
-import { MaxScopesSchema, McpAccessStateSchema } from '../../runtime-api/bindings/mcp/schemas.ts';
 
 const OrgId = v.optional(IdSchema);
 const ORG_ERRORS: ErrorCode[] = ['invalid_input', 'unauthorized', 'SESSION_EXPIRED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'INSUFFICIENT_SCOPE', 'not_found'];

@@ -2,8 +2,7 @@
 // and spreadsheet_write takes, generated from the same valibot schema the bindings validate with (spec 4.4, 9.1).
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.ts';
-import { jsonSchemaOf, type JsonSchema } from '../../runtime-api/project/json-schema.ts';
-import { WorkbookSchema, WORKBOOK_VERSION } from '../../runtime-api/bindings/spreadsheets/workbook.ts';
+import { jsonSchemaOf, type JsonSchema, WorkbookSchema, WORKBOOK_VERSION } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';

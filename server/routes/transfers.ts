@@ -10,17 +10,7 @@ import rangeParser from 'range-parser';
 import { create as contentDisposition } from 'content-disposition';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import type { AppDeps } from '../deps.ts';
-import type { Caller } from '../../runtime-api/caller.ts';
-import type { Binding } from '../../runtime-api/define.ts';
-import type { Scope } from '../../runtime-api/scopes.ts';
-import { authorize, describeIssues } from '../../runtime-api/invoke.ts';
-import { ServiceError, l10n, type Localized } from '../../runtime-api/errors.ts';
-import { hexCrc } from '../../runtime-api/crc32-combine.ts';
-import { BlobNotFoundError } from '../../runtime-api/blobs/port.ts';
-import { findFile } from '../../runtime-api/store/files.ts';
-import { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from '../../runtime-api/services/uploads.ts';
-import { notFound } from '../../runtime-api/services/trash.ts';
-import { FileId, UploadId } from '../../runtime-api/bindings/files/schemas.ts';
+import { type Caller, type Binding, type Scope, authorize, describeIssues, ServiceError, l10n, type Localized, hexCrc, BlobNotFoundError, findFile, MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart, notFound, FileId, UploadId } from '../../runtime-api/index.ts';
 
 const BODY_INCOMPLETE = l10n('The request body was not received completely.', 'O corpo da requisição não foi recebido por completo.');
 

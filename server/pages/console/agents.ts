@@ -1,10 +1,7 @@
 // Agents and access: the organization's MCP access state and scope ceiling, the OAuth apps holding tokens for it,
 // and its API keys (a new key is shown once, on the page that created it). Owners and admins only.
-import type { Locale } from '../../../runtime-api/errors.ts';
-import { SCOPES } from '../../../runtime-api/scopes.ts';
+import { type Locale, SCOPES, type McpAccessSchema, type ApiKeySchema } from '../../../runtime-api/index.ts';
 import type * as v from 'valibot';
-import type { McpAccessSchema } from '../../../runtime-api/bindings/mcp/schemas.ts';
-import type { ApiKeySchema } from '../../../runtime-api/bindings/api-keys/schemas.ts';
 
 // The shapes are the bindings' own output schemas (one source of truth).
 type McpAccess = v.InferOutput<typeof McpAccessSchema>;

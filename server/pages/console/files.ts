@@ -1,6 +1,6 @@
 // Files at a glance: storage used against the quota, the latest executions from the audit log, and the trash with
 // a restore button per file.
-import type { Locale } from '../../../runtime-api/errors.ts';
+import type { Locale } from '../../../runtime-api/index.ts';
 import { actionForm, escapeHtml, timeTag, texts } from './layout.ts';
 
 export interface FilesData {

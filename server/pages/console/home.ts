@@ -1,7 +1,6 @@
 // Console home: who you are, your organizations and your role in each (switch the active one), create one, and the
 // invitations addressed to you.
-import type { Locale } from '../../../runtime-api/errors.ts';
-import type { Role } from '../../../runtime-api/scopes.ts';
+import type { Locale, Role } from '../../../runtime-api/index.ts';
 import { actionForm, escapeHtml, timeTag, roleLabel, texts } from './layout.ts';
 
 export interface HomeData {

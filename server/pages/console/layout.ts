@@ -1,9 +1,7 @@
 // The console's frame: header with navigation and the signed-in user, a notice or error, the page's sections.
 // Strict CSP (no inline script or style at all), never cached, never framed.
 import type Koa from 'koa';
-import type { Locale } from '../../../runtime-api/errors.ts';
-import type { Role } from '../../../runtime-api/scopes.ts';
-import { tr } from '../../../runtime-api/services/membership.ts';
+import { type Locale, type Role, tr } from '../../../runtime-api/index.ts';
 import { escapeHtml } from '../layout.ts';
 
 export { escapeHtml };

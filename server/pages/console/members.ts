@@ -1,8 +1,6 @@
 // Members and invitations of the active organization. The rules the bindings enforce are shown before anyone
 // tries: the last owner's controls are disabled with the reason, and only owners may touch the owner role.
-import type { Locale } from '../../../runtime-api/errors.ts';
-import type { Role } from '../../../runtime-api/scopes.ts';
-import { tr } from '../../../runtime-api/services/membership.ts';
+import { type Locale, type Role, tr } from '../../../runtime-api/index.ts';
 import { actionForm, escapeHtml, timeTag, roleLabel, roleOptions, texts } from './layout.ts';
 
 export interface MembersData {

@@ -1,7 +1,6 @@
 // The current session (GET /auth/get-session) and sign-out (POST /auth/sign-out: idempotent, clears the cookie).
 import * as v from 'valibot';
-import { endSession } from '../../../runtime-api/services/sessions.ts';
-import type { ResolvedSessionRow } from '../../../runtime-api/store/sessions.ts';
+import { endSession, type ResolvedSessionRow } from '../../../runtime-api/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { defineRoute, type RouteDef } from '../../http/route.ts';
 import { clearSessionCookie, readSessionCookie } from '../../auth/session.ts';

@@ -3,10 +3,7 @@
 // POST), which consumes the token once, opens a fresh session and redirects to a same-site path only.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { ServiceError, type Locale } from '../../../runtime-api/errors.ts';
-import { tr } from '../../../runtime-api/services/membership.ts';
-import { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath, verifyMagicLink } from '../../../runtime-api/services/sign-in.ts';
-import { EmailSchema } from '../../../runtime-api/bindings/organization/schemas.ts';
+import { ServiceError, type Locale, tr, MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath, verifyMagicLink, EmailSchema } from '../../../runtime-api/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { defineRoute, type RouteDef } from '../../http/route.ts';
 import { isForm, isJson, readFormText, readJson } from '../../http/body.ts';

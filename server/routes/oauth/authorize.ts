@@ -6,11 +6,7 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps.ts';
 import { defineRoute, type RouteDef } from '../../http/route.ts';
-import { ServiceError } from '../../../runtime-api/errors.ts';
-import { tr } from '../../../runtime-api/services/membership.ts';
-import { findMembership, mcpAccess } from '../../../runtime-api/store/organizations.ts';
-import { listUserOrganizations } from '../../../runtime-api/store/members.ts';
-import { findClient } from '../../../runtime-api/store/oauth.ts';
+import { ServiceError, tr, findMembership, mcpAccess, listUserOrganizations, findClient, invoke, organization_create } from '../../../runtime-api/index.ts';
 import { checkOrigin } from '../../middleware/origin.ts';
 import { pageLocale } from '../../pages/layout.ts';
 import { oauthConsentPage, oauthErrorPage, oauthSignInPage, type ConsentOrganization } from '../../pages/oauth-pages.ts';
@@ -21,8 +17,6 @@ import { OAuthError } from '../../oauth/errors.ts';
 import { readForm } from '../../oauth/form.ts';
 import { createAuthorization, grantableScopes } from '../../oauth/grants.ts';
 import { OAUTH_PATHS } from '../../oauth/metadata.ts';
-import { invoke } from '../../../runtime-api/invoke.ts';
-import { organization_create } from '../../../runtime-api/bindings/organization/organization_create.ts';
 import { invokeDeps } from '../../deps.ts';
 
 const AuthorizeQuery = v.object({

@@ -1,0 +1,86 @@
+// The runtime API's one front door: everything the server may use of it. The server imports nothing else from
+// runtime-api (bootstrap alone also reaches the migrations and the blob stores), and test/contract/layers.test.ts
+// keeps it so: what the server can call is read here, not found by grepping its imports.
+
+// Errors, messages and the clock.
+export { ERROR_TABLE, LOCALES, ServiceError, l10n } from './errors.ts';
+export type { ErrorCode, Locale, Localized } from './errors.ts';
+export { systemClock } from './clock.ts';
+export type { Clock } from './clock.ts';
+export { hashSecret, newId, newSecret } from './ids.ts';
+export { hexCrc } from './crc32-combine.ts';
+export { fromDatabaseError } from './store/errors.ts';
+
+// Who is calling: sessions, tokens, API keys, scopes and membership.
+export type { Caller } from './caller.ts';
+export { GRANTABLE_SCOPES, SCOPES, effectiveScopes } from './scopes.ts';
+export type { Role, Scope } from './scopes.ts';
+export { endSession, resolveSession, sessionCaller, setActiveOrganization } from './services/sessions.ts';
+export { InvalidTokenError, issueAccessToken, mcpAudiences, verifyAccessToken } from './services/access-tokens.ts';
+export type { AccessTokenClaims } from './services/access-tokens.ts';
+export { apiKeyClaims, isApiKey } from './services/api-keys.ts';
+export { SigningKeys } from './services/signing-keys.ts';
+export { callerForOrganization, membershipRequired, requireAdmin, tr } from './services/membership.ts';
+export { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath, verifyMagicLink } from './services/sign-in.ts';
+export type { ResolvedSessionRow } from './store/sessions.ts';
+export { findUserById } from './store/users.ts';
+export { listUserOrganizations } from './store/members.ts';
+export { findMembership, findOrganization, mcpAccess, tokenSubject } from './store/organizations.ts';
+export type { McpAccessRow } from './store/organizations.ts';
+export { findInvitation } from './store/invitations.ts';
+export { escapeHtml, invitationNotFound } from './services/invitations.ts';
+
+// Bindings: their declarations, the registry and invocation (every face calls these).
+export { tokenScopeOf } from './define.ts';
+export type { AnySchema, Binding, Mailer } from './define.ts';
+export { BINDINGS, findBinding } from './registry.ts';
+export { authorize, describeIssues, invoke } from './invoke.ts';
+export type { InvokeDeps } from './invoke.ts';
+export { invokeWholeList, listItemsSchema } from './services/whole-list.ts';
+export { LIST_CONVENTION } from './list-page.ts';
+export { jsonSchemaOf } from './project/json-schema.ts';
+export type { JsonSchema } from './project/json-schema.ts';
+export { bindingDeclaration } from './project/to-dts.ts';
+
+// Scripts.
+export { executeInMode } from './services/execute.ts';
+export type { ExecuteOutcome } from './services/execute.ts';
+export type { ExecutionResult } from './engine-port.ts';
+
+// Files and transfers.
+export { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from './services/uploads.ts';
+export { notFound } from './services/trash.ts';
+export { findFile } from './store/files.ts';
+export { BlobNotFoundError } from './blobs/port.ts';
+export type { BlobStore } from './blobs/port.ts';
+export { FileId, UploadId } from './bindings/files/schemas.ts';
+export { files_restore } from './bindings/files/files_restore.ts';
+export { files_list } from './bindings/files/files_list.ts';
+export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbook.ts';
+
+// Organizations, API keys, OAuth grants and MCP access.
+export { EmailSchema, IdSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
+export { organization_create } from './bindings/organization/organization_create.ts';
+export { MaxScopesSchema, McpAccessStateSchema } from './bindings/mcp/schemas.ts';
+export type { McpAccessSchema } from './bindings/mcp/schemas.ts';
+export { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
+export { mcp_access_set } from './bindings/mcp/mcp_access_set.ts';
+export type { ApiKeySchema } from './bindings/api-keys/schemas.ts';
+export { api_keys_create } from './bindings/api-keys/api_keys_create.ts';
+export { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';
+export { api_keys_list } from './bindings/api-keys/api_keys_list.ts';
+export { oauth_grant_revoke } from './bindings/oauth/oauth_grant_revoke.ts';
+export { oauth_grants_list } from './bindings/oauth/oauth_grants_list.ts';
+export { context } from './bindings/context/context.ts';
+export { executions_list } from './bindings/executions/executions_list.ts';
+export { consumeCode, findClient, findCode, findGrant, findRefreshToken, grantState, insertClient, insertCode, insertGrant, insertRefreshToken, purgeExpiredOAuthSecrets, revokeGrant, useRefreshToken } from './store/oauth.ts';
+export type { ClientRow, GrantRow } from './store/oauth.ts';
+export * as organizationBindings from './bindings/organization/index.ts';
+
+// Running the service: database, janitors, engine strikes, health.
+export { connect } from './store/sql.ts';
+export { listMigrations } from './store/migrate.ts';
+export { poolUsage } from './store/pool-usage.ts';
+export { engineStrikeLedger } from './store/engine-strikes.ts';
+export { JANITOR_INTERVAL_MS, startJanitors } from './services/janitors.ts';
+export { auditLogFor } from './services/audit-log.ts';
