@@ -31,7 +31,7 @@ export async function main(): Promise<void> {
   const { bootstrap } = await import('../server/bootstrap.ts');
   const { createApp } = await import('../server/app.ts');
   const { createLogger } = await import('../server/logger.ts');
-  const { mintToken } = await import('../runtime-api/services/mint-token.ts');
+  const { mintToken } = await import('../runtime-api/identity/mint-token.ts');
   const { tokenSettings } = await import('../server/auth/token-caller.ts');
   const dir = await mkdtemp(join(tmpdir(), 'siglata-bench-cli-'));
   await chmod(dir, 0o755); // embedded PostgreSQL runs as the postgres user when we are root

@@ -15,7 +15,7 @@ import { loadConfig } from '../server/config.ts';
 import { bootstrap } from '../server/bootstrap.ts';
 import { createApp } from '../server/app.ts';
 import { createLogger } from '../server/logger.ts';
-import { mintToken } from '../runtime-api/services/mint-token.ts';
+import { mintToken } from '../runtime-api/identity/mint-token.ts';
 import { tokenSettings, callerFromToken } from '../server/auth/token-caller.ts';
 import { runScript } from '../runtime-api/services/execute.ts';
 import { invokeDeps } from '../server/deps.ts';

@@ -34,7 +34,7 @@ async function serve(): Promise<void> {
   const { bootstrap } = await import('../server/bootstrap.ts');
   const { createApp } = await import('../server/app.ts');
   const { createLogger } = await import('../server/logger.ts');
-  const { mintToken } = await import('../runtime-api/services/mint-token.ts');
+  const { mintToken } = await import('../runtime-api/identity/mint-token.ts');
   const { tokenSettings, callerFromToken } = await import('../server/auth/token-caller.ts');
   const { invoke } = await import('../runtime-api/invoke.ts');
   const { invokeDeps } = await import('../server/deps.ts');

@@ -2,8 +2,8 @@
 // Everything else (sandbox globals, typings, MCP search, OpenAPI, /app/v1) is a projection of these declarations.
 import type * as v from 'valibot';
 import type { Sql } from 'postgres';
-import type { Caller } from './caller.ts';
-import type { Scope } from './scopes.ts';
+import type { Caller } from './identity/caller.ts';
+import type { Scope } from './identity/scopes.ts';
 import type { BlobStore } from './blobs/port.ts';
 import type { Clock } from './clock.ts';
 import type { RuntimeConfig } from './runtime-config.ts';

@@ -124,6 +124,11 @@ export function l10n(en: string, pt: string): Localized {
   return { 'en-US': en, 'pt-BR': pt };
 }
 
+/** The same pair, read at once in `locale`: for texts built where the caller's locale is already known. */
+export function tr(locale: Locale, en: string, pt: string): string {
+  return locale === 'pt-BR' ? pt : en;
+}
+
 export interface ServiceErrorOptions {
   /**
    * Overrides the table's generic message with one that says what is wrong: in both locales (`l10n(en, pt)`), or

@@ -3,7 +3,7 @@
 // keeps it so: what the server can call is read here, not found by grepping its imports.
 
 // Errors, messages and the clock.
-export { ERROR_TABLE, LOCALES, ServiceError, l10n } from './errors.ts';
+export { ERROR_TABLE, LOCALES, ServiceError, l10n, tr } from './errors.ts';
 export type { ErrorCode, Locale, Localized } from './errors.ts';
 export { systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -12,23 +12,27 @@ export { hexCrc } from './crc32-combine.ts';
 export { fromDatabaseError } from './store/errors.ts';
 
 // Who is calling: sessions, tokens, API keys, scopes and membership.
-export type { Caller } from './caller.ts';
-export { GRANTABLE_SCOPES, SCOPES, effectiveScopes } from './scopes.ts';
-export type { Role, Scope } from './scopes.ts';
-export { endSession, resolveSession, sessionCaller, setActiveOrganization } from './services/sessions.ts';
-export { InvalidTokenError, issueAccessToken, mcpAudiences, verifyAccessToken } from './services/access-tokens.ts';
-export type { AccessTokenClaims } from './services/access-tokens.ts';
-export { apiKeyClaims, isApiKey } from './services/api-keys.ts';
-export { SigningKeys } from './services/signing-keys.ts';
-export { callerForOrganization, membershipRequired, requireAdmin, tr } from './services/membership.ts';
-export { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath, verifyMagicLink } from './services/sign-in.ts';
+export type { Caller } from './identity/caller.ts';
+export { GRANTABLE_SCOPES, SCOPES, effectiveScopes } from './identity/scopes.ts';
+export type { Role, Scope } from './identity/scopes.ts';
+export { endSession, resolveSession, sessionCaller, setActiveOrganization } from './identity/sessions.ts';
+export { InvalidTokenError, issueAccessToken, mcpAudiences, verifyAccessToken } from './identity/access-tokens.ts';
+export type { AccessTokenClaims } from './identity/access-tokens.ts';
+export { apiKeyClaims, isApiKey } from './identity/api-keys.ts';
+export { SigningKeys } from './identity/signing-keys.ts';
+export { callerForOrganization, requireAdmin } from './identity/organization-caller.ts';
+export { membershipRequired, mcpAccessRevoked, refusalResolution, sessionExpired, sessionUnauthorized } from './identity/messages.ts';
+export { CredentialRefused, resolveTokenCaller } from './identity/token-caller.ts';
+export type { TokenCaller, TokenCheck } from './identity/token-caller.ts';
+export { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath, verifyMagicLink } from './identity/sign-in.ts';
 export type { ResolvedSessionRow } from './store/sessions.ts';
 export { findUserById } from './store/users.ts';
 export { listUserOrganizations } from './store/members.ts';
 export { findMembership, findOrganization, mcpAccess, tokenSubject } from './store/organizations.ts';
 export type { McpAccessRow } from './store/organizations.ts';
 export { findInvitation } from './store/invitations.ts';
-export { escapeHtml, invitationNotFound } from './services/invitations.ts';
+export { invitationNotFound } from './services/invitations.ts';
+export { escapeHtml } from './mail-html.ts';
 
 // Bindings: their declarations, the registry and invocation (every face calls these).
 export { tokenScopeOf } from './define.ts';

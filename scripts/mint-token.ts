@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
 import { bootstrap } from '../server/bootstrap.ts';
 import { createLogger } from '../server/logger.ts';
-import { mintToken } from '../runtime-api/services/mint-token.ts';
+import { mintToken } from '../runtime-api/identity/mint-token.ts';
 import { tokenSettings } from '../server/auth/token-caller.ts';
-import { ROLES, SCOPES, type Role } from '../runtime-api/scopes.ts';
+import { ROLES, SCOPES, type Role } from '../runtime-api/identity/scopes.ts';
 
 const { values } = parseArgs({
   options: {

@@ -6,13 +6,13 @@
 import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
 import type { Sql } from 'postgres';
-import type { Caller } from '../caller.ts';
+import type { Caller } from '../identity/caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
 import { BINDINGS, findBinding } from '../registry.ts';
 import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
 import { auditLogFor } from './audit-log.ts';
 import { acquireApply } from './apply-slots.ts';
-import type { SigningKeys } from './signing-keys.ts';
+import type { SigningKeys } from '../identity/signing-keys.ts';
 import type { ScriptEngine, ExecutionResult } from '../engine-port.ts';
 import { ExecutionCalls, type CallPolicy, type Recorder } from './execution-calls.ts';
 import { holdMail } from './held-mail.ts';

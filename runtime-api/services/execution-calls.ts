@@ -3,7 +3,7 @@
 // completes), so a write the script never awaited is still counted. Once the engine has answered, `end()` refuses
 // every further call and waits for the calls still running, so none of them outlives the execution (or its
 // transaction) and the caller learns how many writes were still in flight.
-import type { Caller } from '../caller.ts';
+import type { Caller } from '../identity/caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
 import { invoke, authorize, parseInput } from '../invoke.ts';
 import { findBinding } from '../registry.ts';

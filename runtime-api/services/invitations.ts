@@ -1,18 +1,21 @@
 // Invitations: created by an owner or admin (48 h, one pending per address), mailed in the inviter's locale,
 // accepted or rejected by a signed-in user with the same e-mail (case-insensitive), cancelled by an admin.
 import type { Sql } from 'postgres';
-import type { Caller } from '../caller.ts';
+import type { Caller } from '../identity/caller.ts';
 import type { Mailer } from '../define.ts';
-import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
+import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Role } from '../scopes.ts';
+import { mailHtml } from '../mail-html.ts';
+import type { Role } from '../identity/scopes.ts';
 import { findOrganization } from '../store/organizations.ts';
 import { findMemberByEmail, findMemberByUser, insertMember, lockOrganization } from '../store/members.ts';
 import {
   expireLapsed, findInvitation, findPendingFor, insertInvitation, refreshInvitation, settleInvitation, type InvitationRow,
 } from '../store/invitations.ts';
 import { findUserById } from '../store/users.ts';
-import { memberView, organizationNotFound, ownerRequired, requireAdmin, tr, type MemberView } from './membership.ts';
+import { memberView, ownerRequired, type MemberView } from './membership.ts';
+import { organizationNotFound } from '../identity/messages.ts';
+import { requireAdmin } from '../identity/organization-caller.ts';
 
 export const INVITATION_TTL_MS = 48 * 3600_000;
 
@@ -39,21 +42,6 @@ export function invitationNotFound(locale: Locale): ServiceError {
     resolution: tr(locale, 'The invitation is unknown, cancelled, expired or already answered; ask for a new one.',
       'O convite é desconhecido, foi cancelado, expirou ou já foi respondido; peça um novo.'),
   });
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' })[c]!);
-}
-
-/** A plain, inline-styled HTML e-mail: a paragraph, a button, the link spelt out, a footnote. */
-export function mailHtml(locale: Locale, parts: { lead: string; button: string; link: string; note: string }): string {
-  const e = escapeHtml;
-  return `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;color:#1d2330;max-width:560px;margin:0 auto;padding:24px">
-<p style="font-size:16px;line-height:1.5">${e(parts.lead)}</p>
-<p><a href="${e(parts.link)}" style="display:inline-block;background:#1f4fd1;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none">${e(parts.button)}</a></p>
-<p style="font-size:13px;color:#555;word-break:break-all">${e(parts.link)}</p>
-<p style="font-size:13px;color:#555">${e(parts.note)}</p>
-</body></html>`;
 }
 
 const ROLE_NAMES: Record<Locale, Record<Role, string>> = {

@@ -1,42 +1,16 @@
-// Membership rules shared by the organization bindings and the HTTP adapters: which organization a caller acts on,
-// who may administer it, and the owner rules (only owners touch the owner role; an organization always keeps an
+// Membership rules of the organization bindings: the owner rules (only owners touch the owner role; an organization always keeps an
 // owner), enforced under the organization's row lock inside one transaction.
 import type * as v from 'valibot';
 import type { MemberSchema } from '../bindings/organization/schemas.ts';
 import type { Sql } from 'postgres';
-import type { Caller } from '../caller.ts';
-import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
-import { isAdminRole, roleScopes, type Role } from '../scopes.ts';
-import { findMembership, findOrganization } from '../store/organizations.ts';
+import type { Caller } from '../identity/caller.ts';
+import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
+import { isAdminRole, type Role } from '../identity/scopes.ts';
+import { adminRequired, membershipRequired, organizationNotFound } from '../identity/messages.ts';
+import { requireAdmin } from '../identity/organization-caller.ts';
 import {
   countOwners, deleteMember, findMemberByEmail, findMemberById, findMemberByUser, lockOrganization, updateMemberRole, type MemberRow,
 } from '../store/members.ts';
-
-/** The small localized-text helper: every specific message or resolution is given in both languages. */
-export function tr(locale: Locale, en: string, pt: string): string {
-  return locale === 'pt-BR' ? pt : en;
-}
-
-export function organizationNotFound(locale: Locale): ServiceError {
-  return new ServiceError('not_found', {
-    resolution: tr(locale, 'No organization has this id; list yours with GET /auth/organization/list.',
-      'Nenhuma organização tem este id; liste as suas com GET /auth/organization/list.'),
-  });
-}
-
-export function membershipRequired(locale: Locale): ServiceError {
-  return new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
-    resolution: tr(locale, 'You are not an active member of this organization; use one you belong to, or ask an admin for an invitation.',
-      'Você não é membro ativo desta organização; use uma da qual faz parte, ou peça um convite a um administrador.'),
-  });
-}
-
-function adminRequired(locale: Locale): ServiceError {
-  return new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
-    resolution: tr(locale, 'Only an owner or admin of the organization can do this; ask one of them.',
-      'Só um proprietário ou administrador da organização pode fazer isto; peça a um deles.'),
-  });
-}
 
 export function ownerRequired(locale: Locale): ServiceError {
   return new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
@@ -55,40 +29,6 @@ function memberNotFound(locale: Locale): ServiceError {
 function lastOwner(): ServiceError {
   return conflict(l10n('This member is the organization\'s last owner, and an organization must keep at least one.', 'Este membro é o último proprietário da organização, e uma organização precisa manter pelo menos um.'),
     l10n('Make another member owner first.', 'Torne outro membro proprietário antes.'));
-}
-
-/**
- * The Caller acting on `orgId`: a session caller gets that organization's membership and its role's scopes
- * (or 403 ORGANIZATION_MEMBERSHIP_REQUIRED); a token caller is bound to its token's organization.
- * An unknown organization is 404.
- */
-export async function callerForOrganization(sql: Sql, caller: Caller, orgId: string): Promise<Caller> {
-  if (caller.membership?.orgId === orgId) return caller;
-  const org = await findOrganization(sql, orgId);
-  if (!org) throw organizationNotFound(caller.locale);
-  if (caller.kind !== 'session') throw membershipRequired(caller.locale);
-  const membership = await findMembership(sql, caller.userId, orgId);
-  if (!membership) throw membershipRequired(caller.locale);
-  return {
-    ...caller,
-    membership: { orgId, memberId: membership.memberId, role: membership.role },
-    scopes: roleScopes(membership.role),
-  };
-}
-
-/** Owner or admin, then the org:admin scope (a token may lack it even for an admin). */
-export function requireAdmin(caller: Caller): { orgId: string; role: Role } {
-  const m = caller.membership;
-  if (!m) throw membershipRequired(caller.locale);
-  if (!isAdminRole(m.role)) throw adminRequired(caller.locale);
-  if (!caller.scopes.includes('org:admin')) {
-    throw new ServiceError('INSUFFICIENT_SCOPE', {
-      resolution: tr(caller.locale, 'This operation needs the org:admin scope; request a token that carries it.',
-        'Esta operação exige o escopo org:admin; peça um token que o inclua.'),
-      details: { requiredScope: 'org:admin' },
-    });
-  }
-  return { orgId: m.orgId, role: m.role };
 }
 
 /** Re-read the caller's membership under the organization lock: a concurrent removal or demotion counts. */

@@ -2,7 +2,7 @@
 // /auth/organization/list and list-invitations): they walk the binding's pages rather than the binding bending to them.
 import * as v from 'valibot';
 import type { Binding } from '../define.ts';
-import type { Caller } from '../caller.ts';
+import type { Caller } from '../identity/caller.ts';
 import { ServiceError } from '../errors.ts';
 import { invoke, type InvokeDeps } from '../invoke.ts';
 import type { Page } from '../list-page.ts';

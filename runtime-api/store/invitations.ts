@@ -2,7 +2,7 @@
 // `status = 'pending'` (and the expiry), so a second accept, or an accept racing a cancel, finds nothing.
 import type { Sql } from 'postgres';
 import type { Locale } from '../errors.ts';
-import type { Role } from '../scopes.ts';
+import type { Role } from '../identity/scopes.ts';
 
 export type InvitationStatus = 'pending' | 'accepted' | 'rejected' | 'canceled' | 'expired';
 

@@ -2,7 +2,7 @@
 // membership change of one organization (last-owner rule); the caller's organizations with roles.
 import type { Sql } from 'postgres';
 import { newId } from '../ids.ts';
-import type { Role } from '../scopes.ts';
+import type { Role } from '../identity/scopes.ts';
 
 export interface MemberRow {
   id: string;

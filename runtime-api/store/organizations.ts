@@ -1,7 +1,7 @@
 // Organizations, their members, and their MCP access record.
 import type { Sql } from 'postgres';
 import { newId } from '../ids.ts';
-import type { Role } from '../scopes.ts';
+import type { Role } from '../identity/scopes.ts';
 
 export interface OrganizationRow { id: string; name: string; slug: string; metadata: Record<string, unknown>; createdAt: Date }
 export interface MembershipRow { memberId: string; orgId: string; userId: string; role: Role }

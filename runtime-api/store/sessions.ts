@@ -1,7 +1,7 @@
 // Sessions: a row per signed-in browser, found by the SHA-256 of its cookie value. Expired rows stay for a while so
 // that an expired cookie can be told apart from an unknown one (SESSION_EXPIRED vs plain 401).
 import type { Sql } from 'postgres';
-import type { Role } from '../scopes.ts';
+import type { Role } from '../identity/scopes.ts';
 
 export interface SessionRow {
   id: string;

@@ -6,7 +6,7 @@
 // keep Secure cookies there (Chromium, Firefox; older Safari did not), so dev and tests run with the production
 // attributes. Only plain http on a non-loopback host omits Secure, since the browser would drop the cookie.
 import type Koa from 'koa';
-import { ServiceError, type Locale, resolveSession, sessionCaller, tr } from '../../runtime-api/index.ts';
+import { resolveSession, sessionCaller } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Config } from '../config.ts';
 
@@ -55,23 +55,6 @@ export function readSessionCookie(ctx: Koa.Context, config: Pick<Config, 'public
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
-}
-
-export function sessionUnauthorized(locale: Locale, reason: 'missing' | 'unknown' = 'missing'): ServiceError {
-  return new ServiceError('unauthorized', {
-    resolution: reason === 'unknown'
-      ? tr(locale, 'The session is unknown or signed out; sign in again with a magic link (POST /auth/sign-in/magic-link).',
-        'A sessão é desconhecida ou foi encerrada; entre de novo com um link mágico (POST /auth/sign-in/magic-link).')
-      : tr(locale, 'This route needs a signed-in session; sign in with a magic link (POST /auth/sign-in/magic-link).',
-        'Esta rota exige uma sessão; entre com um link mágico (POST /auth/sign-in/magic-link).'),
-  });
-}
-
-export function sessionExpired(locale: Locale): ServiceError {
-  return new ServiceError('SESSION_EXPIRED', {
-    resolution: tr(locale, 'Your session has expired; sign in again with a magic link (POST /auth/sign-in/magic-link).',
-      'Sua sessão expirou; entre de novo com um link mágico (POST /auth/sign-in/magic-link).'),
-  });
 }
 
 export type SessionProblem = 'expired' | 'unknown';

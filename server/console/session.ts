@@ -3,9 +3,8 @@
 // session) and must come from our own Origin.
 import type Koa from 'koa';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type Caller, ServiceError, tr } from '../../runtime-api/index.ts';
+import { type Caller, ServiceError, sessionExpired, sessionUnauthorized, tr } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
-import { sessionExpired, sessionUnauthorized } from '../auth/session.ts';
 import { isAllowedOrigin, originNotAllowed } from '../middleware/origin.ts';
 import type { AppDeps } from '../deps.ts';
 

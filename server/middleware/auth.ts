@@ -5,7 +5,8 @@ import type Koa from 'koa';
 import type { AppDeps } from '../deps.ts';
 import { bearerToken, callerFromToken, unauthorized, type TokenCheck } from '../auth/token-caller.ts';
 import type { AuthKind } from '../http/route.ts';
-import { resolveSessionCookie, sessionExpired, sessionUnauthorized } from '../auth/session.ts';
+import { resolveSessionCookie } from '../auth/session.ts';
+import { sessionExpired, sessionUnauthorized } from '../../runtime-api/index.ts';
 
 /**
  * `ignoresCredentials` names the public paths where a credential sent is ignored, never rejected (/ask): given by the

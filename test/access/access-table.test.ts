@@ -12,7 +12,7 @@ import { tokenScopeOf, type Binding } from '../../runtime-api/define.ts';
 
 /** Routes a Bearer token cannot use, by design: they act on the browser session itself. */
 const SESSION_ONLY_ROUTES = new Set(['GET /auth/get-session', 'POST /auth/organization/set-active']);
-/** The web console (issue 21): browser pages on the session cookie only, never a Bearer token (tokens in pages leak). */
+/** The web console: browser pages on the session cookie only, never a Bearer token (tokens in pages leak). */
 const CONSOLE_PAGES = /^\/console(\/|$)/;
 /** Public documents: the same for everyone, so they may be cached even when a credential was sent. */
 const PUBLIC_DOCUMENTS = /^\/(\.well-known\/|openapi\.json$|schema\/|oauth\/jwks$|ask$|console\/assets\/)/;

@@ -59,7 +59,7 @@ t.test('organization API keys', async (t) => {
     await sql`update org_mcp_access set max_scopes = ${['files:read', 'org:read', 'org:admin']} where org_id = ${orgId}`;
     try {
       const beyond = await call(owner, 'api_keys_create', { name: 'too-wide', scopes: ['files:read', 'files:write'] });
-      // An uncaught scope refusal is the request's 403 INSUFFICIENT_SCOPE on every face (issue 16).
+      // An uncaught scope refusal is the request's 403 INSUFFICIENT_SCOPE on every face.
       t.equal(beyond.status, 403);
       t.equal(beyond.code, 'INSUFFICIENT_SCOPE');
       t.match(beyond.body.error.message + beyond.body.error.resolution, /files:write/);

@@ -63,7 +63,7 @@ t.test('execution accounting', async (t) => {
     t.comment(`request to answer ${(answered - started).toFixed(0)} ms (script wall ${killed.stats.wallMs}), CPU after the answer ${afterMs.toFixed(0)} ms, one read ${one.stats.hostMs} ms`);
     t.ok(afterMs < Math.max(150, one.stats.hostMs), `host work stopped: ${afterMs.toFixed(0)} ms of CPU after the answer`);
     // Uncancelled, the 16 reads would run to their end (16 × one read on the server's thread) before the answer, which
-    // waits for every call to settle (issue 16); cancelled, the answer comes well inside half of that.
+    // waits for every call to settle; cancelled, the answer comes well inside half of that.
     t.ok(answered - started - killed.stats.wallMs < 8 * one.stats.hostMs + 500, 'the answer was not held up by the cancelled calls');
     const next = await exec('return 1');
     t.equal(next.result, 1, 'the engine serves the next script');

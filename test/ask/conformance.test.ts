@@ -1,4 +1,4 @@
-// The 15 conformance cases of research/nlweb.md B7, over real HTTP against a bare app serving /ask.
+// The 15 conformance cases of NLWeb's /ask protocol, over real HTTP against a bare app serving /ask.
 import t from 'tap';
 import type { Test } from 'tap';
 import { ask, sseData, startAskServer } from './server.ts';

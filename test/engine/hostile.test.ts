@@ -1,4 +1,4 @@
-// Every hostile script of research B7 (fixtures/scripts/hostile) against real isolates: the outcome its
+// Every hostile script (fixtures/scripts/hostile) against real isolates: the outcome its
 // header expects, no host call after the end, the host alive, and the pool whole afterwards, first one
 // at a time and then all at once beside benign scripts.
 import t, { type Test } from 'tap';
@@ -11,7 +11,7 @@ const WALL_MS = 300;
 const fixtures = loadFixtures('hostile');
 
 async function runFixture(engine: Engine, fx: Fixture, host = new FakeHost(), wallMs = WALL_MS): Promise<{ result: ExecutionResult; host: FakeHost; endedAt: number }> {
-  // Hostile scripts run for one organization; the benign ones beside them for another (checkHealthy, B7 #33).
+  // Hostile scripts run for one organization; the benign ones beside them for another (checkHealthy).
   const request = { source: fx.source, bindings: BINDINGS, hostCall: host.hostCall, limits: { wallMs, cpuMs: wallMs, ...fx.limits }, tenant: 'org_hostile', ...fx.options };
   const result = await engine.execute(request);
   return { result, host, endedAt: performance.now() };
@@ -36,7 +36,7 @@ async function checkHealthy(t: Test, engine: Engine): Promise<void> {
   t.same(benign.result, ['report-1.csv', 'report-2.csv'], 'a benign script runs');
 }
 
-// 35 cases of the B7 checklist, then issue 15's allocation and scheduling paths (36-52). Patterns that end in a
+// 35 cases of the first hostile checklist, then the allocation and scheduling paths found later (36-52). Patterns that end in a
 // V8 fatal error, or that only a host process's memory cap bounds, are in fixtures/scripts/hostile/fatal/.
 const COUNT = 52;
 
@@ -61,7 +61,7 @@ t.test('each hostile script alone', async (t) => {
       checkHost(t, fx, host, endedAt);
       // Logs are capped in bytes whatever the script does.
       t.ok(result.logs.reduce((n, l) => n + Buffer.byteLength(l.message), 0) <= 65536 + 200, `${fx.file}: logs stay within budget`);
-      // B7 #6: the host grows by about the isolate's limit at most (64 MB heap, V8 may overshoot); issue 15's
+      // the host grows by about the isolate's limit at most (64 MB heap, V8 may overshoot); the later
       // fixtures state their own bound beside the figure measured before the prelude's guards.
       const maxRssMb = fx.maxRssMb ?? (fx.file.startsWith('06') || fx.file.startsWith('07') ? 200 : undefined);
       if (maxRssMb !== undefined) {
@@ -77,7 +77,7 @@ t.test('each hostile script alone', async (t) => {
   await checkHealthy(t, engine);
 });
 
-t.test('hostile scripts all at once beside benign ones (B7 #33)', async (t) => {
+t.test('hostile scripts all at once beside benign ones', async (t) => {
   const engine = await startEngine({ poolSize: POOL, queueMax: 200, queueWaitMs: 60_000 });
   t.teardown(() => engine.close());
   const hostile = fixtures.filter((fx) => fx.repeat === 1);

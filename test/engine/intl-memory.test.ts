@@ -1,4 +1,4 @@
-// Issue 15 #2 (found in session 11): an Intl object keeps its ICU part outside the V8 heap, where the isolate's memory
+// an Intl object keeps its ICU part outside the V8 heap, where the isolate's memory
 // limit does not see it and V8's collector does not count it. Kept, 200,000 DateTimeFormats took a host past its
 // memory cap; made and dropped, they took it to 1 GB in 5 s. Each is now charged to the limit (engine/prelude-intl.ts):
 // past it a RangeError, and garbage formatters make the isolate collect. What scripts see of Intl is otherwise the

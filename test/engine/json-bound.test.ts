@@ -1,4 +1,4 @@
-// Issue 15 #2: JSON.stringify is bounded by counting the text it will write (engine/prelude/json.js) and refusing past a
+// JSON.stringify is bounded by counting the text it will write (engine/prelude/json.js) and refusing past a
 // limit before anything is built. Two things must hold for that to be both safe and invisible: the count is exact
 // (refusing at limit - 1 and never at the text's own length, or a script's JSON stops short or a big text slips by),
 // and the text is the native serializer's, user code included. The first half checks the counting function itself

@@ -1,4 +1,4 @@
-// Issue 15 #2: the engine's own reporting never reads a string of the script's longer than MAX_READ_TEXT. Reading
+// the engine's own reporting never reads a string of the script's longer than MAX_READ_TEXT. Reading
 // any part of a rope (a string made by concatenation: 2^28 characters cost a few bytes) makes V8 flatten all of it,
 // so an uncaught throw, an Error's name or message, or a console line carrying one took the isolate far past its heap
 // (600-860 MB) and ended as memory_limit instead of the script's own error. Shorter strings read as before.

@@ -1,4 +1,4 @@
-// Issue 15 #2: compiling a regular expression allocates outside the heap (about 128 bytes per source character:
+// compiling a regular expression allocates outside the heap (about 128 bytes per source character:
 // a 64 M-character source took a host to 500 MB and returned ok, a 10 M-character alternation ended one in a fatal
 // out-of-memory error). The prelude gives every way of compiling a source the eval limit (prelude-resources.ts);
 // these cases pin the paths it covers and the semantics it keeps, each compared with this process's own V8.

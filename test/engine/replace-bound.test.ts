@@ -1,4 +1,4 @@
-// Issue 15 #2: replace, replaceAll and RegExp.prototype[Symbol.replace] build their result in one step, and a
+// replace, replaceAll and RegExp.prototype[Symbol.replace] build their result in one step, and a
 // replacement can be far longer than what it replaces (a function returning one 16 M-character string for 30 matches:
 // 480 M characters, result ok; '$&' 30 times over 4 M matches: a host past its memory cap). The prelude bounds the
 // result like repeat's (prelude-resources.ts). Every case below is also run by this process's own V8: the answers

@@ -1,4 +1,4 @@
-// Issue 15 part B: nothing a script leaves behind runs on another tenant's time, and caches cannot tell one
+// nothing a script leaves behind runs on another tenant's time, and caches cannot tell one
 // organization what another ran. Real isolates, a pool of one so both tenants share the same isolate.
 import t from 'tap';
 import { FakeHost } from './helpers/fake-host.ts';

@@ -1,4 +1,4 @@
-// B7 #34: 10,000 executions mixing every hostile fixture with benign scripts and the examples. Each
+// 10,000 executions mixing every hostile fixture with benign scripts and the examples. Each
 // outcome is checked; host RSS, live isolates and isolated-vm reference counts must stay flat.
 import t from 'tap';
 import v8 from 'node:v8';

@@ -1,4 +1,4 @@
-// Issue 15 #2: the builtins that assemble one string from many parts (Array#join, toString and toLocaleString, their
+// the builtins that assemble one string from many parts (Array#join, toString and toLocaleString, their
 // typed-array forms, encodeURI, encodeURIComponent, escape) are bounded by the prelude like repeat and padEnd
 // (prelude-resources.ts). What a script sees of them is otherwise unchanged: these cases pin the semantics kept.
 import t from 'tap';

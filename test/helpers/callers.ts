@@ -1,7 +1,7 @@
 // Callers for binding tests, resolved exactly as a Bearer request would be: mint a real access token
 // (services/mint-token.ts) and turn it into a Caller through server/auth/token-caller.ts. No bypass.
-import type { Caller } from '../../runtime-api/caller.ts';
-import type { Role } from '../../runtime-api/scopes.ts';
+import type { Caller } from '../../runtime-api/identity/caller.ts';
+import type { Role } from '../../runtime-api/identity/scopes.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
 import type { Binding } from '../../runtime-api/define.ts';
 import { invokeDeps } from '../../server/deps.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createLogger } from '../../server/logger.ts';
-import { magicLinkMail } from '../../runtime-api/services/sign-in.ts';
+import { magicLinkMail } from '../../runtime-api/identity/sign-in.ts';
 import { invitationMail } from '../../runtime-api/services/invitations.ts';
 import { startSmtpCatcher } from '../helpers/smtp-catcher.ts';
 

@@ -9,7 +9,7 @@ import { member_remove } from '../../runtime-api/bindings/organization/member_re
 import { member_update_role } from '../../runtime-api/bindings/organization/member_update_role.ts';
 import { members_list } from '../../runtime-api/bindings/organization/members_list.ts';
 import { invokeDeps } from '../../server/deps.ts';
-import type { Caller } from '../../runtime-api/caller.ts';
+import type { Caller } from '../../runtime-api/identity/caller.ts';
 
 t.test('members', async (t) => {
   const w = await world(t);

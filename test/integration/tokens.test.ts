@@ -2,7 +2,7 @@ import t from 'tap';
 import { SignJWT, generateKeyPair } from 'jose';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
-import { issueAccessToken, verifyAccessToken } from '../../runtime-api/services/access-tokens.ts';
+import { issueAccessToken, verifyAccessToken } from '../../runtime-api/identity/access-tokens.ts';
 import { tokenSettings } from '../../server/auth/token-caller.ts';
 
 t.test('access tokens', async (t) => {

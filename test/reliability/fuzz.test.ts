@@ -1,4 +1,4 @@
-// Bad input everywhere (issue 9.5): every route of /openapi.json and every binding gets malformed JSON, wrong types,
+// Bad input everywhere: every route of /openapi.json and every binding gets malformed JSON, wrong types,
 // huge values, unknown fields, invalid UTF-8 and wrong content types. Each answer must be a 4xx in a documented
 // error shape — never a 5xx.
 import t from 'tap';

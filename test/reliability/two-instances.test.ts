@@ -1,4 +1,4 @@
-// Two server processes on one PostgreSQL and one blob store (issue 9.3): parts of one upload sent alternately to
+// Two server processes on one PostgreSQL and one blob store: parts of one upload sent alternately to
 // both, completion on one, download from the other; the rate limit shared; each janitor run by one instance at a time.
 import t from 'tap';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';

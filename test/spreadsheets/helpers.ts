@@ -2,7 +2,7 @@
 // getting a file's bytes back through the download route.
 import { request } from 'undici';
 import type { TestApp } from '../helpers/app.ts';
-import type { Caller } from '../../runtime-api/caller.ts';
+import type { Caller } from '../../runtime-api/identity/caller.ts';
 import { invoke } from '../../runtime-api/invoke.ts';
 import { invokeDeps } from '../../server/deps.ts';
 import { upload_begin } from '../../runtime-api/bindings/uploads/upload_begin.ts';

@@ -1,8 +1,8 @@
 // api_keys_create: a long-lived, scoped, expiring organization API key for CI jobs and headless agents.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { SCOPES } from '../../scopes.ts';
-import { createApiKey, DEFAULT_API_KEY_DAYS, MAX_API_KEY_DAYS } from '../../services/api-keys.ts';
+import { SCOPES } from '../../identity/scopes.ts';
+import { createApiKey, DEFAULT_API_KEY_DAYS, MAX_API_KEY_DAYS } from '../../identity/api-keys.ts';
 import { ApiKeySchema } from './schemas.ts';
 
 export const api_keys_create = defineBinding({

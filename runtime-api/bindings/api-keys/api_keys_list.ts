@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { byCreation, listInputEntries, listOutput, pageOf } from '../../list-page.ts';
-import { apiKeyView } from '../../services/api-keys.ts';
+import { apiKeyView } from '../../identity/api-keys.ts';
 import { listApiKeys } from '../../store/api-keys.ts';
 import { ApiKeySchema } from './schemas.ts';
 

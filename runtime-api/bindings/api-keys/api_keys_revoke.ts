@@ -1,7 +1,7 @@
 // api_keys_revoke: end an API key at once (its next request is 401); revoking twice keeps the first date.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { revokeKey } from '../../services/api-keys.ts';
+import { revokeKey } from '../../identity/api-keys.ts';
 import { ApiKeyIdSchema, ApiKeySchema } from './schemas.ts';
 
 export const api_keys_revoke = defineBinding({

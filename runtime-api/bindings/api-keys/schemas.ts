@@ -1,6 +1,6 @@
 // Valibot schemas of the API key bindings (one source for checks, typings and OpenAPI).
 import * as v from 'valibot';
-import { SCOPES } from '../../scopes.ts';
+import { SCOPES } from '../../identity/scopes.ts';
 
 export const ApiKeySchema = v.object({
   id: v.string(),

@@ -4,7 +4,7 @@ import { defineBinding } from '../../define.ts';
 import { ServiceError } from '../../errors.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import { storageUsedBytes } from '../../services/usage.ts';
-import { ROLES, SCOPES } from '../../scopes.ts';
+import { ROLES, SCOPES } from '../../identity/scopes.ts';
 
 export const context = defineBinding({
   name: 'context',

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { ServiceError } from '../../errors.ts';
 import { badCursor, decodeCursor, encodeCursor, listInputEntries, listOutput } from '../../list-page.ts';
-import { isAdminRole } from '../../scopes.ts';
+import { isAdminRole } from '../../identity/scopes.ts';
 import { listExecutions } from '../../store/executions.ts';
 import { auditLogFor } from '../../services/audit-log.ts';
 

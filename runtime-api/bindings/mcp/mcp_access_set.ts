@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { ServiceError } from '../../errors.ts';
-import { tr } from '../../services/membership.ts';
+import { tr } from '../../errors.ts';
 import { setMcpAccess } from '../../store/mcp-access.ts';
 import { MaxScopesSchema, McpAccessSchema, McpAccessStateSchema, accessView } from './schemas.ts';
 

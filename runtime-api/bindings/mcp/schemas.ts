@@ -1,6 +1,6 @@
 // Schemas shared by the MCP access bindings and their HTTP routes.
 import * as v from 'valibot';
-import { SCOPES } from '../../scopes.ts';
+import { SCOPES } from '../../identity/scopes.ts';
 
 export const McpAccessStateSchema = v.picklist(['testing', 'active', 'revoked']);
 export const MaxScopesSchema = v.pipe(v.array(v.picklist(SCOPES)), v.maxLength(SCOPES.length), v.check((s) => new Set(s).size === s.length, 'scopes must not repeat'));

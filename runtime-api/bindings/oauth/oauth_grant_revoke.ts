@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { ServiceError, l10n } from '../../errors.ts';
-import { isAdminRole } from '../../scopes.ts';
+import { isAdminRole } from '../../identity/scopes.ts';
 import { revokeOrgGrant } from '../../store/oauth.ts';
 import { GrantIdSchema } from './schemas.ts';
 

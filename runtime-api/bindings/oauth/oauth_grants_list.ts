@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { ServiceError } from '../../errors.ts';
 import { byCreation, listInputEntries, listOutput, pageOf } from '../../list-page.ts';
-import { isAdminRole } from '../../scopes.ts';
+import { isAdminRole } from '../../identity/scopes.ts';
 import { listOrgGrants } from '../../store/oauth.ts';
 import { GrantSchema } from './schemas.ts';
 

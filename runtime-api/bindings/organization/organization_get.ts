@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { findOrganization } from '../../store/organizations.ts';
 import { listMembers } from '../../store/members.ts';
-import { memberView, organizationNotFound } from '../../services/membership.ts';
+import { memberView } from '../../services/membership.ts';
+import { organizationNotFound } from '../../identity/messages.ts';
 import { OrganizationDetailSchema, organizationView } from './schemas.ts';
 
 export const organization_get = defineBinding({

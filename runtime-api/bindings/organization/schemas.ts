@@ -1,6 +1,6 @@
 // Valibot schemas shared by the organization bindings and their HTTP adapters (one source for checks, typings, OpenAPI).
 import * as v from 'valibot';
-import { ROLES } from '../../scopes.ts';
+import { ROLES } from '../../identity/scopes.ts';
 
 /** Said in the description of every `personal` binding (typings, search, OpenAPI): who may call it. */
 export const PERSONAL_NOTE = 'Acts for the person calling: a session, or a person\'s access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).';

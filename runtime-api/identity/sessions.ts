@@ -1,11 +1,11 @@
 // Browser sessions: a fresh 256-bit random token per sign-in (never an incoming value), stored hashed, living
 // `ttlMs` (7 days) and sliding forward at most once a day. Resolution tells expired from unknown apart.
 import type { Sql } from 'postgres';
-import type { Caller } from '../caller.ts';
+import type { Caller } from './caller.ts';
 import type { Clock } from '../clock.ts';
 import type { Locale } from '../errors.ts';
 import { hashSecret, newId, newSecret } from '../ids.ts';
-import { roleScopes } from '../scopes.ts';
+import { roleScopes } from './scopes.ts';
 import { listUserOrganizations } from '../store/members.ts';
 import {
   deleteSessionByTokenHash, findSessionByTokenHash, insertSession, purgeExpiredSessions, setActiveOrganization, touchSession,

@@ -10,8 +10,8 @@ import { consumeMagicLink, insertMagicLink, purgeMagicLinks } from '../store/mag
 import { ensureUser, type UserRow } from '../store/users.ts';
 import { createSession } from './sessions.ts';
 import type { SessionRow } from '../store/sessions.ts';
-import { tr } from './membership.ts';
-import { mailHtml } from './invitations.ts';
+import { tr } from '../errors.ts';
+import { mailHtml } from '../mail-html.ts';
 
 export const MAGIC_LINK_TTL_MS = 10 * 60_000;
 /** Longest token accepted for lookup (ours are 43 characters). */

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { ensureUser } from '../store/users.ts';
 import { createOrganization, findOrganizationBySlug, findMembership } from '../store/organizations.ts';
 import { newId } from '../ids.ts';
-import type { Role } from '../scopes.ts';
+import type { Role } from './scopes.ts';
 import { issueAccessToken, type TokenSettings } from './access-tokens.ts';
 import type { SigningKeys } from './signing-keys.ts';
 

@@ -3,11 +3,11 @@
 // only its SHA-256 is stored. A key acts as the admin who created it, with scopes never beyond the creator's, the
 // caller's, or the organization's maxScopes at creation, and intersected again with the ceiling on every use.
 import type { Sql } from 'postgres';
-import type { Caller } from '../caller.ts';
+import type { Caller } from './caller.ts';
 import type { Clock } from '../clock.ts';
 import { ServiceError, l10n } from '../errors.ts';
 import { hashSecret, newId, newSecret } from '../ids.ts';
-import { SCOPES, parseScopes, type Scope } from '../scopes.ts';
+import { SCOPES, parseScopes, type Scope } from './scopes.ts';
 import { mcpAccess } from '../store/organizations.ts';
 import { insertApiKey, revokeApiKey, useApiKey, type ApiKeyRow } from '../store/api-keys.ts';
 import type { AccessTokenClaims } from './access-tokens.ts';

@@ -1,6 +1,6 @@
 // Who is calling: resolved once by the server (session cookie or Bearer token) or fixed for an execution,
 // and never taken from binding arguments.
-import type { Locale } from './errors.ts';
+import type { Locale } from '../errors.ts';
 import type { Role, Scope } from './scopes.ts';
 
 export interface OrgMembership {
