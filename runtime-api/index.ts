@@ -48,10 +48,9 @@ export type { ExecuteOutcome } from './services/execute.ts';
 export type { ExecutionResult } from './engine-port.ts';
 
 // Files and transfers.
-export { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from './services/uploads.ts';
-export { notFound } from './services/trash.ts';
-export { findFile } from './store/files.ts';
-export { BlobNotFoundError } from './blobs/port.ts';
+export { MAX_PARTS, PART_SIZE, partTarget, storePart } from './services/uploads.ts';
+export { fileToDownload, readFileBytes } from './services/downloads.ts';
+export type { FileRow } from './store/files.ts';
 export type { BlobStore } from './blobs/port.ts';
 export { FileId, UploadId } from './bindings/files/schemas.ts';
 export { files_restore } from './bindings/files/files_restore.ts';

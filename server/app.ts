@@ -7,7 +7,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { resolveBearer, requireAuth } from './middleware/auth.ts';
 import { apiRoutes } from './routes/api.ts';
-import { transferRoutes } from './routes/transfers.ts';
+import { transferRoutes } from './routes/transfers/index.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { rateLimit, memoryRateLimitStore, postgresRateLimitStore } from './middleware/rate-limit.ts';
 import { deprecation } from './middleware/deprecation.ts';
