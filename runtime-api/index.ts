@@ -25,10 +25,9 @@ export { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath,
 export type { ResolvedSessionRow } from './store/sessions.ts';
 export { findUserById } from './store/users.ts';
 export { listUserOrganizations } from './store/members.ts';
-export { findMembership, findOrganization, mcpAccess, tokenSubject } from './store/organizations.ts';
+export { findMembership, mcpAccess, tokenSubject } from './store/organizations.ts';
 export type { McpAccessRow } from './store/organizations.ts';
-export { findInvitation } from './store/invitations.ts';
-export { escapeHtml, invitationNotFound } from './services/invitations.ts';
+export { callerForInvitation, escapeHtml, invitationToShow } from './services/invitations.ts';
 
 // Bindings: their declarations, the registry and invocation (every face calls these).
 export { tokenScopeOf } from './define.ts';

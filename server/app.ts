@@ -14,7 +14,7 @@ import { deprecation } from './middleware/deprecation.ts';
 import { originGuard } from './middleware/origin.ts';
 import { signInRoutes } from './routes/auth/sign-in.ts';
 import { sessionRoutes } from './routes/auth/session.ts';
-import { organizationRoutes } from './routes/organization.ts';
+import { organizationRoutes } from './routes/organization/index.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
 import { oauthCors } from './oauth/cors.ts';
