@@ -12,7 +12,7 @@ import { openApiRoutes } from './routes/openapi.ts';
 import { rateLimit, memoryRateLimitStore, postgresRateLimitStore } from './middleware/rate-limit.ts';
 import { deprecation } from './middleware/deprecation.ts';
 import { originGuard } from './middleware/origin.ts';
-import { signInRoutes } from './routes/auth/sign-in.ts';
+import { signInRoutes } from './routes/auth/sign-in/index.ts';
 import { sessionRoutes } from './routes/auth/session.ts';
 import { organizationRoutes } from './routes/organization/index.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
