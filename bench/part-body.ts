@@ -1,5 +1,5 @@
 // bench/part-body.ts: why part uploads do not go through koa-body. The same 8 MiB parts (4 in flight) are received
-// over loopback by two Koa routes in this process: the part route's own reader (server/routes/transfers.ts: raw
+// over loopback by two Koa routes in this process: the part route's own reader (server/routes/transfers/part-body.ts: raw
 // chunks copied into one preallocated buffer) and koa-body, whose only way to hand over bytes it does not parse is
 // a text body decoded as latin1 and turned back into a Buffer. Figures: MiB/s and the process's peak RSS (each
 // strategy runs in its own process; the shared part buffers are outside V8's heap counts, so only RSS sees them). Absolute numbers depend on the machine; the ratio is the point.
@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { Agent, request } from 'undici';
-import { bufferPool, readBody } from '../server/routes/transfers.ts';
+import { bufferPool } from '../server/routes/transfers/buffer-pool.ts';
+import { readBody } from '../server/routes/transfers/part-body.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const MiB = 1024 * 1024;

@@ -28,10 +28,9 @@ export { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath,
 export type { ResolvedSessionRow } from './store/sessions.ts';
 export { findUserById } from './store/users.ts';
 export { listUserOrganizations } from './store/members.ts';
-export { findMembership, findOrganization, mcpAccess, tokenSubject } from './store/organizations.ts';
+export { findMembership, mcpAccess, tokenSubject } from './store/organizations.ts';
 export type { McpAccessRow } from './store/organizations.ts';
-export { findInvitation } from './store/invitations.ts';
-export { invitationNotFound } from './services/invitations.ts';
+export { callerForInvitation, invitationToShow } from './services/invitations.ts';
 export { escapeHtml } from './mail-html.ts';
 
 // Bindings: their declarations, the registry and invocation (every face calls these).
@@ -52,10 +51,9 @@ export type { ExecuteOutcome } from './services/execute.ts';
 export type { ExecutionResult } from './engine-port.ts';
 
 // Files and transfers.
-export { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from './services/uploads.ts';
-export { notFound } from './services/trash.ts';
-export { findFile } from './store/files.ts';
-export { BlobNotFoundError } from './blobs/port.ts';
+export { MAX_PARTS, PART_SIZE, partTarget, storePart } from './services/uploads.ts';
+export { fileToDownload, readFileBytes } from './services/downloads.ts';
+export type { FileRow } from './store/files.ts';
 export type { BlobStore } from './blobs/port.ts';
 export { FileId, UploadId } from './bindings/files/schemas.ts';
 export { files_restore } from './bindings/files/files_restore.ts';

@@ -7,7 +7,7 @@ import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { mailHtml } from '../mail-html.ts';
 import type { Role } from '../identity/scopes.ts';
-import { findOrganization } from '../store/organizations.ts';
+import { findMembership, findOrganization } from '../store/organizations.ts';
 import { findMemberByEmail, findMemberByUser, insertMember, lockOrganization } from '../store/members.ts';
 import {
   expireLapsed, findInvitation, findPendingFor, insertInvitation, refreshInvitation, settleInvitation, type InvitationRow,
@@ -15,7 +15,7 @@ import {
 import { findUserById } from '../store/users.ts';
 import { memberView, ownerRequired, type MemberView } from './membership.ts';
 import { organizationNotFound } from '../identity/messages.ts';
-import { requireAdmin } from '../identity/organization-caller.ts';
+import { callerForOrganization, requireAdmin } from '../identity/organization-caller.ts';
 
 export const INVITATION_TTL_MS = 48 * 3600_000;
 
@@ -150,4 +150,22 @@ export async function rejectInvitation(sql: Sql, clock: { now(): Date }, caller:
   const invitation = await settleInvitation(sql, invitationId, 'rejected', now);
   if (!invitation) throw invitationNotFound(caller.locale);
   return invitation;
+}
+
+/**
+ * The Caller acting on an invitation's organization when the request names none (cancel-invitation): only if the
+ * caller belongs to it; an invitation of another organization is answered as if it did not exist.
+ */
+export async function callerForInvitation(sql: Sql, caller: Caller, invitationId: string): Promise<Caller> {
+  const inv = await findInvitation(sql, invitationId);
+  if (!inv || !(await findMembership(sql, caller.userId, inv.orgId))) throw invitationNotFound(caller.locale);
+  return callerForOrganization(sql, caller, inv.orgId);
+}
+
+/** What the page an invitation mail links to shows: a pending, unexpired invitation and its organization, else null. */
+export async function invitationToShow(sql: Sql, clock: { now(): Date }, invitationId: string): Promise<{ id: string; orgName: string; role: Role; email: string } | null> {
+  const inv = await findInvitation(sql, invitationId);
+  const live = inv && inv.status === 'pending' && inv.expiresAt.getTime() > clock.now().getTime();
+  const org = live ? await findOrganization(sql, inv.orgId) : null;
+  return live && org ? { id: inv.id, orgName: org.name, role: inv.role, email: inv.email } : null;
 }

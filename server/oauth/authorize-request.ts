@@ -88,7 +88,7 @@ export async function parseAuthorizeRequest(deps: Pick<AppDeps, 'sql' | 'config'
   }
 }
 
-interface TicketClaims {
+export interface TicketClaims {
   sid: string;
   cid: string;
   ruri: string;

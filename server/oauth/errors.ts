@@ -26,6 +26,9 @@ export const OAuthErrorSchema = v.object({
   error_description: v.optional(v.string()),
 });
 
+/** A protocol error response as a route declares it. */
+export const oauthErrorDoc = (description: string) => ({ description, schema: OAuthErrorSchema });
+
 export function writeOAuthError(ctx: Koa.Context, err: OAuthError): void {
   ctx.status = err.status;
   ctx.set('Cache-Control', 'no-store');

@@ -1,0 +1,14 @@
+// The Content-Disposition of a download: `attachment` with the exact name in an RFC 6266 `filename*`.
+import { create as contentDisposition } from 'content-disposition';
+
+/** An ASCII stand-in for the RFC 6266 `filename` parameter (the exact name goes in `filename*`). */
+function asciiFallback(name: string): string {
+  const folded = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
+  return folded || 'download';
+}
+
+export function attachmentHeader(name: string): string {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const fallback = asciiFallback(base);
+  return contentDisposition(base, { fallback: fallback === base ? true : fallback });
+}

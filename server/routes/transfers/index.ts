@@ -1,0 +1,10 @@
+// Binary transfers (spec 4.5): PUT an upload part, GET a file's bytes. Both need a Bearer token of an active member
+// whose organization's MCP access is not revoked.
+import type { AppDeps } from '../../deps.ts';
+import type { RouteDef } from '../../http/route.ts';
+import { downloadRoute } from './download.ts';
+import { uploadPartRoute } from './upload-part.ts';
+
+export function transferRoutes(deps: AppDeps): RouteDef[] {
+  return [uploadPartRoute(deps), downloadRoute(deps)];
+}

@@ -1,0 +1,66 @@
+// The digests a part may carry (Content-MD5, RFC 9530 Content-Digest), which hashes that calls for, and the check
+// of the computed sums against them.
+import type { HashName, PartChecksums } from '../../http/part-checksums.ts';
+import { ServiceError, hexCrc, l10n } from '../../../runtime-api/index.ts';
+
+export interface Digests {
+  md5?: Buffer;
+  sha256?: Buffer;
+  sha512?: Buffer;
+}
+
+function badDigest(header: string): ServiceError {
+  return new ServiceError('invalid_request', {
+    resolution: l10n(`The ${header} header is malformed: send Content-MD5: <base64 MD5> or Content-Digest: sha-256=:<base64>: (RFC 9530).`,
+      `O cabeçalho ${header} está malformado: envie Content-MD5: <base64 MD5> ou Content-Digest: sha-256=:<base64>: (RFC 9530).`),
+  });
+}
+
+/** Content-MD5 (base64) and RFC 9530 Content-Digest (sha-256 and sha-512; other algorithms are ignored). */
+export function parseDigests(md5Header: string, digestHeader: string): Digests {
+  const out: Digests = {};
+  if (md5Header) {
+    const md5 = Buffer.from(md5Header.trim(), 'base64');
+    if (md5.length !== 16) throw badDigest('Content-MD5');
+    out.md5 = md5;
+  }
+  if (digestHeader) {
+    for (const member of digestHeader.split(',')) {
+      const m = /^\s*([a-z0-9-]+)\s*=\s*:([A-Za-z0-9+/]*={0,2}):\s*(;.*)?$/i.exec(member);
+      if (!m) throw badDigest('Content-Digest');
+      const alg = m[1].toLowerCase();
+      const value = Buffer.from(m[2], 'base64');
+      if (alg === 'sha-256') { if (value.length !== 32) throw badDigest('Content-Digest'); out.sha256 = value; }
+      if (alg === 'sha-512') { if (value.length !== 64) throw badDigest('Content-Digest'); out.sha512 = value; }
+    }
+  }
+  return out;
+}
+
+/**
+ * CRC-32 is always computed (zlib's, ~4x cheaper than SHA-256); cryptographic hashes only when they are needed:
+ * to check a digest sent, or the SHA-256 a single-part upload's file records.
+ */
+export function hashesToCompute(digests: Digests, partCount: number): HashName[] {
+  const hashes: HashName[] = [];
+  if (digests.sha256 || partCount === 1) hashes.push('sha256');
+  if (digests.md5) hashes.push('md5');
+  if (digests.sha512) hashes.push('sha512');
+  return hashes;
+}
+
+/** The part's sums as stored, once they match every digest the request carried (else part_mismatch). */
+export function verifiedSums(sums: PartChecksums, digests: Digests, partNumber: number): { crc32: string; sha256: string | null } {
+  const sha256Digest = sums.hashes.sha256 ?? null;
+  const mismatch = (digests.md5 && !sums.hashes.md5!.equals(digests.md5) && 'Content-MD5')
+    || (digests.sha256 && !sha256Digest!.equals(digests.sha256) && 'Content-Digest sha-256')
+    || (digests.sha512 && !sums.hashes.sha512!.equals(digests.sha512) && 'Content-Digest sha-512');
+  if (mismatch) {
+    throw new ServiceError('part_mismatch', {
+      resolution: l10n(`The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
+        `O ${mismatch} não corresponde aos bytes recebidos na parte ${partNumber}; nada foi gravado. Envie a parte de novo.`),
+      details: { partNumber, digest: mismatch },
+    });
+  }
+  return { crc32: hexCrc(sums.crc32), sha256: sha256Digest ? sha256Digest.toString('hex') : null };
+}
