@@ -53,7 +53,7 @@ export type { ExecutionResult } from './engine-port.ts';
 
 // Files and transfers.
 export { MAX_PARTS, PART_SIZE, partTarget, storageFailure, storePart } from './services/uploads.ts';
-export { notFound } from './services/trash.ts';
+export { fileNotFound as notFound } from './services/files-messages.ts';
 export { findFile } from './store/files.ts';
 export { BlobNotFoundError } from './blobs/port.ts';
 export type { BlobStore } from './blobs/port.ts';
