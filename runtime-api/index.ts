@@ -31,7 +31,7 @@ export { listUserOrganizations } from './store/members.ts';
 export { findMembership, findOrganization, mcpAccess, tokenSubject } from './store/organizations.ts';
 export type { McpAccessRow } from './store/organizations.ts';
 export { findInvitation } from './store/invitations.ts';
-export { invitationNotFound } from './services/invitations.ts';
+export { invitationNotFound } from './services/organization-messages.ts';
 export { escapeHtml } from './mail-html.ts';
 
 // Bindings: their declarations, the registry and invocation (every face calls these).

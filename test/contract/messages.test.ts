@@ -24,6 +24,13 @@ const AREAS: Record<string, Area> = {
       'runtime-api/bindings/files/', 'runtime-api/bindings/uploads/',
     ],
   },
+  organizations: {
+    messages: ['runtime-api/services/organization-messages.ts'],
+    code: [
+      'runtime-api/services/membership.ts', 'runtime-api/services/invitations.ts', 'runtime-api/services/organization-create.ts',
+      'runtime-api/bindings/organization/', 'runtime-api/bindings/mcp/', 'runtime-api/bindings/oauth/',
+    ],
+  },
 };
 
 /**
