@@ -31,6 +31,10 @@ const AREAS: Record<string, Area> = {
       'runtime-api/bindings/organization/', 'runtime-api/bindings/mcp/', 'runtime-api/bindings/oauth/',
     ],
   },
+  spreadsheets: {
+    messages: ['runtime-api/services/spreadsheets/messages.ts'],
+    code: ['runtime-api/services/spreadsheets/', 'runtime-api/bindings/spreadsheets/'],
+  },
 };
 
 /**
