@@ -35,6 +35,13 @@ const AREAS: Record<string, Area> = {
     messages: ['runtime-api/services/spreadsheets/messages.ts'],
     code: ['runtime-api/services/spreadsheets/', 'runtime-api/bindings/spreadsheets/'],
   },
+  'HTTP plumbing': {
+    messages: ['server/http/messages.ts'],
+    code: [
+      'server/http/', 'server/middleware/origin.ts', 'server/middleware/rate-limit.ts', 'server/middleware/method-not-allowed.ts',
+      'server/middleware/error-handler.ts', 'server/oauth/limits.ts', 'server/ops/metrics-endpoint.ts',
+    ],
+  },
 };
 
 /**
