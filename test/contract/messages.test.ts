@@ -42,6 +42,10 @@ const AREAS: Record<string, Area> = {
       'server/middleware/error-handler.ts', 'server/oauth/limits.ts', 'server/ops/metrics-endpoint.ts',
     ],
   },
+  pages: {
+    messages: ['server/pages/texts.ts', 'server/pages/console/texts.ts'],
+    code: ['server/pages/'],
+  },
 };
 
 /**
@@ -53,7 +57,7 @@ const SHARED_MESSAGES = [
 ];
 
 /** English texts that are rightly the same in pt-BR (names, codes, loanwords). */
-const SAME_IN_BOTH = new Set<string>([]);
+const SAME_IN_BOTH = new Set<string>(['Console', 'E-mail', 'Via']);
 
 interface Node { type: string; start: number; end: number; [key: string]: unknown }
 interface Pair { line: number; en: Node; pt: Node }
