@@ -62,6 +62,7 @@ export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbo
 
 // Organizations, API keys, OAuth grants and MCP access.
 export { EmailSchema, IdSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
+export { ROLE_NAMES } from './services/organization-messages.ts';
 export { organization_create } from './bindings/organization/organization_create.ts';
 export { MaxScopesSchema, McpAccessStateSchema } from './bindings/mcp/schemas.ts';
 export type { McpAccessSchema } from './bindings/mcp/schemas.ts';

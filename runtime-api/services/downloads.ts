@@ -5,12 +5,12 @@ import type { Sql } from 'postgres';
 import { BlobNotFoundError, type BlobStore } from '../blobs/port.ts';
 import { ServiceError } from '../errors.ts';
 import { findFile, type FileRow } from '../store/files.ts';
-import { notFound } from './trash.ts';
+import { fileNotFound } from './files-messages.ts';
 import { storageFailure } from './uploads.ts';
 
 export async function fileToDownload(sql: Sql, orgId: string, fileId: string): Promise<FileRow> {
   const file = await findFile(sql, orgId, fileId);
-  if (!file) throw notFound(fileId);
+  if (!file) throw fileNotFound(fileId);
   return file;
 }
 

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import type { HandlerContext } from '../define.ts';
 import { newId } from '../ids.ts';
 import { findFile, inTransaction, insertFile, type FileRow } from '../store/files.ts';
-import { ServiceError, l10n } from '../errors.ts';
 import { assertQuota } from './quota.ts';
-import { deleteBlobsAfterCommit, notFound } from './trash.ts';
+import { fileNotFound, textFileTooLarge } from './files-messages.ts';
+import { deleteBlobsAfterCommit } from './trash.ts';
 import { storageFailure } from './uploads.ts';
 
 type Deps = Pick<HandlerContext, 'sql' | 'blobs' | 'clock' | 'config' | 'caller'>;
@@ -44,12 +44,9 @@ export async function createFileFromBytes(deps: Deps, input: { name: string; med
 export async function readSmallFile(deps: Pick<Deps, 'sql' | 'blobs' | 'caller' | 'config'> & { signal?: AbortSignal }, fileId: string, binding: string): Promise<{ file: FileRow; bytes: Buffer }> {
   const { config } = deps;
   const file = await findFile(deps.sql, deps.caller.membership!.orgId, fileId);
-  if (!file) throw notFound(fileId);
+  if (!file) throw fileNotFound(fileId);
   if (file.byteLength > config.textFileMaxBytes) {
-    throw new ServiceError('invalid_input', {
-      resolution: l10n(`\`fileId\`: the file has ${file.byteLength} bytes; ${binding} reads at most ${config.textFileMaxBytes}. Download it from ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download instead.`,
-        `\`fileId\`: o arquivo tem ${file.byteLength} bytes; ${binding} lê no máximo ${config.textFileMaxBytes}. Baixe-o de ${config.publicBaseUrl}/v1/mcp/files/${file.id}/download.`),
-    });
+    throw textFileTooLarge(file, binding, config.textFileMaxBytes, config.publicBaseUrl);
   }
   const chunks: Buffer[] = [];
   try {

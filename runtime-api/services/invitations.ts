@@ -3,7 +3,7 @@
 import type { Sql } from 'postgres';
 import type { Caller } from '../identity/caller.ts';
 import type { Mailer } from '../define.ts';
-import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
+import type { Locale } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { mailHtml } from '../mail-html.ts';
 import type { Role } from '../identity/scopes.ts';
@@ -13,7 +13,8 @@ import {
   expireLapsed, findInvitation, findPendingFor, insertInvitation, refreshInvitation, settleInvitation, type InvitationRow,
 } from '../store/invitations.ts';
 import { findUserById } from '../store/users.ts';
-import { memberView, ownerRequired, type MemberView } from './membership.ts';
+import { memberView, type MemberView } from './membership.ts';
+import { INVITATION_MAIL, alreadyMember, invitationNotFound, invitationPending, notRecipient, ownerRequired } from './organization-messages.ts';
 import { organizationNotFound } from '../identity/messages.ts';
 import { callerForOrganization, requireAdmin } from '../identity/organization-caller.ts';
 
@@ -37,26 +38,10 @@ export function invitationView(i: InvitationRow): InvitationView {
   };
 }
 
-export function invitationNotFound(locale: Locale): ServiceError {
-  return new ServiceError('INVITATION_NOT_FOUND', {
-    resolution: tr(locale, 'The invitation is unknown, cancelled, expired or already answered; ask for a new one.',
-      'O convite é desconhecido, foi cancelado, expirou ou já foi respondido; peça um novo.'),
-  });
-}
-
-const ROLE_NAMES: Record<Locale, Record<Role, string>> = {
-  'en-US': { member: 'member', admin: 'admin', owner: 'owner' },
-  'pt-BR': { member: 'membro', admin: 'administrador', owner: 'proprietário' },
-};
-
 export function invitationMail(locale: Locale, v: { orgName: string; inviter: string; role: Role; link: string }) {
-  const role = ROLE_NAMES[locale][v.role];
-  const subject = tr(locale, `You are invited to join ${v.orgName} on Siglata`, `Você foi convidado para participar de ${v.orgName} na Siglata`);
-  const lead = tr(locale, `${v.inviter} invited you to join ${v.orgName} as ${role}.`, `${v.inviter} convidou você para participar de ${v.orgName} como ${role}.`);
-  const button = tr(locale, 'See the invitation', 'Ver o convite');
-  const open = tr(locale, 'Open this link to accept or decline:', 'Abra este link para aceitar ou recusar:');
-  const note = tr(locale, 'The invitation expires in 48 hours. If you did not expect it, ignore this e-mail.',
-    'O convite expira em 48 horas. Se você não esperava este convite, ignore este e-mail.');
+  const subject = INVITATION_MAIL.subject(v.orgName)[locale];
+  const lead = INVITATION_MAIL.lead(v.inviter, v.orgName, v.role)[locale];
+  const button = INVITATION_MAIL.button[locale], open = INVITATION_MAIL.open[locale], note = INVITATION_MAIL.note[locale];
   return { subject, text: `${lead}\n\n${open}\n${v.link}\n\n${note}\n`, html: mailHtml(locale, { lead, button, link: v.link, note }) };
 }
 
@@ -81,16 +66,14 @@ export async function inviteMember(
   return deps.sql.begin(async (txx) => {
     const tx = txx as unknown as Sql;
     if (await findMemberByEmail(tx, orgId, email)) {
-      throw conflict(l10n('This address already belongs to a member of the organization.', 'Este endereço já pertence a um membro da organização.'),
-        l10n('Change that member\'s role instead of inviting them.', 'Mude o papel desse membro em vez de convidá-lo.'));
+      throw alreadyMember();
     }
     await expireLapsed(tx, orgId, email, now);
     const pending = await findPendingFor(tx, orgId, email, now);
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
     let invitation: InvitationRow;
     if (pending && !input.resend) {
-      throw conflict(l10n('This address already has a pending invitation.', 'Este endereço já tem um convite pendente.'),
-        l10n('Cancel it, or send again with "resend": true.', 'Cancele-o ou envie de novo com "resend": true.'));
+      throw invitationPending();
     } else if (pending) {
       invitation = await refreshInvitation(tx, pending.id, { role: input.role, locale: caller.locale, inviterId: caller.userId, now, expiresAt });
     } else {
@@ -112,13 +95,6 @@ export async function cancelInvitation(sql: Sql, clock: { now(): Date }, caller:
   const row = await settleInvitation(sql, invitationId, 'canceled', clock.now(), orgId);
   if (!row) throw invitationNotFound(caller.locale);
   return row;
-}
-
-function notRecipient(locale: Locale): ServiceError {
-  return new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
-    resolution: tr(locale, 'This invitation was sent to another e-mail address; sign in with the invited address.',
-      'Este convite foi enviado para outro endereço de e-mail; entre com o endereço convidado.'),
-  });
 }
 
 /** A pending, unexpired invitation addressed to the caller (case-insensitive), else 404 / 403. */

@@ -4,32 +4,13 @@ import type * as v from 'valibot';
 import type { MemberSchema } from '../bindings/organization/schemas.ts';
 import type { Sql } from 'postgres';
 import type { Caller } from '../identity/caller.ts';
-import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
 import { isAdminRole, type Role } from '../identity/scopes.ts';
 import { adminRequired, membershipRequired, organizationNotFound } from '../identity/messages.ts';
 import { requireAdmin } from '../identity/organization-caller.ts';
 import {
   countOwners, deleteMember, findMemberByEmail, findMemberById, findMemberByUser, lockOrganization, updateMemberRole, type MemberRow,
 } from '../store/members.ts';
-
-export function ownerRequired(locale: Locale): ServiceError {
-  return new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
-    resolution: tr(locale, 'Only an owner can grant, change or remove the owner role; ask an owner of the organization.',
-      'Só um proprietário pode conceder, alterar ou remover o papel de proprietário; peça a um proprietário da organização.'),
-  });
-}
-
-function memberNotFound(locale: Locale): ServiceError {
-  return new ServiceError('not_found', {
-    resolution: tr(locale, 'No member of this organization matches; list them with GET /auth/organization/get.',
-      'Nenhum membro desta organização corresponde; liste-os com GET /auth/organization/get.'),
-  });
-}
-
-function lastOwner(): ServiceError {
-  return conflict(l10n('This member is the organization\'s last owner, and an organization must keep at least one.', 'Este membro é o último proprietário da organização, e uma organização precisa manter pelo menos um.'),
-    l10n('Make another member owner first.', 'Torne outro membro proprietário antes.'));
-}
+import { lastOwner, memberNotFound, ownerRequired } from './organization-messages.ts';
 
 /** Re-read the caller's membership under the organization lock: a concurrent removal or demotion counts. */
 async function recheckCaller(tx: Sql, caller: Caller, orgId: string, touchesOwner: boolean): Promise<void> {

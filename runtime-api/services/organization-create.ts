@@ -6,9 +6,9 @@
 import type { Sql } from 'postgres';
 import type { Clock } from '../clock.ts';
 import type { RuntimeConfig } from '../runtime-config.ts';
-import { ServiceError, l10n } from '../errors.ts';
 import { inTransaction } from '../store/files.ts';
 import { insertOrganization, organizationsCreatedBy, type NewOrganization, type OrganizationRow } from '../store/organizations.ts';
+import { organizationLimitReached, organizationsTooFast } from './organization-messages.ts';
 
 const HOUR_MS = 3600_000;
 
@@ -18,22 +18,10 @@ export async function createOrganizationFor(deps: { sql: Sql; clock: Clock; conf
     await tx`select pg_advisory_xact_lock(hashtextextended(${`organization_create:${input.ownerId}`}, 0))`;
     const now = deps.clock.now();
     const made = await organizationsCreatedBy(tx, input.ownerId, new Date(now.getTime() - HOUR_MS));
-    if (made.total >= perPerson) {
-      throw new ServiceError('organization_limit_reached', {
-        resolution: l10n(`One person may create at most ${perPerson} organizations, and you have created ${made.total}. Use one of them, or ask the service's operator to raise the limit.`,
-          `Uma pessoa pode criar no máximo ${perPerson} organizações, e você criou ${made.total}. Use uma delas, ou peça ao operador do serviço que aumente o limite.`),
-        details: { limit: perPerson, created: made.total },
-      });
-    }
+    if (made.total >= perPerson) throw organizationLimitReached(perPerson, made.total);
     if (made.recent >= perHour) {
       const retryAfter = Math.max(1, Math.ceil(((made.oldestRecent?.getTime() ?? now.getTime()) + HOUR_MS - now.getTime()) / 1000));
-      throw new ServiceError('rate_limited', {
-        message: l10n('Too many organizations created in the last hour.', 'Organizações demais criadas na última hora.'),
-        resolution: l10n(`One person may create ${perHour} organizations per hour. Wait ${retryAfter} seconds (Retry-After), then try again.`,
-          `Uma pessoa pode criar ${perHour} organizações por hora. Espere ${retryAfter} segundos (Retry-After) e tente de novo.`),
-        details: { limit: perHour, windowSeconds: HOUR_MS / 1000, retryAfterSeconds: retryAfter },
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw organizationsTooFast(perHour, HOUR_MS / 1000, retryAfter);
     }
     return insertOrganization(tx, { ...input, createdAt: now });
   });

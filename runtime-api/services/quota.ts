@@ -3,17 +3,13 @@
 // org_storage_locks, then sums usage: concurrent callers queue on the lock, so the sum each sees is exact and the
 // quota can never be overshot (design.md section 4: invariants under row locks, never read-then-write).
 import type { Sql } from 'postgres';
-import { ServiceError, l10n } from '../errors.ts';
+import { quotaExceeded } from './files-messages.ts';
 import { storageUsedBytes } from './usage.ts';
 
 /** Take the organization's storage lock until the end of the caller's transaction. */
 export async function lockOrgStorage(tx: Sql, orgId: string): Promise<void> {
   await tx`insert into org_storage_locks (org_id) values (${orgId})
     on conflict (org_id) do update set org_id = excluded.org_id`;
-}
-
-function gib(bytes: number): string {
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 /**
@@ -27,14 +23,7 @@ export async function assertQuota(tx: Sql, orgId: string, quotaBytes: number, no
   const after = used - releasingBytes + addingBytes;
   // A change that shrinks usage always passes (even over a lowered quota); a re-check (0, 0) fails when over.
   if (addingBytes >= releasingBytes && after > quotaBytes) {
-    throw new ServiceError('quota_exceeded', {
-      resolution: l10n(
-        `The organization uses ${gib(used)} of its ${gib(quotaBytes)} quota (files, trash and open uploads); `
-          + `${addingBytes - releasingBytes} more bytes do not fit. Delete files, empty the trash or abort open uploads.`,
-        `A organização usa ${gib(used)} da sua cota de ${gib(quotaBytes)} (arquivos, lixeira e envios abertos); `
-          + `mais ${addingBytes - releasingBytes} bytes não cabem. Exclua arquivos, esvazie a lixeira ou cancele envios abertos.`),
-      details: { quotaBytes, usedBytes: used, requestedBytes: addingBytes - releasingBytes },
-    });
+    throw quotaExceeded(used, quotaBytes, addingBytes - releasingBytes);
   }
   return used;
 }

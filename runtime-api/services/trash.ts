@@ -4,16 +4,12 @@
 import type { Sql } from 'postgres';
 import type { BlobStore } from '../blobs/port.ts';
 import type { InvokeDeps } from '../invoke.ts';
-import { ServiceError, conflict, l10n } from '../errors.ts';
 import {
   deleteFileRow, deleteFileRows, expiredTrash, findFile, inTransaction, isOuterTransaction, setFileState, type FileRow,
 } from '../store/files.ts';
+import { fileNotFound, fileNotTrashed, restoreExpired } from './files-messages.ts';
 
 export type TrashDeps = Pick<InvokeDeps, 'sql' | 'blobs' | 'clock' | 'config'>;
-
-export function notFound(fileId: string): ServiceError {
-  return new ServiceError('not_found', { resolution: l10n(`No file ${fileId} in this organization.`, `Não há arquivo ${fileId} nesta organização.`) });
-}
 
 /** Whether a trashed file is past its restore window at `now` (more than trashRetentionMs in the trash). */
 export function restoreWindowClosed(file: FileRow, retentionMs: number, now: Date): boolean {
@@ -24,7 +20,7 @@ export function restoreWindowClosed(file: FileRow, retentionMs: number, now: Dat
 export async function trashFile(deps: TrashDeps, orgId: string, fileId: string): Promise<FileRow> {
   return inTransaction(deps.sql, async (tx) => {
     const file = await findFile(tx, orgId, fileId, 'update');
-    if (!file) throw notFound(fileId);
+    if (!file) throw fileNotFound(fileId);
     if (file.state === 'trashed') return file;
     return (await setFileState(tx, orgId, fileId, 'trashed', deps.clock.now()))!;
   });
@@ -35,14 +31,11 @@ export async function restoreFile(deps: TrashDeps, orgId: string, fileId: string
   return inTransaction(deps.sql, async (tx) => {
     const now = deps.clock.now();
     const file = await findFile(tx, orgId, fileId, 'update');
-    if (!file) throw notFound(fileId);
+    if (!file) throw fileNotFound(fileId);
     if (file.state === 'active') return file;
     if (restoreWindowClosed(file, deps.config.trashRetentionMs, now)) {
       const days = Math.round(deps.config.trashRetentionMs / 86400_000);
-      throw new ServiceError('restore_expired', {
-        resolution: l10n(`The file was trashed at ${file.trashedAt!.toISOString()}, more than ${days} days ago; upload it again.`,
-          `O arquivo foi para a lixeira em ${file.trashedAt!.toISOString()}, há mais de ${days} dias; envie-o de novo.`),
-      });
+      throw restoreExpired(file.trashedAt!, days);
     }
     return (await setFileState(tx, orgId, fileId, 'active', now))!;
   });
@@ -52,10 +45,9 @@ export async function restoreFile(deps: TrashDeps, orgId: string, fileId: string
 export async function deleteFile(deps: TrashDeps, orgId: string, fileId: string): Promise<FileRow> {
   const file = await inTransaction(deps.sql, async (tx) => {
     const row = await findFile(tx, orgId, fileId, 'update');
-    if (!row) throw notFound(fileId);
+    if (!row) throw fileNotFound(fileId);
     if (row.state !== 'trashed') {
-      throw conflict(l10n(`File ${fileId} is active, and only files in the trash can be deleted for good.`, `O arquivo ${fileId} está ativo, e só arquivos na lixeira podem ser excluídos de vez.`),
-        l10n('Move it to the trash with files_trash first.', 'Mova-o para a lixeira com files_trash primeiro.'), { details: { state: row.state } });
+      throw fileNotTrashed(fileId, row.state);
     }
     await deleteFileRow(tx, orgId, fileId);
     return row;

@@ -4,19 +4,21 @@
 import { combineHexCrcs } from '../crc32-combine.ts';
 import type { Sql } from 'postgres';
 import type { InvokeDeps } from '../invoke.ts';
-import { ServiceError, conflict, l10n } from '../errors.ts';
+import { ServiceError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { inTransaction, insertFile, isOuterTransaction, type FileRow } from '../store/files.ts';
 import {
   findUpload, forgetDifferentPart, insertUpload, listParts, recordPart, transitionUpload, type PartRow, type UploadRow,
 } from '../store/uploads.ts';
 import { assertQuota } from './quota.ts';
+import {
+  openUploadNotFound, partContended, partOutOfRange, uploadCompletedConcurrently, uploadExpired, uploadIncomplete, uploadMoved, uploadNotFound,
+  uploadNotOpen,
+} from './files-messages.ts';
 
 export const PART_SIZE = 8 * 1024 * 1024;
 export const MAX_PARTS = 10_000;
 export const MAX_UPLOAD_BYTES = PART_SIZE * MAX_PARTS;
-/** How many missing part numbers an upload_incomplete error lists. */
-const MISSING_LISTED = 1000;
 
 export type UploadDeps = Pick<InvokeDeps, 'sql' | 'blobs' | 'clock' | 'config'>;
 
@@ -40,14 +42,13 @@ export function isExpired(upload: UploadRow, now: Date): boolean {
 /** The reservation, if it exists in this organization and can still take parts or be completed. */
 export function assertOpen(upload: UploadRow | null, uploadId: string, now: Date): UploadRow {
   if (!upload || upload.state === 'aborted') {
-    throw new ServiceError('not_found', { resolution: l10n(`No upload ${uploadId} in this organization (it may have been aborted).`, `Não há envio ${uploadId} nesta organização (ele pode ter sido cancelado).`) });
+    throw openUploadNotFound(uploadId);
   }
   if (isExpired(upload, now)) {
-    throw new ServiceError('upload_expired', { resolution: l10n(`The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.`, `A reserva expirou em ${upload.expiresAt.toISOString()}; comece um novo envio.`) });
+    throw uploadExpired(upload.expiresAt);
   }
   if (upload.state === 'completing' || upload.state === 'completed') {
-    throw conflict(l10n(`Upload ${uploadId} is already ${upload.state}; its parts can no longer change.`, `O envio ${uploadId} já está no estado ${upload.state}; suas partes não podem mais mudar.`),
-      l10n('Read it with upload_status, or begin a new upload.', 'Consulte-o com upload_status, ou comece um novo envio.'), { details: { state: upload.state } });
+    throw uploadNotOpen(uploadId, upload.state);
   }
   return upload;
 }
@@ -75,23 +76,6 @@ export async function beginUpload(
       createdAt: now,
       expiresAt: new Date(now.getTime() + deps.config.uploadTtlMs),
     });
-  });
-}
-
-/** The reservation left `open` between our read and our transition (another completion or abort won). */
-function uploadMoved(uploadId: string): ServiceError {
-  return conflict(l10n(`Upload ${uploadId} was completed or aborted by another request at the same time.`, `O envio ${uploadId} foi concluído ou cancelado por outra requisição ao mesmo tempo.`),
-    l10n('Read its state with upload_status before trying again.', 'Consulte o estado com upload_status antes de tentar de novo.'));
-}
-
-/** A part number within 1..10000 but past the reservation: the table's "size does not match" would mislead. */
-function partOutOfRange(partCount: number, partNumber: number): ServiceError {
-  return new ServiceError('part_mismatch', {
-    message: l10n(`Part ${partNumber} is beyond this upload, which has ${partCount} part(s); nothing was stored.`,
-      `A parte ${partNumber} está além deste envio, que tem ${partCount} parte(s); nada foi gravado.`),
-    resolution: l10n(`Send parts 1 to ${partCount} only; the byteLength given to upload_begin fixes the part count.`,
-      `Envie apenas as partes 1 a ${partCount}; o byteLength dado a upload_begin fixa o número de partes.`),
-    details: { partNumber, partCount },
   });
 }
 
@@ -143,8 +127,7 @@ export async function storePart(deps: UploadDeps, orgId: string, uploadId: strin
     forget = outcome === 'different';
     // Giving up only when another copy is recorded: the part is never left forgotten by a request that failed.
     if (outcome === 'different' && attempt >= 16) {
-      throw conflict(l10n(`Other copies of part ${partNumber} were being stored at the same time.`, `Outras cópias da parte ${partNumber} estavam sendo gravadas ao mesmo tempo.`),
-        l10n('Send it again if this copy should win.', 'Envie-a de novo se esta cópia deve prevalecer.'));
+      throw partContended(partNumber);
     }
   }
 }
@@ -164,9 +147,9 @@ export function missingParts(upload: UploadRow, received: readonly PartRow[]): n
 
 export async function uploadStatus(deps: UploadDeps, orgId: string, uploadId: string): Promise<UploadStatus> {
   const upload = await findUpload(deps.sql, orgId, uploadId);
-  if (!upload || upload.state === 'aborted') throw new ServiceError('not_found', { resolution: l10n(`No upload ${uploadId} in this organization.`, `Não há envio ${uploadId} nesta organização.`) });
+  if (!upload || upload.state === 'aborted') throw uploadNotFound(uploadId);
   if (isExpired(upload, deps.clock.now())) {
-    throw new ServiceError('upload_expired', { resolution: l10n(`The reservation expired at ${upload.expiresAt.toISOString()}; begin a new upload.`, `A reserva expirou em ${upload.expiresAt.toISOString()}; comece um novo envio.`) });
+    throw uploadExpired(upload.expiresAt);
   }
   const received = await listParts(deps.sql, uploadId);
   return { upload, received, missing: upload.state === 'open' ? missingParts(upload, received) : [] };
@@ -184,8 +167,7 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
   return inTransaction(deps.sql, async (tx) => {
     const now = deps.clock.now();
     if (!(await transitionUpload(tx, upload.id, ['completing'], 'completed', now))) {
-      throw conflict(l10n(`Upload ${upload.id} was completed or changed concurrently.`, `O envio ${upload.id} foi concluído ou alterado ao mesmo tempo por outra requisição.`),
-        l10n('Read its state with upload_status.', 'Consulte o estado com upload_status.'));
+      throw uploadCompletedConcurrently(upload.id);
     }
     return insertFile(tx, {
       id: upload.fileId,
@@ -213,12 +195,7 @@ export async function completeUpload(deps: UploadDeps, orgId: string, uploadId: 
     const current = assertOpen(await findUpload(tx, orgId, uploadId, 'update'), uploadId, now);
     const parts = await listParts(tx, uploadId);
     const missing = missingParts(current, parts);
-    if (missing.length) {
-      throw new ServiceError('upload_incomplete', {
-        resolution: l10n(`Send the missing part(s) ${summarize(missing)}, then complete again.`, `Envie a(s) parte(s) que falta(m), ${summarize(missing)}, e conclua de novo.`),
-        details: { missingParts: missing.slice(0, MISSING_LISTED), missingPartCount: missing.length },
-      });
-    }
+    if (missing.length) throw uploadIncomplete(missing);
     // Re-check the quota with the bytes this reservation already holds (it fails only if the quota was lowered).
     await assertQuota(tx, orgId, deps.config.quotaBytes, now, 0);
     const moved = await transitionUpload(tx, uploadId, ['open'], 'completing', now);
@@ -244,17 +221,4 @@ export async function abortUpload(deps: UploadDeps, orgId: string, uploadId: str
 async function dropStaging(sql: Sql, deps: UploadDeps, uploadId: string): Promise<void> {
   if (isOuterTransaction(sql)) return;
   await deps.blobs.deleteUpload(uploadId).catch(() => {});
-}
-
-/** `1, 3, 5-9, …` for resolutions. */
-export function summarize(numbers: readonly number[], max = 20): string {
-  const ranges: string[] = [];
-  let i = 0;
-  for (; i < numbers.length && ranges.length < max; i++) {
-    const start = numbers[i];
-    while (i + 1 < numbers.length && numbers[i + 1] === numbers[i] + 1) i++;
-    ranges.push(start === numbers[i] ? String(start) : `${start}-${numbers[i]}`);
-  }
-  const shown = ranges.join(', ');
-  return i < numbers.length ? `${shown}, …` : shown;
 }

@@ -5,7 +5,8 @@ import type Koa from 'koa';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Caller, ServiceError, sessionExpired, sessionUnauthorized, tr } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
-import { isAllowedOrigin, originNotAllowed } from '../middleware/origin.ts';
+import { originNotAllowed } from '../http/messages.ts';
+import { isAllowedOrigin } from '../middleware/origin.ts';
 import type { AppDeps } from '../deps.ts';
 
 export interface ConsoleSession {

@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { type Binding, type Caller, type Locale, invokeWholeList, invoke, tr, organizationBindings as org, context, executions_list, files_list, oauth_grants_list, mcp_access_get, api_keys_list } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import { CONSOLE_PATHS, renderConsole, texts, type ConsolePageName } from '../pages/console/layout.ts';
+import { FRAME } from '../pages/console/texts.ts';
 import { homeBody } from '../pages/console/home.ts';
 import { membersBody } from '../pages/console/members.ts';
 import { filesBody } from '../pages/console/files.ts';
@@ -25,7 +26,7 @@ function caller(deps: AppDeps, c: Caller): Call {
 
 const NO_ORGANIZATION = (locale: Locale) => {
   const t = texts(locale);
-  return `<section><p>${t('Choose or create an organization first.', 'Escolha ou crie uma organização antes.')} <a href="${CONSOLE_PATHS.home}?lang=${locale}">${t('Go to the console home', 'Ir para o início do console')}</a></p></section>`;
+  return `<section><p>${t(FRAME.chooseOrganization)} <a href="${CONSOLE_PATHS.home}?lang=${locale}">${t(FRAME.goHome)}</a></p></section>`;
 };
 
 export interface PageExtras { notice?: string; error?: string; status?: number; newKey?: { name: string; key: string } }

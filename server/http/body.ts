@@ -4,7 +4,10 @@
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import * as v from 'valibot';
-import { ServiceError, l10n, describeIssues } from '../../runtime-api/index.ts';
+import { ServiceError, describeIssues } from '../../runtime-api/index.ts';
+import {
+  bodyEmpty, bodyNotJson, bodyNotUtf8, bodyUnreadable, charsetRefused, contentEncodingRefused, jsonRequired, payloadTooLarge,
+} from './messages.ts';
 
 /** What an oversize body may still send, read and dropped, so its client reads the 413 instead of a reset. */
 export const OVERFLOW_DRAIN_BYTES = 1024 * 1024;
@@ -82,21 +85,10 @@ function drainOverflow(ctx: Koa.Context): void {
   req.resume();
 }
 
-const tooLarge = (limit: number) => new ServiceError('payload_too_large', {
-  resolution: l10n(`Send at most ${limit} bytes.`, `Envie no máximo ${limit} bytes.`),
-});
-const unreadable = (cause?: unknown) => new ServiceError('invalid_request', {
-  resolution: l10n('The request body could not be read completely.', 'Não foi possível ler o corpo da requisição por completo.'), cause,
-});
-
 /** Why a body could not be used, before the route gives it meaning (a JSON-RPC endpoint answers those in its own shape). */
 export type Malformed = 'empty' | 'json' | 'utf8';
 
-const MALFORMED: Record<Malformed, () => ServiceError> = {
-  empty: () => new ServiceError('invalid_request', { resolution: l10n('The body is empty; send a JSON object.', 'O corpo está vazio; envie um objeto JSON.') }),
-  json: () => new ServiceError('invalid_request', { resolution: l10n('The body is not valid JSON.', 'O corpo não é JSON válido.') }),
-  utf8: () => new ServiceError('invalid_request', { resolution: l10n('The body is not valid UTF-8.', 'O corpo não é UTF-8 válido.') }),
-};
+const MALFORMED: Record<Malformed, () => ServiceError> = { empty: bodyEmpty, json: bodyNotJson, utf8: bodyNotUtf8 };
 
 interface ReadOptions {
   limit: number;
@@ -107,17 +99,17 @@ interface ReadOptions {
 async function read(ctx: Koa.Context, kind: Kind, { limit, malformed = (why) => MALFORMED[why]() }: ReadOptions): Promise<{ parsed: unknown; raw: string }> {
   const encoding = ctx.get('content-encoding').trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
-    throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the body without Content-Encoding.', 'Envie o corpo sem Content-Encoding.') });
+    throw contentEncodingRefused();
   }
   // Bodies are decoded as UTF-8 whatever the header says; a body declared in another charset would be misread.
   const charset = ctx.request.charset.toLowerCase();
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new ServiceError('unsupported_media_type', { resolution: l10n(`Send the body in UTF-8 (charset=utf-8), not ${charset}.`, `Envie o corpo em UTF-8 (charset=utf-8), não ${charset}.`) });
+    throw charsetRefused(charset);
   }
   const declared = ctx.get('content-length');
   if (declared && Number(declared) > limit) {
     if (Number(declared) - limit > OVERFLOW_DRAIN_BYTES) ctx.set('Connection', 'close');
-    throw tooLarge(limit);
+    throw payloadTooLarge(limit);
   }
   const utf8Valid = watchUtf8(ctx.req);
   try {
@@ -125,12 +117,12 @@ async function read(ctx: Koa.Context, kind: Kind, { limit, malformed = (why) => 
   } catch (err) {
     const failure = err as { type?: string; status?: number; body?: unknown };
     const valid = utf8Valid();
-    if (failure.type === 'entity.too.large') { drainOverflow(ctx); throw tooLarge(limit); }
+    if (failure.type === 'entity.too.large') { drainOverflow(ctx); throw payloadTooLarge(limit); }
     if (err instanceof SyntaxError || (failure.status === 400 && typeof failure.body === 'string')) {
       if (!valid) throw malformed('utf8');
       throw malformed(typeof failure.body === 'string' && failure.body.trim() === '' ? 'empty' : 'json');
     }
-    throw unreadable(err);
+    throw bodyUnreadable(err);
   }
   if (!utf8Valid()) throw malformed('utf8');
   const request = ctx.request as Koa.Request & { body?: unknown; rawBody?: string };
@@ -142,7 +134,7 @@ async function read(ctx: Koa.Context, kind: Kind, { limit, malformed = (why) => 
 /** Read and parse a JSON body (415 unless the type is JSON, 413 past `limit`, 400 when it is not JSON). */
 export async function readJson(ctx: Koa.Context, limit: number, malformed?: ReadOptions['malformed']): Promise<unknown> {
   if (!isJson(ctx)) {
-    throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the body as Content-Type: application/json.', 'Envie o corpo com Content-Type: application/json.') });
+    throw jsonRequired();
   }
   return (await read(ctx, 'json', { limit, malformed })).parsed;
 }

@@ -1,7 +1,8 @@
 // The only writer of error bodies. ServiceErrors are written in their code's shape and locale; anything else is a
 // 500 whose body hides internals, logged with the request id.
 import type Koa from 'koa';
-import { ServiceError, l10n, type ErrorCode, fromDatabaseError } from '../../runtime-api/index.ts';
+import { ServiceError, type ErrorCode, fromDatabaseError } from '../../runtime-api/index.ts';
+import { routeNotFound } from '../http/messages.ts';
 import type { Logger } from '../logger.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -40,7 +41,7 @@ export function errorHandler(logger: Logger): Koa.Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ServiceError('not_found', { resolution: l10n(`No route ${ctx.method} ${ctx.path}; see /openapi.json.`, `Não há rota ${ctx.method} ${ctx.path}; consulte /openapi.json.`) });
+        throw routeNotFound(ctx.method, ctx.path);
       }
       // Serialize JSON bodies here rather than in Koa's respond(), which runs after every middleware: a body that
       // cannot be serialized would otherwise become Koa's own plain-text 500, unseen by this handler and unlogged.

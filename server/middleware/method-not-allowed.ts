@@ -1,8 +1,8 @@
 // 405 for a path the route table serves with other methods, with `Allow` (RFC 9110 15.5.6) derived from the table.
 // A route that answers its failures in its own shape (e.g. /ask's NLWeb Failure) writes the 405 itself.
 import type Koa from 'koa';
-import { ServiceError, l10n } from '../../runtime-api/index.ts';
 import type { RouteDef } from '../http/route.ts';
+import { wrongMethod } from '../http/messages.ts';
 
 interface Matched { name?: string | null; methods: string[] }
 
@@ -22,10 +22,7 @@ export function methodNotAllowed(routes: readonly RouteDef[]): Koa.Middleware {
       ctx.status = 204;
       return;
     }
-    const error = new ServiceError('method_not_allowed', {
-      resolution: l10n(`Use ${allow} on ${ctx.path}.`, `Use ${allow} em ${ctx.path}.`),
-      headers: { Allow: allow },
-    });
+    const error = wrongMethod(allow, ctx.path);
     const own = defs.find((d) => d.writeError);
     if (!own?.writeError) throw error;
     ctx.set('Allow', allow);

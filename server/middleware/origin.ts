@@ -5,10 +5,10 @@
 // Requests without an Origin header come from non-browser clients (a browser always sends one on cross-site
 // POSTs), unless Sec-Fetch-Site says cross-site.
 import type Koa from 'koa';
-import { ServiceError, type Locale, tr } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
 import type { RouteDef } from '../http/route.ts';
 import { isJson } from '../http/body.ts';
+import { originNotAllowed, sessionJsonRequired } from '../http/messages.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -20,13 +20,6 @@ export function isAllowedOrigin(config: Pick<Config, 'allowedOrigins'>, origin: 
   } catch {
     return false;
   }
-}
-
-export function originNotAllowed(locale: Locale, origin: string): ServiceError {
-  return new ServiceError('ORIGIN_NOT_ALLOWED', {
-    resolution: tr(locale, `The origin ${origin || '(cross-site)'} may not send authenticated requests; use the service from an allowed origin.`,
-      `A origem ${origin || '(outro site)'} não pode enviar requisições autenticadas; use o serviço a partir de uma origem permitida.`),
-  });
 }
 
 /** Throws when an unsafe request's Origin (or Sec-Fetch-Site) is not allowed. */
@@ -53,10 +46,7 @@ export function originGuard(config: Pick<Config, 'allowedOrigins'>, route: Pick<
     const cookieAuthenticated = route.auth !== 'none' && ctx.state.caller?.kind === 'session';
     if (cookieAuthenticated || authRoute) checkOrigin(ctx, config);
     if (cookieAuthenticated && (ctx.get('content-type') || hasBody(ctx)) && !isJson(ctx)) {
-      throw new ServiceError('unsupported_media_type', {
-        resolution: tr(ctx.state.locale, 'Requests authenticated by the session cookie must send Content-Type: application/json.',
-          'Requisições autenticadas pelo cookie de sessão precisam enviar Content-Type: application/json.'),
-      });
+      throw sessionJsonRequired(ctx.state.locale);
     }
     return next();
   };

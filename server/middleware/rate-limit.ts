@@ -6,7 +6,8 @@ import type Koa from 'koa';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Sql } from 'postgres';
-import { type Clock, ServiceError, l10n } from '../../runtime-api/index.ts';
+import type { Clock } from '../../runtime-api/index.ts';
+import { rateLimited } from '../http/messages.ts';
 
 export interface Hit {
   count: number;
@@ -71,10 +72,7 @@ export function rateLimit(options: { store: RateLimitStore; max: number; windowS
     ctx.set('RateLimit-Reset', String(reset));
     ctx.set('RateLimit-Policy', policy);
     if (count > max) {
-      throw new ServiceError('rate_limited', {
-        resolution: l10n(`At most ${max} requests per ${windowSeconds} s; retry in ${reset} s.`, `No máximo ${max} requisições a cada ${windowSeconds} s; tente de novo em ${reset} s.`),
-        headers: { 'Retry-After': String(Math.max(1, reset)) },
-      });
+      throw rateLimited(max, windowSeconds, reset);
     }
     await next();
   };

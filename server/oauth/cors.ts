@@ -4,7 +4,8 @@
 // section 5.8: 403 ORIGIN_NOT_ALLOWED). No cookies are ever allowed cross-origin.
 import type Koa from 'koa';
 import type { AppDeps } from '../deps.ts';
-import { isAllowedOrigin, originNotAllowed } from '../middleware/origin.ts';
+import { originNotAllowed } from '../http/messages.ts';
+import { isAllowedOrigin } from '../middleware/origin.ts';
 import { OAUTH_PATHS } from './metadata.ts';
 
 const PUBLIC_PATHS = new Set([

@@ -5,7 +5,8 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { Metrics } from './metrics.ts';
-import { ServiceError, l10n } from '../../runtime-api/index.ts';
+import { ServiceError } from '../../runtime-api/index.ts';
+import { metricsUnauthorized } from '../http/messages.ts';
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -22,7 +23,7 @@ export function metricsRoute(config: Config, metrics: Metrics): Koa.Middleware {
     if (ctx.path !== '/metrics' || !config.metrics.token) return next();
     if (ctx.method !== 'GET') throw new ServiceError('method_not_allowed');
     if (!authorized(ctx.get('authorization'), config.metrics.token)) {
-      throw new ServiceError('unauthorized', { resolution: l10n('Send Authorization: Bearer <METRICS_TOKEN>.', 'Envie Authorization: Bearer <METRICS_TOKEN>.'), headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
+      throw metricsUnauthorized();
     }
     ctx.set('Content-Type', CONTENT_TYPE);
     ctx.body = await metrics.text();

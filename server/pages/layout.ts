@@ -2,10 +2,15 @@
 // script nonce, no referrer (the magic-link token sits in the URL), never cached, never framed.
 import type Koa from 'koa';
 import { randomBytes } from 'node:crypto';
-import { type Locale, escapeHtml } from '../../runtime-api/index.ts';
+import { type Locale, type Localized, escapeHtml } from '../../runtime-api/index.ts';
 import { localeOf } from '../middleware/request-context.ts';
 
 export { escapeHtml };
+
+/** Reads a page's texts (texts.ts) in `locale`, escaped for HTML. */
+export function texts(locale: Locale): (text: Localized) => string {
+  return (text) => escapeHtml(text[locale]);
+}
 
 /** Page language: `?lang=`, then x-service-locale, then Accept-Language (pt first wins), else en-US. */
 export function pageLocale(ctx: Koa.Context): Locale {

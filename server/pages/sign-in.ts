@@ -1,19 +1,20 @@
 // The sign-in page: an e-mail field that asks for a magic link (POST /auth/sign-in/magic-link, JSON), carrying a
 // same-site return path (e.g. an OAuth authorize request to resume after signing in).
 import type Koa from 'koa';
-import { type Locale, tr } from '../../runtime-api/index.ts';
-import { escapeHtml, pageLocale, renderPage } from './layout.ts';
+import type { Locale } from '../../runtime-api/index.ts';
+import { escapeHtml, pageLocale, renderPage, texts } from './layout.ts';
+import { SIGN_IN } from './texts.ts';
 
 /** The magic-link form and its script, shared by this page and the OAuth sign-in step. `sentText` is what the
  * user reads once the link is on its way. */
 export function signInForm(locale: Locale, returnTo: string, sentText: string): { body: string; script: string } {
-  const t = (en: string, pt: string) => escapeHtml(tr(locale, en, pt));
-  const failed = JSON.stringify(tr(locale, 'Could not send the link: ', 'Não foi possível enviar o link: '));
+  const t = texts(locale);
+  const failed = JSON.stringify(SIGN_IN.sendFailed[locale]);
   return {
-    body: `<form id="signin" data-return="${escapeHtml(returnTo)}"><label for="email">${t('E-mail address', 'Endereço de e-mail')}</label>
+    body: `<form id="signin" data-return="${escapeHtml(returnTo)}"><label for="email">${t(SIGN_IN.email)}</label>
 <input id="email" name="email" type="email" autocomplete="email" required>
-<button type="submit">${t('Send me a sign-in link', 'Enviar link de acesso')}</button></form>
-<p id="msg" role="status"></p><noscript><p>${t('This page needs JavaScript.', 'Esta página precisa de JavaScript.')}</p></noscript>`,
+<button type="submit">${t(SIGN_IN.send)}</button></form>
+<p id="msg" role="status"></p><noscript><p>${t(SIGN_IN.needsScript)}</p></noscript>`,
     script: `document.getElementById('signin').addEventListener('submit', async (e) => {
   e.preventDefault();
   const msg = document.getElementById('msg');
@@ -27,6 +28,6 @@ export function signInForm(locale: Locale, returnTo: string, sentText: string): 
 
 export function signInPage(ctx: Koa.Context, returnTo: string): void {
   const locale = pageLocale(ctx);
-  const form = signInForm(locale, returnTo, tr(locale, 'Check your e-mail: we sent you a sign-in link.', 'Confira seu e-mail: enviamos um link de acesso.'));
-  renderPage(ctx, { locale, title: tr(locale, 'Sign in to Siglata', 'Entrar na Siglata'), body: form.body, script: form.script });
+  const form = signInForm(locale, returnTo, SIGN_IN.sent[locale]);
+  renderPage(ctx, { locale, title: SIGN_IN.title[locale], body: form.body, script: form.script });
 }

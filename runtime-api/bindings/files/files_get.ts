@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { findFile } from '../../store/files.ts';
-import { notFound } from '../../services/trash.ts';
+import { fileNotFound } from '../../services/files-messages.ts';
 import { FileId, FileRecord, toFileRecord } from './schemas.ts';
 
 export const files_get = defineBinding({
@@ -16,7 +16,7 @@ export const files_get = defineBinding({
   writes: false,
   async handler(input, { sql, caller, config }) {
     const row = await findFile(sql, caller.membership!.orgId, input.fileId);
-    if (!row) throw notFound(input.fileId);
+    if (!row) throw fileNotFound(input.fileId);
     return toFileRecord(row, config);
   },
 });

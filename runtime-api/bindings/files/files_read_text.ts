@@ -1,8 +1,8 @@
 // files_read_text: the content of a small UTF-8 text file (at most config textFileMaxBytes, 1 MiB by default).
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, l10n } from '../../errors.ts';
 import { readSmallFile } from '../../services/files.ts';
+import { notUtf8Text } from '../../services/files-messages.ts';
 import { FileId } from './schemas.ts';
 
 export const files_read_text = defineBinding({
@@ -27,7 +27,7 @@ export const files_read_text = defineBinding({
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
-      throw new ServiceError('invalid_input', { resolution: l10n('`fileId`: the file is not valid UTF-8 text; download it instead.', '`fileId`: o arquivo não é texto UTF-8 válido; baixe-o.') });
+      throw notUtf8Text();
     }
     return { fileId: file.id, name: file.name, mediaType: file.mediaType, byteLength: file.byteLength, text };
   },

@@ -1,9 +1,8 @@
 // files_update: rename a file and/or change its stored media type. Trashed files must be restored first.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, conflict, l10n } from '../../errors.ts';
 import { findFile, inTransaction, updateFileMeta } from '../../store/files.ts';
-import { notFound } from '../../services/trash.ts';
+import { fileInTrash, fileNotFound } from '../../services/files-messages.ts';
 import { FileId, FileName, FileRecord, MediaType, toFileRecord } from './schemas.ts';
 
 export const files_update = defineBinding({
@@ -27,10 +26,9 @@ export const files_update = defineBinding({
     const orgId = caller.membership!.orgId;
     const row = await inTransaction(sql, async (tx) => {
       const file = await findFile(tx, orgId, input.fileId, 'update');
-      if (!file) throw notFound(input.fileId);
+      if (!file) throw fileNotFound(input.fileId);
       if (file.state !== 'active') {
-        throw conflict(l10n(`File ${input.fileId} is in the trash and cannot change.`, `O arquivo ${input.fileId} está na lixeira e não pode mudar.`),
-          l10n('Restore it with files_restore first.', 'Restaure-o com files_restore primeiro.'), { details: { state: file.state } });
+        throw fileInTrash(input.fileId, file.state);
       }
       return (await updateFileMeta(tx, orgId, input.fileId, { name: input.name, mediaType: input.mediaType }, clock.now()))!;
     });

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { createFileFromBytes } from '../../services/files.ts';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, l10n } from '../../errors.ts';
+import { bytesTooLarge } from '../../services/files-messages.ts';
 import { FileName, FileRecord, MediaType, toFileRecord } from './schemas.ts';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -25,10 +25,7 @@ export const files_write_bytes = defineBinding({
   async handler(input, { sql, blobs, clock, caller, config }) {
     const data = Buffer.from(input.base64, 'base64');
     if (data.length > config.textFileMaxBytes) {
-      throw new ServiceError('invalid_input', {
-        resolution: l10n(`\`base64\`: ${data.length} bytes decoded; files_write_bytes takes at most ${config.textFileMaxBytes}. Use upload_begin for larger files.`,
-          `\`base64\`: ${data.length} bytes decodificados; files_write_bytes aceita no máximo ${config.textFileMaxBytes}. Use upload_begin para arquivos maiores.`),
-      });
+      throw bytesTooLarge(data.length, config.textFileMaxBytes);
     }
     const mediaType = input.mediaType ?? 'application/octet-stream';
     return toFileRecord(await createFileFromBytes({ sql, blobs, clock, caller, config }, { name: input.name, mediaType, data }), config);

@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { createFileFromBytes } from '../../services/files.ts';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, conflict, l10n } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { findFile, inTransaction, replaceContent } from '../../store/files.ts';
 import { assertQuota } from '../../services/quota.ts';
-import { deleteBlobsAfterCommit, notFound } from '../../services/trash.ts';
+import { fileInTrash, fileNotFound, textTooLarge } from '../../services/files-messages.ts';
+import { deleteBlobsAfterCommit } from '../../services/trash.ts';
 import { storageFailure } from '../../services/uploads.ts';
 import { FileId, FileName, FileRecord, MediaType, toFileRecord } from './schemas.ts';
 
@@ -42,17 +42,14 @@ export const files_write_text = defineBinding({
     const orgId = caller.membership!.orgId;
     const data = Buffer.from(input.text, 'utf8');
     if (data.length > config.textFileMaxBytes) {
-      throw new ServiceError('invalid_input', {
-        resolution: l10n(`\`text\`: ${data.length} bytes of UTF-8; files_write_text takes at most ${config.textFileMaxBytes}. Use upload_begin for larger files.`,
-          `\`text\`: ${data.length} bytes em UTF-8; files_write_text aceita no máximo ${config.textFileMaxBytes}. Use upload_begin para arquivos maiores.`),
-      });
+      throw textTooLarge(data.length, config.textFileMaxBytes);
     }
     const contentType = input.mediaType ?? DEFAULT_TEXT_TYPE;
     if (!input.fileId) {
       return toFileRecord(await createFileFromBytes({ sql, blobs, clock, caller, config }, { name: input.name!, mediaType: contentType, data }), config);
     }
     const existing = await findFile(sql, orgId, input.fileId);
-    if (!existing) throw notFound(input.fileId);
+    if (!existing) throw fileNotFound(input.fileId);
     const fileId = input.fileId;
     const sha256 = createHash('sha256').update(data).digest('hex');
     const blobKey = `${orgId}/${newId('blb')}`;
@@ -65,10 +62,9 @@ export const files_write_text = defineBinding({
       const { row, oldKey } = await inTransaction(sql, async (tx) => {
         const now = clock.now();
         const file = await findFile(tx, orgId, fileId, 'update');
-        if (!file) throw notFound(fileId);
+        if (!file) throw fileNotFound(fileId);
         if (file.state !== 'active') {
-          throw conflict(l10n(`File ${fileId} is in the trash and cannot change.`, `O arquivo ${fileId} está na lixeira e não pode mudar.`),
-          l10n('Restore it with files_restore first.', 'Restaure-o com files_restore primeiro.'), { details: { state: file.state } });
+          throw fileInTrash(fileId, file.state);
         }
         await assertQuota(tx, orgId, config.quotaBytes, now, data.length, file.byteLength);
         const updated = await replaceContent(tx, orgId, fileId, { blobKey, byteLength: data.length, sha256, crc32: crc32Hex(data), name: input.name, mediaType: input.mediaType }, now);

@@ -2,8 +2,7 @@
 // Session callers only: an access token must never raise its own ceiling or undo its organization's revocation.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError } from '../../errors.ts';
-import { tr } from '../../errors.ts';
+import { mcpAccessChangeEmpty } from '../../services/organization-messages.ts';
 import { setMcpAccess } from '../../store/mcp-access.ts';
 import { MaxScopesSchema, McpAccessSchema, McpAccessStateSchema, accessView } from './schemas.ts';
 
@@ -19,9 +18,7 @@ export const mcp_access_set = defineBinding({
   sessionOnly: true,
   async handler(input, { sql, caller, clock }) {
     if (input.state === undefined && input.maxScopes === undefined) {
-      throw new ServiceError('invalid_input', {
-        resolution: tr(caller.locale, 'Give `state`, `maxScopes` or both.', 'Informe `state`, `maxScopes` ou ambos.'),
-      });
+      throw mcpAccessChangeEmpty(caller.locale);
     }
     return accessView(await setMcpAccess(sql, caller.membership!.orgId, caller.userId, input, clock.now()));
   },

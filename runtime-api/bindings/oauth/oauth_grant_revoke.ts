@@ -3,8 +3,9 @@
 // other agents' grants with a token it was given.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { ServiceError, l10n } from '../../errors.ts';
+import { ServiceError } from '../../errors.ts';
 import { isAdminRole } from '../../identity/scopes.ts';
+import { grantNotFound } from '../../services/organization-messages.ts';
 import { revokeOrgGrant } from '../../store/oauth.ts';
 import { GrantIdSchema } from './schemas.ts';
 
@@ -21,7 +22,7 @@ export const oauth_grant_revoke = defineBinding({
     const membership = caller.membership!;
     if (!isAdminRole(membership.role)) throw new ServiceError('ORGANIZATION_ADMIN_REQUIRED');
     if (!(await revokeOrgGrant(sql, membership.orgId, input.grantId, `revoked by ${caller.userId}`, clock.now()))) {
-      throw new ServiceError('not_found', { resolution: l10n('No active grant with this id in the organization.', 'Nenhuma concessão ativa com este id na organização.') });
+      throw grantNotFound();
     }
     return { revoked: true as const };
   },

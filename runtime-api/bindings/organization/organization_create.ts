@@ -1,8 +1,8 @@
 // organization_create: a new organization with the caller as its owner (a user-level action: no organization needed).
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { conflict, l10n } from '../../errors.ts';
 import { createOrganizationFor } from '../../services/organization-create.ts';
+import { slugTaken } from '../../services/organization-messages.ts';
 import { MetadataSchema, NameSchema, SlugSchema, UserOrganizationSchema, organizationView, PERSONAL_NOTE } from './schemas.ts';
 
 export const organization_create = defineBinding({
@@ -25,8 +25,7 @@ export const organization_create = defineBinding({
       return { ...organizationView(org), role: 'owner' as const };
     } catch (err) {
       if ((err as { code?: unknown }).code === '23505') {
-        throw conflict(l10n(`The slug "${input.slug}" is taken.`, `O slug "${input.slug}" já está em uso.`),
-          l10n('Choose another slug.', 'Escolha outro slug.'), { cause: err });
+        throw slugTaken(input.slug, err);
       }
       throw err;
     }

@@ -8,8 +8,8 @@ import { parseWorkbook } from '../../services/spreadsheets/work-pool.ts';
 import { alreadyValidated } from '../../invoke.ts';
 import { isZip } from '../../services/spreadsheets/zip-guard.ts';
 import { sheetNameFromFile } from '../../services/spreadsheets/names.ts';
-import { l10n } from '../../errors.ts';
-import { SPREADSHEET_LIMITS, invalid } from '../../services/spreadsheets/limits.ts';
+import { SPREADSHEET_LIMITS } from '../../services/spreadsheets/limits.ts';
+import { csvHasOneSheet } from '../../services/spreadsheets/messages.ts';
 
 export const spreadsheet_read = defineBinding({
   name: 'spreadsheet_read',
@@ -49,7 +49,7 @@ export const spreadsheet_read = defineBinding({
     const xlsx = isZip(bytes);
     const sheetName = sheetNameFromFile(file.name);
     if (!xlsx && input.sheet !== undefined && input.sheet.toLowerCase() !== sheetName.toLowerCase()) {
-      throw invalid('sheet', l10n(`a CSV file has one sheet, named ${JSON.stringify(sheetName)} after the file; omit \`sheet\`.`, `um arquivo CSV tem uma só planilha, chamada ${JSON.stringify(sheetName)} como o arquivo; omita \`sheet\`.`));
+      throw csvHasOneSheet(sheetName);
     }
     // Parsed (and validated) on a parser thread, one at a time per organization and per person.
     const owner = { org: deps.caller.membership!.orgId, person: deps.caller.userId };

@@ -5,8 +5,7 @@ import type { Cell, ColumnType, Sheet, Table } from '../../bindings/spreadsheets
 import { MAX_CELL_CHARS, MAX_COLUMNS } from '../../bindings/spreadsheets/workbook.ts';
 import { typeTextColumns } from './types.ts';
 import { columnNames } from './names.ts';
-import { invalid, tooManyCells } from './limits.ts';
-import { l10n } from '../../errors.ts';
+import { badByteOrderMark, csvFieldTooLong, csvTooManyCells, notCsvText, tooManyFields, unclosedQuote } from './messages.ts';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
@@ -16,8 +15,7 @@ export function decodeText(bytes: Buffer): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decode('utf-8', bytes.subarray(3));
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return decode('utf-16le', bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return decode('utf-16be', bytes.subarray(2));
-  if (bytes.includes(0)) throw invalid('fileId', l10n('the file is neither CSV text nor XLSX (it contains NUL bytes). Legacy .xls and .ods files are not supported: save as .xlsx or .csv.',
-    'o arquivo não é texto CSV nem XLSX (contém bytes NUL). Arquivos .xls antigos e .ods não são aceitos: salve como .xlsx ou .csv.'));
+  if (bytes.includes(0)) throw notCsvText();
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -29,7 +27,7 @@ function decode(encoding: string, bytes: Buffer): string {
   try {
     return new TextDecoder(encoding, { fatal: true }).decode(bytes);
   } catch {
-    throw invalid('fileId', l10n(`the file starts with a ${encoding} byte order mark but is not valid ${encoding}.`, `o arquivo começa com uma marca de ordem de bytes ${encoding}, mas não é ${encoding} válido.`));
+    throw badByteOrderMark(encoding);
   }
 }
 
@@ -48,7 +46,7 @@ export function* records(text: string, delimiter: string, start = 0, maxFields =
         let j = i + 1;
         for (;;) {
           const q = text.indexOf('"', j);
-          if (q === -1) throw invalid('fileId', l10n(`the CSV has a quoted field that is never closed (opened on line ${lineOf(text, i)}).`, `o CSV tem um campo entre aspas que nunca é fechado (aberto na linha ${lineOf(text, i)}).`));
+          if (q === -1) throw unclosedQuote(lineOf(text, i));
           value += text.slice(j, q);
           if (text.charCodeAt(q + 1) === 34) { value += '"'; j = q + 2; continue; }
           i = q + 1;
@@ -62,7 +60,7 @@ export function* records(text: string, delimiter: string, start = 0, maxFields =
         row.push(k === i ? null : text.slice(i, k));
       }
       i = k;
-      if (row.length > maxFields) throw invalid('fileId', l10n(`the CSV has a line with more than ${maxFields} fields (Excel's column limit).`, `o CSV tem uma linha com mais de ${maxFields} campos (o limite de colunas do Excel).`));
+      if (row.length > maxFields) throw tooManyFields(maxFields);
       if (i >= n) { yield row; return; }
       if (text[i] === delimiter) { i++; continue; }
       i += text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
@@ -132,12 +130,11 @@ export function readCsv(bytes: Buffer, options: CsvReadOptions): Sheet {
     if (record.every((f) => f === null)) { blank++; continue; }
     if (options.maxRows !== undefined && rows.length + blank >= options.maxRows) { truncated = true; break; }
     if (record.length > width) width = record.length;
-    if ((rows.length + blank + 1) * width > options.maxCells) throw tooManyCells(l10n('the CSV file', 'o arquivo CSV'), width, options.maxCells);
+    if ((rows.length + blank + 1) * width > options.maxCells) throw csvTooManyCells(width, options.maxCells);
     for (; blank > 0; blank--) rows.push([]);
     rows.push(record);
     for (const f of record) {
-      if (f !== null && f.length > MAX_CELL_CHARS) throw invalid('fileId', l10n(`a CSV field on data row ${rows.length} has ${f.length} characters; a cell holds at most ${MAX_CELL_CHARS}.`,
-          `um campo CSV na linha de dados ${rows.length} tem ${f.length} caracteres; uma célula comporta no máximo ${MAX_CELL_CHARS}.`));
+      if (f !== null && f.length > MAX_CELL_CHARS) throw csvFieldTooLong(rows.length, f.length, MAX_CELL_CHARS);
     }
   }
   const cells: Cell[][] = rows.map((r) => (r.length < width ? [...r, ...new Array<null>(width - r.length).fill(null)] : r));

@@ -2,20 +2,17 @@
 // files service's createFileFromBytes (services/files.ts), shared with files_write_text.
 import type { HandlerContext } from '../../define.ts';
 import { findFile, type FileRow } from '../../store/files.ts';
-import { notFound } from '../trash.ts';
+import { fileNotFound } from '../files-messages.ts';
 import { storageFailure } from '../uploads.ts';
-import { invalid, mib } from './limits.ts';
-import { l10n } from '../../errors.ts';
+import { fileTooLarge } from './messages.ts';
 
 type Deps = Pick<HandlerContext, 'sql' | 'blobs' | 'clock' | 'config' | 'caller' | 'signal'>;
 
 /** The whole content of one of the caller's organization's files (active or trashed), at most `maxBytes`. */
 export async function readFileBytes(deps: Deps, fileId: string, maxBytes: number): Promise<{ file: FileRow; bytes: Buffer }> {
   const file = await findFile(deps.sql, deps.caller.membership!.orgId, fileId);
-  if (!file) throw notFound(fileId);
-  const tooBig = () => invalid('fileId', l10n(
-    `the file has ${file.byteLength} bytes; spreadsheet_read reads files of at most ${mib(maxBytes)}. Split it, or export only the sheet you need.`,
-    `o arquivo tem ${file.byteLength} bytes; spreadsheet_read lê arquivos de no máximo ${mib(maxBytes)}. Divida-o, ou exporte só a planilha de que precisa.`));
+  if (!file) throw fileNotFound(fileId);
+  const tooBig = () => fileTooLarge(file.byteLength, maxBytes);
   if (file.byteLength > maxBytes) throw tooBig();
   const chunks: Buffer[] = [];
   let total = 0;

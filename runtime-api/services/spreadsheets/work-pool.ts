@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { Workbook } from '../../bindings/spreadsheets/workbook.ts';
-import { ServiceError, l10n, type ErrorCode, type Localized } from '../../errors.ts';
+import { ServiceError, type ErrorCode, type Localized } from '../../errors.ts';
 import { fairWorkGate, type WorkOwner } from '../host-work.ts';
 
 import type { WriteRequest } from './write.ts';
@@ -84,7 +84,7 @@ async function onThread(owner: WorkOwner, req: ParseRequest | ({ kind: 'write' }
   charge(reply.cpuMs);
   if (reply.ok) return reply;
   // The thread's ServiceErrors (invalid_input naming the problem), rebuilt here.
-  if (reply.resolution) throw new ServiceError(reply.code, { resolution: l10n(reply.resolution['en-US'], reply.resolution['pt-BR']) });
+  if (reply.resolution) throw new ServiceError(reply.code, { resolution: reply.resolution });
   throw new ServiceError(reply.code, { cause: new Error(reply.detail) });
 }
 

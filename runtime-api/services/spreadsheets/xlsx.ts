@@ -15,8 +15,8 @@ import { MAX_CELL_CHARS, MAX_COLUMNS, WORKBOOK_VERSION } from '../../bindings/sp
 import { canonicalTime, typedColumnType, typedCellValue, type TypedCell } from './types.ts';
 import { columnNames, excelTableName, sheetNameFromXlsx } from './names.ts';
 import { guardXlsxZip } from './zip-guard.ts';
-import { SPREADSHEET_LIMITS, concurrencyLimit, invalid, tooManyCells } from './limits.ts';
-import { l10n } from '../../errors.ts';
+import { SPREADSHEET_LIMITS, concurrencyLimit } from './limits.ts';
+import { noSuchSheet, noWorksheets, notReadableXlsx, sheetTooManyCells, tableTooWide, xlsxCellTooLong } from './messages.ts';
 
 const exclusive = concurrencyLimit(SPREADSHEET_LIMITS.xlsxConcurrency);
 
@@ -70,8 +70,7 @@ function readCell(cell: ExcelJS.Cell): TypedCell {
   const raw = cell.type === V.Formula ? (cell as unknown as { result: unknown }).result : cell.value;
   const typed = fromValue(raw, cell.numFmt);
   if (typed?.kind === 'string' && typed.value.length > MAX_CELL_CHARS) {
-    throw invalid('fileId', l10n(`cell ${cell.address} of sheet ${JSON.stringify(cell.worksheet.name)} has more than ${MAX_CELL_CHARS} characters.`,
-      `a célula ${cell.address} da planilha ${JSON.stringify(cell.worksheet.name)} tem mais de ${MAX_CELL_CHARS} caracteres.`));
+    throw xlsxCellTooLong(cell.address, cell.worksheet.name, MAX_CELL_CHARS);
   }
   return typed;
 }
@@ -122,7 +121,7 @@ function rowEmpty(ws: ExcelJS.Worksheet, r: number, box: Box): boolean {
 
 function readTable(ws: ExcelJS.Worksheet, name: string, box: Box, excludeLastRow: boolean, budget: ReadBudget): Table {
   const width = box.right - box.left + 1;
-  if (width > MAX_COLUMNS) throw invalid('fileId', l10n(`a table of sheet ${JSON.stringify(ws.name)} is wider than ${MAX_COLUMNS} columns.`, `uma tabela da planilha ${JSON.stringify(ws.name)} tem mais de ${MAX_COLUMNS} colunas.`));
+  if (width > MAX_COLUMNS) throw tableTooWide(ws.name, MAX_COLUMNS);
   const header: (string | null)[] = [];
   for (let c = box.left; c <= box.right; c++) {
     const cell = cellAt(ws, box.top, c);
@@ -135,7 +134,7 @@ function readTable(ws: ExcelJS.Worksheet, name: string, box: Box, excludeLastRow
   let dataRows = Math.max(0, bottom - box.top);
   let truncated = false;
   if (budget.maxRows !== undefined && dataRows > budget.maxRows) { dataRows = budget.maxRows; truncated = true; }
-  if (dataRows * width > budget.cellsLeft) throw tooManyCells(l10n(`sheet ${JSON.stringify(ws.name)}`, `a planilha ${JSON.stringify(ws.name)}`), width, budget.cellsLeft);
+  if (dataRows * width > budget.cellsLeft) throw sheetTooManyCells(ws.name, width, budget.cellsLeft);
   budget.cellsLeft -= dataRows * width;
   const typed: TypedCell[][] = [];
   for (let r = box.top + 1; r <= box.top + dataRows; r++) {
@@ -184,7 +183,7 @@ async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workb
     await wb.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (err) {
     const why = String((err as Error).message ?? err).slice(0, 200);
-    throw invalid('fileId', l10n(`the file is not a readable XLSX workbook (${why}).`, `o arquivo não é uma pasta de trabalho XLSX legível (${why}).`));
+    throw notReadableXlsx(why);
   }
   options.signal?.throwIfAborted();
   let sheets = wb.worksheets;
@@ -193,11 +192,11 @@ async function parseXlsx(bytes: Buffer, options: XlsxReadOptions): Promise<Workb
     const match = sheets.find((s) => s.name === wanted) ?? sheets.find((s) => s.name.toLowerCase() === wanted.toLowerCase());
     if (!match) {
       const names = sheets.map((s) => JSON.stringify(s.name)).join(', ');
-      throw invalid('sheet', l10n(`no sheet named ${JSON.stringify(wanted)}; the workbook has ${names}.`, `não há planilha chamada ${JSON.stringify(wanted)}; a pasta de trabalho tem ${names}.`));
+      throw noSuchSheet(wanted, names);
     }
     sheets = [match];
   }
-  if (!sheets.length) throw invalid('fileId', l10n('the XLSX workbook has no worksheets.', 'a pasta de trabalho XLSX não tem planilhas.'));
+  if (!sheets.length) throw noWorksheets();
   const budget: ReadBudget = { maxRows: options.maxRows, cellsLeft: options.maxCells };
   const used = new Set<string>();
   return { version: WORKBOOK_VERSION, sheets: sheets.map((ws, i) => readSheet(ws, sheetNameFromXlsx(ws.name, i + 1, used), budget)) };

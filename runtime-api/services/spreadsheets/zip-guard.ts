@@ -2,8 +2,8 @@
 // ourselves under hard caps: the real inflated size (not the size the zip claims), the entry count, and the number of
 // `<c>` cell elements in the worksheets. A zip bomb or a sheet of millions of cells is refused before it costs memory.
 import { inflateRawSync } from 'node:zlib';
-import { SPREADSHEET_LIMITS, invalid, mib } from './limits.ts';
-import { l10n } from '../../errors.ts';
+import { SPREADSHEET_LIMITS } from './limits.ts';
+import { notReadableXlsx, tooManyCellElements, tooManyZipEntries, xlsxInflatesTooLarge, zipNotXlsx } from './messages.ts';
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
@@ -11,14 +11,6 @@ const LOCAL = 0x04034b50;
 
 export function isZip(bytes: Buffer): boolean {
   return bytes.length >= 4 && bytes.readUInt32LE(0) === LOCAL;
-}
-
-function notXlsx(why: string): Error {
-  return invalid('fileId', l10n(`the file is not a readable XLSX workbook (${why}).`, `o arquivo não é uma pasta de trabalho XLSX legível (${why}).`));
-}
-
-function tooLarge(max: number): Error {
-  return invalid('fileId', l10n(`the XLSX inflates to more than ${mib(max)}, the most spreadsheet_read unpacks.`, `o XLSX descompactado passa de ${mib(max)}, o máximo que spreadsheet_read descompacta.`));
 }
 
 export interface ZipCensus {
@@ -45,15 +37,15 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
     if (bytes.readUInt32LE(i) === EOCD) { eocd = i; break; }
   }
-  if (eocd < 0) throw notXlsx('no zip central directory');
+  if (eocd < 0) throw notReadableXlsx('no zip central directory');
   const total = bytes.readUInt16LE(eocd + 10);
   const cdOffset = bytes.readUInt32LE(eocd + 16);
-  if (total === 0xffff || cdOffset === 0xffffffff) throw notXlsx('zip64 archives are not supported');
-  if (total > limits.maxXlsxEntries) throw invalid('fileId', l10n(`the XLSX zip has ${total} entries; at most ${limits.maxXlsxEntries} are read.`, `o zip do XLSX tem ${total} entradas; no máximo ${limits.maxXlsxEntries} são lidas.`));
+  if (total === 0xffff || cdOffset === 0xffffffff) throw notReadableXlsx('zip64 archives are not supported');
+  if (total > limits.maxXlsxEntries) throw tooManyZipEntries(total, limits.maxXlsxEntries);
   const census: ZipCensus = { entries: total, hasWorkbook: false, inflatedBytes: 0, cellElements: 0 };
   let p = cdOffset;
   for (let n = 0; n < total; n++) {
-    if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL) throw notXlsx('damaged zip central directory');
+    if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL) throw notReadableXlsx('damaged zip central directory');
     const method = bytes.readUInt16LE(p + 10);
     const compressed = bytes.readUInt32LE(p + 20);
     const nameLength = bytes.readUInt16LE(p + 28);
@@ -62,10 +54,10 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
     const local = bytes.readUInt32LE(p + 42);
     const name = bytes.toString('utf8', p + 46, p + 46 + nameLength);
     p += 46 + nameLength + extraLength + commentLength;
-    if (compressed === 0xffffffff || local === 0xffffffff) throw notXlsx('zip64 archives are not supported');
-    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== LOCAL) throw notXlsx('damaged zip entry');
+    if (compressed === 0xffffffff || local === 0xffffffff) throw notReadableXlsx('zip64 archives are not supported');
+    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== LOCAL) throw notReadableXlsx('damaged zip entry');
     const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
-    if (start + compressed > bytes.length) throw notXlsx('truncated zip entry');
+    if (start + compressed > bytes.length) throw notReadableXlsx('truncated zip entry');
     const raw = bytes.subarray(start, start + compressed);
     const budget = limits.maxXlsxInflatedBytes - census.inflatedBytes;
     let data: Buffer;
@@ -75,27 +67,20 @@ export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCen
       try {
         data = inflateRawSync(raw, { maxOutputLength: Math.max(1, budget + 1) });
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(limits.maxXlsxInflatedBytes);
-        throw notXlsx(`zip entry ${name} does not inflate`);
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw xlsxInflatesTooLarge(limits.maxXlsxInflatedBytes);
+        throw notReadableXlsx(`zip entry ${name} does not inflate`);
       }
     } else {
-      throw notXlsx(`zip compression method ${method} is not supported`);
+      throw notReadableXlsx(`zip compression method ${method} is not supported`);
     }
     census.inflatedBytes += data.length;
-    if (census.inflatedBytes > limits.maxXlsxInflatedBytes) throw tooLarge(limits.maxXlsxInflatedBytes);
+    if (census.inflatedBytes > limits.maxXlsxInflatedBytes) throw xlsxInflatesTooLarge(limits.maxXlsxInflatedBytes);
     if (name === 'xl/workbook.xml') census.hasWorkbook = true;
     if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) {
       census.cellElements += countElements(data, 'c') + countElements(data, 'row');
-      if (census.cellElements > limits.maxXlsxCellElements) {
-        const most = limits.maxXlsxCellElements.toLocaleString('en-US');
-        throw invalid('fileId', l10n(`the XLSX holds more than ${most} cells and rows across its sheets, the most spreadsheet_read parses; split the workbook or export the needed sheet as CSV.`,
-          `o XLSX tem mais de ${most} células e linhas somando as planilhas, o máximo que spreadsheet_read analisa; divida a pasta de trabalho ou exporte a planilha necessária como CSV.`));
-      }
+      if (census.cellElements > limits.maxXlsxCellElements) throw tooManyCellElements(limits.maxXlsxCellElements);
     }
   }
-  if (!census.hasWorkbook) {
-    throw invalid('fileId', l10n('the file is a zip but not an XLSX workbook (it has no xl/workbook.xml). OpenDocument (.ods), Numbers and other formats are not read: save as .xlsx or .csv.',
-      'o arquivo é um zip, mas não uma pasta de trabalho XLSX (não tem xl/workbook.xml). OpenDocument (.ods), Numbers e outros formatos não são lidos: salve como .xlsx ou .csv.'));
-  }
+  if (!census.hasWorkbook) throw zipNotXlsx();
   return census;
 }

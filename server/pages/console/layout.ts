@@ -1,10 +1,11 @@
 // The console's frame: header with navigation and the signed-in user, a notice or error, the page's sections.
 // Strict CSP (no inline script or style at all), never cached, never framed.
 import type Koa from 'koa';
-import { type Locale, type Role, tr } from '../../../runtime-api/index.ts';
-import { escapeHtml } from '../layout.ts';
+import { ROLE_NAMES, type Locale, type Role } from '../../../runtime-api/index.ts';
+import { escapeHtml, texts } from '../layout.ts';
+import { FRAME } from './texts.ts';
 
-export { escapeHtml };
+export { escapeHtml, texts };
 
 export type ConsolePageName = 'home' | 'members' | 'files' | 'agents';
 
@@ -13,17 +14,10 @@ export const CONSOLE_PATHS: Record<ConsolePageName, string> = { home: '/console'
 /** Where the magic link lands by default. */
 export const CONSOLE_HOME = CONSOLE_PATHS.home;
 
-const NAV: [ConsolePageName, string, string][] = [['home', 'Home', 'Início'], ['members', 'Members', 'Membros'], ['files', 'Files', 'Arquivos'], ['agents', 'Agents and access', 'Agentes e acesso']];
-
-const ROLE: Record<Role, [string, string]> = { owner: ['owner', 'proprietário'], admin: ['admin', 'administrador'], member: ['member', 'membro'] };
+const NAV: readonly ConsolePageName[] = ['home', 'members', 'files', 'agents'];
 
 export function roleLabel(locale: Locale, role: Role): string {
-  return tr(locale, ROLE[role][0], ROLE[role][1]);
-}
-
-/** Localize and escape in one go. */
-export function texts(locale: Locale): (en: string, pt: string) => string {
-  return (en, pt) => escapeHtml(tr(locale, en, pt));
+  return ROLE_NAMES[role][locale];
 }
 
 /** A UTC instant as `YYYY-MM-DD HH:MM UTC` in a <time> element; `none` when there is none. */
@@ -65,18 +59,18 @@ export function renderConsole(ctx: Koa.Context, frame: ConsoleFrame, body: strin
   ctx.set('X-Content-Type-Options', 'nosniff');
   // same-origin keeps the real Origin on our form posts (no-referrer would make it `null`, which the check refuses).
   ctx.set('Referrer-Policy', 'same-origin');
-  const nav = NAV.map(([name, en, pt]) => `<a href="${CONSOLE_PATHS[name]}?lang=${locale}"${name === frame.page ? ' aria-current="page"' : ''}>${t(en, pt)}</a>`).join('');
+  const nav = NAV.map((name) => `<a href="${CONSOLE_PATHS[name]}?lang=${locale}"${name === frame.page ? ' aria-current="page"' : ''}>${t(FRAME.nav[name])}</a>`).join('');
   const other: Locale = locale === 'en-US' ? 'pt-BR' : 'en-US';
   ctx.body = `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(frame.title)} · Siglata</title>
 <link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script>
 </head><body>
-<a class="skip" href="#content">${t('Skip to content', 'Pular para o conteúdo')}</a>
-<header><strong>Siglata</strong><nav aria-label="${t('Console', 'Console')}">${nav}</nav>
+<a class="skip" href="#content">${t(FRAME.skip)}</a>
+<header><strong>Siglata</strong><nav aria-label="${t(FRAME.console)}">${nav}</nav>
 <div class="who"><span>${escapeHtml(frame.email)}${frame.organizationName ? ` · ${escapeHtml(frame.organizationName)}` : ''}</span>
 <a href="${CONSOLE_PATHS[frame.page]}?lang=${other}" lang="${other}" hreflang="${other}">${other === 'pt-BR' ? 'Português' : 'English'}</a>
-${actionForm('sign-out', frame.csrf, `<button type="submit" class="secondary">${t('Sign out', 'Sair')}</button>`, { inline: true, locale })}</div></header>
+${actionForm('sign-out', frame.csrf, `<button type="submit" class="secondary">${t(FRAME.signOut)}</button>`, { inline: true, locale })}</div></header>
 <main id="content"><h1>${escapeHtml(frame.title)}</h1>
 ${frame.notice ? `<p class="notice" role="status">${escapeHtml(frame.notice)}</p>` : ''}
 ${frame.error ? `<p class="error" role="alert">${escapeHtml(frame.error)}</p>` : ''}
