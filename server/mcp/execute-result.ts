@@ -2,17 +2,17 @@
 // result at its limit, 1 MB by default, and the logs at theirs); only the text content, the same JSON for clients
 // that read text, is kept under ~24 KB, by replacing (never slicing) the result and the logs, and it says so.
 // Shaping never throws: whatever the result holds, the reply is a well-formed tool result.
-import type { ExecutionResult } from '../../runtime-api/index.ts';
+import type { ExecuteOutcome } from '../../runtime-api/index.ts';
 import { TEXT_CAP_BYTES } from './tools.ts';
 
 export interface ExecuteContent {
   ok: boolean;
   result?: unknown;
   logs: unknown[];
-  error?: ExecutionResult['error'];
+  error?: ExecuteOutcome['error'];
   truncated: boolean;
   resolution?: string;
-  stats: ExecutionResult['stats'];
+  stats: ExecuteOutcome['stats'];
   /** Plan and apply (see routes/mcp.ts planFields). */
   operations?: unknown[];
   operationsOmitted?: number;
@@ -57,7 +57,7 @@ function shortText(content: ExecuteContent): string {
   return JSON.stringify(text);
 }
 
-function unshapeable(result: ExecutionResult): ShapedExecuteResult {
+function unshapeable(result: ExecuteOutcome): ShapedExecuteResult {
   const structured: ExecuteContent = {
     ok: false, logs: [], truncated: result.truncated === true,
     error: { type: 'internal_error', message: 'The execution finished but its outcome could not be encoded.' },
@@ -66,7 +66,7 @@ function unshapeable(result: ExecutionResult): ShapedExecuteResult {
   return { structured, text: JSON.stringify(structured) };
 }
 
-export function shapeExecuteResult(result: ExecutionResult, plan: Pick<ExecuteContent, 'operations' | 'operationsOmitted' | 'planToken' | 'applied'> = {}): ShapedExecuteResult {
+export function shapeExecuteResult(result: ExecuteOutcome, plan: Pick<ExecuteContent, 'operations' | 'operationsOmitted' | 'planToken' | 'applied'> = {}): ShapedExecuteResult {
   try {
     const structured: ExecuteContent = {
       ok: result.ok,
