@@ -46,7 +46,6 @@ export { bindingDeclaration } from './project/to-dts.ts';
 export { executeInMode } from './execution/execute.ts';
 export type { ExecuteContext } from './execution/context.ts';
 export { ExecuteInput } from './execution/input.ts';
-export type { ExecuteRequest } from './execution/input.ts';
 export { ExecuteOutcomeSchema, PlannedOperationSchema } from './execution/result.ts';
 export type { ExecuteOutcome } from './execution/result.ts';
 

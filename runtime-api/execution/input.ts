@@ -6,10 +6,10 @@ export const EXECUTE_MODES = ['run', 'plan', 'apply'] as const;
 export type ExecuteMode = typeof EXECUTE_MODES[number];
 
 /**
- * The longest planToken a request may carry. The token grows about 15 characters per planned write (an 8-byte digest
- * of each write, base64url inside the base64url payload) over a fixed ~400, so a plan of the default 1,000 binding
- * calls, every one a write, needs about 15,500; this leaves room for a raised SCRIPT_MAX_HOST_CALLS (about 4,300
- * writes) and is the same on every face, so a plan made over one face can be applied over the other.
+ * The longest planToken a request may carry, the same on every face so that a plan made over one can be applied over
+ * the other. The token grows 15 characters per planned write (an 8-byte digest of each, base64url inside the
+ * base64url payload) over about 200, so a plan of the default 1,000 binding calls, every one a write, is about 15,200
+ * characters; the cap leaves room for SCRIPT_MAX_HOST_CALLS raised to about 4,300.
  */
 export const PLAN_TOKEN_MAX_CHARS = 65_536;
 
