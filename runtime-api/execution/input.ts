@@ -2,7 +2,7 @@
 // which each face validates and its description (OpenAPI, the MCP tool listing) is generated.
 import * as v from 'valibot';
 
-export const EXECUTE_MODES = ['run', 'plan', 'apply'] as const;
+const EXECUTE_MODES = ['run', 'plan', 'apply'] as const;
 export type ExecuteMode = typeof EXECUTE_MODES[number];
 
 /**

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { ERROR_TYPES, type ExecutionResult } from '../../engine/index.ts';
 
 /** What `error.type` of an execution can be, for every face's description. */
-export const ERROR_TYPE_DOC = `Why the script failed: one of ${ERROR_TYPES.join(', ')}. \`crashed\`: the sandbox process running it failed (a fatal engine error, its memory cap, or it hung); nothing else was affected and an apply was rolled back. \`quarantined\`: this organization's scripts crashed the sandbox repeatedly and are refused for a cool-down (HTTP 429 engine_quarantined with Retry-After).`;
+const ERROR_TYPE_DOC = `Why the script failed: one of ${ERROR_TYPES.join(', ')}. \`crashed\`: the sandbox process running it failed (a fatal engine error, its memory cap, or it hung); nothing else was affected and an apply was rolled back. \`quarantined\`: this organization's scripts crashed the sandbox repeatedly and are refused for a cool-down (HTTP 429 engine_quarantined with Retry-After).`;
 
 export const PlannedOperationSchema = v.object({ index: v.number(), binding: v.string(), input: v.unknown() });
 export type PlannedOperation = v.InferOutput<typeof PlannedOperationSchema>;
@@ -29,7 +29,7 @@ const ExecutionStatsSchema = v.object({
 });
 
 /** The fields every execution's answer carries, whatever the mode. */
-export const executionResultEntries = {
+const executionResultEntries = {
   ok: v.boolean(),
   result: v.optional(v.unknown()),
   logs: v.array(LogEntrySchema),
@@ -39,7 +39,7 @@ export const executionResultEntries = {
 };
 
 /** What plan and apply add. */
-export const planEntries = {
+const planEntries = {
   operations: v.optional(v.pipe(v.array(PlannedOperationSchema), v.description('plan/apply: the write calls in order ({index, binding, input}).'))),
   planToken: v.optional(v.pipe(v.string(), v.description('plan: the token that applies this plan (valid 15 minutes).'))),
   applied: v.optional(v.pipe(v.boolean(), v.description('apply: true when the writes were committed; false when the script failed and they were rolled back.'))),
