@@ -17,7 +17,7 @@ import { createApp } from '../server/app.ts';
 import { createLogger } from '../server/logger.ts';
 import { mintToken } from '../runtime-api/identity/mint-token.ts';
 import { tokenSettings, callerFromToken } from '../server/auth/token-caller.ts';
-import { runScript } from '../runtime-api/services/execute.ts';
+import { runScript } from '../runtime-api/execution/run.ts';
 import { invokeDeps } from '../server/deps.ts';
 import { load, fmt, type LoadResult } from './lib/load.ts';
 

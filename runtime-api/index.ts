@@ -45,10 +45,12 @@ export { jsonSchemaOf } from './project/json-schema.ts';
 export type { JsonSchema } from './project/json-schema.ts';
 export { bindingDeclaration } from './project/to-dts.ts';
 
-// Scripts.
-export { executeInMode } from './services/execute.ts';
-export type { ExecuteOutcome } from './services/execute.ts';
-export type { ExecutionResult } from './engine-port.ts';
+// Scripts: what an execute request carries and answers, and the one dispatch every face calls.
+export { executeInMode } from './execution/execute.ts';
+export type { ExecuteContext } from './execution/context.ts';
+export { ExecuteInput } from './execution/input.ts';
+export { ExecuteOutcomeSchema, PlannedOperationSchema } from './execution/result.ts';
+export type { ExecuteOutcome } from './execution/result.ts';
 
 // Files and transfers.
 export { MAX_PARTS, PART_SIZE, partTarget, storePart } from './services/uploads.ts';

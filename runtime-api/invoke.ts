@@ -2,12 +2,11 @@
 // authorize the caller, validate the input, run the handler, validate the output.
 import * as v from 'valibot';
 import { PERSONAL_TOKEN_SCOPE, type Binding, type HandlerContext } from './define.ts';
-import type { Caller } from './identity/caller.ts';
+import { isApiKeyCaller, type Caller } from './identity/caller.ts';
 import { ServiceError, l10n, type Locale } from './errors.ts';
 import { describeAllIssues } from './validation-messages.ts';
 import { fromDatabaseError } from './store/errors.ts';
 import { isAdminRole } from './identity/scopes.ts';
-import { isApiKeyCaller } from './identity/api-keys.ts';
 
 export type InvokeDeps = Omit<HandlerContext, 'caller'>;
 

@@ -1,7 +1,7 @@
 // What createApp needs. Everything is passed in; nothing opens connections or reads env at import time.
 import type { Sql } from 'postgres';
 import type { Config } from './config.ts';
-import type { BlobStore, Clock, Mailer, SigningKeys, InvokeDeps } from '../runtime-api/index.ts';
+import type { BlobStore, Clock, ExecuteContext, Mailer, SigningKeys, InvokeDeps } from '../runtime-api/index.ts';
 import type { Logger } from './logger.ts';
 import type { Engine } from '../engine/index.ts';
 import type { AskIndex } from './ask/index.ts';
@@ -26,4 +26,9 @@ export interface AppDeps {
 /** The subset handed to `invoke` (bindings never see the HTTP layer). */
 export function invokeDeps(deps: AppDeps): InvokeDeps {
   return { sql: deps.sql, blobs: deps.blobs, clock: deps.clock, config: deps.config, services: { mailer: deps.mailer } };
+}
+
+/** What running a script needs from the app, for the face `via` (the audit log says which face ran it). */
+export function executeContext(deps: AppDeps, via: ExecuteContext['via']): ExecuteContext {
+  return { engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via };
 }

@@ -3,7 +3,7 @@
 // only its SHA-256 is stored. A key acts as the admin who created it, with scopes never beyond the creator's, the
 // caller's, or the organization's maxScopes at creation, and intersected again with the ceiling on every use.
 import type { Sql } from 'postgres';
-import type { Caller } from './caller.ts';
+import { API_KEY_CLIENT_ID, isApiKeyCaller, type Caller } from './caller.ts';
 import type { Clock } from '../clock.ts';
 import { ServiceError, l10n } from '../errors.ts';
 import { hashSecret, newId, newSecret } from '../ids.ts';
@@ -13,18 +13,11 @@ import { insertApiKey, revokeApiKey, useApiKey, type ApiKeyRow } from '../store/
 import type { AccessTokenClaims } from './access-tokens.ts';
 
 export const API_KEY_PREFIX = 'slk_';
-/** The `client_id` of an API key caller, in the audit log and for the checks that tell keys from OAuth tokens. */
-export const API_KEY_CLIENT_ID = 'api-key';
 export const DEFAULT_API_KEY_DAYS = 90;
 export const MAX_API_KEY_DAYS = 365;
 
 export function isApiKey(token: string): boolean {
   return token.startsWith(API_KEY_PREFIX);
-}
-
-/** Whether `caller` authenticated with an organization API key (rather than as a person: session or OAuth token). */
-export function isApiKeyCaller(caller: Caller): boolean {
-  return caller.kind === 'token' && caller.clientId === API_KEY_CLIENT_ID;
 }
 
 export function apiKeyView(row: ApiKeyRow, now: Date) {

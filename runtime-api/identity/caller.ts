@@ -24,3 +24,15 @@ export interface Caller {
   /** Token id (`jti`) or session id, for per-credential limits. */
   credentialId?: string;
 }
+
+/** The `client_id` of an API key caller, in the audit log and for the checks that tell keys from OAuth tokens. */
+export const API_KEY_CLIENT_ID = 'api-key';
+
+/**
+ * Whether `caller` authenticated with an organization API key (rather than as a person: session or OAuth token).
+ * It lives with the caller, not with the API key service: invoke's authorization asks it of every call, and the
+ * chokepoint must not reach up into a service that stores keys.
+ */
+export function isApiKeyCaller(caller: Caller): boolean {
+  return caller.kind === 'token' && caller.clientId === API_KEY_CLIENT_ID;
+}

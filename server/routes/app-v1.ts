@@ -4,40 +4,14 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { parseJsonBody, validate } from '../http/body.ts';
-import { invoke, findBinding, executeInMode } from '../../runtime-api/index.ts';
-import { ERROR_TYPE_DOC } from '../mcp/tools.ts';
-import type { AppDeps } from '../deps.ts';
-import { invokeDeps } from '../deps.ts';
+import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
+import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 
 const FilesQuery = v.strictObject({
   state: v.optional(v.picklist(['active', 'trashed'])),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number'), v.transform(Number))),
   cursor: v.optional(v.string()),
   prefix: v.optional(v.string()),
-});
-
-export const ExecuteBody = v.strictObject({
-  script: v.pipe(v.string(), v.minLength(1), v.description('The body of an async function; `return` gives the result.')),
-  mode: v.optional(v.picklist(['run', 'plan', 'apply']), 'run'),
-  planToken: v.optional(v.pipe(v.string(), v.maxLength(65536), v.description('With mode "apply": the planToken returned by mode "plan" (about 15 bytes longer per planned write).'))),
-});
-
-const ExecuteResponse = v.object({
-  ok: v.boolean(),
-  result: v.optional(v.unknown()),
-  logs: v.array(v.unknown()),
-  error: v.optional(v.object({ type: v.pipe(v.string(), v.description(ERROR_TYPE_DOC)), code: v.optional(v.string()), message: v.string(), line: v.optional(v.number()) })),
-  truncated: v.boolean(),
-  stats: v.object({
-    wallMs: v.number(),
-    cpuMs: v.pipe(v.number(), v.description('Isolate CPU time, sampled while the script runs: a script killed for memory or time still reports what it used.')),
-    hostMs: v.pipe(v.number(), v.description('Server CPU time spent while this execution\'s binding calls were in flight (waiting on storage costs next to nothing).')),
-    hostCalls: v.number(),
-    queueMs: v.number(),
-  }),
-  operations: v.optional(v.array(v.object({ index: v.number(), binding: v.string(), input: v.unknown() }))),
-  planToken: v.optional(v.string()),
-  applied: v.optional(v.boolean()),
 });
 
 export function appV1Routes(deps: AppDeps): RouteDef[] {
@@ -68,13 +42,12 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       method: 'POST', path: '/app/v1/execute', operationId: 'appExecute', tags: ['app'], auth: 'bearer-or-session',
       summary: 'Run a script, plan it (writes recorded, signed plan token) or apply a plan atomically',
       description: 'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes (a write that is not the planned write at its position is refused before it runs, and mail such as an invitation goes out only once the apply commits). A script that fails during apply is rolled back (`applied: false`), as is one that returns while a write it started is still running (error code `write_in_flight`): every write is counted when the script starts it. A script that ends on an uncaught scope refusal (a binding needing a scope the caller lacks) is 403 `INSUFFICIENT_SCOPE`, as over MCP.',
-      body: { contentType: 'application/json', schema: ExecuteBody },
-      responses: { 200: { description: 'The execution result.', schema: ExecuteResponse } },
+      body: { contentType: 'application/json', schema: ExecuteInput },
+      responses: { 200: { description: 'The execution result.', schema: ExecuteOutcomeSchema } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'conflict', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'ORIGIN_NOT_ALLOWED', 'engine_busy', 'engine_quarantined'],
       async handle(ctx) {
-        const body = await parseJsonBody(ctx, ExecuteBody, deps.config.jsonBodyMaxBytes);
-        const exec = { engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via: 'app' as const };
-        ctx.body = await executeInMode(exec, ctx.state.caller, body);
+        const request = await parseJsonBody(ctx, ExecuteInput, deps.config.jsonBodyMaxBytes);
+        ctx.body = await executeInMode(executeContext(deps, 'app'), ctx.state.caller, request);
       },
     }),
   ];

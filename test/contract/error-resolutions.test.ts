@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceError, conflict, l10n } from '../../runtime-api/errors.ts';
 import { fromDatabaseError } from '../../runtime-api/store/errors.ts';
-import { hostError } from '../../runtime-api/services/execute.ts';
+import { hostError } from '../../runtime-api/execution/execution-calls.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 

@@ -73,3 +73,17 @@ t.test("the server's plumbing knows none of its endpoints", async (t) => {
   const breaches = [...graph].flatMap(([from, targets]) => plumbing.test(from) ? targets.filter((to) => endpoints.test(to)).map((to) => `${from} → ${to}`) : []);
   t.same(breaches, []);
 });
+
+t.test('inside the runtime API, script orchestration sits above the registry and the chokepoint', async (t) => {
+  // execution/ → registry, invoke → bindings → services → store: nothing below reaches back up into execution/ (only
+  // the door re-exports it), and invoke, the registry and the binding declarations reach no service.
+  const execution = (file: string) => file.startsWith('runtime-api/execution/');
+  const core = new Set(['runtime-api/invoke.ts', 'runtime-api/registry.ts', 'runtime-api/define.ts', 'runtime-api/caller.ts']);
+  const breaches = [...graph].flatMap(([from, targets]) => {
+    if (!from.startsWith('runtime-api/') || from === 'runtime-api/index.ts') return [];
+    return targets.filter((to) => (execution(to) && !execution(from)) || (core.has(from) && /^runtime-api\/(services|execution)\//.test(to)))
+      .map((to) => `${from} → ${to}`);
+  });
+  t.same(breaches, []);
+  t.ok([...graph.keys()].some(execution), 'runtime-api/execution/ exists');
+});

@@ -61,7 +61,7 @@ t.test('the endpoint speaks the SDK\'s protocol', async (t) => {
 
 t.test('the MCP sources hold no hand-copied protocol constant', async (t) => {
   const root = new URL('../../server/', import.meta.url);
-  const files = [...(await readdir(new URL('mcp/', root))).map((f) => `mcp/${f}`), 'routes/mcp.ts'].filter((f) => f.endsWith('.ts'));
+  const files = [...(await readdir(new URL('mcp/', root), { recursive: true })).map((f) => `mcp/${f}`), 'routes/mcp.ts'].filter((f) => f.endsWith('.ts'));
   for (const file of files) {
     // Comments may name codes and versions; code may not.
     const code = (await readFile(new URL(file, root), 'utf8')).replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');

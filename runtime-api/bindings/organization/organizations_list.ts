@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { PERSONAL_TOKEN_SCOPE, defineBinding } from '../../define.ts';
 import { listInputEntries, listOutput, pageOf } from '../../list-page.ts';
-import { isApiKeyCaller } from '../../identity/api-keys.ts';
+import { isApiKeyCaller } from '../../identity/caller.ts';
 import { listUserOrganizations } from '../../store/members.ts';
 import { UserOrganizationSchema, organizationView } from './schemas.ts';
 

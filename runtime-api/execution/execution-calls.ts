@@ -8,8 +8,8 @@ import type { InvokeDeps } from '../invoke.ts';
 import { invoke, authorize, parseInput } from '../invoke.ts';
 import { findBinding } from '../registry.ts';
 import { ServiceError, l10n, type Locale } from '../errors.ts';
-import type { HostResult } from '../engine-port.ts';
-import { LARGE_ARGUMENT_CHARS, largeArgumentGate } from './host-work.ts';
+import type { HostResult } from '../../engine/index.ts';
+import { LARGE_ARGUMENT_CHARS, largeArgumentGate } from '../services/host-work.ts';
 
 /** Records a write; returns its index in the ordered operations. */
 export type Recorder = (binding: string, input: unknown) => number;

@@ -1,0 +1,43 @@
+// The execute tool as tools/list shows it: the sandbox contract, the limits of this deployment, plan and apply, and a
+// compact index of the bindings (marking those the caller cannot call). Its input and output schemas are generated
+// from the ones /app/v1/execute validates with and answers in.
+import { ERROR_TYPES, MAX_RESULT_DEPTH } from '../../../engine/index.ts';
+import { ExecuteInput, jsonSchemaOf, tokenScopeOf, LIST_CONVENTION, type Binding } from '../../../runtime-api/index.ts';
+import type { Config } from '../../config.ts';
+import type { Tool } from '../protocol.ts';
+import { canCall } from '../search.ts';
+import { ExecuteToolOutput } from './result.ts';
+
+function bindingIndex(bindings: readonly Binding[], scopes: readonly string[] | null): string {
+  return bindings.map((b) => {
+    const line = `- ${b.name}: ${b.summary.split(/(?<=\.)\s/)[0]}`;
+    return canCall(b, scopes) ? line : `${line} [not callable with your grant: needs ${b.sessionOnly ? 'a signed-in session' : tokenScopeOf(b)}]`;
+  }).join('\n');
+}
+
+/** The arguments' schema, with the deployment's source cap (enforced by the engine, answered as limit_exceeded). */
+function inputSchema(maxSourceBytes: number): Tool['inputSchema'] {
+  const schema = jsonSchemaOf(ExecuteInput, 'input');
+  schema.properties.script = { ...schema.properties.script, maxLength: maxSourceBytes };
+  return schema as Tool['inputSchema'];
+}
+
+/** The execute tool as a caller holding `scopes` sees it. */
+export function executeListing(bindings: readonly Binding[], config: Config, scopes: readonly string[] | null): Tool {
+  const e = config.engine;
+  return {
+    name: 'execute',
+    title: 'Run a script against the workspace',
+    description: `Runs JavaScript in an isolated sandbox against this workspace, as you, in the organization of your token.
+Contract: the script is the body of an async function; \`return\` a JSON-serializable value. JavaScript or TypeScript: erasable TypeScript (type annotations, interfaces, type aliases, \`as\`, generics) is stripped before the run with line numbers kept; enums, namespaces and parameter properties are refused as syntax errors. No import/require, no fetch, no timers beyond await. A misspelt binding name fails with a ReferenceError that names the close bindings. Bindings are async globals taking one options object, e.g. \`const { items } = await files_list({ state: "active", limit: 50 }); return items.map(f => f.name);\`. ${LIST_CONVENTION} A failing binding throws an Error with \`code\` and \`resolution\`; catch it or let the script fail. console.log/info/warn/error are captured.
+Limits: ${e.wallMs} ms wall time, ${e.cpuMs} ms CPU, ${e.memoryMb} MB memory, ${e.maxHostCalls} binding calls (${e.maxInFlight} run at once; more wait their turn, so Promise.all over many calls works), source ${e.maxSourceBytes} bytes, result ${e.maxResultBytes} bytes (nested at most ${MAX_RESULT_DEPTH} levels deep), all of it in structuredContent; the text content is shortened to about 24 KB, saying so.
+On failure \`error.type\` says why: ${ERROR_TYPES.join(', ')} (\`crashed\`: the sandbox process failed, often from runaway memory; simplify the script).
+Plan and apply (for batch edits you want to review): call with \`mode: "plan"\` to run the script with every write recorded instead of performed (a write returns \`{planned: true, index}\`); the result lists \`operations\` and a \`planToken\` valid 15 minutes. Then call again with the same script, \`mode: "apply"\` and that \`planToken\`: the script re-runs in one transaction and commits only if its writes equal the plan (\`applied: true\`); otherwise nothing changes and the result is an error saying why.
+Use \`search\` for exact signatures; the \`context\` tool (empty arguments) or the \`context()\` binding tells your organization, role and scopes.
+Bindings:
+${bindingIndex(bindings, scopes)}`,
+    inputSchema: inputSchema(e.maxSourceBytes),
+    outputSchema: jsonSchemaOf(ExecuteToolOutput, 'output') as Tool['outputSchema'],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  };
+}
