@@ -10,7 +10,7 @@ import ivm from 'isolated-vm';
 import vm from 'node:vm';
 import { availableParallelism } from 'node:os';
 import { getQuickJS } from 'quickjs-emscripten';
-import { createEngine, type Engine, type HostCall } from '../engine/index.ts';
+import { createEngine, type Engine } from '../engine/index.ts';
 import { loadConfig } from '../server/config.ts';
 import { interleaved, measure, median, type Cell, type Runner } from './lib/interleave.ts';
 import { BINDINGS, hostCall, SCRIPTS } from './lib/engine-scripts.ts';

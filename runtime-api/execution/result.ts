@@ -61,3 +61,4 @@ const described: ExecuteOutcome extends Output
   ? [Undescribed<ExecuteOutcome, Output> | Undescribed<NonNullable<ExecuteOutcome['error']>, NonNullable<Output['error']>>
     | Undescribed<ExecuteOutcome['stats'], Output['stats']>] extends [never] ? true : false
   : false = true;
+described satisfies true;

@@ -57,7 +57,6 @@ export function readSessionCookie(ctx: Koa.Context, config: Pick<Config, 'public
   return undefined;
 }
 
-export type SessionProblem = 'expired' | 'unknown';
 
 /**
  * Resolve the session cookie (when no Bearer token was sent): a valid session sets ctx.state.caller (kind
@@ -69,7 +68,7 @@ export async function resolveSessionCookie(deps: AppDeps, ctx: Koa.Context): Pro
   if (token === undefined) return;
   const result = await resolveSession(deps.sql, deps.clock, deps.config.sessionTtlMs, token);
   if (result.status !== 'valid') {
-    ctx.state.sessionProblem = result.status satisfies SessionProblem;
+    ctx.state.sessionProblem = result.status;
     return;
   }
   ctx.state.session = { id: result.row.id, token, row: result.row };

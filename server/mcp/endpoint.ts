@@ -5,7 +5,7 @@
 import type Koa from 'koa';
 import { ServiceError, l10n, type Caller } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
+import { wwwAuthenticate } from '../auth/token-caller.ts';
 import { ErrorCode, METHOD, rpcError, rpcResult, type ListToolsResult } from './protocol.ts';
 import { readMessage } from './read-message.ts';
 import { initializeResult } from './initialize.ts';
@@ -14,8 +14,8 @@ import { toolCaller } from './call-tool.ts';
 
 /** Only an access token calls MCP: anything else is told where to get one. */
 function tokenCallerOf(deps: AppDeps, ctx: Koa.Context): Caller {
-  const token = ctx.state.token as TokenCaller | undefined;
-  const caller = ctx.state.caller as Caller | undefined;
+  const token = ctx.state.token;
+  const caller = ctx.state.caller;
   if (token && caller && caller.kind === 'token') return caller;
   throw new ServiceError('unauthorized', {
     resolution: l10n('Send an OAuth access token as Authorization: Bearer <token>; discover the authorization server from the resource metadata.',

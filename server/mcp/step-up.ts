@@ -3,10 +3,10 @@
 import type Koa from 'koa';
 import { ServiceError, l10n } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { wwwAuthenticate, type TokenCaller } from '../auth/token-caller.ts';
+import { wwwAuthenticate } from '../auth/token-caller.ts';
 
 export function insufficientScope(deps: AppDeps, ctx: Koa.Context, needed: string): ServiceError {
-  const held = ((ctx.state.token as TokenCaller | undefined)?.claims.scope ?? '').split(' ').filter(Boolean);
+  const held = (ctx.state.token?.claims.scope ?? '').split(' ').filter(Boolean);
   const scope = [...new Set([...held, needed])].join(' ');
   return new ServiceError('INSUFFICIENT_SCOPE', {
     resolution: l10n(`This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,

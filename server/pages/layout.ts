@@ -16,7 +16,7 @@ export function texts(locale: Locale): (text: Localized) => string {
 export function pageLocale(ctx: Koa.Context): Locale {
   const lang = typeof ctx.query.lang === 'string' ? ctx.query.lang : '';
   if (lang) return localeOf(lang);
-  if (ctx.get('x-service-locale')) return ctx.state.locale as Locale;
+  if (ctx.get('x-service-locale')) return ctx.state.locale;
   return /^\s*pt\b/i.test(ctx.get('accept-language')) ? 'pt-BR' : 'en-US';
 }
 

@@ -6,6 +6,7 @@ import { defineRoute, type RouteDef } from '../http/route.ts';
 import { parseJsonBody, validate } from '../http/body.ts';
 import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
+import { callerOf } from '../http/request-state.ts';
 
 const FilesQuery = v.strictObject({
   state: v.optional(v.picklist(['active', 'trashed'])),
@@ -24,7 +25,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'The context.', schema: contextBinding.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
-        ctx.body = await invoke(contextBinding, {}, ctx.state.caller, invokeDeps(deps));
+        ctx.body = await invoke(contextBinding, {}, callerOf(ctx), invokeDeps(deps));
       },
     }),
     defineRoute({
@@ -35,7 +36,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
         const query = validate(FilesQuery, ctx.query);
-        ctx.body = await invoke(filesList, query, ctx.state.caller, invokeDeps(deps));
+        ctx.body = await invoke(filesList, query, callerOf(ctx), invokeDeps(deps));
       },
     }),
     defineRoute({
@@ -47,7 +48,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'conflict', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'ORIGIN_NOT_ALLOWED', 'engine_busy', 'engine_quarantined'],
       async handle(ctx) {
         const request = await parseJsonBody(ctx, ExecuteInput, deps.config.jsonBodyMaxBytes);
-        ctx.body = await executeInMode(executeContext(deps, 'app'), ctx.state.caller, request);
+        ctx.body = await executeInMode(executeContext(deps, 'app'), callerOf(ctx), request);
       },
     }),
   ];

@@ -15,6 +15,7 @@ import { CONSOLE_CSS, CONSOLE_JS } from '../pages/console/assets.ts';
 import { CONSOLE_ACTIONS, type ConsoleAction } from '../console/actions.ts';
 import { consoleSession, requireConsolePost } from '../console/session.ts';
 import { PAGE_TITLES, showConsolePage } from '../console/views.ts';
+import { sessionOf } from '../http/request-state.ts';
 
 const FORM_MAX_BYTES = 16 * 1024;
 /** Statuses at which a refused form shows its page again (invalid input, role, unknown, conflict, expired). */
@@ -80,7 +81,7 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
       let shown;
       try {
         const input = validateIn(locale, a.fields, Object.fromEntries(form)) as Record<string, string>;
-        shown = await a.run({ deps, caller: s.caller, sessionId: ctx.state.session.id, form }, input);
+        shown = await a.run({ deps, caller: s.caller, sessionId: sessionOf(ctx).id, form }, input);
       } catch (err) {
         const error = toServiceError(err);
         if (error.status >= 500) throw err;

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { Readable } from 'node:stream';
 import { connect } from 'node:net';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { signInCookie } from '../helpers/oauth.ts';
 import { csrfOf } from '../console/helpers.ts';

@@ -49,7 +49,7 @@ t.test('members', async (t) => {
     for (let round = 0; round < 3; round++) {
       const a = await w.user(`a${round}-22@example.com`);
       const org = await w.org(a, `race22-${round}`);
-      const { jar: b, memberId: bId } = await w.join(a, org.id, `b${round}-22@example.com`, 'owner');
+      const { memberId: bId } = await w.join(a, org.id, `b${round}-22@example.com`, 'owner');
       const aId = (await a.get(`/auth/organization/get?organizationId=${org.id}`)).body.members.find((m: { email: string }) => m.email.startsWith('a')).id;
 
       // One owner removes the other while stepping down himself: each alone is fine, together they would leave none.

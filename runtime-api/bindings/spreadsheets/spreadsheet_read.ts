@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { FileId } from '../files/schemas.ts';
-import { WorkbookSchema, WORKBOOK_VERSION, type Workbook } from './workbook.ts';
+import { WorkbookSchema, type Workbook } from './workbook.ts';
 import { readFileBytes } from '../../services/spreadsheets/files.ts';
 import { parseWorkbook } from '../../services/spreadsheets/work-pool.ts';
 import { alreadyValidated } from '../../invoke.ts';

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { defineRoute, type RouteDef } from '../../http/route.ts';
 import { clearSessionCookie, readSessionCookie } from '../../auth/session.ts';
 import { UserSchema } from '../api.ts';
+import { sessionOf } from '../../http/request-state.ts';
 
 export const SessionSchema = v.object({
   session: v.object({
@@ -42,7 +43,7 @@ export function sessionRoutes(deps: AppDeps): RouteDef[] {
       errors: ['unauthorized', 'SESSION_EXPIRED'],
       async handle(ctx) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = sessionBody(ctx.state.session.row);
+        ctx.body = sessionBody(sessionOf(ctx).row);
       },
     }),
     defineRoute({

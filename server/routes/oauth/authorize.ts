@@ -12,6 +12,7 @@ import {
 import { consentOrganizations } from '../../oauth/consent.ts';
 import { OAUTH_PATHS } from '../../oauth/metadata.ts';
 import { redirectToClient } from './redirect-to-client.ts';
+import { callerOf } from '../../http/request-state.ts';
 
 const AuthorizeQuery = v.object({
   response_type: v.pipe(v.literal('code'), v.description('Only `code`.')),
@@ -43,7 +44,7 @@ function failSilently(deps: AppDeps, ctx: Koa.Context, req: AuthorizeRequest, er
 }
 
 async function showConsent(deps: AppDeps, ctx: Koa.Context, req: AuthorizeRequest, sessionId: string): Promise<void> {
-  const caller = ctx.state.caller;
+  const caller = callerOf(ctx);
   const organizations = await consentOrganizations(deps, caller.userId, req.scopes);
   oauthConsentPage(ctx, {
     clientName: req.client.clientName ?? req.client.clientId, redirectUri: req.redirectUri, email: caller.email, ticket: await consentTicket(deps, sessionId, req),
@@ -70,7 +71,7 @@ export function authorizeRoute(deps: AppDeps): RouteDef {
     async handle(ctx) {
       const req = await parseRequest(deps, ctx);
       if (!req) return;
-      const session = ctx.state.session as { id: string } | undefined;
+      const session = ctx.state.session;
       if (!session || ctx.state.caller?.kind !== 'session') {
         if (req.prompt === 'none') return failSilently(deps, ctx, req, 'login_required', 'the user is not signed in');
         return oauthSignInPage(ctx, { clientName: req.client.clientName ?? req.client.clientId, returnTo: ctx.originalUrl, expired: ctx.state.sessionProblem === 'expired' });

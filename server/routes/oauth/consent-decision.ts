@@ -56,7 +56,7 @@ async function readConsentForm(ctx: Koa.Context): Promise<Form> {
 }
 
 function signedIn(ctx: Koa.Context, locale: Locale): { sessionId: string; caller: Caller } {
-  const session = ctx.state.session as { id: string } | undefined;
+  const session = ctx.state.session;
   const caller = ctx.state.caller;
   if (!session || caller?.kind !== 'session') {
     throw forbidden(tr(locale, 'You are not signed in (or your session ended); go back to the application and start again.', 'Você não está conectado (ou sua sessão terminou); volte ao aplicativo e comece de novo.'));

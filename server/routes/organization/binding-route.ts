@@ -8,6 +8,7 @@ import { defineRoute, type AuthKind, type RouteDef } from '../../http/route.ts';
 import { readJson } from '../../http/body.ts';
 import { validateIn } from '../../i18n/validation.ts';
 import { organizationCaller } from './callers.ts';
+import { callerOf } from '../../http/request-state.ts';
 
 export const OrgId = v.optional(IdSchema);
 export const ORG_ERRORS: ErrorCode[] = ['invalid_input', 'unauthorized', 'SESSION_EXPIRED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'INSUFFICIENT_SCOPE', 'not_found'];
@@ -37,7 +38,8 @@ export interface BindingRoute {
 
 /** A token acts on its own organization with fixed scopes: what it may never do is refused before reading input. */
 function refuseTokenEarly(ctx: Koa.Context, binding: Binding): void {
-  if (ctx.state.caller.kind === 'token') authorize(binding, ctx.state.caller);
+  const caller = callerOf(ctx);
+  if (caller.kind === 'token') authorize(binding, caller);
 }
 
 async function readInput(deps: AppDeps, ctx: Koa.Context, s: BindingRoute): Promise<Input> {

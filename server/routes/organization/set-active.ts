@@ -7,6 +7,7 @@ import { readJson } from '../../http/body.ts';
 import { validateIn } from '../../i18n/validation.ts';
 import { ORG_ERRORS, WRITE_ERRORS } from './binding-route.ts';
 import { activate } from './callers.ts';
+import { callerOf } from '../../http/request-state.ts';
 
 export function setActiveRoute(deps: AppDeps): RouteDef {
   return defineRoute({
@@ -18,7 +19,7 @@ export function setActiveRoute(deps: AppDeps): RouteDef {
     errors: [...ORG_ERRORS, ...WRITE_ERRORS],
     async handle(ctx) {
       const { organizationId } = validateIn(ctx.state.locale, v.object({ organizationId: IdSchema }), await readJson(ctx, 4096));
-      const caller = await callerForOrganization(deps.sql, ctx.state.caller, organizationId);
+      const caller = await callerForOrganization(deps.sql, callerOf(ctx), organizationId);
       await activate(deps, ctx, organizationId);
       ctx.body = { activeOrganizationId: organizationId, role: caller.membership!.role };
     },
