@@ -5,6 +5,7 @@ import { regExpLiteralChars } from '../regexp-literals.ts';
 import { boundJson } from './json.js';
 import { guardResources } from './resources.js';
 import { installNativeText } from './native-text.js';
+/** @import { EvalKit, Execution, Global, HostFailure, Limits, NullProtoDictionary, Outcome, PendingCall, Run } from './types.js' */
 
 /*
  * Protocol (only strings, numbers and the dispatcher Callback cross; all fire-and-forget but the tasks):
@@ -38,6 +39,8 @@ import { installNativeText } from './native-text.js';
 /**
  * `limits` (a frozen null-prototype record, prelude.ts) gives the caps and protocol strings: MAX_BUILT_STRING,
  * MAX_READ_TEXT, SALT_MIN_PATTERN (prelude-resources.ts), MAX_RESULT_DEPTH, SCRIPT_URL, SENTINEL, SEP (prelude.ts).
+ * @param {Limits} limits
+ * @returns {Run}
  */
 export function createPrelude(limits) {
   const MAX_BUILT_STRING = limits.maxBuiltString;
@@ -47,6 +50,7 @@ export function createPrelude(limits) {
   const SCRIPT_URL = limits.scriptUrl;
   const SENTINEL = limits.sentinel;
   const SEP = limits.sep;
+  /** @type {Global} */
   const G = globalThis;
   const defineProperty = Object.defineProperty;
   const freeze = Object.freeze;
@@ -93,6 +97,7 @@ export function createPrelude(limits) {
   };
   // One evaluated text: the Function constructors' arguments joined by commas (V8 puts a line break before the
   // body, so the count can only come out higher).
+  /** @param {ArrayLike<string>} args */
   const countLiterals = (args) => {
     if (regExpLiterals.told) return;
     let code = '';
@@ -104,6 +109,7 @@ export function createPrelude(limits) {
   };
   // What a script that calls eval gets around it (engine/direct-eval.ts), filled by resources.js: V8's eval
   // and the helpers of its checked call sites, handed over once by `__sandboxEvalKit`; reset per execution.
+  /** @type {EvalKit} */
   const evalKit = { __proto__: null, parts: null, reset: null };
   // Allocation and scheduling guards (resources.js).
   guardResources({ __proto__: null, G, asNative, countLiterals, evalKit, regExpSalt }, limits);
@@ -113,7 +119,7 @@ export function createPrelude(limits) {
   const OVER = stringifyWithin.OVER;
   const DEEP = stringifyWithin.DEEP;
   {
-    const stringify = { stringify(value, replacer, space) {
+    const stringify = { stringify(/** @type {unknown} */ value, /** @type {unknown} */ replacer, /** @type {unknown} */ space) {
       const json = stringifyWithin(value, replacer, space, MAX_BUILT_STRING);
       if (json === OVER) throw new RangeError('Invalid string length');
       return json;
@@ -124,16 +130,25 @@ export function createPrelude(limits) {
   }
   const MARKER = SCRIPT_URL + ':';
 
+  /** @type {{ __proto__?: null, message: string }} (set by arm, the first act of every task) */
   let box;
+  /** @type {Promise<never> | undefined} */
   let held;
   const arm = () => {
     box = { __proto__: null, message: SENTINEL };
     held = rapply(promiseReject, PromiseCtor, [box]);
   };
   // Appends to this task's outbox; strings only, so nothing the script planted can run when it is read.
+  /** @param {string} record */
   const post = (record) => { box.message = box.message + SEP + record; };
 
+  /**
+   * @param {string} s
+   * @param {number} a
+   * @param {number} [b]
+   */
   const slice = (s, a, b) => rapply(strSlice, s, b === undefined ? [a] : [a, b]);
+  /** @param {string} s */
   const utf8Length = (s) => {
     let n = 0;
     for (let i = 0; i < s.length; i++) {
@@ -147,10 +162,16 @@ export function createPrelude(limits) {
     }
     return n;
   };
+  /**
+   * @param {{ name?: unknown, message?: unknown, stack?: unknown }} o
+   * @param {'name' | 'message' | 'stack'} k
+   */
   const read = (o, k) => { try { const v = o[k]; return typeof v === 'string' ? v : undefined; } catch (_) { return undefined; } };
   // A script's string longer than this is reported by its length, never read: reading any part of a rope (a string
   // built by concatenation, up to 2^29 characters for a few bytes) makes V8 flatten all of it first.
+  /** @param {string} text */
   const shown = (text) => (text.length > MAX_READ_TEXT ? '[' + text.length + ' characters, not shown]' : text);
+  /** @param {unknown} stack */
   const lineOf = (stack) => {
     // A stack holds its error's message: past the limit the line is not looked for (see shown).
     if (typeof stack !== 'string' || stack.length > MAX_READ_TEXT) return undefined;
@@ -164,14 +185,30 @@ export function createPrelude(limits) {
     }
     return n >= 1 ? n : undefined;
   };
+  /** @param {unknown} v */
   const primitive = (v) => { try { return shown(StringCtor(v)); } catch (_) { return typeof v; } };
   // How an error reads in an outcome or a log line: 'name: message'.
+  /** @param {{ name?: unknown, message?: unknown }} e */
   const heading = (e) => shown(read(e, 'name') || 'Error') + ': ' + shown(read(e, 'message') || '');
   // Null-prototype records: an inherited toJSON or getter planted by the script cannot reshape them.
+  /**
+   * @param {string} type
+   * @param {string | undefined} code
+   * @param {string} message
+   * @param {string} [resolution]
+   * @param {number} [line]
+   * @returns {Outcome}
+   */
   const rec = (type, code, message, resolution, line) => ({ __proto__: null, type, code, message, resolution, line });
 
+  /** @type {Execution} */
+  // @ts-expect-error -- null until the first setup: only deliver, startMain and run can run before one, and they check.
   let ex = null;
 
+  /**
+   * @param {unknown} e
+   * @returns {Outcome}
+   */
   const describe = (e) => {
     try {
       if (e === null || (typeof e !== 'object' && typeof e !== 'function')) {
@@ -188,12 +225,21 @@ export function createPrelude(limits) {
     }
   };
 
+  /**
+   * @param {string} kind
+   * @param {string} a
+   * @param {string} b
+   */
   const send = (kind, a, b) => {
     rapply(ex.dispatch, undefined, [ex.id, kind, a, b]);
   };
 
   // A binding failure is a real Error the script can catch; the WeakMap remembers what it was, so an
   // uncaught one is reported with its original code even if the script changed its properties.
+  /**
+   * @param {HostFailure | null | undefined} info
+   * @param {Error} [site]
+   */
   const hostError = (info, site) => {
     const kind = info && info.kind;
     const message = info && typeof info.message === 'string' ? info.message : 'The call failed.';
@@ -211,17 +257,26 @@ export function createPrelude(limits) {
     return err;
   };
 
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
   const fatal = (code, message) => {
     const err = hostError({ __proto__: null, kind: 'limit', code, message });
     finish('E' + jsonStringify(describe(err)));
     return err;
   };
 
+  /**
+   * @param {string} name
+   * @param {unknown} arg
+   */
   const call = (name, arg) => {
     // Once the outcome is decided nobody observes these calls: they never settle, which costs nothing
     // (a flood of rejections would cost isolated-vm quadratic bookkeeping, and an Error each).
     if (ex.finished) return ex.never;
     if (ex.closed) throw ex.closedError || (ex.closedError = hostError({ __proto__: null, kind: 'tool', code: 'EXECUTION_CLOSED', message: 'The execution has ended; binding calls are refused.' }));
+    // (any: json.length is read of DEEP too, as undefined, which compares false; no other type lets it be compared.)
     let json = /** @type {any} */ ('null');
     if (arg !== undefined) {
       try { json = stringifyWithin(arg, undefined, undefined, ex.maxArg, MAX_RESULT_DEPTH); } catch (e) {
@@ -243,12 +298,14 @@ export function createPrelude(limits) {
     }
     const id = ++ex.calls;
     return new PromiseCtor((resolve, reject) => {
+      /** @type {PendingCall} */
       const c = { __proto__: null, id, name, json, resolve, reject, site: new ErrorCtor() };
       if (ex.inFlight < ex.maxInFlight) return dispatchCall(c);
       rapply(mapSet, ex.waiting, [ex.waitTail++, c]);
     });
   };
 
+  /** @param {PendingCall} c */
   const dispatchCall = (c) => {
     ex.inFlight++;
     ex.busy[c.name] = (ex.busy[c.name] || 0) + 1;
@@ -264,6 +321,10 @@ export function createPrelude(limits) {
     dispatchCall(c);
   };
 
+  /**
+   * @param {number} id
+   * @param {unknown} reply
+   */
   const deliver = (id, reply) => {
     // After the script has returned nothing of it may run again: late replies are dropped.
     if (ex === null || ex.closed) return;
@@ -271,7 +332,7 @@ export function createPrelude(limits) {
     if (p === undefined) return;
     rapply(mapDelete, ex.pending, [id]);
     ex.inFlight--;
-    ex.busy[p.name]--;
+    /** @type {number} */ (ex.busy[p.name])--;
     nextWaiting();
     if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined, p.site));
     const body = slice(reply, 1);
@@ -281,6 +342,7 @@ export function createPrelude(limits) {
     else p.reject(hostError(value, p.site));
   };
 
+  /** @param {unknown} v */
   const format = (v) => {
     if (typeof v === 'string') return shown(v);
     if (v instanceof ErrorCtor) return heading(v);
@@ -289,6 +351,10 @@ export function createPrelude(limits) {
   };
   // The budget is counted in UTF-16 units here (never more than the host's UTF-8 bytes); the host
   // re-checks exact bytes. Once spent, nothing more crosses the boundary.
+  /**
+   * @param {string} level
+   * @param {ArrayLike<unknown>} args
+   */
   const emit = (level, args) => {
     if (ex.logCut || ex.closed) return;
     if (ex.logLines >= ex.maxLogLines || ex.logChars >= ex.maxLogBytes) { ex.logCut = true; send('log', 'trunc', ''); return; }
@@ -307,6 +373,7 @@ export function createPrelude(limits) {
     send('log', level, msg);
   };
 
+  /** @param {string} outcome */
   const finish = (outcome) => {
     if (ex.finished) return;
     ex.finished = true;
@@ -314,16 +381,21 @@ export function createPrelude(limits) {
     // Calls the script left unanswered at its end (what the isolate saw, not when replies reach the host): an apply
     // fails when one of them is a write, however fast the write completes after this.
     let unanswered = '';
-    for (const name in ex.busy) if (ex.busy[name] > 0) unanswered = unanswered + (unanswered === '' ? '' : ',') + name;
+    for (const name in ex.busy) if (/** @type {number} */ (ex.busy[name]) > 0) unanswered = unanswered + (unanswered === '' ? '' : ',') + name;
     if (unanswered !== '') post('P' + unanswered);
     post('D' + outcome);
   };
   // The outcome is read with calls already shut off: describing a thrown value runs the script's getters
   // (name, message, stack, toJSON, proxies...), and none of them may reach a binding once the script has failed.
+  /** @param {unknown} e */
   const fail = (e) => {
     ex.closed = true;
     return finish('E' + jsonStringify(describe(e)));
   };
+  /**
+   * @param {unknown} value
+   * @returns {string}
+   */
   const encode = (value) => {
     const max = ex.maxResult;
     const tooBig = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_bytes', 'The result is larger than ' + max + ' bytes.'));
@@ -346,14 +418,18 @@ export function createPrelude(limits) {
 
   // A binding: an async function named after it. The names are set on plain function expressions and all the
   // globals defined in one call: one defineProperty per name on the global object costs a context ~1 us each.
+  /** @param {string} name */
   const binding = (name) => {
+    /** @param {unknown} options */
     const fn = async function (options) { return call(name, options); };
     defineProperty(fn, 'name', { __proto__: null, value: name, writable: false, enumerable: false, configurable: true });
     asNative(fn, name);
     return { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false };
   };
+  /** @param {string} names */
   const install = (names) => {
     const list = rapply(strSplit, names, [',']);
+    /** @type {NullProtoDictionary<PropertyDescriptor>} */
     const globals = { __proto__: null };
     for (let i = 0; i < list.length; i++) {
       const name = list[i];
@@ -361,16 +437,18 @@ export function createPrelude(limits) {
     }
     // Methods are non-writable and non-configurable once frozen.
     const consoleObject = freeze({
-      log(...args) { emit('log', args); },
-      info(...args) { emit('info', args); },
-      warn(...args) { emit('warn', args); },
-      error(...args) { emit('error', args); },
+      log(/** @type {unknown[]} */ ...args) { emit('log', args); },
+      info(/** @type {unknown[]} */ ...args) { emit('info', args); },
+      warn(/** @type {unknown[]} */ ...args) { emit('warn', args); },
+      error(/** @type {unknown[]} */ ...args) { emit('error', args); },
     });
     asNative(consoleObject.log, 'log'); asNative(consoleObject.info, 'info'); asNative(consoleObject.warn, 'warn'); asNative(consoleObject.error, 'error');
     globals.console = { __proto__: null, value: consoleObject, writable: false, enumerable: false, configurable: false };
-    defineProperties(G, globals);
+    // (No entry is null: that is what TypeScript takes the literal's __proto__ for.)
+    defineProperties(G, /** @type {PropertyDescriptorMap} */ (globals));
   };
 
+  /** @param {unknown} main */
   const startMain = (main) => {
     arm();
     delete G.__start;
@@ -399,6 +477,18 @@ export function createPrelude(limits) {
     return evalKit.parts;
   };
 
+  /**
+   * @param {number} id
+   * @param {string} names
+   * @param {Execution['dispatch']} dispatch
+   * @param {number} maxArg
+   * @param {number} maxResult
+   * @param {number} maxLogBytes
+   * @param {number} maxLogLines
+   * @param {number} maxCalls
+   * @param {number} maxInFlight
+   * @param {unknown} salt
+   */
   const setup = (id, names, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, salt) => {
     regExpSalt.value = typeof salt === 'string' ? salt : '';
     regExpLiterals.chars = 0;
@@ -409,7 +499,8 @@ export function createPrelude(limits) {
     install(names);
     // Called first by the user's compiled script (its argument, a function expression, runs nothing).
     defineProperty(G, '__start', { __proto__: null, value: startMain, writable: false, enumerable: false, configurable: true });
-    evalKit.reset();
+    // (Set by guardResources, before createPrelude returned.)
+    /** @type {() => void} */ (evalKit.reset)();
     defineProperty(G, '__sandboxEvalKit', { __proto__: null, value: takeEvalKit, writable: false, enumerable: false, configurable: true });
   };
 

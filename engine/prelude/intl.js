@@ -21,6 +21,9 @@
 // Intl object "[object Intl.NumberFormat]", not "#<NumberFormat>"); a script's first formatter costs about 20 us
 // less than when it installed the guards. Per call: localeCompare +0.05 us, ListFormat#format +2 us (the list is
 // read here, step by step), format and compare as before.
+/** @import { Accessor, Dict, IntlScope, Limits, NullProtoDictionary, NullProtoList, Primitive, Value } from './types.js' */
+/** @typedef {'DateTimeFormat' | 'NumberFormat' | 'Collator' | 'PluralRules' | 'RelativeTimeFormat' | 'ListFormat' | 'DisplayNames' | 'Segmenter' | 'Locale' | 'DurationFormat'} IntlName */
+/** @typedef {(self: Value, args: ArrayLike<Value>, newTarget: Function | undefined) => object} MakeIntl What a constructor's call does (chargingConstructor). */
 
 /**
  * Installed by guardResources (resources.js), which hands over in `scope` what it captured first: G, rapply, rconstruct,
@@ -35,6 +38,8 @@
  * list's iterable) it converts once, in the builtin's order and after the builtin's receiver check, and hands the
  * builtin the result, on which no script code can run again. test/engine/standard-intl.test.ts compares all of it
  * with plain V8.
+ * @param {IntlScope} scope
+ * @param {Limits} limits
  */
 export function guardIntl(scope, limits) {
   const { G, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, RangeErrorCtor, TypeErrorCtor, AB, tooLong, asNative, readOnlyPrototype } = scope;
@@ -44,21 +49,41 @@ export function guardIntl(scope, limits) {
   const wmSet = WeakMapCtor.prototype.set;
   const wmGet = WeakMapCtor.prototype.get;
   const wmHas = WeakMapCtor.prototype.has;
+  /** @type {typeof Symbol.iterator} */
   const symIterator = Symbol.iterator;
+  /** @type {typeof Symbol.toPrimitive} */
   const symToPrimitive = Symbol.toPrimitive;
   // OrdinaryToPrimitive: Date's @@toPrimitive with a hint is exactly that for any object (valueOf, then toString).
   const ordinaryToPrimitive = G.Date.prototype[symToPrimitive];
   const MAX_INPUT = limits.maxIntlInput;
   const B = limits.intlBytes;
+  /**
+   * @param {unknown} o
+   * @returns {o is Dict}
+   */
   const isObject = (o) => o !== null && (typeof o === 'object' || typeof o === 'function');
+  /**
+   * @param {unknown} o
+   * @returns {o is null | undefined}
+   */
   const isNullish = (o) => o === undefined || o === null;
   // An argument of a call, undefined when it was not given (a missing index of the arguments array is never read:
   // it would be looked up on Array.prototype, where a script may have put a getter).
+  /**
+   * @template T
+   * @param {ArrayLike<T>} args
+   * @param {number} i
+   */
   const arg = (args, i) => (i < args.length ? args[i] : undefined);
 
   // ToPrimitive, as a builtin does it. Where V8 itself would throw (a @@toPrimitive that is not callable), a builtin
   // converts an object of the prelude's with the same method, so the error and its message are V8's own.
   const v8LocaleCompare = G.String.prototype.localeCompare;
+  /**
+   * @param {Dict} v
+   * @param {'string' | 'number'} hint
+   * @returns {Primitive}
+   */
   const toPrimitive = (v, hint) => {
     const exotic = v[symToPrimitive];
     if (isNullish(exotic)) return rapply(ordinaryToPrimitive, v, [hint]);
@@ -72,33 +97,45 @@ export function guardIntl(scope, limits) {
   };
   // ICU copies and indexes its input outside the V8 heap: bound what reaches it. ToString as a builtin does it (a
   // Symbol throws; String(symbol) would not).
+  /**
+   * @param {Value} v
+   * @param {string} what
+   */
   const textOf = (v, what) => {
+    // @ts-expect-error -- ToString of any value, as the builtin converts it (a Symbol throws): TypeScript refuses a symbol in a template.
     const s = typeof v === 'string' ? v : `${isObject(v) ? toPrimitive(v, 'string') : v}`;
     if (s.length > MAX_INPUT) throw tooLong(what, MAX_INPUT);
     return s;
   };
   // ToIntlMathematicalValue's ToPrimitive(value, number), done here so that a string it yields is measured; the
   // builtin gets that primitive, which it converts without calling anything of the script's.
+  /**
+   * @param {Value} v
+   * @param {string} what
+   */
   const mathValue = (v, what) => {
     const p = isObject(v) ? toPrimitive(v, 'number') : v;
     if (typeof p === 'string' && p.length > MAX_INPUT) throw tooLong(what, MAX_INPUT);
     // A Symbol is refused there, before anything else is converted (V8's own TypeError).
-    if (typeof p === 'symbol') return +(/** @type {any} */ (p));
+    if (typeof p === 'symbol') return +(/** @type {{}} */ (p));
     return p;
   };
 
   // An iterable of the prelude's own over parts (a null-prototype record with a length), which the builtin iterates
   // without touching anything a script can change (Array.prototype[Symbol.iterator], %ArrayIteratorPrototype%.next).
   const done = { __proto__: null, value: undefined, done: true };
+  /** @param {NullProtoList<Value>} parts */
   const iterableOf = (parts) => {
     let i = 0;
     const iterator = { __proto__: null, next: () => (i < parts.length ? { __proto__: null, value: parts[i++], done: false } : done) };
     return { __proto__: null, [symIterator]: () => iterator };
   };
   // IteratorClose after an error: return() is called if there is one, and whatever it does, the error stands.
+  /** @type {(iterator: Dict, error: unknown) => never} */
   const closeWith = (iterator, error) => {
     try {
       const close = iterator.return;
+      // @ts-expect-error -- IteratorClose calls whatever return holds: a value that is not callable throws here, and is swallowed.
       if (!isNullish(close)) rapply(close, iterator, []);
     } catch (_) { /* the error that closed it is the one thrown */ }
     throw error;
@@ -106,21 +143,33 @@ export function guardIntl(scope, limits) {
   // StringListFromIterable, measured as it goes (the total of its strings' lengths is capped), for a list method f
   // of self: its strings, as parts. Where it fails as the builtin would, the builtin is asked the same question of a
   // value nobody sees, so the error (and its message) is V8's own.
+  /**
+   * @param {Function} f
+   * @param {Value} self
+   * @param {NonNullable<Value> | null} iterable
+   * @param {string} what
+   * @returns {NullProtoList<string>}
+   */
   const stringList = (f, self, iterable, what) => {
+    /** @param {unknown} fake */
     const v8Error = (fake) => { try { rapply(f, self, [fake]); } catch (e) { return e; } return new TypeErrorCtor(what + ': not a list of strings'); };
+    // @ts-expect-error -- a primitive's @@iterator is its prototype's: TypeScript reads no symbol key of a number, boolean or bigint.
     const method = isObject(iterable) ? iterable[symIterator] : iterable === null ? undefined : iterable[symIterator];
     if (typeof method !== 'function') {
       // Not iterable: V8's message names the kind of value; a primitive is asked again as it is (its @@iterator is
       // its prototype's), an object as an object without one.
       throw v8Error(isObject(iterable) ? (typeof iterable === 'function' ? () => {} : { __proto__: null }) : iterable);
     }
+    /** @type {Value} */
     const iterator = rapply(method, iterable, []);
     if (!isObject(iterator)) throw v8Error({ __proto__: null, [symIterator]: () => iterator });
     const next = iterator.next;
+    /** @type {NullProtoList<string>} */
     const parts = { __proto__: null, length: 0 };
     let total = 0;
     for (;;) {
       if (typeof next !== 'function') throw v8Error({ __proto__: null, [symIterator]: () => ({ __proto__: null, next }) });
+      /** @type {Value} */
       const result = rapply(next, iterator, []);
       if (!isObject(result)) throw v8Error({ __proto__: null, [symIterator]: () => ({ __proto__: null, next: () => result }) });
       if (result.done) return parts;
@@ -135,7 +184,12 @@ export function guardIntl(scope, limits) {
   // What ICU holds is charged to the isolate's memory limit (see this file's header).
   const ballasts = new WeakMapCtor();
   const rangeBallasts = new WeakMapCtor();
-  const byteLength = getOwnPropertyDescriptor(AB.prototype, 'byteLength').get;
+  // (ArrayBuffer.prototype.byteLength: V8's own accessor.)
+  const byteLength = /** @type {Accessor<number>} */ (getOwnPropertyDescriptor(AB.prototype, 'byteLength')).get;
+  /**
+   * @param {string} what
+   * @param {number} bytes
+   */
   const ballast = (what, bytes) => {
     try {
       return new AB(bytes);
@@ -144,14 +198,29 @@ export function guardIntl(scope, limits) {
         + 'make one formatter and reuse it rather than one per value.');
     }
   };
+  /**
+   * @template T
+   * @param {T} o
+   * @param {string} what
+   * @param {number} bytes
+   * @returns {T}
+   */
   const charge = (o, what, bytes) => {
     if (isObject(o)) rapply(wmSet, ballasts, [o, ballast(what, bytes)]);
     return o;
   };
   // V8 keeps one formatter per kind for a call with no options and a string locale (or none), made again when the
   // locale changes; any other call makes a throwaway one. Mirrored here, so that only a formatter made is charged.
+  /** @type {NullProtoDictionary<string>} */
   const lastLocale = { __proto__: null };
+  /** @type {unknown[] | null} */
   let thrownAway = null;
+  /**
+   * @param {string} kind
+   * @param {number} bytes
+   * @param {Value} locales
+   * @param {Value} options
+   */
   const churn = (kind, bytes, locales, options) => {
     if (options === undefined && (locales === undefined || typeof locales === 'string')) {
       const key = locales === undefined ? '' : locales;
@@ -168,11 +237,19 @@ export function guardIntl(scope, limits) {
   // argument: such a guard first checks its receiver here, and hands anything else to the builtin untouched, which
   // throws its TypeError before converting anything. (Every Intl object a script can hold as a receiver comes from
   // a constructor.) Other kinds are not recorded: an entry per formatter is work for every collection.
+  /** @type {{ __proto__?: null } & { [K in IntlName]?: true }} */
   const KINDS = { __proto__: null, NumberFormat: true, ListFormat: true, DisplayNames: true, Segmenter: true };
   const kinds = new WeakMapCtor();
+  /** @param {Value} o */
   const kindOf = (o) => rapply(wmGet, kinds, [o]);
 
   // The original in a Proxy whose call runs apply(original, receiver, args), where the original was.
+  /**
+   * @template {PropertyKey} K
+   * @param {{ [P in K]?: unknown }} owner
+   * @param {K} key
+   * @param {(f: Function, self: Value, args: Value[]) => unknown} apply the call: the original, its receiver, its arguments
+   */
   const guardMethod = (owner, key, apply) => {
     const original = owner[key];
     if (typeof original !== 'function') return;
@@ -180,14 +257,24 @@ export function guardIntl(scope, limits) {
   };
   // A getter replaced by guarded, named "get <key>" as the original (a function rather than a Proxy: a getter is
   // read on every use, nf.format(x), and V8 calls a Proxy getter through its slow path).
+  /**
+   * @param {Record<PropertyKey, unknown>} owner
+   * @param {string} key
+   * @param {(get: (this: unknown) => Function) => ((this: unknown) => Function)} guarded
+   */
   const guardGetter = (owner, key, guarded) => {
-    const get = getOwnPropertyDescriptor(owner, key).get;
+    // (NumberFormat's format and Collator's compare: V8's own accessors.)
+    const get = /** @type {Accessor<Function>} */ (getOwnPropertyDescriptor(owner, key)).get;
     defineProperty(owner, key, { __proto__: null, get: asNative(guarded(get), get) });
   };
 
   // Locale-aware methods of strings, numbers, dates and BigInts. A string method converts its receiver once, here,
   // and the builtin gets the string (a null or undefined receiver goes to the builtin, for its own TypeError).
   const SP = G.String.prototype;
+  /**
+   * @param {'normalize' | 'toLocaleUpperCase' | 'toLocaleLowerCase' | 'localeCompare'} name
+   * @param {(args: Value[]) => Value[]} convert
+   */
   const stringMethod = (name, convert) => guardMethod(SP, name, (f, self, args) => {
     if (isNullish(self)) return rapply(f, self, args);
     const s = textOf(self, 'String.prototype.' + name);
@@ -203,6 +290,12 @@ export function guardIntl(scope, limits) {
     churn('collator', B.Collator, locales, options);
     return [that, locales, options];
   });
+  /**
+   * @param {'Date' | 'Number' | 'BigInt'} type
+   * @param {'toLocaleString' | 'toLocaleDateString' | 'toLocaleTimeString'} name
+   * @param {string} kind
+   * @param {number} bytes
+   */
   const localeMethod = (type, name, kind, bytes) => guardMethod(G[type].prototype, name, (f, self, args) => {
     churn(kind, bytes, arg(args, 0), arg(args, 1));
     return rapply(f, self, args);
@@ -214,11 +307,13 @@ export function guardIntl(scope, limits) {
   localeMethod('BigInt', 'toLocaleString', 'number', B.NumberFormat);
 
   // Per constructor, the guards of its prototype's methods.
+  /** @type {{ __proto__?: null } & { [K in IntlName]?: (P: Record<PropertyKey, unknown>) => void }} */
   const METHODS = { __proto__: null,
     Segmenter(P) {
       // A Segments object holds its own copy of the input and a break iterator over it; so does each iterator. Their
       // prototype is reached through the first Segments made, before the script can see it.
       let segmentsGuarded = false;
+      /** @param {Record<PropertyKey, unknown>} segmentsP */
       const guardIterator = (segmentsP) => guardMethod(segmentsP, symIterator, (f, self, args) => {
         const it = rapply(f, self, args);
         // The input's share of its Segments' charge: the iterator keeps the copy alive too.
@@ -254,15 +349,15 @@ export function guardIntl(scope, limits) {
       // format is a getter of a function bound to the formatter, made once per formatter: its guarded twin is too.
       const what = 'Intl.NumberFormat.prototype.format';
       const twins = new WeakMapCtor();
-      guardGetter(P, 'format', (get) => getOwnPropertyDescriptor({ get format() {
+      guardGetter(P, 'format', (get) => /** @type {Accessor<Function>} */ (getOwnPropertyDescriptor({ get format() {
         const bound = rapply(get, this, []);
         let twin = rapply(wmGet, twins, [bound]);
         if (twin === undefined) {
-          twin = asNative((value) => bound(mathValue(value, what)), bound);
+          twin = asNative((/** @type {Value} */ value) => bound(mathValue(value, what)), bound);
           rapply(wmSet, twins, [bound, twin]);
         }
         return twin;
-      } }, 'format').get);
+      } }, 'format')).get);
       // formatToParts and the range methods take strings too (any number of digits).
       guardMethod(P, 'formatToParts', (f, self, args) => {
         if (kindOf(self) !== 'NumberFormat' || args.length === 0) return rapply(f, self, args);
@@ -283,15 +378,15 @@ export function guardIntl(scope, limits) {
     Collator(P) {
       const what = 'Intl.Collator.prototype.compare';
       const twins = new WeakMapCtor();
-      guardGetter(P, 'compare', (get) => getOwnPropertyDescriptor({ get compare() {
+      guardGetter(P, 'compare', (get) => /** @type {Accessor<Function>} */ (getOwnPropertyDescriptor({ get compare() {
         const bound = rapply(get, this, []);
         let twin = rapply(wmGet, twins, [bound]);
         if (twin === undefined) {
-          twin = asNative((x, y) => { const a = textOf(x, what); return bound(a, textOf(y, what)); }, bound);
+          twin = asNative((/** @type {Value} */ x, /** @type {Value} */ y) => { const a = textOf(x, what); return bound(a, textOf(y, what)); }, bound);
           rapply(wmSet, twins, [bound, twin]);
         }
         return twin;
-      } }, 'compare').get);
+      } }, 'compare')).get);
     },
     DateTimeFormat(P) {
       // The first formatRange builds an interval formatter the object keeps (about twice the formatter's size).
@@ -322,6 +417,7 @@ export function guardIntl(scope, limits) {
   // With itself as newTarget, an object is built with the builtin's own (the same prototype), as in plain V8.
   // Called without new on an instance of its own, DateTimeFormat and NumberFormat return that instance with a
   // formatter attached: charged, but not of the kind (the methods' receiver check refuses it, as V8's does).
+  /** @type {{ __proto__?: null } & { [K in IntlName]: (make: MakeIntl) => (this: Value, ...args: Value[]) => object }} */
   const NAMED = { __proto__: null,
     DateTimeFormat: (make) => function DateTimeFormat(...args) { return make(this, args, new.target); },
     NumberFormat: (make) => function NumberFormat(...args) { return make(this, args, new.target); },
@@ -336,10 +432,15 @@ export function guardIntl(scope, limits) {
   };
   const ObjectPrototype = G.Object.prototype;
   const prototypeOf = function () {};
+  /**
+   * @param {IntlName} name
+   * @param {Function} C
+   */
   const chargingConstructor = (name, C) => {
     const what = 'Intl.' + name;
     const bytes = B[name];
     const kinded = KINDS[name] === true;
+    /** @type {Function | null} */
     let guarded = null;
     guarded = NAMED[name]((self, args, newTarget) => {
       let o;
@@ -370,6 +471,7 @@ export function guardIntl(scope, limits) {
   if (I) {
     // Non-standard (V8's own): a break iterator over any text, held outside the heap.
     delete I.v8BreakIterator;
+    /** @type {IntlName[]} */
     const CONSTRUCTORS = ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat',
       'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'];
     for (let i = 0; i < CONSTRUCTORS.length; i++) {

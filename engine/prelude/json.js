@@ -22,6 +22,11 @@
 //    throws for every other object, 15 us each against 0.01 (measured over 100,000 objects), so this one stays.
 // It is exact otherwise (test/engine/json-bound.test.ts compares counts and texts with the native serializer's,
 // test/engine/standard-strings.test.ts what the script's toJSON, replacer, getters and proxies see).
+/** @import { Dict, NullProtoDictionary, NullProtoList } from './types.js' */
+/**
+ * @template T
+ * @typedef {{ __proto__?: null, [depth: number]: T }} ByDepth What the containers enclosing the one being written had, by depth.
+ */
 
 /**
  * Returns `stringifyWithin(value, replacer, space, limit, maxDepth?)`: the text JSON.stringify would return (or
@@ -60,11 +65,21 @@ export function boundJson() {
   const DEEP = freeze({ __proto__: null });
 
   // Brand checks: a primitive's valueOf throws for anything but its own wrapper.
+  /**
+   * @param {Function} valueOf
+   * @param {unknown} v
+   */
   const isBrand = (valueOf, v) => { try { rapply(valueOf, v, []); return true; } catch (_) { return false; } };
+  /** @param {unknown} v */
   const isStringObject = (v) => isBrand(strValueOf, v);
+  /** @param {unknown} v */
   const isNumberObject = (v) => isBrand(numValueOf, v);
   // The primitive in a String object (any object under a property list: Number, Boolean and BigInt objects too),
   // or v itself. A brand check throws for anything else, which is why only these cases pay for it.
+  /**
+   * @param {unknown} v
+   * @param {boolean} every
+   */
   const unwrapped = (v, every) => {
     if (isStringObject(v)) return StringCtor(v);
     if (!every) return v;
@@ -79,6 +94,7 @@ export function boundJson() {
   // halves of a surrogate pair, which it writes as they are, where a lone half takes six characters). No regular
   // expression is run: a match would change RegExp.lastMatch and the other legacy statics the script can read.
   const SLICE = 1 << 16;
+  /** @param {string} s */
   const quotedLength = (s) => {
     if (s.length <= SLICE) return rapply(nativeStringify, JSONObject, [s]).length;
     let n = 2;
@@ -93,6 +109,7 @@ export function boundJson() {
   };
 
   // The indentation string, as SerializeJSON computes it from space (a Number or String object converted once).
+  /** @param {unknown} space */
   const gapOf = (space) => {
     let s = space;
     if (typeof s === 'object' && s !== null) {
@@ -108,8 +125,11 @@ export function boundJson() {
   };
 
   // An array replacer's property list: strings, numbers and String/Number objects, in order, without repeats.
+  /** @param {ArrayLike<unknown>} replacer */
   const propertyList = (replacer) => {
+    /** @type {NullProtoList<string>} */
     const keys = { __proto__: null, length: 0 };
+    /** @type {NullProtoDictionary<true>} */
     const seen = { __proto__: null };
     const n = +replacer.length;
     const len = n > 0 ? trunc(n) : 0;
@@ -125,6 +145,10 @@ export function boundJson() {
   };
   // The native serializer, given a function replacer, writes an object's own enumerable keys in their own order;
   // this proxy reports the list's keys instead, in the list's order, and reads each from the object.
+  /**
+   * @param {NullProtoList<string>} keys
+   * @returns {ProxyHandler<{ __proto__?: null, object: Dict }>}
+   */
   const listed = (keys) => ({
     __proto__: null,
     ownKeys: () => keys,
@@ -135,10 +159,20 @@ export function boundJson() {
   // What an object that had no members printed beyond the '{}' it was counted as: nothing, unless the serializer
   // unwrapped it (a Number object prints up to 24 characters, a Boolean object 4 or 5). An object whose tag
   // nothing can have changed is plainly an object; anything else pays for brand checks.
+  /** @param {unknown} o */
   const plainlyEmpty = (o) => getPrototypeOf(o) === ObjectProto && getOwnPropertyDescriptor(o, TAG) === undefined
     && getOwnPropertyDescriptor(ObjectProto, TAG) === undefined && rapply(objectToString, o, []) === '[object Object]';
+  /** @param {unknown} o */
   const unwrappedExtra = (o) => (plainlyEmpty(o) ? 0 : isNumberObject(o) ? 22 : isBrand(boolValueOf, o) ? 3 : 0);
 
+  /**
+   * @param {unknown} value
+   * @param {unknown} replacer
+   * @param {unknown} space
+   * @param {number} limit
+   * @param {number} [maxDepth]
+   * @returns {string | undefined | typeof OVER}
+   */
   const stringifyWithin = (value, replacer, space, limit, maxDepth) => {
     const deepest = maxDepth === undefined ? Infinity : maxDepth;
     const fn = typeof replacer === 'function' ? replacer : undefined;
@@ -153,14 +187,20 @@ export function boundJson() {
     const handler = list === undefined ? undefined : listed(list);
     // The container whose members are being written (top), and those enclosing it, saved by depth. Consecutive
     // members of one container, the common case, touch only these locals.
+    /** @type {unknown} */
     let top;
     let topArray = false;
     let topMembers = 0;
+    /** @type {unknown} */
     let topObject;
     let depth = -1;
+    /** @type {ByDepth<unknown>} */
     const savedTop = { __proto__: null };
+    /** @type {ByDepth<boolean>} */
     const savedArray = { __proto__: null };
+    /** @type {ByDepth<number>} */
     const savedMembers = { __proto__: null };
+    /** @type {ByDepth<unknown>} */
     const savedObject = { __proto__: null };
     let total = 0;
     let started = false;
@@ -180,6 +220,7 @@ export function boundJson() {
         top = undefined; topObject = undefined;
       }
     };
+    /** @type {(this: unknown, key: string, given: unknown) => unknown} */
     const counting = function (key, given) {
       const holder = this;
       let v = fn === undefined ? given : fnCall(fn, holder, key, given);

@@ -1,6 +1,7 @@
 // The prelude's native text: every function the prelude puts where a builtin was (or beside them: bindings, console)
 // prints as V8 prints its own natives, 'function name() { [native code] }', never the prelude's source: scripts check
 // for native functions, and the guards' code is not theirs to read. A guard of the prelude (core.js), installed first.
+/** @import { AsNative, NativeTextScope } from './types.js' */
 
 /**
  * Replaces Function.prototype.toString with one that reads the registry first (itself registered), and returns
@@ -8,6 +9,8 @@
  * text V8 gives a native of that name). Guards call it through replaceMethod and wrap (resources.js) or directly;
  * test/engine/standard-builtins.test.ts finds any function left unregistered. `scope` gives the originals core.js
  * captured: rapply, defineProperty, WeakMapCtor, wmGet, wmSet.
+ * @param {NativeTextScope} scope
+ * @returns {AsNative}
  */
 export function installNativeText(scope) {
   const { rapply, defineProperty, WeakMapCtor, wmGet, wmSet } = scope;
@@ -16,6 +19,7 @@ export function installNativeText(scope) {
   const fnToString = FunctionProto.toString;
   const nativeText = new WeakMapCtor();
   // (The text is made when read: registering costs every context only a WeakMap entry.)
+  /** @type {AsNative} */
   const asNative = (fn, original) => {
     rapply(wmSet, nativeText, [fn, original]);
     return fn;

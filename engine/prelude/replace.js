@@ -2,8 +2,13 @@
 // (resources.js). Measured in a host process (its RSS, 64 MB isolate): replace(/x/g, () => a 16 M-char string) over
 // 30 matches took 572 MB, result ok (503 M chars); replace(/x/g, '$&' × 30) over 4 M matches 1179 MB, the host
 // killed at its memory cap. The result is capped at MAX_BUILT_STRING (prelude-resources.ts).
+/** @import { Dict, Kit, Limits, NullProtoDictionary, NullProtoList, Value } from './types.js' */
 
-/** Installs the guard; `kit` holds what guardResources captured and shares (resources.js), `limits` the caps. */
+/**
+ * Installs the guard; `kit` holds what guardResources captured and shares (resources.js), `limits` the caps.
+ * @param {Kit} kit
+ * @param {Limits} limits
+ */
 export function guardReplace(kit, limits) {
   const { rapply, getOwnPropertyDescriptor, getPrototypeOf, TypeErrorCtor, replaceMethod, toText, floor, S, tooBig, ObjectCtor, reProto, isRegExp, methodOf, requireGlobal } = kit;
   const MAX_BUILT = limits.maxBuiltString;
@@ -14,18 +19,36 @@ export function guardReplace(kit, limits) {
   // string pattern, and by expanding it in our own function (GetSubstitution's rules) for a regular expression.
   const strIndexOf = S.indexOf;
   const strSlice = S.slice;
+  /**
+   * @param {Value} f
+   * @returns {f is Dict & Function}
+   */
   const isCallable = (f) => typeof f === 'function';
+  /**
+   * @param {Value} v
+   * @returns {Dict}
+   */
   const toObject = (v) => {
     if (v === null || v === undefined) throw new TypeErrorCtor('Cannot convert undefined or null to object');
     return ObjectCtor(v);
   };
+  /** @type {typeof Symbol.replace} */
   const symReplace = Symbol.replace;
   // The character at i, or '' past the end (an index past the end would be looked up on String.prototype).
+  /**
+   * @param {string} t
+   * @param {number} i
+   */
   const charAt = (t, i) => (i < t.length ? t[i] : '');
   // A function that replaces as fn would and throws once the result would pass the limit. It adds up the result
   // as the original assembles it: a match is used only if it starts at or after the end of the last one used, and
   // the text between them is kept. (An exec of the script's own may return any matched string at any position;
   // subtracting what each match removes would let skipped matches cancel what others add.)
+  /**
+   * @param {Function} fn
+   * @param {string} subject
+   * @returns {(matched: Value, ...rest: Value[]) => string}
+   */
   const counted = (fn, subject) => {
     let total = 0;
     let next = 0;
@@ -43,10 +66,18 @@ export function guardReplace(kit, limits) {
       return r;
     };
   };
+  /** @param {string} t */
   const dollars = (t) => { let n = 0; for (let i = rapply(strIndexOf, t, ['$']); i >= 0; i = rapply(strIndexOf, t, ['$', i + 1])) n++; return n; };
   // Upper bound of a replacement's length: each '$' may stand for at most the whole subject.
+  /**
+   * @param {string} subject
+   * @param {string} t
+   * @param {number} matches
+   * @param {number} searched
+   */
   const worstCase = (subject, t, matches, searched) => subject.length + matches * (t.length + dollars(t) * subject.length - searched);
   // GetSubstitution for a string pattern: only $$, $&, $` and $' mean anything.
+  /** @param {string} t */
   const stringTemplate = (t) => {
     const parts = { __proto__: null, fixed: 0, match: 0, before: 0, after: 0 };
     for (let i = 0; i < t.length; i++) {
@@ -55,6 +86,12 @@ export function guardReplace(kit, limits) {
     }
     return parts;
   };
+  /**
+   * @param {string} subject
+   * @param {string} search
+   * @param {string} t
+   * @param {boolean} all
+   */
   const checkStringReplace = (subject, search, t, all) => {
     const parts = stringTemplate(t);
     let total = subject.length;
@@ -68,8 +105,9 @@ export function guardReplace(kit, limits) {
   // The original is handed the search string inside an object of ours with no Symbol.replace: given the string, it
   // would look that symbol up again, on String.prototype (the script's own, where it has put one).
   const searchText = { __proto__: null, [symReplace]: undefined, value: '', toString() { return searchText.value; } };
+  /** @param {string} search */
   const searchFor = (search) => { searchText.value = search; return searchText; };
-  for (const [name, all] of /** @type {[string, boolean][]} */ ([['replace', false], ['replaceAll', true]])) {
+  for (const [name, all] of /** @type {['replace' | 'replaceAll', boolean][]} */ ([['replace', false], ['replaceAll', true]])) {
     const original = S[name];
     replaceMethod(S, name, 2, function (searchValue, replaceValue) {
       if (this === null || this === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
@@ -89,14 +127,19 @@ export function guardReplace(kit, limits) {
     });
   }
   // GetSubstitution for a regular expression, as a replacement function: the original then calls it per match.
+  /**
+   * @param {string} t
+   * @returns {(matched: string, ...rest: Value[]) => string}
+   */
   const expand = (t) => function (matched, ...rest) {
     // The position is the only number among the arguments; groups, when there, come after the subject and are
     // converted to an object as GetSubstitution's caller does (null: a TypeError), once per match.
     const hasGroups = typeof rest[rest.length - 2] !== 'number';
     const groups = hasGroups ? toObject(rest[rest.length - 1]) : undefined;
     const m = rest.length - (hasGroups ? 3 : 2);
-    const position = rest[m];
+    const position = /** @type {number} */ (rest[m]);
     const subject = rest[m + 1];
+    /** @param {number} n */
     const capture = (n) => (rest[n - 1] === undefined ? '' : toText(rest[n - 1]));
     // Literal runs are appended whole (one part per run, not per character).
     let out = '';
@@ -136,12 +179,15 @@ export function guardReplace(kit, limits) {
   // or its prototype (a getter the original calls could swap exec midway).
   const reExec = reProto.exec;
   const ownKeys = Reflect.ownKeys;
+  /** @type {NullProtoList<string>} */
   const flagNames = { __proto__: null, length: 0 };
+  /** @type {NullProtoDictionary<Function>} */
   const flagGetters = { __proto__: null };
   for (const name of ['flags', 'hasIndices', 'global', 'ignoreCase', 'multiline', 'dotAll', 'unicode', 'unicodeSets', 'sticky']) {
     const d = getOwnPropertyDescriptor(reProto, name);
     if (d !== undefined && typeof d.get === 'function') { flagNames[flagNames.length++] = name; flagGetters[name] = d.get; }
   }
+  /** @param {Value} rx */
   const plainRegExp = (rx) => {
     // Its only own property is lastIndex, and its prototype's exec and flag getters are the builtins.
     if (!isRegExp(rx) || getPrototypeOf(rx) !== reProto || ownKeys(rx).length !== 1) return false;

@@ -35,12 +35,16 @@ import { guardPercentEncoding } from './percent-encoding.js';
 import { guardDynamicCode } from './dynamic-code.js';
 import { guardRegExp } from './regexp.js';
 import { guardReplace } from './replace.js';
+/** @import { Kit, Limits, MethodBody, ResourceScope } from './types.js' */
+/** @typedef {{ [key: string | symbol]: Function }} Methods An object literal of methods with computed names (TypeScript types one named by a string | symbol by its string index alone). */
 
 /**
  * Run inside the prelude before anything else: `scope` gives G (globalThis), asNative, countLiterals, evalKit and
  * regExpSalt (core.js); `limits` the caps (MAX_BUILT_STRING, MAX_DYNAMIC_SOURCE, SALT_MIN_PATTERN in
  * prelude-resources.ts). It leaves nothing reachable but the guarded replacements. Every original it wraps is captured
  * here, so a script that tampers with prototypes later cannot unwrap or redirect them.
+ * @param {ResourceScope} scope
+ * @param {Limits} limits
  */
 export function guardResources(scope, limits) {
   const { G, asNative, countLiterals, evalKit, regExpSalt } = scope;
@@ -57,40 +61,47 @@ export function guardResources(scope, limits) {
   const TypeErrorCtor = TypeError;
   // A replacement constructor's prototype: the builtin's, non-writable as V8 has it. Assigned, then made read-only:
   // half what redefining the function's own prototype slot in one step costs (it runs in every context).
+  /** @type {Kit['readOnlyPrototype']} */
   const readOnlyPrototype = (fn, proto) => {
     fn.prototype = proto;
     defineProperty(fn, 'prototype', { __proto__: null, writable: false });
   };
+  /** @type {Kit['tooLong']} */
   const tooLong = (what, max) => new RangeErrorCtor(what + ': input longer than ' + max + ' characters is refused in the sandbox.');
 
 
   // A method named `name` calling fn, by its length: declared with that many parameters, its length needs no
   // redefining (this runs for every replaced method in every context).
+  /** @type {((name: string | symbol, fn: MethodBody) => Function)[]} */
   const methodOfLength = [
-    (name, fn) => ({ [name]() { return rapply(fn, this, arguments); } })[name],
-    (name, fn) => ({ [name](_a) { return rapply(fn, this, arguments); } })[name],
-    (name, fn) => ({ [name](_a, _b) { return rapply(fn, this, arguments); } })[name],
+    (name, fn) => (/** @type {Methods} */ ({ [name]() { return rapply(fn, this, arguments); } }))[name],
+    (name, fn) => (/** @type {Methods} */ ({ [name](/** @type {unknown} */ _a) { return rapply(fn, this, arguments); } }))[name],
+    (name, fn) => (/** @type {Methods} */ ({ [name](/** @type {unknown} */ _a, /** @type {unknown} */ _b) { return rapply(fn, this, arguments); } }))[name],
   ];
   // A method replaced by fn under the same name, with the given length; it prints as the builtin it replaces. A
   // builtin method's property is writable, configurable and not enumerable: assigning keeps those attributes.
+  /** @type {Kit['replaceMethod']} */
   const replaceMethod = (owner, name, length, fn) => {
-    const method = length < methodOfLength.length ? methodOfLength[length](name, fn) : { [name](...args) { return rapply(fn, this, args); } }[name];
+    const method = length < methodOfLength.length ? methodOfLength[length](name, fn) : /** @type {Methods} */ ({ [name](/** @type {unknown[]} */ ...args) { return rapply(fn, this, args); } })[name];
     if (length >= methodOfLength.length) defineProperty(method, 'length', { __proto__: null, value: length, configurable: true });
     const before = getOwnPropertyDescriptor(owner, name);
     if (before !== undefined && typeof before.value === 'function' && before.writable) {
       asNative(method, before.value);
-      owner[name] = method;
+      // (A writable data property, checked above.)
+      /** @type {Record<string | symbol, unknown>} */ (owner)[name] = method;
       return;
     }
     asNative(method, typeof name === 'string' ? name : '[' + name.description + ']');
     defineProperty(owner, name, { __proto__: null, value: method, writable: true, enumerable: false, configurable: true });
   };
   // A method replaced by a checked one with the same name and length; the original stays captured.
+  /** @type {Kit['wrap']} */
   const wrap = (owner, name, check) => {
     const original = owner[name];
     if (typeof original !== 'function') return;
     replaceMethod(owner, name, original.length, function (...args) { return rapply(original, this, check(this, args)); });
   };
+  /** @type {Kit['text']} */
   const text = (v, what, max) => {
     const s = typeof v === 'string' ? v : StringCtor(v);
     if (s.length > max) throw tooLong(what, max);
@@ -101,13 +112,16 @@ export function guardResources(scope, limits) {
   // Every replacement here takes its arguments through the builtin's own steps, in the builtin's order, each
   // conversion once, checks the bound where its inputs are known, and hands the original only primitives, whose
   // conversion nobody can observe (test/engine/standard-strings.test.ts compares each with plain V8).
+  /** @type {Kit['toText']} */
   const toText = (v) => (typeof v === 'string' ? v : `${v}`);
   const trunc = Math.trunc;
   const floor = Math.floor;
   // ToLength of a number (ToIntegerOrInfinity, clamped to [0, 2^53 - 1]).
+  /** @type {Kit['toLength']} */
   const toLength = (n) => (n !== n || n <= 0 ? 0 : n >= 9007199254740991 ? 9007199254740991 : trunc(n));
   const S = G.String.prototype;
   // RequireObjectCoercible(this), then ToString(this), with V8's message.
+  /** @type {Kit['receiverText']} */
   const receiverText = (self, name) => {
     if (self === null || self === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
     return toText(self);
@@ -119,9 +133,11 @@ export function guardResources(scope, limits) {
   const strSliceS = S.slice;
   // How V8 prints an object in a message, without running any of its code: as it names the receiver a method
   // refuses (Map.prototype.get refuses anything but a Map).
+  /** @type {Kit['printed']} */
   const printed = (o) => {
     try { rapply(mapGetS, o, [undefined]); } catch (e) {
-      const m = e.message;
+      // (V8's TypeError: the receiver is not a Map.)
+      const m = /** @type {TypeError} */ (e).message;
       const at = rapply(strIndexOfS, m, ['incompatible receiver ']);
       if (at >= 0) return rapply(strSliceS, m, [at + 22]);
     }
@@ -129,7 +145,8 @@ export function guardResources(scope, limits) {
   };
 
   // What the guards below share, each taking what it uses: the originals captured above and the helpers.
-  const kit = { __proto__: null, G, asNative, countLiterals, evalKit, regExpSalt, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, arrayFrom, StringCtor, RangeErrorCtor, TypeErrorCtor, readOnlyPrototype, tooLong, replaceMethod, wrap, text, toText, trunc, floor, toLength, S, receiverText, tooBig, strRepeat, mapGetS, strIndexOfS, strSliceS, printed };
+  // (A Kit once the six members added below are there: before the guards that use them.)
+  const kit = /** @type {Kit} */ ({ __proto__: null, G, asNative, countLiterals, evalKit, regExpSalt, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, arrayFrom, StringCtor, RangeErrorCtor, TypeErrorCtor, readOnlyPrototype, tooLong, replaceMethod, wrap, text, toText, trunc, floor, toLength, S, receiverText, tooBig, strRepeat, mapGetS, strIndexOfS, strSliceS, printed });
   guardGcCallbacks(kit);
   const { AB } = guardBuffers(kit);
   guardStringBuilders(kit, limits);
