@@ -11,7 +11,7 @@
  * @param {Limits} limits
  */
 export function guardDynamicCode(kit, limits) {
-  const { G, asNative, countLiterals, evalKit, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, readOnlyPrototype, tooLong } = kit;
+  const { G, asNative, countLiterals, evalKit, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, readOnlyPrototype, tooLong, TypeErrorCtor } = kit;
   const MAX_CODE = limits.maxDynamicSource;
   // Parsing a large source allocates outside the heap limit (isolated-vm lets eval through up to 8 MB: see the
   // docs/security.md's measurements). The global eval is indirect: eval sees the global scope, not the caller's; a script's
@@ -125,7 +125,10 @@ export function guardDynamicCode(kit, limits) {
       const x = rapply(mapGetE, tickets, [n]);
       rapply(mapDeleteE, tickets, [n]);
       const current = G.eval;
-      return current === guardedEval ? (typeof x === 'string' ? evalOriginal(x) : x) : current(x);
+      if (current === guardedEval) return typeof x === 'string' ? evalOriginal(x) : x;
+      // The script wrote `eval(…)`: a replacement that cannot be called fails as V8 words it for that call.
+      if (typeof current !== 'function') throw new TypeErrorCtor('eval is not a function');
+      return current(x);
     };
     evalKit.parts = freeze([evalOriginal, evalSource, () => G.eval, evalIndirect]);
     evalKit.reset = () => { tickets = new MapCtor(); ticket = 0; };
