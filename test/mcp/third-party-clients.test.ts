@@ -46,6 +46,28 @@ t.test('third-party MCP clients', async (t) => {
     });
   }
 
+  t.test("the SDK Client reads every answer execute gives against the tool's own output schema", async (t) => {
+    // The SDK checks structuredContent against outputSchema even when isError is set: an answer the schema does not
+    // describe reaches the agent as a schema mismatch instead of its message.
+    const client = new Client({ name: 'sdk-refusals', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    t.teardown(() => client.close());
+    await client.listTools();
+    const answers: [string, Record<string, unknown>, RegExp][] = [
+      ['arguments the schema refuses', { mode: 'run' }, /execute needs/],
+      ['a script that throws', { script: 'throw new Error("boom")' }, /boom/],
+      ['a syntax error', { script: 'return (' }, /syntax|Unexpected/i],
+      ['a plan token that is not one', { script: 'return 1', mode: 'apply', planToken: 'x'.repeat(40) }, /invalid_input|plan/i],
+      ['a script over its time', { script: 'for (;;) {}' }, /timeout|ran longer/i],
+    ];
+    for (const [what, args, message] of answers) {
+      const result = await client.callTool({ name: 'execute', arguments: args });
+      t.equal(result.isError, true, `${what}: an error result, not a thrown schema mismatch`);
+      t.match((result.content as { text: string }[])[0].text, message, `${what}: its message reaches the client`);
+      t.equal((result.structuredContent as { ok: boolean }).ok, false, what);
+    }
+  });
+
   t.test('the MCP Inspector CLI lists the tools and calls execute', async (t) => {
     // `mcp-inspector --cli`: target URL first, then options.
     const base = ['--cli', `${app.url}/v1/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];

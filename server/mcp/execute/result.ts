@@ -9,14 +9,25 @@ export const TEXT_CAP_BYTES = 24 * 1024;
 /** Planned operations listed in a tool result at most (the plan token covers them all). */
 const MAX_LISTED_OPERATIONS = 100;
 
-/** The outcome as /app/v1/execute answers it, but for the planned operations: the first MAX_LISTED_OPERATIONS. */
+const { logs, truncated, stats } = ExecuteOutcomeSchema.entries;
+const NOT_RUN = 'Absent when the script did not run: arguments refused, or a plan token refused before the apply.';
+
+/**
+ * The outcome as /app/v1/execute answers it, but for the planned operations (the first MAX_LISTED_OPERATIONS), and
+ * for the refusals REST answers with a status: here they are answers of the tool, so the schema describes them too
+ * (SDK clients check every structuredContent against it, error results included).
+ */
 export const ExecuteToolOutput = v.object({
   ...ExecuteOutcomeSchema.entries,
+  logs: v.optional(v.pipe(logs, v.description(NOT_RUN))),
+  truncated: v.optional(v.pipe(truncated, v.description(NOT_RUN))),
+  stats: v.optional(v.pipe(stats, v.description(NOT_RUN))),
   operations: v.optional(v.pipe(v.array(PlannedOperationSchema), v.description(`plan/apply: the write calls in order ({index, binding, input}), the first ${MAX_LISTED_OPERATIONS}.`))),
   operationsOmitted: v.optional(v.pipe(v.number(), v.integer(), v.description('plan/apply: how many more write calls the plan holds beyond those listed.'))),
 });
 
-export type ExecuteContent = v.InferOutput<typeof ExecuteToolOutput> & {
+/** What a script that ran answers: every field a refusal may lack is there. */
+export type ExecuteContent = v.InferOutput<typeof ExecuteToolOutput> & Required<Pick<v.InferOutput<typeof ExecuteToolOutput>, 'logs' | 'truncated' | 'stats'>> & {
   /** Text content only: why it was shortened. */
   resolution?: string;
 };
