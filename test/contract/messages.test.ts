@@ -35,6 +35,14 @@ const AREAS: Record<string, Area> = {
     messages: ['runtime-api/services/spreadsheets/messages.ts'],
     code: ['runtime-api/services/spreadsheets/', 'runtime-api/bindings/spreadsheets/'],
   },
+  execution: {
+    messages: ['runtime-api/execution/messages.ts'],
+    code: ['runtime-api/execution/'],
+  },
+  'binding authorization': {
+    messages: ['runtime-api/invoke-messages.ts'],
+    code: ['runtime-api/invoke.ts'],
+  },
   'HTTP plumbing': {
     messages: ['server/http/messages.ts'],
     code: [
