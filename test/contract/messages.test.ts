@@ -43,6 +43,10 @@ const AREAS: Record<string, Area> = {
     messages: ['runtime-api/invoke-messages.ts'],
     code: ['runtime-api/invoke.ts'],
   },
+  identity: {
+    messages: ['runtime-api/identity/messages.ts'],
+    code: ['runtime-api/identity/'],
+  },
   'HTTP plumbing': {
     messages: ['server/http/messages.ts'],
     code: [
@@ -57,11 +61,11 @@ const AREAS: Record<string, Area> = {
 };
 
 /**
- * Modules that are their own place for the texts they hold (their pairs are checked all the same): identity's
- * messages, the database's refusals beside the SQLSTATE mapping, and the list convention's cursor refusal.
+ * Modules that are their own place for the texts they hold (their pairs are checked all the same): the database's
+ * refusals beside the SQLSTATE mapping, and the list convention's cursor refusal.
  */
 const SHARED_MESSAGES = [
-  'runtime-api/identity/messages.ts', 'runtime-api/store/errors.ts', 'runtime-api/list-page.ts',
+  'runtime-api/store/errors.ts', 'runtime-api/list-page.ts',
 ];
 
 /** English texts that are rightly the same in pt-BR (names, codes, loanwords). */
