@@ -47,6 +47,10 @@ const AREAS: Record<string, Area> = {
     messages: ['runtime-api/identity/messages.ts'],
     code: ['runtime-api/identity/'],
   },
+  MCP: {
+    messages: ['server/mcp/messages.ts'],
+    code: ['server/mcp/'],
+  },
   'HTTP plumbing': {
     messages: ['server/http/messages.ts'],
     code: [
