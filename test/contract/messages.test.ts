@@ -51,6 +51,10 @@ const AREAS: Record<string, Area> = {
     messages: ['server/mcp/messages.ts'],
     code: ['server/mcp/'],
   },
+  transfers: {
+    messages: ['server/routes/transfers/messages.ts'],
+    code: ['server/routes/transfers/'],
+  },
   'HTTP plumbing': {
     messages: ['server/http/messages.ts'],
     code: [
