@@ -55,6 +55,10 @@ const AREAS: Record<string, Area> = {
     messages: ['server/routes/transfers/messages.ts'],
     code: ['server/routes/transfers/'],
   },
+  'sign-in endpoints': {
+    messages: ['server/routes/auth/sign-in/messages.ts'],
+    code: ['server/routes/auth/'],
+  },
   'HTTP plumbing': {
     messages: ['server/http/messages.ts'],
     code: [
