@@ -59,6 +59,10 @@ const AREAS: Record<string, Area> = {
     messages: ['server/routes/auth/sign-in/messages.ts'],
     code: ['server/routes/auth/'],
   },
+  OAuth: {
+    messages: ['server/oauth/messages.ts'],
+    code: ['server/oauth/', 'server/routes/oauth/'],
+  },
   'HTTP plumbing': {
     messages: ['server/http/messages.ts'],
     code: [
