@@ -63,6 +63,10 @@ const AREAS: Record<string, Area> = {
     messages: ['server/oauth/messages.ts'],
     code: ['server/oauth/', 'server/routes/oauth/'],
   },
+  console: {
+    messages: ['server/console/messages.ts', 'server/pages/console/texts.ts'],
+    code: ['server/console/', 'server/routes/console.ts'],
+  },
   'HTTP plumbing': {
     messages: ['server/http/messages.ts'],
     code: [
