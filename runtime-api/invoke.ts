@@ -3,10 +3,11 @@
 import * as v from 'valibot';
 import { PERSONAL_TOKEN_SCOPE, type Binding, type HandlerContext } from './define.ts';
 import { isApiKeyCaller, type Caller } from './identity/caller.ts';
-import { ServiceError, l10n, type Locale } from './errors.ts';
+import { ServiceError, type Locale } from './errors.ts';
 import { describeAllIssues } from './validation-messages.ts';
 import { fromDatabaseError } from './store/errors.ts';
 import { isAdminRole } from './identity/scopes.ts';
+import { adminRoleRequired, organizationRequired, personalNotForApiKey, personalScopeRequired, scopeRequired, sessionOnly } from './invoke-messages.ts';
 
 export type InvokeDeps = Omit<HandlerContext, 'caller'>;
 
@@ -16,47 +17,16 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[], locale: 
 }
 
 export function authorize(binding: Binding, caller: Caller): void {
-  if (binding.sessionOnly && caller.kind === 'token') {
-    throw new ServiceError('INSUFFICIENT_SCOPE', {
-      resolution: l10n(`${binding.name} can only be called from a signed-in session, never with an access token.`,
-        `${binding.name} só pode ser chamado a partir de uma sessão autenticada, nunca com um token de acesso.`),
-    });
-  }
+  if (binding.sessionOnly && caller.kind === 'token') throw sessionOnly(binding.name);
   if (binding.personal && caller.kind === 'token') {
     // A key belongs to its organization, not to a person, so it may never act as one (create organizations, join).
-    if (isApiKeyCaller(caller)) {
-      throw new ServiceError('INSUFFICIENT_SCOPE', {
-        resolution: l10n(`${binding.name} acts for a person, and an organization API key belongs to its organization only; sign in as yourself (siglata login, or a session) to call it.`,
-          `${binding.name} age por uma pessoa, e uma chave de API pertence só à organização dela; entre como você mesmo (siglata login, ou uma sessão) para chamá-lo.`),
-      });
-    }
-    if (!caller.scopes.includes(PERSONAL_TOKEN_SCOPE)) {
-      throw new ServiceError('INSUFFICIENT_SCOPE', {
-        resolution: l10n(`${binding.name} needs the scope ${PERSONAL_TOKEN_SCOPE} on an access token; this caller holds ${caller.scopes.join(' ') || 'none'}.`,
-          `${binding.name} exige o escopo ${PERSONAL_TOKEN_SCOPE} num token de acesso; este chamador tem ${caller.scopes.join(' ') || 'nenhum'}.`),
-        details: { requiredScope: PERSONAL_TOKEN_SCOPE },
-      });
-    }
+    if (isApiKeyCaller(caller)) throw personalNotForApiKey(binding.name);
+    if (!caller.scopes.includes(PERSONAL_TOKEN_SCOPE)) throw personalScopeRequired(binding.name, caller.scopes);
   }
-  if (binding.needsOrganization && !caller.membership) {
-    throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
-      resolution: l10n(`${binding.name} acts on an organization: select one you are an active member of.`,
-        `${binding.name} atua sobre uma organização: selecione uma da qual você é membro ativo.`),
-    });
-  }
+  if (binding.needsOrganization && !caller.membership) throw organizationRequired(binding.name);
   // A member asking for an admin operation lacks the role, not just a scope: say so, as the HTTP routes do.
-  if (binding.scope === 'org:admin' && caller.membership && !isAdminRole(caller.membership.role)) {
-    throw new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
-      resolution: l10n(`${binding.name} needs the owner or admin role in this organization.`, `${binding.name} exige o papel de proprietário ou administrador nesta organização.`),
-    });
-  }
-  if (binding.scope && !caller.scopes.includes(binding.scope)) {
-    throw new ServiceError('INSUFFICIENT_SCOPE', {
-      resolution: l10n(`${binding.name} needs the scope ${binding.scope}; this caller holds ${caller.scopes.join(' ') || 'none'}.`,
-        `${binding.name} exige o escopo ${binding.scope}; este chamador tem ${caller.scopes.join(' ') || 'nenhum'}.`),
-      details: { requiredScope: binding.scope },
-    });
-  }
+  if (binding.scope === 'org:admin' && caller.membership && !isAdminRole(caller.membership.role)) throw adminRoleRequired(binding.name);
+  if (binding.scope && !caller.scopes.includes(binding.scope)) throw scopeRequired(binding.name, binding.scope, caller.scopes);
 }
 
 export function parseInput<B extends Binding>(binding: B, rawInput: unknown, locale: Locale = 'en-US'): v.InferOutput<B['input']> {

@@ -3,7 +3,7 @@
 // still running at the end. Mail the writes send is held until the commit.
 import type { Sql } from 'postgres';
 import type { Caller } from '../identity/caller.ts';
-import { ServiceError, conflict, l10n, type Locale } from '../errors.ts';
+import type { ServiceError, Locale } from '../errors.ts';
 import type { ExecuteContext } from './context.ts';
 import { ExecutionCalls, type Recorder } from './execution-calls.ts';
 import { runInEngine } from './run-in-engine.ts';
@@ -13,6 +13,7 @@ import { isPlannedWrite, matchesPlan, verifyPlan, type VerifiedPlan } from './pl
 import { acquireApply } from './apply-slots.ts';
 import { holdMail } from './held-mail.ts';
 import type { ExecuteOutcome, PlannedOperation } from './result.ts';
+import { unplannedWrite, writesChanged, writesInFlightMessage } from './messages.ts';
 
 /** postgres.js transactions nest with savepoint(), not begin(): give bindings a handle where begin() nests. */
 function nestable(tx: Sql): Sql {
@@ -22,21 +23,9 @@ function nestable(tx: Sql): Sql {
   return handle;
 }
 
-/** The apply's refusal of a write that is not the plan's write at its position; nothing of it ran. */
-function unplannedWrite(index: number, binding: string): ServiceError {
-  return conflict(
-    l10n(`Write #${index + 1} (${binding}) is not the planned write #${index + 1}; it was not run and nothing was applied.`,
-      `A escrita nº ${index + 1} (${binding}) não é a escrita planejada nº ${index + 1}; ela não foi executada e nada foi aplicado.`),
-    l10n('Plan again and review.', 'Planeje de novo e revise.'),
-    { details: { index, binding } });
-}
-
 /** A script that returned while writes it started were still running: its outcome cannot be the plan's. */
 function writeInFlight(result: ExecuteOutcome, count: number, locale: Locale): ExecuteOutcome {
-  const message = locale === 'pt-BR'
-    ? `O script terminou com ${count} escrita(s) iniciada(s) por ele ainda em andamento; aguarde (await) cada escrita. Nada foi aplicado.`
-    : `The script ended while ${count} write${count === 1 ? ' it started was' : 's it started were'} still running; await every write. Nothing was applied.`;
-  return { ...result, ok: false, result: null, error: { type: 'script_error', code: 'write_in_flight', message } };
+  return { ...result, ok: false, result: null, error: { type: 'script_error', code: 'write_in_flight', message: writesInFlightMessage(count, locale) } };
 }
 
 export async function applyScript(ctx: ExecuteContext, caller: Caller, source: string, planToken: string): Promise<ExecuteOutcome> {
@@ -83,9 +72,7 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
       if (refused) throw refused;
       if (verdict === 'rollback') throw new Rollback();
       if (verdict === 'conflict') {
-        throw conflict(l10n(`The script's writes changed since it was planned (${plan.n} planned, ${operations.length} now); nothing was applied.`,
-          `As escritas do script mudaram desde o planejamento (${plan.n} planejadas, ${operations.length} agora); nada foi aplicado.`),
-        l10n('Plan again and review.', 'Planeje de novo e revise.'));
+        throw writesChanged(plan.n, operations.length);
       }
     });
     transaction.catch(txFailed);

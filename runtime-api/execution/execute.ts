@@ -2,19 +2,17 @@
 // tool. The engine executes the script, every binding call goes through `invoke` as the execution's caller, and the
 // run is written to the audit log. An uncaught scope refusal is 403 INSUFFICIENT_SCOPE whichever face ran it.
 import type { Caller } from '../identity/caller.ts';
-import { ServiceError, l10n } from '../errors.ts';
 import type { ExecuteContext } from './context.ts';
 import type { ExecuteRequest } from './input.ts';
 import type { ExecuteOutcome } from './result.ts';
 import { runScript } from './run.ts';
 import { planScript } from './plan.ts';
 import { applyScript } from './apply.ts';
+import { planTokenMissing } from './messages.ts';
 
 export async function executeInMode(ctx: ExecuteContext, caller: Caller, request: ExecuteRequest): Promise<ExecuteOutcome> {
   if (request.mode === 'apply') {
-    if (!request.planToken) throw new ServiceError('invalid_input', {
-      resolution: l10n('`planToken`: required with mode "apply"; take it from the plan response.', '`planToken`: obrigatório com mode "apply"; use o da resposta do plano.'),
-    });
+    if (!request.planToken) throw planTokenMissing();
     return applyScript(ctx, caller, request.script, request.planToken);
   }
   if (request.mode === 'plan') return planScript(ctx, caller, request.script);

@@ -7,9 +7,10 @@ import type { Caller } from '../identity/caller.ts';
 import type { InvokeDeps } from '../invoke.ts';
 import { invoke, authorize, parseInput } from '../invoke.ts';
 import { findBinding } from '../registry.ts';
-import { ServiceError, l10n, type Locale } from '../errors.ts';
+import { ServiceError, type Locale } from '../errors.ts';
 import type { HostResult } from '../../engine/index.ts';
 import { LARGE_ARGUMENT_CHARS, largeArgumentGate } from '../services/host-work.ts';
+import { noSuchBinding } from './messages.ts';
 
 /** Records a write; returns its index in the ordered operations. */
 export type Recorder = (binding: string, input: unknown) => number;
@@ -92,7 +93,7 @@ export class ExecutionCalls {
     const { caller, deps, policy } = this;
     const binding = findBinding(name);
     try {
-      if (!binding) throw new ServiceError('not_found', { resolution: l10n(`There is no binding ${name}.`, `Não existe o binding ${name}.`) });
+      if (!binding) throw noSuchBinding(name);
       const raw = argsJson === '' ? null : JSON.parse(argsJson);
       const recorder = binding.writes ? (policy.plan ?? policy.dispatched) : undefined;
       if (recorder) {

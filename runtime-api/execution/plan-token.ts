@@ -2,10 +2,10 @@
 // script's hash and the planned writes, so an apply can check each write against the plan before running it.
 import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
-import { ServiceError, conflict, l10n } from '../errors.ts';
 import type { SigningKey, SigningKeys } from '../identity/signing-keys.ts';
 import type { PlannedOperation } from './result.ts';
 import { scriptHash } from './script-hash.ts';
+import { planTokenInvalid, scriptNotPlanned } from './messages.ts';
 
 const PLAN_TTL_SECONDS = 15 * 60;
 
@@ -46,23 +46,19 @@ export async function signPlan(key: Pick<SigningKey, 'kid' | 'privateKey'>, plan
  * otherwise); a script other than the planned one is 409 conflict.
  */
 export async function verifyPlan(keys: Pick<SigningKeys, 'find'>, planToken: string, expected: Omit<PlanClaims, 'operations'>, at: Date): Promise<VerifiedPlan> {
-  const invalid = (why: string, whyPt: string) => new ServiceError('invalid_input', {
-    resolution: l10n(`\`planToken\`: ${why}; run the script with mode "plan" again.`, `\`planToken\`: ${whyPt}; execute o script com mode "plan" de novo.`),
-  });
   let kid: string | undefined;
-  try { kid = decodeProtectedHeader(planToken).kid; } catch { throw invalid('not a plan token', 'não é um token de plano'); }
+  try { kid = decodeProtectedHeader(planToken).kid; } catch { throw planTokenInvalid('malformed'); }
   const key = kid ? await keys.find(kid) : undefined;
-  if (!key) throw invalid('signed by an unknown key', 'assinado por uma chave desconhecida');
+  if (!key) throw planTokenInvalid('unknownKey');
   let payload;
   try {
     ({ payload } = await jwtVerify(planToken, key.publicKey, { algorithms: ['ES256'], typ: 'plan+jwt', currentDate: at }));
   } catch {
-    throw invalid('invalid or expired (plans are valid 15 minutes)', 'inválido ou expirado (planos valem 15 minutos)');
+    throw planTokenInvalid('expired');
   }
-  if (payload.org !== expected.org || payload.sub !== expected.user) throw invalid('planned by another user or organization', 'planejado por outro usuário ou organização');
+  if (payload.org !== expected.org || payload.sub !== expected.user) throw planTokenInvalid('foreign');
   if (payload.script !== scriptHash(expected.source)) {
-    throw conflict(l10n('The script differs from the planned one.', 'O script difere do planejado.'),
-      l10n('Apply exactly the planned script, or plan this one.', 'Aplique exatamente o script planejado, ou planeje este.'));
+    throw scriptNotPlanned();
   }
   return { ops: payload.ops as string, n: payload.n as number, seq: typeof payload.seq === 'string' ? payload.seq : '' };
 }

@@ -3,10 +3,10 @@
 import type { ExecutionResult } from '../../engine/index.ts';
 import type { Caller } from '../identity/caller.ts';
 import { BINDINGS, findBinding } from '../registry.ts';
-import { ServiceError, l10n } from '../errors.ts';
 import type { ExecuteContext } from './context.ts';
 import type { ExecutionCalls } from './execution-calls.ts';
 import type { ExecuteOutcome } from './result.ts';
+import { engineBusy, engineQuarantined } from './messages.ts';
 
 const BINDING_NAMES = BINDINGS.map((b) => b.name);
 /** Reads: an execution that made only these calls may run again if its sandbox process dies for another's script. */
@@ -18,16 +18,12 @@ const READ_ONLY_NAMES = BINDINGS.filter((b) => !b.writes).map((b) => b.name);
  */
 function throwIfBusy(result: ExecuteOutcome): ExecuteOutcome {
   if (result.error?.type === 'engine_busy') {
-    throw new ServiceError('engine_busy', { resolution: l10n('Every sandbox is busy and the queue is full; retry in a moment.', 'Todas as sandboxes estão ocupadas e a fila está cheia; tente de novo em instantes.'), headers: { 'Retry-After': '1' } });
+    throw engineBusy();
   }
   if (result.error?.type === 'quarantined') {
     // The engine says how long the cool-down lasts ("... for another N s"): the client is told when to come back.
     const seconds = /(\d+) s\b/.exec(result.error.message)?.[1] ?? '60';
-    throw new ServiceError('engine_quarantined', {
-      resolution: l10n(`Scripts of this organization or of your account crashed the sandbox several times; retry in ${seconds} s with a script that stays within its limits.`,
-        `Scripts desta organização ou da sua conta derrubaram a sandbox várias vezes; tente de novo em ${seconds} s com um script que respeite os limites.`),
-      headers: { 'Retry-After': seconds },
-    });
+    throw engineQuarantined(seconds);
   }
   return result;
 }

@@ -1,10 +1,11 @@
 // When a scope refusal is the request's answer rather than the script's outcome: a token with no usable scope may not
 // run scripts at all, and a script that ended on an uncaught scope refusal is 403 INSUFFICIENT_SCOPE, whatever the face.
 import type { Caller } from '../identity/caller.ts';
-import { ServiceError, l10n } from '../errors.ts';
+import { ServiceError } from '../errors.ts';
 import type { ExecuteContext } from './context.ts';
 import type { ExecutionCalls } from './execution-calls.ts';
 import type { ExecuteOutcome } from './result.ts';
+import { noUsableScope } from './messages.ts';
 
 export function uncaughtScopeError(ctx: ExecuteContext, calls: ExecutionCalls, result: ExecuteOutcome): ServiceError | null {
   if (result.ok || result.error?.type !== 'tool_error' || result.error.code !== 'INSUFFICIENT_SCOPE' || !calls.scopeError) return null;
@@ -15,10 +16,6 @@ export function uncaughtScopeError(ctx: ExecuteContext, calls: ExecutionCalls, r
 export function requireSomeScope(ctx: ExecuteContext, caller: Caller): void {
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
   if (caller.kind !== 'token' || caller.scopes.length > 0) return;
-  const refusal = new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n('This access token holds no usable scope (the organization\'s maxScopes may exclude them all); request a token with at least files:read.',
-      'Este token de acesso não tem escopo utilizável (o maxScopes da organização pode excluir todos); peça um token com pelo menos files:read.'),
-    details: { requiredScope: 'files:read' },
-  });
+  const refusal = noUsableScope();
   throw ctx.scopeError ? ctx.scopeError(refusal) : refusal;
 }

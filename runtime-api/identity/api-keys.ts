@@ -5,12 +5,12 @@
 import type { Sql } from 'postgres';
 import { API_KEY_CLIENT_ID, isApiKeyCaller, type Caller } from './caller.ts';
 import type { Clock } from '../clock.ts';
-import { ServiceError, l10n } from '../errors.ts';
 import { hashSecret, newId, newSecret } from '../ids.ts';
 import { SCOPES, parseScopes, type Scope } from './scopes.ts';
 import { mcpAccess } from '../store/organizations.ts';
 import { insertApiKey, revokeApiKey, useApiKey, type ApiKeyRow } from '../store/api-keys.ts';
 import type { AccessTokenClaims } from './access-tokens.ts';
+import { apiKeyCannotCreateKeys, apiKeyNotFound, apiKeyScopesBeyond } from './messages.ts';
 
 export const API_KEY_PREFIX = 'slk_';
 export const DEFAULT_API_KEY_DAYS = 90;
@@ -35,24 +35,14 @@ export function apiKeyView(row: ApiKeyRow, now: Date) {
   } as const;
 }
 
-function refuse(en: string, pt: string): ServiceError {
-  return new ServiceError('INSUFFICIENT_SCOPE', { resolution: l10n(en, pt) });
-}
-
 export async function createApiKey(sql: Sql, clock: Clock, caller: Caller, input: { name: string; scopes: readonly Scope[]; expiresInDays?: number }) {
   const orgId = caller.membership!.orgId;
   // A key minting keys would outlive the key itself: only people (sessions, OAuth tokens) create keys.
-  if (isApiKeyCaller(caller)) {
-    throw refuse('An API key cannot create API keys; create it from a signed-in session or the CLI (siglata keys create).',
-      'Uma chave de API não pode criar chaves de API; crie-a a partir de uma sessão autenticada ou da CLI (siglata keys create).');
-  }
+  if (isApiKeyCaller(caller)) throw apiKeyCannotCreateKeys();
   const ceiling = (await mcpAccess(sql, orgId)).maxScopes;
   const allowed = SCOPES.filter((s) => caller.scopes.includes(s) && ceiling.includes(s));
   const beyond = input.scopes.filter((s) => !allowed.includes(s));
-  if (beyond.length) {
-    throw refuse(`Scopes ${beyond.join(' ')} are beyond what this key may hold (${allowed.join(' ') || 'none'}: your scopes within the organization's maxScopes).`,
-      `Os escopos ${beyond.join(' ')} vão além do que esta chave pode ter (${allowed.join(' ') || 'nenhum'}: os seus escopos dentro do maxScopes da organização).`);
-  }
+  if (beyond.length) throw apiKeyScopesBeyond(beyond, allowed);
   const secret = `${API_KEY_PREFIX}${newSecret()}`;
   const now = clock.now();
   const days = input.expiresInDays ?? DEFAULT_API_KEY_DAYS;
@@ -65,7 +55,7 @@ export async function createApiKey(sql: Sql, clock: Clock, caller: Caller, input
 
 export async function revokeKey(sql: Sql, clock: Clock, caller: Caller, keyId: string) {
   const row = await revokeApiKey(sql, caller.membership!.orgId, keyId, clock.now());
-  if (!row) throw new ServiceError('not_found', { resolution: l10n(`No API key ${keyId} in this organization; list them with api_keys_list.`, `Não há chave de API ${keyId} nesta organização; liste-as com api_keys_list.`) });
+  if (!row) throw apiKeyNotFound(keyId);
   return apiKeyView(row, clock.now());
 }
 

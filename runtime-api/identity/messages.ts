@@ -1,5 +1,6 @@
-// What identity says when it refuses a caller, in both languages side by side: the credential, the session, the
-// membership, the role and the organization's MCP access. The HTTP face adds only its headers.
+// What identity says, in both languages side by side: its refusals of a caller (the credential, the session, the
+// membership, the role, the organization's MCP access, API keys) and the sign-in e-mail. The HTTP face adds only its
+// headers.
 import { ServiceError, l10n, tr, type Locale, type Localized } from '../errors.ts';
 
 export function organizationNotFound(locale: Locale): ServiceError {
@@ -85,3 +86,31 @@ export function refusalResolution(reason: string): Localized {
   return l10n(`${reason}. Obtain a new access token through the authorization server and send it as Authorization: Bearer <token>.`,
     `${pt[0]!.toUpperCase()}${pt.slice(1)}. Obtenha um novo token de acesso pelo servidor de autorização e envie-o como Authorization: Bearer <token>.`);
 }
+
+export function apiKeyCannotCreateKeys(): ServiceError {
+  return new ServiceError('INSUFFICIENT_SCOPE', {
+    resolution: l10n('An API key cannot create API keys; create it from a signed-in session or the CLI (siglata keys create).',
+      'Uma chave de API não pode criar chaves de API; crie-a a partir de uma sessão autenticada ou da CLI (siglata keys create).'),
+  });
+}
+
+/** `beyond`: the scopes asked for that the key may not hold; `allowed`: those it may. */
+export function apiKeyScopesBeyond(beyond: readonly string[], allowed: readonly string[]): ServiceError {
+  return new ServiceError('INSUFFICIENT_SCOPE', {
+    resolution: l10n(`Scopes ${beyond.join(' ')} are beyond what this key may hold (${allowed.join(' ') || 'none'}: your scopes within the organization's maxScopes).`,
+      `Os escopos ${beyond.join(' ')} vão além do que esta chave pode ter (${allowed.join(' ') || 'nenhum'}: os seus escopos dentro do maxScopes da organização).`),
+  });
+}
+
+export function apiKeyNotFound(keyId: string): ServiceError {
+  return new ServiceError('not_found', { resolution: l10n(`No API key ${keyId} in this organization; list them with api_keys_list.`, `Não há chave de API ${keyId} nesta organização; liste-as com api_keys_list.`) });
+}
+
+/** The sign-in e-mail's texts; the link is shown as given. */
+export const MAGIC_LINK_MAIL = {
+  subject: l10n('Your Siglata sign-in link', 'Seu link de acesso à Siglata'),
+  lead: l10n('Open this link to sign in to Siglata:', 'Abra este link para entrar na Siglata:'),
+  button: l10n('Sign in', 'Entrar'),
+  note: l10n('The link works once and expires in 10 minutes. If you did not ask for it, ignore this e-mail.',
+    'O link funciona uma única vez e expira em 10 minutos. Se você não o pediu, ignore este e-mail.'),
+};

@@ -10,8 +10,8 @@ import { consumeMagicLink, insertMagicLink, purgeMagicLinks } from '../store/mag
 import { ensureUser, type UserRow } from '../store/users.ts';
 import { createSession } from './sessions.ts';
 import type { SessionRow } from '../store/sessions.ts';
-import { tr } from '../errors.ts';
 import { mailHtml } from '../mail-html.ts';
+import { MAGIC_LINK_MAIL } from './messages.ts';
 
 export const MAGIC_LINK_TTL_MS = 10 * 60_000;
 /** Longest token accepted for lookup (ours are 43 characters). */
@@ -36,11 +36,8 @@ export function sameSitePath(value: string, publicBaseUrl: string): string | nul
 }
 
 export function magicLinkMail(locale: Locale, link: string) {
-  const subject = tr(locale, 'Your Siglata sign-in link', 'Seu link de acesso à Siglata');
-  const lead = tr(locale, 'Open this link to sign in to Siglata:', 'Abra este link para entrar na Siglata:');
-  const button = tr(locale, 'Sign in', 'Entrar');
-  const note = tr(locale, 'The link works once and expires in 10 minutes. If you did not ask for it, ignore this e-mail.',
-    'O link funciona uma única vez e expira em 10 minutos. Se você não o pediu, ignore este e-mail.');
+  const subject = MAGIC_LINK_MAIL.subject[locale], lead = MAGIC_LINK_MAIL.lead[locale];
+  const button = MAGIC_LINK_MAIL.button[locale], note = MAGIC_LINK_MAIL.note[locale];
   return { subject, text: `${lead}\n\n${link}\n\n${note}\n`, html: mailHtml(locale, { lead, button, link, note }) };
 }
 

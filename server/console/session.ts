@@ -3,11 +3,12 @@
 // session) and must come from our own Origin.
 import type Koa from 'koa';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type Caller, ServiceError, sessionExpired, sessionUnauthorized, tr } from '../../runtime-api/index.ts';
+import { type Caller, sessionExpired, sessionUnauthorized } from '../../runtime-api/index.ts';
 import type { Config } from '../config.ts';
 import { originNotAllowed } from '../http/messages.ts';
 import { isAllowedOrigin } from '../middleware/origin.ts';
 import type { AppDeps } from '../deps.ts';
+import { bearerRefused, csrfMismatch } from './messages.ts';
 
 export interface ConsoleSession {
   caller: Caller;
@@ -22,12 +23,7 @@ export function csrfToken(sessionToken: string): string {
 
 /** The console's session, or null when the browser is not signed in; a Bearer token is refused outright. */
 export function consoleSession(ctx: Koa.Context): ConsoleSession | null {
-  if (ctx.state.token) {
-    throw new ServiceError('unauthorized', {
-      resolution: tr(ctx.state.locale, 'The console accepts only a signed-in browser session, never a Bearer token: sign in at /auth/sign-in.',
-        'O console aceita apenas uma sessão de navegador conectada, nunca um token Bearer: entre em /auth/sign-in.'),
-    });
-  }
+  if (ctx.state.token) throw bearerRefused(ctx.state.locale);
   const caller: Caller | undefined = ctx.state.caller;
   if (!caller || caller.kind !== 'session' || !ctx.state.session) return null;
   return { caller, token: ctx.state.session.token, csrf: csrfToken(ctx.state.session.token) };
@@ -40,12 +36,7 @@ export function requireConsolePost(deps: AppDeps, ctx: Koa.Context, given: unkno
   checkFormOrigin(ctx, deps.config);
   const expected = Buffer.from(session.csrf);
   const actual = Buffer.from(typeof given === 'string' ? given : '');
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
-    throw new ServiceError('ORIGIN_NOT_ALLOWED', {
-      message: 'The form\'s security token is missing or does not match this session.',
-      resolution: tr(ctx.state.locale, 'Reload the console page and submit the form again.', 'Recarregue a página do console e envie o formulário de novo.'),
-    });
-  }
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw csrfMismatch(ctx.state.locale);
   return session;
 }
 

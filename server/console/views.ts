@@ -1,22 +1,15 @@
 // What each console page shows, read through the same bindings every other face uses (invoke with the session
 // caller): the console computes nothing of its own.
 import type Koa from 'koa';
-import { type Binding, type Caller, type Locale, invokeWholeList, invoke, tr, organizationBindings as org, context, executions_list, files_list, oauth_grants_list, mcp_access_get, api_keys_list } from '../../runtime-api/index.ts';
+import { type Binding, type Caller, type Locale, invokeWholeList, invoke, organizationBindings as org, context, executions_list, files_list, oauth_grants_list, mcp_access_get, api_keys_list } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import { CONSOLE_PATHS, renderConsole, texts, type ConsolePageName } from '../pages/console/layout.ts';
-import { FRAME } from '../pages/console/texts.ts';
+import { FRAME, PAGE_TITLES } from '../pages/console/texts.ts';
 import { homeBody } from '../pages/console/home.ts';
 import { membersBody } from '../pages/console/members.ts';
 import { filesBody } from '../pages/console/files.ts';
 import { agentsBody } from '../pages/console/agents.ts';
 import type { ConsoleSession } from './session.ts';
-
-export const PAGE_TITLES: Record<ConsolePageName, [string, string]> = {
-  home: ['Your workspace', 'Seu espaço de trabalho'],
-  members: ['Members and invitations', 'Membros e convites'],
-  files: ['Files at a glance', 'Arquivos em resumo'],
-  agents: ['Agents and access', 'Agentes e acesso'],
-};
 
 type Call = <B extends Binding>(binding: B, input: unknown) => Promise<any>;
 
@@ -69,7 +62,6 @@ export async function showConsolePage(deps: AppDeps, ctx: Koa.Context, page: Con
   extra: PageExtras = {}): Promise<void> {
   const body = await pageBody(deps, page, s, locale, extra);
   const organizationName = s.caller.membership ? (await caller(deps, s.caller)(context, {})).organization.name as string : null;
-  const [en, pt] = PAGE_TITLES[page];
   const { newKey: _shownInBody, ...frame } = extra;
-  renderConsole(ctx, { locale, page, title: tr(locale, en, pt), email: s.caller.email, csrf: s.csrf, organizationName, ...frame }, body);
+  renderConsole(ctx, { locale, page, title: PAGE_TITLES[page][locale], email: s.caller.email, csrf: s.csrf, organizationName, ...frame }, body);
 }

@@ -3,7 +3,7 @@
 // The origin, the token and the organization's MCP access state were checked before, by the origin guard and the
 // Bearer middleware.
 import type Koa from 'koa';
-import { ServiceError, l10n, type Caller } from '../../runtime-api/index.ts';
+import type { Caller } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { wwwAuthenticate } from '../auth/token-caller.ts';
 import { ErrorCode, METHOD, rpcError, rpcResult, type ListToolsResult } from './protocol.ts';
@@ -11,17 +11,14 @@ import { readMessage } from './read-message.ts';
 import { initializeResult } from './initialize.ts';
 import { toolLister } from './tools.ts';
 import { toolCaller } from './call-tool.ts';
+import { statelessMethodNotAllowed, tokenRequired } from './messages.ts';
 
 /** Only an access token calls MCP: anything else is told where to get one. */
 function tokenCallerOf(deps: AppDeps, ctx: Koa.Context): Caller {
   const token = ctx.state.token;
   const caller = ctx.state.caller;
   if (token && caller && caller.kind === 'token') return caller;
-  throw new ServiceError('unauthorized', {
-    resolution: l10n('Send an OAuth access token as Authorization: Bearer <token>; discover the authorization server from the resource metadata.',
-      'Envie um token de acesso OAuth como Authorization: Bearer <token>; descubra o servidor de autorização pelos metadados do recurso.'),
-    headers: { 'WWW-Authenticate': wwwAuthenticate(deps, '', ctx.path) },
-  });
+  throw tokenRequired(wwwAuthenticate(deps, '', ctx.path));
 }
 
 export function mcpPost(deps: AppDeps, serviceVersion: string): Koa.Middleware {
@@ -59,8 +56,5 @@ export function mcpPost(deps: AppDeps, serviceVersion: string): Koa.Middleware {
 
 export function mcpMethodNotAllowed(ctx: Koa.Context): never {
   ctx.set('Allow', 'POST');
-  throw new ServiceError('method_not_allowed', {
-    resolution: l10n('This MCP endpoint is stateless: send JSON-RPC messages with POST; there is no SSE stream or session to open or delete.',
-      'Este endpoint MCP não guarda estado: envie mensagens JSON-RPC com POST; não há fluxo SSE nem sessão para abrir ou excluir.'),
-  });
+  throw statelessMethodNotAllowed();
 }

@@ -9,7 +9,8 @@ import {
   JSONRPC_VERSION, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, PingRequestSchema, SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InitializeResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { l10n, type Locale, type Localized } from '../../runtime-api/index.ts';
+import type { Locale, Localized } from '../../runtime-api/index.ts';
+import { RPC_PROBLEMS } from './messages.ts';
 
 export { ErrorCode, JSONRPC_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS };
 export type { CallToolResult, InitializeResult, ListToolsResult, Tool };
@@ -61,43 +62,38 @@ export class RpcProblem extends Error {
 /** Parse the raw body as JSON-RPC text: bad UTF-8 or JSON is -32700. */
 /** A body that is empty, not UTF-8 or not JSON: -32700. */
 export function parseError(): RpcProblem {
-  return new RpcProblem(ErrorCode.ParseError, l10n('The body is not valid JSON (UTF-8); send one JSON-RPC 2.0 object.',
-    'O corpo não é JSON válido (UTF-8); envie um objeto JSON-RPC 2.0.'));
+  return new RpcProblem(ErrorCode.ParseError, RPC_PROBLEMS.notJson);
 }
 
 /** Envelope problems are -32600 (not a request) or -32602 (a request whose params are missing or wrong). */
 export function checkEnvelope(body: unknown): JsonRpcRequest {
   const id = (body as { id?: unknown } | null)?.id;
-  const bad = (en: string, pt: string, code: number = ErrorCode.InvalidRequest) => new RpcProblem(code, l10n(en, pt), id);
-  if (Array.isArray(body)) throw bad('Send one JSON-RPC message per request; batches are not supported.', 'Envie uma mensagem JSON-RPC por requisição; lotes não são aceitos.');
+  const bad = (resolution: Localized, code: number = ErrorCode.InvalidRequest) => new RpcProblem(code, resolution, id);
+  if (Array.isArray(body)) throw bad(RPC_PROBLEMS.batch);
   if (typeof body !== 'object' || body === null) {
     const example = JSON.stringify({ jsonrpc: JSONRPC_VERSION, id: 1, method: METHOD.listTools });
-    throw bad(`Send a JSON-RPC ${JSONRPC_VERSION} object: ${example}.`, `Envie um objeto JSON-RPC ${JSONRPC_VERSION}: ${example}.`);
+    throw bad(RPC_PROBLEMS.notAnObject(JSONRPC_VERSION, example));
   }
   const msg = body as Record<string, unknown>;
-  if (msg.jsonrpc !== JSONRPC_VERSION) throw bad(`Add "jsonrpc": "${JSONRPC_VERSION}" to the message.`, `Acrescente "jsonrpc": "${JSONRPC_VERSION}" à mensagem.`);
-  if (typeof msg.method !== 'string' || !msg.method) {
-    throw bad(`Add a "method" string (e.g. "${METHOD.listTools}" or "${METHOD.callTool}").`, `Acrescente uma string "method" (por exemplo "${METHOD.listTools}" ou "${METHOD.callTool}").`);
-  }
+  if (msg.jsonrpc !== JSONRPC_VERSION) throw bad(RPC_PROBLEMS.noVersion(JSONRPC_VERSION));
+  if (typeof msg.method !== 'string' || !msg.method) throw bad(RPC_PROBLEMS.noMethod(METHOD.listTools, METHOD.callTool));
   if (msg.params !== undefined && (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))) {
-    throw bad('"params" must be an object.', '"params" precisa ser um objeto.', ErrorCode.InvalidParams);
+    throw bad(RPC_PROBLEMS.paramsNotObject, ErrorCode.InvalidParams);
   }
   if (msg.id !== undefined && msg.id !== null && typeof msg.id !== 'string' && typeof msg.id !== 'number') {
-    throw bad('"id" must be a string or a number.', '"id" precisa ser uma string ou um número.');
+    throw bad(RPC_PROBLEMS.badId);
   }
   const paramsSchema = PARAMS_SCHEMA[msg.method];
   if (paramsSchema && msg.params === undefined) {
-    const call = msg.method === METHOD.callTool;
-    throw bad(`"${msg.method}" needs a "params" object${call ? ' with "name" and "arguments"' : ''}.`,
-      `"${msg.method}" precisa de um objeto "params"${call ? ' com "name" e "arguments"' : ''}.`, ErrorCode.InvalidParams);
+    throw bad(RPC_PROBLEMS.paramsMissing(msg.method, msg.method === METHOD.callTool), ErrorCode.InvalidParams);
   }
   if (msg.method === METHOD.callTool && typeof (msg.params as Record<string, unknown>).name !== 'string') {
-    throw bad('"params.name" must name the tool: "execute" or "search".', '"params.name" precisa nomear a ferramenta: "execute" ou "search".', ErrorCode.InvalidParams);
+    throw bad(RPC_PROBLEMS.noToolName, ErrorCode.InvalidParams);
   }
   const checked = paramsSchema?.safeParse(msg.params);
   if (checked && !checked.success) {
     const problems = checked.error.issues.map((i) => `params.${i.path.join('.')}: ${i.message}`).join('; ');
-    throw bad(`"params" of ${msg.method} does not match the protocol: ${problems}.`, `"params" de ${msg.method} não segue o protocolo: ${problems}.`, ErrorCode.InvalidParams);
+    throw bad(RPC_PROBLEMS.paramsMismatch(msg.method, problems), ErrorCode.InvalidParams);
   }
   return msg as JsonRpcRequest;
 }

@@ -1,9 +1,9 @@
 // The JSON-RPC message of a POST: the body read as JSON within the size limit, the MCP-Protocol-Version header
 // checked, the envelope checked. A message JSON-RPC cannot process is answered here, as a JSON-RPC error.
 import type Koa from 'koa';
-import { l10n } from '../../runtime-api/index.ts';
 import { readJson } from '../http/body.ts';
 import { checkEnvelope, ErrorCode, parseError, RpcProblem, SUPPORTED_PROTOCOL_VERSIONS, type JsonRpcRequest } from './protocol.ts';
+import { RPC_PROBLEMS } from './messages.ts';
 
 /** The message, or null when a JSON-RPC error was already written (malformed JSON or envelope). */
 export async function readMessage(ctx: Koa.Context, limit: number): Promise<JsonRpcRequest | null> {
@@ -11,8 +11,7 @@ export async function readMessage(ctx: Koa.Context, limit: number): Promise<Json
     const body = await readJson(ctx, limit, parseError);
     const version = ctx.get('mcp-protocol-version');
     if (version && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-      throw new RpcProblem(ErrorCode.InvalidRequest, l10n(`Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-        `MCP-Protocol-Version ${version} não suportada; suportadas: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`));
+      throw new RpcProblem(ErrorCode.InvalidRequest, RPC_PROBLEMS.unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
     }
     return checkEnvelope(body);
   } catch (err) {

@@ -1,16 +1,13 @@
 // A scope refusal over MCP is a step-up challenge: 403 INSUFFICIENT_SCOPE whose WWW-Authenticate names the scopes to
 // ask for, the token's own ones plus the one missing (offline_access included, so a step-up keeps the refresh token).
 import type Koa from 'koa';
-import { ServiceError, l10n } from '../../runtime-api/index.ts';
+import type { ServiceError } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { wwwAuthenticate } from '../auth/token-caller.ts';
+import { stepUpRequired } from './messages.ts';
 
 export function insufficientScope(deps: AppDeps, ctx: Koa.Context, needed: string): ServiceError {
   const held = (ctx.state.token?.claims.scope ?? '').split(' ').filter(Boolean);
   const scope = [...new Set([...held, needed])].join(' ');
-  return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(`This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
-      `Esta chamada exige o escopo ${needed}; peça um token com scope "${scope}" (dentro do maxScopes da organização).`),
-    headers: { 'WWW-Authenticate': wwwAuthenticate(deps, `, error="insufficient_scope", scope="${scope}"`, ctx.path) },
-  });
+  return stepUpRequired(needed, scope, wwwAuthenticate(deps, `, error="insufficient_scope", scope="${scope}"`, ctx.path));
 }

@@ -2,7 +2,7 @@
 // the bindings (server/console/views.ts), forms run the actions of server/console/actions.ts. Session cookie only.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { ServiceError, type Locale, endSession, tr } from '../../runtime-api/index.ts';
+import { type ServiceError, type Locale, endSession } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { isForm, readFormText } from '../http/body.ts';
@@ -14,7 +14,9 @@ import { CONSOLE_HOME, CONSOLE_PATHS, type ConsolePageName } from '../pages/cons
 import { CONSOLE_CSS, CONSOLE_JS } from '../pages/console/assets.ts';
 import { CONSOLE_ACTIONS, type ConsoleAction } from '../console/actions.ts';
 import { consoleSession, requireConsolePost } from '../console/session.ts';
-import { PAGE_TITLES, showConsolePage } from '../console/views.ts';
+import { showConsolePage } from '../console/views.ts';
+import { formTypeRequired } from '../console/messages.ts';
+import { PAGE_TITLES } from '../pages/console/texts.ts';
 import { sessionOf } from '../http/request-state.ts';
 
 const FORM_MAX_BYTES = 16 * 1024;
@@ -24,11 +26,7 @@ const PageQuery = v.object({ lang: v.optional(v.string()), done: v.optional(v.st
 const SESSION_ONLY = 'Session cookie only: a Bearer token is refused with 401, and a browser without a session is sent to the sign-in page.';
 
 async function readForm(ctx: Koa.Context): Promise<URLSearchParams> {
-  if (!isForm(ctx)) {
-    throw new ServiceError('unsupported_media_type', {
-      resolution: tr(ctx.state.locale, 'Console forms are sent as application/x-www-form-urlencoded.', 'Os formulários do console são enviados como application/x-www-form-urlencoded.'),
-    });
-  }
+  if (!isForm(ctx)) throw formTypeRequired(ctx.state.locale);
   return new URLSearchParams(await readFormText(ctx, FORM_MAX_BYTES));
 }
 
@@ -42,7 +40,7 @@ function errorText(error: ServiceError, locale: Locale): string {
 export function consoleRoutes(deps: AppDeps): RouteDef[] {
   const page = (name: ConsolePageName): RouteDef => defineRoute({
     method: 'GET', path: CONSOLE_PATHS[name], operationId: `console${name[0].toUpperCase()}${name.slice(1)}Page`,
-    summary: `Console page: ${PAGE_TITLES[name][0].toLowerCase()}`,
+    summary: `Console page: ${PAGE_TITLES[name]['en-US'].toLowerCase()}`,
     description: `${SESSION_ONLY} Localized by \`lang\` (else Accept-Language).`,
     tags: ['console'], auth: 'none', query: PageQuery,
     responses: { 200: { description: 'The page.', contentType: 'text/html' }, 303: { description: 'Not signed in: to the sign-in page, which brings you back.', headers: { Location: 'The sign-in page.' } } },
@@ -57,7 +55,7 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
         return;
       }
       const done = CONSOLE_ACTIONS.find((a) => a.name === ctx.query.done && a.page === name);
-      await showConsolePage(deps, ctx, name, { ...session, caller: { ...session.caller, locale } }, locale, done ? { notice: tr(locale, ...done.notice) } : {});
+      await showConsolePage(deps, ctx, name, { ...session, caller: { ...session.caller, locale } }, locale, done ? { notice: done.notice[locale] } : {});
     },
   });
 
@@ -89,7 +87,7 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
         return;
       }
       if (shown) {
-        await showConsolePage(deps, ctx, a.page, s, locale, { notice: tr(locale, ...a.notice), newKey: shown.newKey });
+        await showConsolePage(deps, ctx, a.page, s, locale, { notice: a.notice[locale], newKey: shown.newKey });
         return;
       }
       ctx.status = 303;

@@ -1,60 +1,43 @@
-// User-facing texts live in one module per area, both languages side by side: the code of an area listed here makes
-// no l10n()/tr() call of its own (it throws or shows what its messages module names), and every pair in a messages
-// module is filled in both languages and translated. Areas not listed yet still write their pairs inline.
+// User-facing texts live in one module per area, both languages side by side: no other file of runtime-api/ or
+// server/ makes an l10n()/tr() call of its own (it throws or shows what its area's messages module names), and every
+// pair in a messages module is filled in both languages and translated.
 import t from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Parser } from 'acorn';
+import { ERROR_TABLE } from '../../runtime-api/errors.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-interface Area {
-  /** Where the area's texts live; the only files of the area that may pair texts. */
-  messages: string[];
-  /** The area's code: files, or folders (ending in `/`) whose .ts files all count. */
-  code: string[];
-}
-
-const AREAS: Record<string, Area> = {
-  files: {
-    messages: ['runtime-api/services/files-messages.ts'],
-    code: [
-      'runtime-api/services/uploads.ts', 'runtime-api/services/trash.ts', 'runtime-api/services/files.ts', 'runtime-api/services/quota.ts',
-      'runtime-api/bindings/files/', 'runtime-api/bindings/uploads/',
-    ],
-  },
-  organizations: {
-    messages: ['runtime-api/services/organization-messages.ts'],
-    code: [
-      'runtime-api/services/membership.ts', 'runtime-api/services/invitations.ts', 'runtime-api/services/organization-create.ts',
-      'runtime-api/bindings/organization/', 'runtime-api/bindings/mcp/', 'runtime-api/bindings/oauth/',
-    ],
-  },
-  spreadsheets: {
-    messages: ['runtime-api/services/spreadsheets/messages.ts'],
-    code: ['runtime-api/services/spreadsheets/', 'runtime-api/bindings/spreadsheets/'],
-  },
-  'HTTP plumbing': {
-    messages: ['server/http/messages.ts'],
-    code: [
-      'server/http/', 'server/middleware/origin.ts', 'server/middleware/rate-limit.ts', 'server/middleware/method-not-allowed.ts',
-      'server/middleware/error-handler.ts', 'server/oauth/limits.ts', 'server/ops/metrics-endpoint.ts',
-    ],
-  },
-  pages: {
-    messages: ['server/pages/texts.ts', 'server/pages/console/texts.ts'],
-    code: ['server/pages/'],
-  },
+/** Each area's messages modules: where its texts live. With SHARED_MESSAGES, the only files that may pair texts. */
+const MESSAGES: Record<string, string[]> = {
+  files: ['runtime-api/services/files-messages.ts'],
+  organizations: ['runtime-api/services/organization-messages.ts'],
+  spreadsheets: ['runtime-api/services/spreadsheets/messages.ts'],
+  identity: ['runtime-api/identity/messages.ts'],
+  execution: ['runtime-api/execution/messages.ts'],
+  'binding authorization': ['runtime-api/invoke-messages.ts'],
+  MCP: ['server/mcp/messages.ts'],
+  transfers: ['server/routes/transfers/messages.ts'],
+  'sign-in endpoints': ['server/routes/auth/sign-in/messages.ts'],
+  OAuth: ['server/oauth/messages.ts'],
+  console: ['server/console/messages.ts', 'server/pages/console/texts.ts'],
+  'HTTP plumbing': ['server/http/messages.ts'],
+  pages: ['server/pages/texts.ts'],
 };
 
 /**
- * Modules that are their own place for the texts they hold (their pairs are checked all the same): identity's
- * messages, the database's refusals beside the SQLSTATE mapping, and the list convention's cursor refusal.
+ * Modules that are their own place for the texts they hold (their pairs are checked all the same): the generic error
+ * table (where l10n and tr are defined), the database's refusals beside the SQLSTATE mapping, and the list
+ * convention's cursor refusal.
  */
 const SHARED_MESSAGES = [
-  'runtime-api/identity/messages.ts', 'runtime-api/store/errors.ts', 'runtime-api/list-page.ts',
+  'runtime-api/errors.ts', 'runtime-api/store/errors.ts', 'runtime-api/list-page.ts',
 ];
+
+/** The code held to it: every .ts file of these folders, so that a new file cannot start pairing texts inline. */
+const CODE = ['runtime-api/', 'server/'];
 
 /** English texts that are rightly the same in pt-BR (names, codes, loanwords). */
 const SAME_IN_BOTH = new Set<string>(['Console', 'E-mail', 'Via']);
@@ -84,19 +67,27 @@ function* walk(node: unknown): Generator<Node> {
 
 const lineAt = (source: string, offset: number) => source.slice(0, offset).split('\n').length;
 
-/** Every `l10n(en, pt)` and `tr(locale, en, pt)` call in the file. */
-function pairCalls(file: string): { source: string; calls: Pair[] } {
+/**
+ * Every `l10n(en, pt)` and `tr(locale, en, pt)` call in the file (`calls`), and the error table's rows (`rows`):
+ * `entry(status, shape, [message, resolution], [mensagem, resolução])` pairs each text by its position.
+ */
+function pairCalls(file: string): { source: string; calls: Pair[]; rows: Pair[] } {
   const { source, ast } = parse(file);
-  const calls: Pair[] = [];
+  const calls: Pair[] = [], rows: Pair[] = [];
   for (const node of walk(ast)) {
     if (node.type !== 'CallExpression') continue;
     const callee = node.callee as Node & { name?: string };
     const args = node.arguments as Node[];
-    if (callee.type !== 'Identifier') continue;
-    if (callee.name === 'l10n') calls.push({ line: lineAt(source, node.start), en: args[0], pt: args[1] });
-    if (callee.name === 'tr') calls.push({ line: lineAt(source, node.start), en: args[1], pt: args[2] });
+    if (callee.type !== 'Identifier' || !['l10n', 'tr', 'entry'].includes(callee.name!)) continue;
+    const line = lineAt(source, node.start);
+    if (callee.name === 'l10n') calls.push({ line, en: args[0], pt: args[1] });
+    if (callee.name === 'tr') calls.push({ line, en: args[1], pt: args[2] });
+    if (callee.name === 'entry' && args[2]?.type === 'ArrayExpression' && args[3]?.type === 'ArrayExpression') {
+      const en = args[2].elements as Node[], pt = args[3].elements as Node[];
+      en.forEach((text, i) => rows.push({ line, en: text, pt: pt[i] }));
+    }
   }
-  return { source, calls };
+  return { source, calls, rows };
 }
 
 const isText = (n: Node | undefined) => !!n && ((n.type === 'Literal' && typeof n.value === 'string') || n.type === 'TemplateLiteral');
@@ -108,21 +99,25 @@ function isEmpty(n: Node): boolean {
   return (n.expressions as unknown[]).length === 0 && quasis.every((q) => q.value.cooked.trim() === '');
 }
 
-t.test('an area\'s code pairs no texts of its own: they are in its messages module', async (t) => {
-  for (const [name, area] of Object.entries(AREAS)) {
-    const messages = new Set(area.messages);
-    const code = area.code.flatMap(filesOf).filter((f) => !messages.has(f));
-    t.ok(code.length > 0, `${name}: ${code.length} files read`);
-    const inline = code.flatMap((file) => pairCalls(file).calls.map((c) => `${file}:${c.line}`));
-    t.same(inline, [], `${name}: name a text of ${area.messages.join(', ')} instead of writing l10n()/tr() here`);
-  }
+const messageModules = [...Object.values(MESSAGES).flat(), ...SHARED_MESSAGES];
+
+/** The files held to it: every file of CODE but the messages modules. */
+function codeFiles(): string[] {
+  const modules = new Set(messageModules);
+  return CODE.flatMap(filesOf).filter((f) => !modules.has(f));
+}
+
+t.test('code pairs no texts of its own: they are in its area\'s messages module', async (t) => {
+  const code = codeFiles();
+  t.ok(code.length > 200, `${code.length} files read`);
+  const inline = code.flatMap((file) => pairCalls(file).calls.map((c) => `${file}:${c.line}`));
+  t.same(inline, [], 'name a text of the area\'s messages module (MESSAGES) instead of writing l10n()/tr() here');
 });
 
 t.test('each messages module fills every pair in both languages and translates it', async (t) => {
-  const modules = [...Object.values(AREAS).flatMap((a) => a.messages), ...SHARED_MESSAGES];
-  for (const file of modules) {
-    const { source, calls } = pairCalls(file);
-    const texts = calls.filter((c) => isText(c.en) && isText(c.pt));
+  for (const file of messageModules) {
+    const { source, calls, rows } = pairCalls(file);
+    const texts = [...calls, ...rows].filter((c) => isText(c.en) && isText(c.pt));
     t.ok(texts.length > 0, `${file}: ${texts.length} pairs of texts`);
     const problems: string[] = [];
     for (const { line, en, pt } of texts) {
@@ -141,4 +136,8 @@ t.test('the checks see what they look for', async (t) => {
   t.notOk(isEmpty(template), 'a template with an interpolation has text');
   t.notOk(isEmpty(filled));
   t.ok(filesOf('runtime-api/bindings/files/').includes('runtime-api/bindings/files/files_update.ts'), 'a folder lists its files');
+  const code = codeFiles();
+  t.ok(code.includes('runtime-api/services/spreadsheets/xlsx.ts') && code.includes('server/routes/transfers/upload-part.ts'), 'nested folders are read');
+  t.notOk(code.includes('server/mcp/messages.ts'), 'a messages module is not code');
+  t.equal(pairCalls('runtime-api/errors.ts').rows.length, 2 * Object.keys(ERROR_TABLE).length, 'every row of the error table: its message and its resolution');
 });

@@ -1,6 +1,6 @@
 // Executions one token may have running at once: a per-token tool-call limit besides the global rate limit, so one
 // agent firing calls in parallel cannot hold the organization's whole share of the sandbox.
-import { ServiceError, l10n } from '../../../runtime-api/index.ts';
+import { tooManyExecutions } from '../messages.ts';
 
 const MAX_CONCURRENT_PER_TOKEN = 16;
 
@@ -8,12 +8,7 @@ export function perTokenLimit() {
   const inFlight = new Map<string, number>();
   return async function within<T>(key: string, run: () => Promise<T>): Promise<T> {
     const running = inFlight.get(key) ?? 0;
-    if (running >= MAX_CONCURRENT_PER_TOKEN) {
-      throw new ServiceError('rate_limited', {
-        resolution: l10n(`At most ${MAX_CONCURRENT_PER_TOKEN} executions may run at once per token; wait for one to finish.`,
-          `No máximo ${MAX_CONCURRENT_PER_TOKEN} execuções podem rodar ao mesmo tempo por token; espere uma terminar.`),
-        headers: { 'Retry-After': '1' } });
-    }
+    if (running >= MAX_CONCURRENT_PER_TOKEN) throw tooManyExecutions(MAX_CONCURRENT_PER_TOKEN);
     inFlight.set(key, running + 1);
     try {
       return await run();

@@ -1,5 +1,6 @@
-// The console's texts, one table per page (and the frame around them), both languages side by side. Pages escape
-// them as they show them; names, e-mails and sizes are interpolated as given. Role names are the runtime API's.
+// The console's texts, one table per page (and the frame around them, the page titles and the forms' notices), both
+// languages side by side. Pages escape them as they show them; names, e-mails and sizes are interpolated as given.
+// Role names are the runtime API's.
 import { l10n, type Localized } from '../../../runtime-api/index.ts';
 
 export const FRAME = {
@@ -15,6 +16,31 @@ export const FRAME = {
   /** Pages of an organization, for a session that has none active. */
   chooseOrganization: l10n('Choose or create an organization first.', 'Escolha ou crie uma organização antes.'),
   goHome: l10n('Go to the console home', 'Ir para o início do console'),
+};
+
+/** Each page's title; its route's OpenAPI summary reads the English one. */
+export const PAGE_TITLES = {
+  home: l10n('Your workspace', 'Seu espaço de trabalho'),
+  members: l10n('Members and invitations', 'Membros e convites'),
+  files: l10n('Files at a glance', 'Arquivos em resumo'),
+  agents: l10n('Agents and access', 'Agentes e acesso'),
+};
+
+/** What a form's page says once its action is done, one per action. */
+export const NOTICES = {
+  organizationCreated: l10n('Organization created.', 'Organização criada.'),
+  organizationSwitched: l10n('Active organization changed.', 'Organização ativa alterada.'),
+  invitationAccepted: l10n('You joined the organization.', 'Você entrou na organização.'),
+  invitationDeclined: l10n('You declined the invitation.', 'Você recusou o convite.'),
+  invitationSent: l10n('Invitation sent.', 'Convite enviado.'),
+  invitationCancelled: l10n('Invitation cancelled.', 'Convite cancelado.'),
+  roleChanged: l10n('Role changed.', 'Papel alterado.'),
+  memberRemoved: l10n('Member removed.', 'Membro removido.'),
+  fileRestored: l10n('File restored.', 'Arquivo restaurado.'),
+  grantRevoked: l10n('Access revoked.', 'Acesso revogado.'),
+  mcpAccessSaved: l10n('MCP access saved.', 'Acesso MCP salvo.'),
+  apiKeyCreated: l10n('API key created.', 'Chave de API criada.'),
+  apiKeyRevoked: l10n('API key revoked.', 'Chave de API revogada.'),
 };
 
 export const HOME = {

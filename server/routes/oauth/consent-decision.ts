@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../deps.ts';
 import { invokeDeps } from '../../deps.ts';
 import { defineRoute, type RouteDef } from '../../http/route.ts';
-import { type Caller, type ClientRow, type Locale, ServiceError, tr, findClient, invoke, organization_create } from '../../../runtime-api/index.ts';
+import { type Caller, type ClientRow, type Locale, ServiceError, findClient, invoke, organization_create } from '../../../runtime-api/index.ts';
 import { checkOrigin } from '../../middleware/origin.ts';
 import { pageLocale } from '../../pages/layout.ts';
 import { oauthConsentPage, oauthErrorPage } from '../../pages/oauth-pages.ts';
@@ -14,6 +14,7 @@ import { approveConsent, consentOrganizations } from '../../oauth/consent.ts';
 import { OAuthError } from '../../oauth/errors.ts';
 import { readForm, type Form } from '../../oauth/form.ts';
 import { OAUTH_PATHS } from '../../oauth/metadata.ts';
+import { CONSENT_REFUSALS } from '../../oauth/messages.ts';
 import { redirectToClient } from './redirect-to-client.ts';
 
 const ConsentBody = v.object({
@@ -41,7 +42,7 @@ function requireThisSite(deps: AppDeps, ctx: Koa.Context, locale: Locale): void 
   try {
     checkOrigin(ctx, deps.config);
   } catch (err) {
-    if (err instanceof ServiceError) throw forbidden(tr(locale, 'The consent form must be sent from this site.', 'O formulário de consentimento precisa ser enviado deste site.'));
+    if (err instanceof ServiceError) throw forbidden(CONSENT_REFUSALS.notThisSite[locale]);
     throw err;
   }
 }
@@ -59,16 +60,16 @@ function signedIn(ctx: Koa.Context, locale: Locale): { sessionId: string; caller
   const session = ctx.state.session;
   const caller = ctx.state.caller;
   if (!session || caller?.kind !== 'session') {
-    throw forbidden(tr(locale, 'You are not signed in (or your session ended); go back to the application and start again.', 'Você não está conectado (ou sua sessão terminou); volte ao aplicativo e comece de novo.'));
+    throw forbidden(CONSENT_REFUSALS.notSignedIn[locale]);
   }
   return { sessionId: session.id, caller };
 }
 
 /** The authorization request the consent page was shown for, carried by its CSRF ticket. */
 async function openTicket(deps: AppDeps, form: Form, sessionId: string, locale: Locale): Promise<TicketClaims> {
-  if (!form.csrf_token) throw forbidden(tr(locale, 'The consent form is missing its security token.', 'Falta o token de segurança do formulário de consentimento.'));
+  if (!form.csrf_token) throw forbidden(CONSENT_REFUSALS.noTicket[locale]);
   const ticket = await openConsentTicket(deps, form.csrf_token, sessionId);
-  if (!ticket) throw forbidden(tr(locale, 'The consent form is invalid or expired, or belongs to another session; go back to the application and start again.', 'O formulário de consentimento é inválido, expirou ou pertence a outra sessão; volte ao aplicativo e comece de novo.'));
+  if (!ticket) throw forbidden(CONSENT_REFUSALS.badTicket[locale]);
   return ticket;
 }
 
@@ -117,7 +118,7 @@ async function decide(deps: AppDeps, ctx: Koa.Context, locale: Locale): Promise<
   const approval = await approveConsent(deps, {
     client, userId: caller.userId, orgId: form.organization_id ?? '', requested: ticket.scp.split(' '), resource: ticket.res, redirectUri: ticket.ruri, codeChallenge: ticket.cc,
   });
-  if ('notMember' in approval) throw new Refused('invalid_request', tr(locale, 'Choose an organization you belong to.', 'Escolha uma organização da qual você faz parte.'));
+  if ('notMember' in approval) throw new Refused('invalid_request', CONSENT_REFUSALS.notMember[locale]);
   if ('denied' in approval) return back({ error: 'access_denied', error_description: approval.denied });
   back({ code: approval.code });
 }

@@ -2,16 +2,12 @@
 // membership rules and errors, plus the organization's MCP access), and parse their path parameters.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { type Binding, type Caller, type Scope, ServiceError, authorize, describeIssues, l10n } from '../../../runtime-api/index.ts';
+import { type Binding, type Caller, type Scope, ServiceError, authorize, describeIssues } from '../../../runtime-api/index.ts';
+import { transfersRevoked } from './messages.ts';
 
 export function transferAccess(ctx: Koa.Context, name: string, scope: Scope): Caller {
   const caller = ctx.state.caller as Caller;
-  if (ctx.state.token?.mcp?.state === 'revoked') {
-    throw new ServiceError('MCP_ACCESS_REVOKED', {
-      resolution: l10n('An owner or admin of the organization must restore its MCP access before files can be transferred.',
-        'Um proprietário ou administrador da organização precisa restaurar o acesso MCP antes que arquivos possam ser transferidos.'),
-    });
-  }
+  if (ctx.state.token?.mcp?.state === 'revoked') throw transfersRevoked();
   authorize({ name, scope, needsOrganization: true, sessionOnly: false } as Binding, caller);
   return caller;
 }

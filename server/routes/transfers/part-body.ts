@@ -1,10 +1,8 @@
 // Reading an upload part's body straight into a pooled buffer, without koa-body (bench/part-body.ts shows why).
 import type Koa from 'koa';
 import { copyInto } from '../../http/part-checksums.ts';
-import { ServiceError, l10n } from '../../../runtime-api/index.ts';
 import { release } from './chunk-memory.ts';
-
-const BODY_INCOMPLETE = l10n('The request body was not received completely.', 'O corpo da requisição não foi recebido por completo.');
+import { partBodyIncomplete } from './messages.ts';
 
 export interface ReadResult { length: number; overflow: boolean }
 
@@ -15,7 +13,7 @@ export interface ReadResult { length: number; overflow: boolean }
  */
 export function readBody(req: Koa.Context['req'], buf: Buffer, expected: number): Promise<ReadResult> {
   return new Promise((resolve, reject) => {
-    if (req.destroyed) { reject(new ServiceError('invalid_request', { resolution: BODY_INCOMPLETE })); return; }
+    if (req.destroyed) { reject(partBodyIncomplete()); return; }
     let length = 0;
     const cleanup = () => {
       req.off('data', onData);
@@ -35,7 +33,7 @@ export function readBody(req: Koa.Context['req'], buf: Buffer, expected: number)
       if (sole) release(chunk);
     };
     const onEnd = () => { cleanup(); resolve({ length, overflow: false }); };
-    const onError = (err: Error) => { cleanup(); reject(new ServiceError('invalid_request', { resolution: BODY_INCOMPLETE, cause: err })); };
+    const onError = (err: Error) => { cleanup(); reject(partBodyIncomplete(err)); };
     const onClose = () => { if (!req.complete) onError(new Error('client closed the request')); };
     req.on('data', onData);
     const sole = req.listenerCount('data') === 1;

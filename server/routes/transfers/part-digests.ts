@@ -1,7 +1,8 @@
 // The digests a part may carry (Content-MD5, RFC 9530 Content-Digest), which hashes that calls for, and the check
 // of the computed sums against them.
 import type { HashName, PartChecksums } from '../../http/part-checksums.ts';
-import { ServiceError, hexCrc, l10n } from '../../../runtime-api/index.ts';
+import { hexCrc } from '../../../runtime-api/index.ts';
+import { digestMalformed, digestMismatch } from './messages.ts';
 
 export interface Digests {
   md5?: Buffer;
@@ -9,29 +10,22 @@ export interface Digests {
   sha512?: Buffer;
 }
 
-function badDigest(header: string): ServiceError {
-  return new ServiceError('invalid_request', {
-    resolution: l10n(`The ${header} header is malformed: send Content-MD5: <base64 MD5> or Content-Digest: sha-256=:<base64>: (RFC 9530).`,
-      `O cabeçalho ${header} está malformado: envie Content-MD5: <base64 MD5> ou Content-Digest: sha-256=:<base64>: (RFC 9530).`),
-  });
-}
-
 /** Content-MD5 (base64) and RFC 9530 Content-Digest (sha-256 and sha-512; other algorithms are ignored). */
 export function parseDigests(md5Header: string, digestHeader: string): Digests {
   const out: Digests = {};
   if (md5Header) {
     const md5 = Buffer.from(md5Header.trim(), 'base64');
-    if (md5.length !== 16) throw badDigest('Content-MD5');
+    if (md5.length !== 16) throw digestMalformed('Content-MD5');
     out.md5 = md5;
   }
   if (digestHeader) {
     for (const member of digestHeader.split(',')) {
       const m = /^\s*([a-z0-9-]+)\s*=\s*:([A-Za-z0-9+/]*={0,2}):\s*(;.*)?$/i.exec(member);
-      if (!m) throw badDigest('Content-Digest');
+      if (!m) throw digestMalformed('Content-Digest');
       const alg = m[1].toLowerCase();
       const value = Buffer.from(m[2], 'base64');
-      if (alg === 'sha-256') { if (value.length !== 32) throw badDigest('Content-Digest'); out.sha256 = value; }
-      if (alg === 'sha-512') { if (value.length !== 64) throw badDigest('Content-Digest'); out.sha512 = value; }
+      if (alg === 'sha-256') { if (value.length !== 32) throw digestMalformed('Content-Digest'); out.sha256 = value; }
+      if (alg === 'sha-512') { if (value.length !== 64) throw digestMalformed('Content-Digest'); out.sha512 = value; }
     }
   }
   return out;
@@ -55,12 +49,6 @@ export function verifiedSums(sums: PartChecksums, digests: Digests, partNumber: 
   const mismatch = (digests.md5 && !sums.hashes.md5!.equals(digests.md5) && 'Content-MD5')
     || (digests.sha256 && !sha256Digest!.equals(digests.sha256) && 'Content-Digest sha-256')
     || (digests.sha512 && !sums.hashes.sha512!.equals(digests.sha512) && 'Content-Digest sha-512');
-  if (mismatch) {
-    throw new ServiceError('part_mismatch', {
-      resolution: l10n(`The ${mismatch} does not match the bytes received for part ${partNumber}; nothing was stored. Send the part again.`,
-        `O ${mismatch} não corresponde aos bytes recebidos na parte ${partNumber}; nada foi gravado. Envie a parte de novo.`),
-      details: { partNumber, digest: mismatch },
-    });
-  }
+  if (mismatch) throw digestMismatch(mismatch, partNumber);
   return { crc32: hexCrc(sums.crc32), sha256: sha256Digest ? sha256Digest.toString('hex') : null };
 }

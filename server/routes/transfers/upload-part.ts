@@ -6,11 +6,12 @@ import * as v from 'valibot';
 import { partChecksummer } from '../../http/part-checksums.ts';
 import { defineRoute, type RouteDef } from '../../http/route.ts';
 import type { AppDeps } from '../../deps.ts';
-import { ServiceError, l10n, type Localized, MAX_PARTS, PART_SIZE, partTarget, storePart, UploadId } from '../../../runtime-api/index.ts';
+import { ServiceError, type Localized, MAX_PARTS, PART_SIZE, partTarget, storePart, UploadId } from '../../../runtime-api/index.ts';
 import { parseParams, transferAccess } from './access.ts';
 import { bufferPool } from './buffer-pool.ts';
 import { readBody } from './part-body.ts';
 import { hashesToCompute, parseDigests, verifiedSums } from './part-digests.ts';
+import { PART_RECEIVED, octetStreamRequired, partSizeMismatch } from './messages.ts';
 
 const PartParams = v.object({
   uploadId: UploadId,
@@ -36,26 +37,21 @@ function requireOctetStream(ctx: Koa.Context): void {
   const type = (ctx.get('content-type') || '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/octet-stream') {
     ctx.set('Connection', 'close');
-    throw new ServiceError('unsupported_media_type', { resolution: l10n('Send the part as Content-Type: application/octet-stream.', 'Envie a parte com Content-Type: application/octet-stream.') });
+    throw octetStreamRequired();
   }
 }
 
 function partMismatch(partNumber: number, expected: number, got: Localized, ctx: Koa.Context, bodyUnread: boolean): ServiceError {
   // An unread body would otherwise be drained first; closing is cheaper and ends an oversized send early.
   if (bodyUnread) ctx.set('Connection', 'close');
-  return new ServiceError('part_mismatch', {
-    resolution: l10n(
-      `Part ${partNumber} must be exactly ${expected} bytes (${expected === PART_SIZE ? 'every part but the last is 8,388,608 bytes' : 'the final part carries the remainder'}); ${got['en-US']}. Nothing was stored.`,
-      `A parte ${partNumber} precisa ter exatamente ${expected} bytes (${expected === PART_SIZE ? 'toda parte, exceto a última, tem 8.388.608 bytes' : 'a parte final leva o restante'}); ${got['pt-BR']}. Nada foi gravado.`),
-    details: { partNumber, expectedBytes: expected },
-  });
+  return partSizeMismatch(partNumber, expected, got);
 }
 
 /** A Content-Length that cannot be the part's is refused before a byte of the body is read. */
 function checkDeclaredLength(ctx: Koa.Context, partNumber: number, expectedBytes: number): void {
   const declared = ctx.get('content-length');
   if (declared !== '' && Number(declared) !== expectedBytes) {
-    throw partMismatch(partNumber, expectedBytes, l10n(`this request declares ${declared}`, `esta requisição declara ${declared}`), ctx, true);
+    throw partMismatch(partNumber, expectedBytes, PART_RECEIVED.declared(declared), ctx, true);
   }
 }
 
@@ -63,7 +59,7 @@ function checkDeclaredLength(ctx: Koa.Context, partNumber: number, expectedBytes
 async function receivePart(ctx: Koa.Context, buf: Buffer, partNumber: number, expectedBytes: number): Promise<Buffer> {
   const got = await readBody(ctx.req, buf, expectedBytes);
   if (got.overflow || got.length !== expectedBytes) {
-    throw partMismatch(partNumber, expectedBytes, got.overflow ? l10n('more bytes arrived', 'chegaram mais bytes') : l10n(`${got.length} arrived`, `chegaram ${got.length}`), ctx, got.overflow);
+    throw partMismatch(partNumber, expectedBytes, got.overflow ? PART_RECEIVED.overflow : PART_RECEIVED.short(got.length), ctx, got.overflow);
   }
   return buf.subarray(0, got.length);
 }

@@ -1,13 +1,14 @@
 // POST /auth/sign-in/magic-link: mail a one-time sign-in link. The same answer for every well-formed address (no
 // account enumeration), limited per address and per client IP.
 import * as v from 'valibot';
-import { ServiceError, type Locale, tr, normalizeEmail, requestMagicLink, sameSitePath, EmailSchema } from '../../../../runtime-api/index.ts';
+import { type ServiceError, type Locale, normalizeEmail, requestMagicLink, sameSitePath, EmailSchema } from '../../../../runtime-api/index.ts';
 import type { AppDeps } from '../../../deps.ts';
 import { defineRoute, type RouteDef } from '../../../http/route.ts';
 import { readJson } from '../../../http/body.ts';
 import { validateIn } from '../../../i18n/validation.ts';
 import { memoryRateLimitStore, postgresRateLimitStore, type RateLimitStore } from '../../../middleware/rate-limit.ts';
 import { CONSOLE_HOME } from '../../../pages/console/layout.ts';
+import { callbackNotThisSite, tooManySignInLinks } from './messages.ts';
 
 /** Sending limits (besides the global 120/min): per normalized address and per client IP, in a 15-minute window. */
 export const MAGIC_LINK_LIMITS = { perEmail: 5, perIp: 50, windowMs: 15 * 60_000 };
@@ -20,22 +21,13 @@ const SignInBody = v.object({
 
 function tooMany(locale: Locale, resetAt: number, now: number): ServiceError {
   const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
-  return new ServiceError('rate_limited', {
-    resolution: tr(locale, `Too many sign-in links requested; wait ${seconds} s and try again.`,
-      `Foram pedidos links de acesso demais; espere ${seconds} s e tente de novo.`),
-    headers: { 'Retry-After': String(seconds) },
-  });
+  return tooManySignInLinks(locale, seconds);
 }
 
 /** Where the link lands: the console unless the request names a path on this site; another site is refused. */
 function returnPath(deps: AppDeps, locale: Locale, callbackURL: string | undefined): string {
   const returnTo = callbackURL === undefined ? CONSOLE_HOME : sameSitePath(callbackURL, deps.config.publicBaseUrl);
-  if (returnTo === null) {
-    throw new ServiceError('invalid_input', {
-      resolution: tr(locale, '`callbackURL`: must be a path on this site (e.g. /app), never another site.',
-        '`callbackURL`: precisa ser um caminho deste site (ex.: /app), nunca outro site.'),
-    });
-  }
+  if (returnTo === null) throw callbackNotThisSite(locale);
   return returnTo;
 }
 

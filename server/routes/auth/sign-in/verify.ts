@@ -2,7 +2,7 @@
 // once, opens a fresh session and redirects to a same-site path only.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { ServiceError, type Locale, tr, MAGIC_TOKEN_MAX_LENGTH, sameSitePath, verifyMagicLink } from '../../../../runtime-api/index.ts';
+import { MAGIC_TOKEN_MAX_LENGTH, sameSitePath, verifyMagicLink } from '../../../../runtime-api/index.ts';
 import type { AppDeps } from '../../../deps.ts';
 import { defineRoute, type RouteDef } from '../../../http/route.ts';
 import { isForm, isJson, readFormText, readJson } from '../../../http/body.ts';
@@ -10,17 +10,11 @@ import { validateIn } from '../../../i18n/validation.ts';
 import { setSessionCookie } from '../../../auth/session.ts';
 import { magicLinkInvalidPage, magicLinkLandingPage } from '../../../pages/magic-link.ts';
 import { CONSOLE_HOME } from '../../../pages/console/layout.ts';
+import { signInLinkUnusable, verifyBodyType } from './messages.ts';
 
 const TokenSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(MAGIC_TOKEN_MAX_LENGTH));
 const VerifyQuery = v.object({ token: TokenSchema });
 const VerifyBody = v.object({ token: TokenSchema });
-
-function invalidToken(locale: Locale): ServiceError {
-  return new ServiceError('unauthorized', {
-    resolution: tr(locale, 'The sign-in link is invalid, expired or already used; request a new one (POST /auth/sign-in/magic-link).',
-      'O link de acesso é inválido, expirou ou já foi usado; peça um novo (POST /auth/sign-in/magic-link).'),
-  });
-}
 
 function wantsHtml(ctx: Koa.Context): boolean {
   return ctx.accepts('json', 'html') === 'html';
@@ -35,10 +29,7 @@ function isPrefetch(ctx: Koa.Context): boolean {
 async function readVerifyBody(ctx: Koa.Context): Promise<unknown> {
   if (isJson(ctx)) return readJson(ctx, 4096);
   if (isForm(ctx)) return Object.fromEntries(new URLSearchParams(await readFormText(ctx, 4096)));
-  throw new ServiceError('unsupported_media_type', {
-    resolution: tr(ctx.state.locale, 'Send the token as application/x-www-form-urlencoded or application/json.',
-      'Envie o token como application/x-www-form-urlencoded ou application/json.'),
-  });
+  throw verifyBodyType(ctx.state.locale);
 }
 
 /** Use the token: a fresh session cookie and a redirect to the return path, or "invalid" as a page or an error. */
@@ -47,7 +38,7 @@ async function signIn(deps: AppDeps, ctx: Koa.Context, token: string, redirectSt
   const result = await verifyMagicLink({ sql: deps.sql, clock: deps.clock, sessionTtlMs: config.sessionTtlMs }, token);
   if (!result) {
     if (wantsHtml(ctx)) return magicLinkInvalidPage(ctx);
-    throw invalidToken(ctx.state.locale);
+    throw signInLinkUnusable(ctx.state.locale);
   }
   setSessionCookie(ctx, config, result.token, config.sessionTtlMs);
   ctx.set('Cache-Control', 'no-store');
