@@ -19,7 +19,7 @@ const CPU_SAMPLE_MS = 25;
 
 /**
  * What a run needs of its execution: the server's own Execution (bridge.ts) in-process, or in a sandbox host
- * process a stand-in that forwards calls and logs to the server (host/child.ts).
+ * process a stand-in that forwards calls and logs to the server (sandbox-process/child/main.ts).
  */
 export interface RunTarget {
   readonly id: number;

@@ -4,7 +4,7 @@
 // happens when it dies: the guilty ones end (as memory_limit when memory killed it), the others run again when they
 // only read, or end as `crashed`, the death is reported with its reason and the principals to blame, and a
 // replacement starts with the same slots.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Execution } from '../bridge.ts';
@@ -15,11 +15,8 @@ import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
 import { CLOSED_REPLY, CULPRIT_MARK, OVER_LIMITS, decodeEnd, hostMemoryCapBytes } from './protocol.ts';
 import { MEMORY_LIMIT } from '../errors.ts';
 import type { RemoteSlot } from './remote-slot.ts';
-import type { SpawnSettings } from './sandbox-env.ts';
 
-const CHILD = new URL('./child.ts', import.meta.url).pathname;
 const PAGE = 4096;
-const ENV = '/usr/bin/env';
 /** A host dying this soon after its start is restarted after a growing pause (a host that cannot start at all). */
 const EARLY_DEATH_MS = 2000;
 const MAX_BACKOFF_MS = 5000;
@@ -73,23 +70,6 @@ export interface HostEvents {
   takeProcess(): ChildProcess;
   /** The tenant's scripts lately killed a host. */
   suspect(tenant: string): boolean;
-}
-
-/**
- * Starts a host process. `env -i`: its environment is exactly the allow-list, whatever a wrapper of spawn (a test
- * runner's NODE_OPTIONS preload, say) adds to the one we pass.
- */
-export function startHostProcess(config: ResolvedConfig, settings: SpawnSettings): ChildProcess {
-  const { onCatastrophicError, onHostCrash, ...plain } = config;
-  void onCatastrophicError; void onHostCrash;
-  const vars = Object.entries(settings.env).map(([k, v]) => `${k}=${v}`);
-  const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD, JSON.stringify(plain)], {
-    // Its stderr (V8's fatal-error reports) is kept, not printed: the tail goes with the death report.
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    env: {}, cwd: settings.cwd, uid: settings.uid, gid: settings.gid,
-  });
-  child.on('error', () => { /* a failed spawn: 'close' follows */ });
-  return child;
 }
 
 export class HostProcess {

@@ -1,15 +1,15 @@
 // A sandbox host process: owns isolates (engine Slots) and runs executions for the server's engine over the frames
 // of frames.ts on fd 3. It holds no bindings and no secrets: every host call and log line goes back to the server,
-// which owns the Execution (caps, logs, abort). Started by host-process.ts; see the protocol in protocol.ts.
+// which owns the Execution (caps, logs, abort). Started by ../sandbox-env.ts; see the protocol in ../protocol.ts.
 import net from 'node:net';
 import { writeSync } from 'node:fs';
-import { Slot, type SlotHooks } from '../slot.ts';
-import type { RunEnd, RunTarget } from '../run.ts';
-import type { EngineLimits, ResolvedConfig } from '../limits.ts';
-import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
-import { CLOSED_REPLY, CULPRIT_MARK, HEARTBEAT_MS, MAX_SERVER_FRAME, OVER_LIMITS, encodeEnd, hostMemoryCapBytes } from './protocol.ts';
-import { pinSelf } from './cpu-pinning.ts';
-import { applyIsolateFlags } from '../v8-flags.ts';
+import { Slot, type SlotHooks } from '../../slot.ts';
+import type { RunEnd, RunTarget } from '../../run.ts';
+import type { EngineLimits, ResolvedConfig } from '../../limits.ts';
+import { FrameWriter, SEP, fields, readFrames } from '../frames.ts';
+import { CLOSED_REPLY, CULPRIT_MARK, HEARTBEAT_MS, MAX_SERVER_FRAME, OVER_LIMITS, encodeEnd, hostMemoryCapBytes } from '../protocol.ts';
+import { pinSelf } from '../cpu-pinning.ts';
+import { applyIsolateFlags } from '../../v8-flags.ts';
 
 applyIsolateFlags();
 const FD = 3;
