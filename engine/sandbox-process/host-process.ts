@@ -14,7 +14,7 @@ import type { ExecutionError } from '../result.ts';
 import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
 import { CLOSED_REPLY, CULPRIT_MARK, OVER_LIMITS, decodeEnd, hostMemoryCapBytes } from './protocol.ts';
 import { MEMORY_LIMIT } from '../errors.ts';
-import type { RemoteSlot } from './remote-slot.ts';
+import type { RemoteSlot, SlotHost } from './remote-slot.ts';
 
 const PAGE = 4096;
 /** A host dying this soon after its start is restarted after a growing pause (a host that cannot start at all). */
@@ -72,7 +72,7 @@ export interface HostEvents {
   suspect(tenant: string): boolean;
 }
 
-export class HostProcess {
+export class HostProcess implements SlotHost {
   readonly index: number;
   readonly slots = new Map<number, RemoteSlot>();
   private readonly running = new Map<number, RemoteSlot>();
