@@ -129,14 +129,14 @@ export class RemoteSlot implements PoolSlot {
   }
 
   /**
-   * The host's CPU sample for the running execution (heartbeat). The host is less trusted than the server: a figure
-   * that is not a number, shrinks, or exceeds the run's wall time so far is ignored.
+   * The host's CPU sample for the running execution (heartbeat; null if it did not read). The host is less trusted
+   * than the server: a figure that is not a number, shrinks, or exceeds the run's wall time so far is ignored.
    */
-  sampledCpu(ms: number, idleAtReplies: number | null = null): void {
+  sampledCpu(ms: number | null, idleAtReplies: number | null = null): void {
     const current = this.current;
     if (!current) return;
     current.idleAtReplies = idleAtReplies !== null && Number.isInteger(idleAtReplies) ? idleAtReplies : null;
-    if (!Number.isFinite(ms) || ms < current.cpuMs || ms > performance.now() - current.startedAt) return;
+    if (ms === null || !Number.isFinite(ms) || ms < current.cpuMs || ms > performance.now() - current.startedAt) return;
     current.cpuMs = ms;
   }
 
