@@ -226,7 +226,7 @@ export async function main(): Promise<void> {
   const config = { ...loadConfig({}).engine, queueMax: 32, onHostCrash: (d: unknown) => process.stderr.write(`host died: ${JSON.stringify(d)}\n`) };
   const pool = createEngine(config);
   const inProcess = createEngine({ ...config, hosts: 0 });
-  // The default pins each host to a CPU where it can (engine/host/cpu-pinning.ts); the same pool unpinned, for reference.
+  // The default pins each host to a CPU where it can (engine/sandbox-process/cpu-pinning.ts); the same pool unpinned, for reference.
   const unpinned = createEngine({ ...config, pinHosts: false });
   await Promise.all([pool.ready(), inProcess.ready(), unpinned.ready()]);
   const size = `${config.poolSize} isolates, up to ${2 * config.poolSize}`;

@@ -6,14 +6,14 @@ import { Pool, type SlotFactory } from './pool.ts';
 import { principalsOf } from './principal.ts';
 import { applyIsolateFlags } from './v8-flags.ts';
 import { Slot } from './slot.ts';
-import { HostSet, type HostStats } from './host/host-set.ts';
+import { HostSet, type HostStats } from './sandbox-process/host-set.ts';
 import { assertHostCanCheck } from './compile.ts';
 import { prepareScript } from './typescript.ts';
 import { explainUnknownGlobal } from './hints.ts';
 import { refusal, type ExecutionResult } from './result.ts';
 
 export type { EngineConfig, EngineLimits } from './limits.ts';
-export type { Strike, StrikeLedger } from './host/quarantine.ts';
+export type { Strike, StrikeLedger } from './sandbox-process/quarantine.ts';
 export type { HostCall, HostResult } from './bridge.ts';
 export type { ErrorType, ExecutionError, ExecutionResult, ExecutionStats, LogEntry, LogLevel } from './result.ts';
 export { ERROR_TYPES } from './result.ts';

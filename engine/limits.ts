@@ -1,7 +1,7 @@
 // Engine configuration and per-execution limits: defaults (research B4), validation, and the rule that a
 // request may only tighten a limit, never loosen it past the engine's configuration.
 import { availableParallelism } from 'node:os';
-import type { StrikeLedger } from './host/quarantine.ts';
+import type { StrikeLedger } from './sandbox-process/quarantine.ts';
 
 /** Limits a single execution may override downwards (`ExecutionRequest.limits`). */
 export interface EngineLimits {
@@ -66,7 +66,7 @@ export interface EngineConfig extends Omit<EngineLimits, 'maxLogLines'> {
   hosts?: number;
   /**
    * Pin each host process to a CPU of its own (host i on the i-th allowed CPU, round robin; Linux with taskset, two
-   * CPUs or more, at least as many hosts as CPUs; see host/cpu-pinning.ts). Default true.
+   * CPUs or more, at least as many hosts as CPUs; see sandbox-process/cpu-pinning.ts). Default true.
    */
   pinHosts?: boolean;
   /** Resident memory cap of each host process, in MB; over it the host is killed (default 384 + 6 × memoryMb per slot: flattening a 134 MB string inside the 64 MB heap limit peaks near 400 MB before V8 stops it). */

@@ -19,7 +19,7 @@ const CPU_SAMPLE_MS = 25;
 
 /**
  * What a run needs of its execution: the server's own Execution (bridge.ts) in-process, or in a sandbox host
- * process a stand-in that forwards calls and logs to the server (host/child.ts).
+ * process a stand-in that forwards calls and logs to the server (sandbox-process/child/main.ts).
  */
 export interface RunTarget {
   readonly id: number;
@@ -229,7 +229,7 @@ export class Run {
     else this.cpuTimer = setTimeout(() => this.checkCpu(), Math.max(5, this.ex.limits.cpuMs - used));
   }
 
-  /** Isolate CPU used so far, as of the last sample (a host process relays it: see protocol.ts, H). */
+  /** Isolate CPU used so far, as of the last sample (a host process relays it: sandbox-process/messages.ts, heartbeat). */
   get cpuSoFar(): number {
     return this.cpuMs;
   }

@@ -1,4 +1,4 @@
-// The engine's strike ledger in PostgreSQL (engine/host/quarantine.ts StrikeLedger): host deaths blamed on an
+// The engine's strike ledger in PostgreSQL (engine/sandbox-process/quarantine.ts StrikeLedger): host deaths blamed on an
 // organization or a person, written by the instance that saw them and read back by every instance.
 import type { Sql } from 'postgres';
 import type { Strike, StrikeLedger } from '../../engine/index.ts';

@@ -6,7 +6,7 @@
 import t, { type Test } from 'tap';
 import { checkOutcome, loadFixtures, startEngine } from './helpers/engine.ts';
 import type { Engine, ExecutionResult, HostCall } from '../../engine/index.ts';
-import type { HostDeath } from '../../engine/host/host-process.ts';
+import type { HostDeath } from '../../engine/sandbox-process/host-process.ts';
 
 const GROWERS = {
   arrays: 'const a = []; for (;;) a.push(new Array(100))',

@@ -21,13 +21,13 @@ async function until<T>(what: string, ms: number, check: () => Promise<T | undef
   }
 }
 
-/** Host processes of the server: children of `pid` whose command line runs engine/host/child.ts. */
+/** Host processes of the server: children of `pid` whose command line runs engine/sandbox-process/child/main.ts. */
 async function hostPids(pid: number): Promise<number[]> {
   const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')).split(' ').filter(Boolean).map(Number);
   const hosts: number[] = [];
   for (const child of children) {
     const cmd = await readFile(`/proc/${child}/cmdline`, 'utf8').catch(() => '');
-    if (cmd.includes('engine/host/child.ts')) hosts.push(child);
+    if (cmd.includes('engine/sandbox-process/child/main.ts')) hosts.push(child);
   }
   return hosts;
 }

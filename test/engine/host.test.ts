@@ -4,9 +4,9 @@
 import t from 'tap';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { startEngine } from './helpers/engine.ts';
-import { findTaskset, parseCpuList } from '../../engine/host/cpu-pinning.ts';
+import { findTaskset, parseCpuList } from '../../engine/sandbox-process/cpu-pinning.ts';
 import type { Engine, HostCall } from '../../engine/index.ts';
-import type { HostDeath } from '../../engine/host/host-process.ts';
+import type { HostDeath } from '../../engine/sandbox-process/host-process.ts';
 
 const FATAL = {
   set: 'const s = new Set(); for (;;) s.add(Math.random())',

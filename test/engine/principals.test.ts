@@ -5,9 +5,9 @@
 // recorded by one instance count on every instance sharing the ledger.
 import t from 'tap';
 import { startEngine } from './helpers/engine.ts';
-import { Quarantine, type Strike, type StrikeLedger } from '../../engine/host/quarantine.ts';
+import { Quarantine, type Strike, type StrikeLedger } from '../../engine/sandbox-process/quarantine.ts';
 import type { Engine, EngineConfig, ExecutionResult, HostCall } from '../../engine/index.ts';
-import type { HostDeath } from '../../engine/host/host-process.ts';
+import type { HostDeath } from '../../engine/sandbox-process/host-process.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const answer: HostCall = async () => ({ ok: true, json: '{"items":[]}' });

@@ -1,21 +1,24 @@
-// A sandbox host process: owns isolates (engine Slots) and runs executions for the server's engine over the frames
-// of frames.ts on fd 3. It holds no bindings and no secrets: every host call and log line goes back to the server,
-// which owns the Execution (caps, logs, abort). Started by host-process.ts; see the protocol in protocol.ts.
+// The entry of a sandbox host process (started by ../sandbox-env.ts): owns isolates (engine Slots) and runs
+// executions for the server's engine, speaking the messages of ../messages.ts on fd 3. It holds no bindings and no
+// secrets: every host call and log line goes back to the server, which owns the Execution (caps, logs, abort).
 import net from 'node:net';
 import { writeSync } from 'node:fs';
-import { Slot, type SlotHooks } from '../slot.ts';
-import type { RunEnd, RunTarget } from '../run.ts';
-import type { EngineLimits, ResolvedConfig } from '../limits.ts';
-import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
-import { CLOSED_REPLY, CULPRIT_MARK, HEARTBEAT_MS, MAX_SERVER_FRAME, OVER_LIMITS, encodeEnd, hostMemoryCapBytes } from './protocol.ts';
-import { pinSelf } from './cpu-pinning.ts';
-import { applyIsolateFlags } from '../v8-flags.ts';
+import { Slot, type SlotHooks } from '../../slot.ts';
+import type { RunEnd, RunTarget } from '../../run.ts';
+import type { ResolvedConfig } from '../../limits.ts';
+import { FrameWriter, MAX_SERVER_FRAME, readFrames } from '../frames.ts';
+import { HEARTBEAT_MS, culpritLine, decodeServerToHost, encodeHostToServer, type HostToServer, type RunMessage, type RunSample } from '../messages.ts';
+import { OVER_LIMITS, hostMemoryCapBytes } from '../memory-cap.ts';
+import { pinSelf } from '../cpu-pinning.ts';
+import { Target } from './target.ts';
+import { applyIsolateFlags } from '../../v8-flags.ts';
 
 applyIsolateFlags();
 const FD = 3;
 const config = JSON.parse(process.argv[2]) as ResolvedConfig;
 const socket = new net.Socket({ fd: FD, readable: true, writable: true });
 const out = new FrameWriter(socket);
+const send = (msg: HostToServer) => out.send(encodeHostToServer(msg));
 const slots = new Map<number, Slot>();
 const slotIds = new Map<Slot, number>();
 const targets = new Map<number, Target>();
@@ -24,7 +27,7 @@ const targets = new Map<number, Target>();
  * the next context is ready waits here for it. The ready frame then only tells the server that the slot is warm,
  * and is not sent when the next execution is already here (read in the next turn of the event loop).
  */
-const waiting = new Map<number, string[]>();
+const waiting = new Map<number, RunMessage>();
 /** V8 gave up on an isolate here: no new work, and the process ends once its other executions have. */
 let draining = false;
 const POLL_MS = 25;
@@ -53,52 +56,6 @@ const rss = (fresh: boolean) => {
   return rssRead;
 };
 
-/** The host half of one execution: forwards calls and logs; the server's Execution decides. */
-class Target implements RunTarget {
-  readonly id: number;
-  readonly source: string;
-  readonly tenant: string;
-  readonly names: string;
-  readonly limits: EngineLimits;
-  /** This process's resident memory when the execution started: what "its memory is back" compares with. */
-  readonly rssAtStart = rss(false);
-  closed = false;
-  inFlight = 0;
-  /** Replies to its calls received from the server: an idle isolate resumes only on one (see heartbeat). */
-  received = 0;
-  readonly breach = null;
-  private nextCall = 1;
-  readonly replies = new Map<number, (reply: string) => void>();
-
-  constructor(id: number, tenant: string, source: string, names: string, limits: EngineLimits) {
-    this.id = id;
-    this.tenant = tenant;
-    this.source = source;
-    this.names = names;
-    this.limits = limits;
-  }
-
-  call(name: unknown, json: unknown): string | Promise<string> {
-    if (this.closed) return CLOSED_REPLY;
-    const callId = this.nextCall++;
-    this.inFlight++;
-    out.send(`C${this.id}${SEP}${callId}${SEP}${String(name)}${SEP}${String(json)}`);
-    return new Promise((resolve) => this.replies.set(callId, (reply) => { this.inFlight--; resolve(reply); }));
-  }
-
-  log(level: unknown, message: unknown): void {
-    if (!this.closed && typeof message === 'string') out.send(`L${this.id}${SEP}${String(level)}${SEP}${message}`);
-  }
-
-  unansweredAtEnd(names: string): void {
-    out.send(`P${this.id}${SEP}${names}`);
-  }
-
-  close(): void {
-    this.closed = true;
-  }
-}
-
 const hooks: SlotHooks = {
   // The isolate gauges ride along, so the server's stats() are current whenever a slot is.
   ready: (slot) => {
@@ -109,11 +66,11 @@ const hooks: SlotHooks = {
     // After this turn's check phase, the next one's poll phase reads what the server sent during the preparation.
     setImmediate(() => setImmediate(() => {
       if (slot.state !== 'ready' || (slot as Slot).executions !== runs || slots.get(id) !== slot) return;
-      out.send(`Y${id}`);
+      send({ type: 'ready', slot: id });
       heartbeat(false);
     }));
   },
-  recycled: (reason) => out.send(`r${reason}`),
+  recycled: (reason) => send({ type: 'recycled', reason }),
   // V8 gave up on an isolate (its thread is stuck for good, with whatever memory it holds): name the execution that
   // last ran on it, take no more work, let the executions of the other slots finish (see drain), then end; the
   // server reports the death against the named execution alone and replaces the process. isolated-vm's other
@@ -126,7 +83,7 @@ const hooks: SlotHooks = {
     targets.delete(ex.id);
     // The gauges only: the running isolates' heaps are asked on the timer's beats.
     heartbeat(false);
-    out.send(`E${ex.id}${SEP}${encodeEnd(end)}`);
+    send({ type: 'end', id: ex.id, end });
     if (end.recycle !== null && OVER_LIMITS.has(end.recycle)) watchClear(ex.id, (ex as Target).rssAtStart, end.stopped);
     // The result leaves now: the slot prepares its next context synchronously right after this.
     out.flush();
@@ -135,8 +92,8 @@ const hooks: SlotHooks = {
 
 /** Name the execution whose isolate is lost for good (on stderr too, read if the process dies first), and drain. */
 function condemn(execId: number | undefined, message: string): void {
-  out.send(`F${execId ?? ''}${SEP}${message}`);
-  try { writeSync(2, `\n${CULPRIT_MARK}${execId ?? ''}\n`); } catch { /* the frame says it too */ }
+  send({ type: 'fatal', id: execId ?? null, message });
+  try { writeSync(2, culpritLine(execId ?? null)); } catch { /* the frame says it too */ }
   if (draining) return;
   draining = true;
   setImmediate(drain);
@@ -157,7 +114,7 @@ function watchClear(id: number, rssAtStart: number, stopped: Promise<void> | und
   const check = () => {
     if (draining) return;
     const bound = performance.now() - since < CLEAR_PATIENCE_MS ? rssAtStart + config.memoryMb * MIB : hostMemoryCapBytes(config, slots.size) / 2;
-    if (rss(true) <= bound) out.send(`u${id}`);
+    if (rss(true) <= bound) send({ type: 'cleared', id });
     else setTimeout(check, POLL_MS);
   };
   const stuck = setTimeout(() => { if (!done) condemn(id, `The isolate did not stop within ${STOP_PATIENCE_MS} ms of reaching its limits`); }, STOP_PATIENCE_MS);
@@ -182,57 +139,49 @@ function drain(): void {
   check();
 }
 
-/** Runs an S frame's execution on its (ready) slot. */
-function start(slot: Slot, [, id, tenant, names, limits, source]: string[]): void {
-  const target = new Target(Number(id), tenant, source, names, JSON.parse(limits) as EngineLimits);
+/** Runs an execution on its (ready) slot. */
+function start(slot: Slot, run: RunMessage): void {
+  const target = new Target(run, rss(false), send);
   targets.set(target.id, target);
   void slot.run(target);
 }
 
 function onFrame(frame: string): void {
-  const body = frame.slice(1);
-  switch (frame[0]) {
-    case 'S': { // run: slot, execution id, tenant tag, binding names, limits JSON, source
+  const msg = decodeServerToHost(frame);
+  switch (msg?.type) {
+    case 'run': {
       // Sent before the server heard that this host is going: it never starts, and runs again elsewhere.
       if (draining) return;
-      const run = fields(body, 6);
-      const slotId = Number(run[0]);
-      const slot = slots.get(slotId);
-      if (slot?.state === 'ready') return start(slot, run);
-      if (slot && slot.state === 'starting' && !waiting.has(slotId)) { waiting.set(slotId, run); return; }
-      out.send(`E${run[1]}${SEP}${encodeEnd({ outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 })}`);
+      const slot = slots.get(msg.slot);
+      if (slot?.state === 'ready') return start(slot, msg);
+      if (slot && slot.state === 'starting' && !waiting.has(msg.slot)) { waiting.set(msg.slot, msg); return; }
+      send({ type: 'end', id: msg.id, end: { outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 } });
       return;
     }
-    case 'R': { // reply to a host call: execution id, call id, reply
-      const [id, callId, reply] = fields(body, 3);
-      const target = targets.get(Number(id));
-      const resolve = target?.replies.get(Number(callId));
-      if (resolve) { target!.replies.delete(Number(callId)); target!.received++; resolve(reply); }
+    case 'reply':
+      targets.get(msg.id)?.replied(msg.call, msg.reply);
       return;
-    }
-    case 'K': { // the server refused a call for a cap breach: execution id, slot, error JSON
-      const [id, slotId, error] = fields(body, 3);
-      slots.get(Number(slotId))?.killRun(Number(id), JSON.parse(error));
+    case 'kill':
+      slots.get(msg.slot)?.killRun(msg.id, msg.error);
       return;
-    }
-    case 'A': // run on this CPU (sent before any slot opens); say whether it could
-      out.send(`a${pinSelf(Number(body)) ? Number(body) : ''}`);
+    case 'pin': // sent before any slot opens; say whether it could
+      send({ type: 'pinned', cpu: pinSelf(msg.cpu) ? msg.cpu : null });
       return;
-    case 'O': { // open a slot
+    case 'open': {
       const slot = new Slot(config, hooks, { syncPrepare: true });
-      slots.set(Number(body), slot);
-      slotIds.set(slot, Number(body));
+      slots.set(msg.slot, slot);
+      slotIds.set(slot, msg.slot);
       slot.start();
       return;
     }
-    case 'X': { // close a slot
-      const slot = slots.get(Number(body));
-      slots.delete(Number(body));
-      waiting.delete(Number(body));
+    case 'close': {
+      const slot = slots.get(msg.slot);
+      slots.delete(msg.slot);
+      waiting.delete(msg.slot);
       void slot?.close();
       return;
     }
-    case 'Q': // quit: close every slot (running executions end as closed), then exit
+    case 'quit': // running executions end as closed
       void Promise.all([...slots.values()].map((s) => s.close())).then(() => { out.flush(); socket.end(() => process.exit(0)); });
       return;
   }
@@ -248,15 +197,15 @@ socket.on('error', () => process.kill(process.pid, 'SIGKILL'));
  * the server sends it another, it allocates nothing, and is no suspect if this process is killed for its memory cap.
  */
 function heartbeat(askHeaps = true): void {
-  let built = 0; let refs = 0; let cached = 0; let live = 0;
-  const cpu: string[] = [];
+  const isolates = { built: 0, refs: 0, cached: 0, live: 0 };
+  const runs: RunSample[] = [];
   for (const s of slots.values()) {
-    built += s.isolatesBuilt; refs += s.referenceCount; cached += s.cachedScripts; live += s.live ? 1 : 0;
+    isolates.built += s.isolatesBuilt; isolates.refs += s.referenceCount; isolates.cached += s.cachedScripts; isolates.live += s.live ? 1 : 0;
     const run = s.running;
     if (!run) continue;
     const target = targets.get(run.id);
-    cpu.push(`${run.id}:${Math.round(run.cpuMs)}${target && s.idleUnderLimit(askHeaps) ? `:${target.received}` : ''}`);
+    runs.push({ id: run.id, cpuMs: run.cpuMs, replies: target && s.idleUnderLimit(askHeaps) ? target.received : null });
   }
-  out.send(`H${built}${SEP}${refs}${SEP}${cached}${SEP}${live}${SEP}${cpu.join(',')}`);
+  send({ type: 'heartbeat', isolates, runs });
 }
 setInterval(() => heartbeat(), HEARTBEAT_MS);

@@ -7,6 +7,8 @@ import type { Socket } from 'node:net';
 
 export const SEP = '\x01';
 const HEADER = 4;
+/** The largest frame a host reads (bigger is a bug): replies carry binding results, a large spreadsheet tens of MB. */
+export const MAX_SERVER_FRAME = 512 * 1024 * 1024;
 
 /** Splits the first `n` fields of a frame body; the last field keeps every separator it contains. */
 export function fields(body: string, n: number): string[] {

@@ -4,22 +4,20 @@
 // happens when it dies: the guilty ones end (as memory_limit when memory killed it), the others run again when they
 // only read, or end as `crashed`, the death is reported with its reason and the principals to blame, and a
 // replacement starts with the same slots.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Execution } from '../bridge.ts';
 import { tenantTag } from '../compile.ts';
 import type { ResolvedConfig } from '../limits.ts';
 import type { ExecutionError } from '../result.ts';
-import { FrameWriter, SEP, fields, readFrames } from './frames.ts';
-import { CLOSED_REPLY, CULPRIT_MARK, OVER_LIMITS, decodeEnd, hostMemoryCapBytes } from './protocol.ts';
+import { FrameWriter, readFrames } from './frames.ts';
+import { CLOSED_REPLY, culpritOnStderr, decodeHostToServer, encodeServerToHost, type CallMessage, type FatalMessage, type ServerToHost } from './messages.ts';
+import { OVER_LIMITS, hostMemoryCapBytes } from './memory-cap.ts';
 import { MEMORY_LIMIT } from '../errors.ts';
-import type { RemoteSlot } from './remote-slot.ts';
-import type { SpawnSettings } from './sandbox-env.ts';
+import type { RemoteSlot, SlotHost } from './remote-slot.ts';
 
-const CHILD = new URL('./child.ts', import.meta.url).pathname;
 const PAGE = 4096;
-const ENV = '/usr/bin/env';
 /** A host dying this soon after its start is restarted after a growing pause (a host that cannot start at all). */
 const EARLY_DEATH_MS = 2000;
 const MAX_BACKOFF_MS = 5000;
@@ -27,17 +25,6 @@ const QUIT_WAIT_MS = 2500;
 const STDERR_TAIL = 1024;
 /** Executions a host ran lately, kept so that a death after one of them ended can still be blamed on it. */
 const RECENT_RUNS = 64;
-
-/** The execution a dying host named on stderr (its 'F' frame could not be sent), or null. */
-function culpritOnStderr(tail: string): { id: number; message: string } | null {
-  const at = tail.lastIndexOf(CULPRIT_MARK);
-  if (at < 0) return null;
-  const id = /^\d*/.exec(tail.slice(at + CULPRIT_MARK.length))![0];
-  return { id: Number(id), message: 'V8 gave up on an isolate (a fatal engine error)' };
-}
-/** Why a host replaces an isolate (slot.ts, run.ts). */
-const RECYCLE_REASONS = new Set(['timeout', 'memory_limit', 'run_failed', 'abandoned_calls', 'busy_after_done', 'compile_failed',
-  'max_executions', 'prepare_failed', 'prepare_stuck', 'heap_high', 'breach', 'fatal', 'closed', 'disposed']);
 
 export const CRASHED: ExecutionError = {
   type: 'crashed',
@@ -75,24 +62,7 @@ export interface HostEvents {
   suspect(tenant: string): boolean;
 }
 
-/**
- * Starts a host process. `env -i`: its environment is exactly the allow-list, whatever a wrapper of spawn (a test
- * runner's NODE_OPTIONS preload, say) adds to the one we pass.
- */
-export function startHostProcess(config: ResolvedConfig, settings: SpawnSettings): ChildProcess {
-  const { onCatastrophicError, onHostCrash, ...plain } = config;
-  void onCatastrophicError; void onHostCrash;
-  const vars = Object.entries(settings.env).map(([k, v]) => `${k}=${v}`);
-  const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD, JSON.stringify(plain)], {
-    // Its stderr (V8's fatal-error reports) is kept, not printed: the tail goes with the death report.
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    env: {}, cwd: settings.cwd, uid: settings.uid, gid: settings.gid,
-  });
-  child.on('error', () => { /* a failed spawn: 'close' follows */ });
-  return child;
-}
-
-export class HostProcess {
+export class HostProcess implements SlotHost {
   readonly index: number;
   readonly slots = new Map<number, RemoteSlot>();
   private readonly running = new Map<number, RemoteSlot>();
@@ -102,7 +72,8 @@ export class HostProcess {
   private startedAt = 0;
   private backoffMs = 100;
   private lastSeen = 0;
-  private culprit: { id: number; message: string } | null = null;
+  /** What V8 said when it gave up on an isolate here (the last F frame, else the stderr line), naming an execution. */
+  private culprit: FatalMessage | null = null;
   /** Executions V8 gave up on an isolate of (F frames): the process is going, after its other executions. */
   private readonly culprits = new Set<number>();
   /** V8 gave up on an isolate here: no new work goes to this host, which ends once its other executions have. */
@@ -179,28 +150,27 @@ export class HostProcess {
     if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => closed(child.exitCode, child.signalCode));
     else child.on('close', closed);
     // First, so that the host moves to its CPU before it builds any isolate (a spare was started unpinned).
-    if (this.cpu !== null) this.send(`A${this.cpu}`);
-    for (const slot of this.slots.values()) this.send(`O${slot.id}`);
+    if (this.cpu !== null) this.send({ type: 'pin', cpu: this.cpu });
+    for (const slot of this.slots.values()) this.send({ type: 'open', slot: slot.id });
   }
 
-  private send(frame: string): void {
-    this.writer?.send(frame);
+  private send(msg: ServerToHost): void {
+    this.writer?.send(encodeServerToHost(msg));
   }
 
   open(slot: RemoteSlot): void {
     this.slots.set(slot.id, slot);
-    if (this.child) this.send(`O${slot.id}`);
+    if (this.child) this.send({ type: 'open', slot: slot.id });
   }
 
   release(slot: RemoteSlot): void {
     this.slots.delete(slot.id);
-    if (this.child) this.send(`X${slot.id}`);
+    if (this.child) this.send({ type: 'close', slot: slot.id });
   }
 
   dispatch(slot: RemoteSlot, ex: Execution): void {
     this.running.set(ex.id, slot);
-    // The tenant travels as its tag (a hex hash): it keys the host's compiled-script cache and can hold no separator.
-    this.send(`S${slot.id}${SEP}${ex.id}${SEP}${tenantTag(ex.tenant)}${SEP}${ex.names}${SEP}${JSON.stringify(ex.limits)}${SEP}${ex.source}`);
+    this.send({ type: 'run', slot: slot.id, id: ex.id, tenant: tenantTag(ex.tenant), names: ex.names, limits: ex.limits, source: ex.source });
   }
 
   /**
@@ -239,77 +209,55 @@ export class HostProcess {
     if (gen !== this.generation) return;
     this.lastSeen = performance.now();
     this.up = true;
-    const body = frame.slice(1);
-    switch (frame[0]) {
-      case 'C': return this.call(gen, body);
-      case 'L': {
-        const [id, level, message] = fields(body, 3);
-        this.running.get(Number(id))?.current?.ex.log(level, message);
-        return;
-      }
-      case 'P': {
-        const [id, names] = fields(body, 2);
-        this.running.get(Number(id))?.current?.ex.unansweredAtEnd(names);
-        return;
-      }
-      case 'E': {
-        const cut = body.indexOf(SEP);
-        const id = Number(body.slice(0, cut));
-        const end = decodeEnd(body.slice(cut + 1));
-        this.ended(id, end.recycle);
-        this.running.get(id)?.onEnd(end);
-        return;
-      }
-      case 'u': {
-        this.marks.delete(Number(body));
+    const msg = decodeHostToServer(frame);
+    if (!msg) return this.kill('protocol');
+    switch (msg.type) {
+      case 'call': return this.call(gen, msg);
+      case 'log': return this.running.get(msg.id)?.current?.ex.log(msg.level, msg.message);
+      case 'unanswered': return this.running.get(msg.id)?.current?.ex.unansweredAtEnd(msg.names);
+      case 'end':
+        this.ended(msg.id, msg.end.recycle);
+        return this.running.get(msg.id)?.onEnd(msg.end);
+      case 'cleared':
+        this.marks.delete(msg.id);
         // Cleared: its free slots may take others' work again.
         if (this.marks.size === 0 && !this.draining) for (const slot of this.slots.values()) slot.offer();
         return;
-      }
-      case 'Y': return this.slots.get(Number(body))?.onReady();
-      case 'a': this.pinned = body !== '' && Number(body) === this.cpu ? this.cpu : null; return;
-      // Counters are keyed by what the host says: only known reasons, so a compromised host cannot grow them.
-      case 'r': return this.events.recycled(RECYCLE_REASONS.has(body) ? body : 'other');
-      case 'H': {
-        const [built, refs, cached, live, cpu] = fields(body, 5);
-        const n = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
-        this.isolates = { built: this.builtEarlier + n(built), refs: n(refs), cached: n(cached), live: n(live) };
-        for (const pair of (cpu ?? '').split(',')) {
-          const [id, ms, idle] = pair.split(':');
-          this.running.get(Number(id))?.sampledCpu(Number(ms), idle === undefined ? null : Number(idle));
-        }
+      case 'ready': return this.slots.get(msg.slot)?.onReady();
+      case 'pinned': this.pinned = msg.cpu === this.cpu ? this.cpu : null; return;
+      case 'recycled': return this.events.recycled(msg.reason);
+      case 'heartbeat': {
+        const { built, refs, cached, live } = msg.isolates;
+        this.isolates = { built: this.builtEarlier + built, refs, cached, live };
+        for (const run of msg.runs) this.running.get(run.id)?.sampledCpu(run.cpuMs, run.replies);
         return;
       }
-      case 'F': {
-        const [id, message] = fields(body, 2);
-        this.culprit = { id: Number(id), message: message.slice(0, 200) };
-        if (id !== '') this.culprits.add(Number(id));
+      case 'fatal':
+        this.culprit = msg;
+        if (msg.id !== null) this.culprits.add(msg.id);
         this.draining = true;
         for (const slot of this.slots.values()) slot.hold();
         return;
-      }
-      default: this.kill('protocol');
     }
   }
 
   /** A binding call: the server's Execution runs it (caps, scope, abort) and the reply string goes back as is. */
-  private call(gen: number, body: string): void {
-    const [id, callId, name, json] = fields(body, 4);
-    const slot = this.running.get(Number(id));
+  private call(gen: number, { id, call, name, args }: CallMessage): void {
+    const slot = this.running.get(id);
     const ex = slot?.current?.ex;
-    const reply = ex ? ex.call(name, json) : CLOSED_REPLY;
+    const reply = ex ? ex.call(name, args) : CLOSED_REPLY;
     if (ex?.breach) {
       const error: ExecutionError = { type: 'limit_exceeded', code: ex.breach.code, message: ex.breach.message };
-      this.send(`K${id}${SEP}${slot!.id}${SEP}${JSON.stringify(error)}`);
+      this.send({ type: 'kill', id, slot: slot!.id, error });
     }
     if (typeof reply === 'string') {
       slot?.replied();
-      this.send(`R${id}${SEP}${callId}${SEP}${reply}`);
+      this.send({ type: 'reply', id, call, reply });
     } else {
       void reply.then((r) => {
         if (gen !== this.generation) return;
-        this.running.get(Number(id))?.replied();
-        this.send(`R${id}${SEP}${callId}${SEP}${r}`);
+        this.running.get(id)?.replied();
+        this.send({ type: 'reply', id, call, reply: r });
       });
     }
   }
@@ -413,9 +361,9 @@ export class HostProcess {
    * The executions a death is known to be caused by, or null: those V8 named (the F frames, or stderr when they could
    * not be sent) if they ran here, else those whose isolates ended over their limits and were not yet cleared.
    */
-  private guilty(culprit: { id: number } | null): Map<number, Principal> | null {
+  private guilty(culprit: FatalMessage | null): Map<number, Principal> | null {
     const named = new Map<number, Principal>();
-    for (const id of culprit ? [...this.culprits, culprit.id] : this.culprits) {
+    for (const id of culprit?.id != null ? [...this.culprits, culprit.id] : this.culprits) {
       const who = this.principal(id);
       if (who) named.set(id, who);
     }
@@ -433,7 +381,7 @@ export class HostProcess {
       if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
       const force = setTimeout(() => child.kill('SIGKILL'), QUIT_WAIT_MS);
       child.once('close', () => { clearTimeout(force); resolve(); });
-      this.send('Q');
+      this.send({ type: 'quit' });
     });
     return this.closing;
   }

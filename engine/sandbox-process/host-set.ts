@@ -3,12 +3,12 @@
 import type { ResolvedConfig } from '../limits.ts';
 import type { SlotHooks } from '../slot.ts';
 import type { ChildProcess } from 'node:child_process';
-import { HostProcess, startHostProcess, type HostDeath } from './host-process.ts';
+import { HostProcess, type HostDeath } from './host-process.ts';
 import { Quarantine } from './quarantine.ts';
 import { orgPrincipal, personPrincipal } from '../principal.ts';
 import { hostCpus } from './cpu-pinning.ts';
 import { RemoteSlot } from './remote-slot.ts';
-import { spawnSettings, type SpawnSettings } from './sandbox-env.ts';
+import { spawnSettings, startHostProcess, type SpawnSettings } from './sandbox-env.ts';
 
 const WATCH_MS = 100;
 
@@ -39,7 +39,7 @@ export class HostSet {
   constructor(config: ResolvedConfig) {
     this.config = config;
     this.quarantine = new Quarantine(config.quarantineAfter, config.quarantineWindowMs, config.quarantineMs, config.strikeLedger);
-    this.settings = spawnSettings(new URL('./child.ts', import.meta.url).pathname);
+    this.settings = spawnSettings();
     const events = {
       recycled: (reason: string) => this.hooks?.recycled(reason),
       died: (death: HostDeath) => this.died(death),

@@ -4,7 +4,25 @@ import type { Execution } from '../bridge.ts';
 import type { RunEnd } from '../run.ts';
 import type { ExecutionError } from '../result.ts';
 import type { PoolSlot, SlotHooks, SlotState } from '../slot.ts';
-import type { HostProcess } from './host-process.ts';
+
+/**
+ * What a slot needs of the process its isolate lives in. Owned here so that the dependency runs one way: HostProcess
+ * (host-process.ts) holds RemoteSlots and implements this; a slot never sees the rest of that class.
+ */
+export interface SlotHost {
+  /** Its process runs and is not being closed. */
+  readonly live: boolean;
+  /** V8 gave up on one of its isolates: it takes no more work. */
+  readonly draining: boolean;
+  /** Every slot on the same process (contention counts the busy ones). */
+  readonly slots: ReadonlyMap<number, RemoteSlot>;
+  atRisk(): boolean;
+  open(slot: RemoteSlot): void;
+  release(slot: RemoteSlot): void;
+  dispatch(slot: RemoteSlot, ex: Execution): void;
+  /** The execution's end has been handled: its host no longer answers for it. */
+  forget(execId: number): void;
+}
 
 interface Current {
   ex: Execution;
@@ -26,10 +44,10 @@ export class RemoteSlot implements PoolSlot {
   readonly referenceCount = 0;
   readonly cachedScripts = 0;
   current: Current | null = null;
-  readonly host: HostProcess;
+  readonly host: SlotHost;
   private readonly hooks: SlotHooks;
 
-  constructor(id: number, host: HostProcess, hooks: SlotHooks) {
+  constructor(id: number, host: SlotHost, hooks: SlotHooks) {
     this.id = id;
     this.host = host;
     this.hooks = hooks;
@@ -111,14 +129,14 @@ export class RemoteSlot implements PoolSlot {
   }
 
   /**
-   * The host's CPU sample for the running execution (heartbeat). The host is less trusted than the server: a figure
-   * that is not a number, shrinks, or exceeds the run's wall time so far is ignored.
+   * The host's CPU sample for the running execution (heartbeat; null if it did not read). The host is less trusted
+   * than the server: a figure that is not a number, shrinks, or exceeds the run's wall time so far is ignored.
    */
-  sampledCpu(ms: number, idleAtReplies: number | null = null): void {
+  sampledCpu(ms: number | null, idleAtReplies: number | null = null): void {
     const current = this.current;
     if (!current) return;
     current.idleAtReplies = idleAtReplies !== null && Number.isInteger(idleAtReplies) ? idleAtReplies : null;
-    if (!Number.isFinite(ms) || ms < current.cpuMs || ms > performance.now() - current.startedAt) return;
+    if (ms === null || !Number.isFinite(ms) || ms < current.cpuMs || ms > performance.now() - current.startedAt) return;
     current.cpuMs = ms;
   }
 

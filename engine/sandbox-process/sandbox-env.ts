@@ -1,9 +1,15 @@
-// What a sandbox host process gets from the server: an environment built from an allow-list (never the server's:
-// no DATABASE_URL, SMTP_URL, keys, tokens), an empty read-only working directory instead of the data directory,
-// and, when the server runs as root, the unprivileged `nobody` user.
+// How the server starts a sandbox host process: child/main.ts under `env -i` with an environment built from an
+// allow-list (never the server's: no DATABASE_URL, SMTP_URL, keys, tokens), an empty read-only working directory
+// instead of the data directory, and, when the server runs as root, the unprivileged `nobody` user.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, chmodSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { ResolvedConfig } from '../limits.ts';
+
+/** The script a sandbox host process runs. */
+export const CHILD_MAIN = new URL('./child/main.ts', import.meta.url).pathname;
+const ENV = '/usr/bin/env';
 
 /** The only variables a host inherits: none carries a secret, and Node needs none of them to run. */
 export const HOST_ENV_ALLOW = ['LANG', 'LC_ALL', 'TZ'] as const;
@@ -43,16 +49,33 @@ function assertWorldReadable(files: string[]): void {
   }
 }
 
-export function spawnSettings(childFile: string): SpawnSettings {
+export function spawnSettings(): SpawnSettings {
   const env: Record<string, string> = {};
   for (const key of HOST_ENV_ALLOW) if (process.env[key] !== undefined) env[key] = process.env[key]!;
   const cwd = mkdtempSync(join(tmpdir(), 'siglata-host-'));
   chmodSync(cwd, 0o555);
   const settings: SpawnSettings = { env, cwd, dispose: () => rmSync(cwd, { recursive: true, force: true }) };
   if (process.getuid?.() === 0) {
-    assertWorldReadable([childFile, process.execPath]);
+    assertWorldReadable([CHILD_MAIN, process.execPath]);
     accessSync(process.execPath, constants.X_OK);
     Object.assign(settings, nobody());
   }
   return settings;
+}
+
+/**
+ * Starts a host process. `env -i`: its environment is exactly the allow-list, whatever a wrapper of spawn (a test
+ * runner's NODE_OPTIONS preload, say) adds to the one we pass.
+ */
+export function startHostProcess(config: ResolvedConfig, settings: SpawnSettings): ChildProcess {
+  const { onCatastrophicError, onHostCrash, ...plain } = config;
+  void onCatastrophicError; void onHostCrash;
+  const vars = Object.entries(settings.env).map(([k, v]) => `${k}=${v}`);
+  const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD_MAIN, JSON.stringify(plain)], {
+    // Its stderr (V8's fatal-error reports) is kept, not printed: the tail goes with the death report.
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    env: {}, cwd: settings.cwd, uid: settings.uid, gid: settings.gid,
+  });
+  child.on('error', () => { /* a failed spawn: 'close' follows */ });
+  return child;
 }
