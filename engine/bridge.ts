@@ -47,7 +47,8 @@ function cpuMsSince(from: NodeJS.CpuUsage): number {
 /** Arguments longer than this have their checks' CPU time measured and charged (measuring costs a system call). */
 const CHARGED_CHECK_CHARS = 8192;
 
-const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
+/** The reply to a call that arrives after its execution ended (in-process, or relayed by a sandbox process). */
+export const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
 
 /** Set when the host itself refuses a call for a cap the isolate should have enforced first. */
 export interface CapBreach { code: string; message: string }

@@ -229,7 +229,7 @@ export class Run {
     else this.cpuTimer = setTimeout(() => this.checkCpu(), Math.max(5, this.ex.limits.cpuMs - used));
   }
 
-  /** Isolate CPU used so far, as of the last sample (a host process relays it: sandbox-process/messages.ts, heartbeat). */
+  /** Isolate CPU used so far, as of the last sample (a host process relays it: sandbox-process/channel.ts, heartbeat). */
   get cpuSoFar(): number {
     return this.cpuMs;
   }

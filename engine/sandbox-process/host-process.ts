@@ -12,7 +12,7 @@ import { tenantTag } from '../compile.ts';
 import type { ResolvedConfig } from '../limits.ts';
 import type { ExecutionError } from '../result.ts';
 import { FrameWriter, readFrames } from './frames.ts';
-import { CLOSED_REPLY, culpritOnStderr, decodeHostToServer, encodeServerToHost, type CallMessage, type FatalMessage, type ServerToHost } from './messages.ts';
+import { CLOSED_REPLY, culpritOnStderr, decodeHostToServer, encodeServerToHost, type CallMessage, type FatalMessage, type ServerToHost } from './channel.ts';
 import { OVER_LIMITS, hostMemoryCapBytes } from './memory-cap.ts';
 import { MEMORY_LIMIT } from '../errors.ts';
 import type { RemoteSlot, SlotHost } from './remote-slot.ts';

@@ -87,3 +87,21 @@ t.test('inside the runtime API, script orchestration sits above the registry and
   t.same(breaches, []);
   t.ok([...graph.keys()].some(execution), 'runtime-api/execution/ exists');
 });
+t.test('no import cycles', async (t) => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  t.same(cycles, [], 'every arrow between files points one way');
+});

@@ -1,5 +1,5 @@
 // The entry of a sandbox host process (started by ../sandbox-env.ts): owns isolates (engine Slots) and runs
-// executions for the server's engine, speaking the messages of ../messages.ts on fd 3. It holds no bindings and no
+// executions for the server's engine, speaking the messages of ../channel.ts on fd 3. It holds no bindings and no
 // secrets: every host call and log line goes back to the server, which owns the Execution (caps, logs, abort).
 import net from 'node:net';
 import { writeSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { Slot, type SlotHooks } from '../../slot.ts';
 import type { RunEnd, RunTarget } from '../../run.ts';
 import type { ResolvedConfig } from '../../limits.ts';
 import { FrameWriter, MAX_SERVER_FRAME, readFrames } from '../frames.ts';
-import { HEARTBEAT_MS, culpritLine, decodeServerToHost, encodeHostToServer, type HostToServer, type RunMessage, type RunSample } from '../messages.ts';
+import { HEARTBEAT_MS, culpritLine, decodeServerToHost, encodeHostToServer, type HostToServer, type RunMessage, type RunSample } from '../channel.ts';
 import { OVER_LIMITS, hostMemoryCapBytes } from '../memory-cap.ts';
 import { pinSelf } from '../cpu-pinning.ts';
 import { Target } from './target.ts';

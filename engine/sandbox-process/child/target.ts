@@ -2,7 +2,7 @@
 // calls go to the server as messages and the replies come back here; the server's Execution decides everything.
 import type { EngineLimits } from '../../limits.ts';
 import type { RunTarget } from '../../run.ts';
-import { CLOSED_REPLY, type HostToServer, type RunMessage } from '../messages.ts';
+import { CLOSED_REPLY, type HostToServer, type RunMessage } from '../channel.ts';
 
 export class Target implements RunTarget {
   readonly id: number;

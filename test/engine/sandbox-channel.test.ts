@@ -1,11 +1,11 @@
-// The messages between the engine and its sandbox processes (engine/sandbox-process/messages.ts): every message of
+// The messages between the engine and its sandbox processes (engine/sandbox-process/channel.ts): every message of
 // both directions keeps its frame byte for byte and decodes back to itself, and what a garbled host sends decodes to
 // a value that names nothing, is clipped, or (an unknown letter) to null, never to a throw.
 import t from 'tap';
 import {
   CLOSED_REPLY, NO_ID, culpritLine, culpritOnStderr, decodeHostToServer, decodeServerToHost, encodeHostToServer, encodeServerToHost,
   type HostToServer, type ServerToHost,
-} from '../../engine/sandbox-process/messages.ts';
+} from '../../engine/sandbox-process/channel.ts';
 import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 import { MAX_ERROR_MESSAGE } from '../../engine/result.ts';
 

@@ -219,8 +219,7 @@ export function culpritOnStderr(tail: string): FatalMessage | null {
   return { type: 'fatal', id: id === '' ? null : idOf(id), message: 'V8 gave up on an isolate (a fatal engine error)' };
 }
 
-/** The reply to a call of an execution that has ended (the call is not run). */
-export const CLOSED_REPLY = `E${JSON.stringify({ kind: 'tool', code: 'EXECUTION_CLOSED', message: 'The execution has ended; this call was not run.' })}`;
+export { CLOSED_REPLY } from '../bridge.ts';
 
 // An E frame's end: recycle reason (empty: none), wall ms, CPU ms, then `o` and the result JSON as the script's
 // outcome serialized it (passed through: the server parses it once, as in-process), or `e` and the error's JSON.
