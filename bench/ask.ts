@@ -24,7 +24,14 @@ const REQUESTS = Number(process.env.ASK_BENCH_REQUESTS ?? 4000);
 const FAILURES = process.env.ASK_BENCH_FAILURES === '1';
 const CONCURRENCY = Number(process.env.ASK_BENCH_CONCURRENCY ?? 16);
 
-interface Row { path: string; requests: number; concurrency: number; qps: number; p50: number; p99: number }
+interface Row {
+  path: string;
+  requests: number;
+  concurrency: number;
+  qps: number;
+  p50: number;
+  p99: number;
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -32,7 +39,14 @@ function percentile(sorted: number[], p: number): number {
 
 function row(path: string, concurrency: number, latencies: number[], elapsedMs: number): Row {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { path, requests: latencies.length, concurrency, qps: latencies.length / (elapsedMs / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  return {
+    path,
+    requests: latencies.length,
+    concurrency,
+    qps: latencies.length / (elapsedMs / 1000),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  };
 }
 
 function inProcess(index: AskIndex, texts: string[], n: number): Row {
@@ -63,14 +77,16 @@ async function overHttp(origin: string, texts: string[], n: number, streaming: b
   const latencies: number[] = [];
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) {
-      const i = next++;
-      const t0 = performance.now();
-      await once(i);
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t0 = performance.now();
+        await once(i);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   const elapsed = performance.now() - start;
   await pool.close();
   return row(`HTTP POST /ask (${streaming ? 'SSE' : 'JSON'})`, concurrency, latencies, elapsed);
@@ -82,12 +98,25 @@ function startServer(index: AskIndex): Promise<{ origin: string; close: () => Pr
   app.silent = true;
   const router = new Router();
   for (const route of askRoutes({ logger }, index)) router.register(route.path, [route.method], Array.isArray(route.handle) ? route.handle : [route.handle]);
-  app.use(requestContext(logger)).use(errorHandler(logger)).use(askCors()).use(router.routes()).use(router.allowedMethods({ throw: true }));
+  app
+    .use(requestContext(logger))
+    .use(errorHandler(logger))
+    .use(askCors())
+    .use(router.routes())
+    .use(router.allowedMethods({ throw: true }));
   const server = app.listen(0, '127.0.0.1');
-  return new Promise((resolve) => server.once('listening', () => resolve({
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }),
-  })));
+  return new Promise((resolve) =>
+    server.once('listening', () =>
+      resolve({
+        origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      }),
+    ),
+  );
 }
 
 const f = (x: number, digits = 2) => x.toFixed(digits);
@@ -162,7 +191,9 @@ export async function main(): Promise<{ rows: Row[]; recall: number; ndcg: numbe
   console.log('| path | requests | concurrency | queries/s | p50 ms | p99 ms |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.path} | ${r.requests} | ${r.concurrency} | ${f(r.qps, 0)} | ${f(r.p50, 3)} | ${f(r.p99, 3)} |`);
-  console.log('\nTarget: HTTP p50 ≤ 2 ms (one client at a time; the loaded rows show throughput). Relevance targets (held out): nDCG@5 ≥ 0.88, recall@5 ≥ 0.95, most unanswerable empty, no answer lost, no language violation.');
+  console.log(
+    '\nTarget: HTTP p50 ≤ 2 ms (one client at a time; the loaded rows show throughput). Relevance targets (held out): nDCG@5 ≥ 0.88, recall@5 ≥ 0.95, most unanswerable empty, no answer lost, no language violation.',
+  );
   for (const split of ['tune', 'check']) {
     const half = dev.filter((q) => q.split === split);
     const reports = await compare(index, half);
@@ -171,7 +202,10 @@ export async function main(): Promise<{ rows: Row[]; recall: number; ndcg: numbe
   }
   printRelevance('dev set, both halves', await compare(index, dev));
   printRelevance('held-out set (holdout-queries.json, never tuned on)', await compare(index, await loadQueries(fixture('holdout-queries.json'))));
-  printRelevance('second held-out set (holdout2-queries.json, written by another hand)', await compare(index, await loadQueries(fixture('holdout2-queries.json'))));
+  printRelevance(
+    'second held-out set (holdout2-queries.json, written by another hand)',
+    await compare(index, await loadQueries(fixture('holdout2-queries.json'))),
+  );
   printRelevance('regression floor (queries.json)', floor);
   return { rows, recall: floor[0][1].recall, ndcg: floor[0][1].ndcg, queries: queries.length };
 }

@@ -20,8 +20,12 @@ function cli(args: string[], env: Record<string, string>, cwd: string): Promise<
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -46,7 +50,12 @@ export async function main(): Promise<void> {
   await new Promise<void>((r) => server.listen(port, config.host, r));
   const url = config.publicBaseUrl;
   const d = running.deps;
-  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, { email: 'bench@example.com', org: 'bench-cli', scopes: ['files:read', 'files:write'], ttlSeconds: 86400 });
+  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, {
+    email: 'bench@example.com',
+    org: 'bench-cli',
+    scopes: ['files:read', 'files:write'],
+    ttlSeconds: 86400,
+  });
   const env = { SIGLATA_SERVER: url, SIGLATA_TOKEN: token, SIGLATA_CONFIG_DIR: join(dir, 'config'), NODE_OPTIONS: '' };
   try {
     const small = join(dir, 'small');
@@ -69,7 +78,15 @@ export async function main(): Promise<void> {
       const r = await cli([...args, '--json'], env, dir);
       if (r.code !== 0) throw new Error(`${label} failed (${r.code}): ${r.stderr.slice(-2000)}`);
       const s = JSON.parse(r.stdout).summary as { seconds: number; requests: number; copied: number };
-      rows.push([label, String(s.copied), `${(bytes / MiB).toFixed(1)} MiB`, String(s.requests), `${s.seconds.toFixed(2)} s`, `${(bytes / MiB / s.seconds).toFixed(1)} MiB/s`, target]);
+      rows.push([
+        label,
+        String(s.copied),
+        `${(bytes / MiB).toFixed(1)} MiB`,
+        String(s.requests),
+        `${s.seconds.toFixed(2)} s`,
+        `${(bytes / MiB / s.seconds).toFixed(1)} MiB/s`,
+        target,
+      ]);
     };
     await run('200 small files up', ['cp', 'small', 'remote:small/'], smallBytes, '< 15 s');
     await run('200 small files down', ['cp', 'remote:small/', 'small-copy'], smallBytes, '< 15 s');

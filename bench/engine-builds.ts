@@ -36,7 +36,7 @@ function runner(name: string, engine: Engine): Runner {
  */
 async function freshContexts(dir: string): Promise<[number, number]> {
   applyIsolateFlags();
-  const theirs = (await import(`${dir}/engine/prelude.ts`) as { PRELUDE: string }).PRELUDE;
+  const theirs = ((await import(`${dir}/engine/prelude.ts`)) as { PRELUDE: string }).PRELUDE;
   const sides = [PRELUDE, theirs].map((text) => {
     const iso = new ivm.Isolate({ memoryLimit: 64 });
     return { iso, script: iso.compileScriptSync(text, { filename: PRELUDE_FILENAME }), us: [] as number[] };
@@ -49,7 +49,7 @@ async function freshContexts(dir: string): Promise<[number, number]> {
         run.release();
         ctx.release();
       }
-      side.us.push((performance.now() - t0) * 1000 / 200);
+      side.us.push(((performance.now() - t0) * 1000) / 200);
     }
   }
   for (const side of sides) side.iso.dispose();
@@ -63,8 +63,8 @@ export async function main(): Promise<void> {
     return;
   }
   const dir = resolve(baseline);
-  const other = await import(`${dir}/engine/index.ts`) as { createEngine: typeof createEngine };
-  const otherConfig = await import(`${dir}/server/config.ts`) as { loadConfig: typeof loadConfig };
+  const other = (await import(`${dir}/engine/index.ts`)) as { createEngine: typeof createEngine };
+  const otherConfig = (await import(`${dir}/server/config.ts`)) as { loadConfig: typeof loadConfig };
   const mine = createEngine(loadConfig({}).engine);
   const theirs = other.createEngine(otherConfig.loadConfig({}).engine);
   await Promise.all([mine.ready(), theirs.ready()]);
@@ -74,25 +74,29 @@ export async function main(): Promise<void> {
   for (const [label, source] of Object.entries(SCRIPTS)) {
     for (const concurrency of [1, 8]) {
       const { ratios, gaps } = await interleaved(a, b, source, concurrency, ROUNDS, ROUND_MS);
-      rows.push(`| (${label}) | ${concurrency} | ${fmt(100 * median(ratios), 0)} % (${fmt(100 * ratios[0], 0)}–${fmt(100 * ratios[ratios.length - 1], 0)}) `
-        + `| ${fmt(median(gaps))} (${fmt(gaps[0])} to ${fmt(gaps[gaps.length - 1])}) |`);
+      rows.push(
+        `| (${label}) | ${concurrency} | ${fmt(100 * median(ratios), 0)} % (${fmt(100 * ratios[0], 0)}–${fmt(100 * ratios[ratios.length - 1], 0)}) ` +
+          `| ${fmt(median(gaps))} (${fmt(gaps[0])} to ${fmt(gaps[gaps.length - 1])}) |`,
+      );
     }
   }
   await a.close();
   await b.close();
   const [mineUs, theirsUs] = await freshContexts(dir);
-  process.stdout.write([
-    `Node ${process.version}, ${availableParallelism()} cores; the server's default engine (host processes) in both builds; `
-      + `${ROUNDS} rounds of ${ROUND_MS} ms alternating between them. (a) \`${SCRIPTS.a}\`, (b) two host calls answered at once, (c) build, sort and group 2,000 rows.`,
-    '',
-    '| script | concurrency | throughput, this build / baseline: median (range) | p50 ms, this build − baseline: median (range) |',
-    '|---|---:|---:|---:|',
-    ...rows,
-    '',
-    `A fresh context with the prelude run in it (what a host does before each execution; one isolate per build, 30 interleaved rounds of 200): `
-      + `this build ${fmt(mineUs, 0)} us, baseline ${fmt(theirsUs, 0)} us (medians).`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      `Node ${process.version}, ${availableParallelism()} cores; the server's default engine (host processes) in both builds; ` +
+        `${ROUNDS} rounds of ${ROUND_MS} ms alternating between them. (a) \`${SCRIPTS.a}\`, (b) two host calls answered at once, (c) build, sort and group 2,000 rows.`,
+      '',
+      '| script | concurrency | throughput, this build / baseline: median (range) | p50 ms, this build − baseline: median (range) |',
+      '|---|---:|---:|---:|',
+      ...rows,
+      '',
+      `A fresh context with the prelude run in it (what a host does before each execution; one isolate per build, 30 interleaved rounds of 200): ` +
+        `this build ${fmt(mineUs, 0)} us, baseline ${fmt(theirsUs, 0)} us (medians).`,
+      '',
+    ].join('\n'),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -45,7 +45,9 @@ function isolatePerExecution(): Runner {
       const isolate = new ivm.Isolate({ memoryLimit: 64 });
       try {
         const context = await isolate.createContext();
-        const dispatch = new ivm.Reference(async (name: string, json: string) => (await hostCall(name, json, new AbortController().signal) as { json: string }).json);
+        const dispatch = new ivm.Reference(
+          async (name: string, json: string) => ((await hostCall(name, json, new AbortController().signal)) as { json: string }).json,
+        );
         await context.evalClosure(install, [dispatch, BINDINGS.join(',')]);
         const out = await context.eval(`(async () => {\n${source}\n})().then((v) => JSON.stringify(v))`, { promise: true, timeout: 5000 });
         return JSON.parse(out as string);
@@ -60,7 +62,7 @@ function isolatePerExecution(): Runner {
 /** node:vm, a fresh context per execution (a speed floor: Node says it is not a security boundary). */
 function nodeVm(): Runner {
   const install = `for (const n of names.split(',')) globalThis[n] = async (a) => JSON.parse(await host(n, JSON.stringify(a === undefined ? null : a)));`;
-  const host = async (name: string, json: string) => (await hostCall(name, json, new AbortController().signal) as { json: string }).json;
+  const host = async (name: string, json: string) => ((await hostCall(name, json, new AbortController().signal)) as { json: string }).json;
   return {
     name: 'node:vm, fresh context',
     async run(source) {
@@ -132,9 +134,14 @@ function hostileLoad(engine: Engine, count: number, wallMs: number, tenant: stri
       runs++;
     }
   });
-  return { stop: async () => { running = false; await Promise.all(loops); return runs; } };
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      return runs;
+    },
+  };
 }
-
 
 const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -146,10 +153,14 @@ async function steady(engine: Engine, ms: number, person?: string): Promise<{ p5
   const until = performance.now() + ms;
   while (performance.now() < until) {
     const t0 = performance.now();
-    pending.push(engine.execute({ source: SCRIPTS.b, bindings: BINDINGS, repeatable: BINDINGS, hostCall, tenant: 'org_benign', ...(person ? { person } : {}) }).then((r) => {
-      if (!r.ok) failed++;
-      latencies.push(performance.now() - t0);
-    }));
+    pending.push(
+      engine
+        .execute({ source: SCRIPTS.b, bindings: BINDINGS, repeatable: BINDINGS, hostCall, tenant: 'org_benign', ...(person ? { person } : {}) })
+        .then((r) => {
+          if (!r.ok) failed++;
+          latencies.push(performance.now() - t0);
+        }),
+    );
     await new Promise((r) => setTimeout(r, STORM_RATE_MS));
   }
   await Promise.all(pending);
@@ -171,7 +182,10 @@ async function crashStorm(config: Parameters<typeof createEngine>[0], ms: number
       const r = await engine.execute({ source: FATAL, bindings: [], hostCall, tenant: 'org_storm' });
       // V8's out-of-memory ends the script as its memory_limit, and its host after it.
       if (r.error?.type === 'crashed' || r.error?.type === 'memory_limit') crashed++;
-      else if (r.error?.type === 'quarantined') { refused++; await new Promise((res) => setTimeout(res, 50)); }
+      else if (r.error?.type === 'quarantined') {
+        refused++;
+        await new Promise((res) => setTimeout(res, 50));
+      }
     }
   });
   const during = await steady(engine, ms);
@@ -180,8 +194,10 @@ async function crashStorm(config: Parameters<typeof createEngine>[0], ms: number
   const hosts = engine.stats().hosts!;
   await engine.close();
   const q = config.quarantineAfter ? `quarantine after ${config.quarantineAfter}` : 'quarantine after 3 (default)';
-  return `| ${fmt(ms / 1000, 0)} s, ${q} | ${fmt(quiet.p50)} / ${fmt(quiet.p99)} | ${fmt(during.p50)} / ${fmt(during.p99)} | ${fmt(during.p99 / quiet.p99)}× | ${during.failed} of ${during.n} `
-    + `| ${crashed} ended (crashed or memory_limit), ${refused} refused | ${JSON.stringify(hosts.crashes)} |`;
+  return (
+    `| ${fmt(ms / 1000, 0)} s, ${q} | ${fmt(quiet.p50)} / ${fmt(quiet.p99)} | ${fmt(during.p50)} / ${fmt(during.p99)} | ${fmt(during.p99 / quiet.p99)}× | ${during.failed} of ${during.n} ` +
+    `| ${crashed} ended (crashed or memory_limit), ${refused} refused | ${JSON.stringify(hosts.crashes)} |`
+  );
 }
 
 /**
@@ -193,7 +209,10 @@ async function personStorm(config: Parameters<typeof createEngine>[0], kind: 'sp
   const engine = createEngine(config);
   await engine.ready();
   // Both persons have run a clean script before (a person new to the engine runs in the cordon; see pool.ts).
-  for (const [tenant, person] of [['org_benign', 'usr_benign'], ['org_storm1', 'usr_storm']]) {
+  for (const [tenant, person] of [
+    ['org_benign', 'usr_benign'],
+    ['org_storm1', 'usr_storm'],
+  ]) {
     await engine.execute({ source: 'return 1', bindings: [], hostCall, tenant, person });
   }
   const quiet = await steady(engine, Math.min(ms, 10_000), 'usr_benign');
@@ -214,10 +233,17 @@ async function personStorm(config: Parameters<typeof createEngine>[0], kind: 'sp
   await Promise.all(loops);
   const hosts = engine.stats().hosts!;
   await engine.close();
-  const label = kind === 'spin' ? `${fmt(ms / 1000, 0)} s, 12 organizations × 2 spinning to their deadline` : `${fmt(ms / 1000, 0)} s, the crash storm's script rotated over 4 organizations`;
-  const storm = Object.entries(counts).map(([type, n]) => `${n} ${type}`).join(', ');
-  return `| ${label} | ${fmt(quiet.p50)} / ${fmt(quiet.p99)} | ${fmt(during.p50)} / ${fmt(during.p99)} | ${fmt(during.p99 / quiet.p99)}× | ${during.failed} of ${during.n} `
-    + `| ${storm} | ${JSON.stringify(hosts.crashes)} |`;
+  const label =
+    kind === 'spin'
+      ? `${fmt(ms / 1000, 0)} s, 12 organizations × 2 spinning to their deadline`
+      : `${fmt(ms / 1000, 0)} s, the crash storm's script rotated over 4 organizations`;
+  const storm = Object.entries(counts)
+    .map(([type, n]) => `${n} ${type}`)
+    .join(', ');
+  return (
+    `| ${label} | ${fmt(quiet.p50)} / ${fmt(quiet.p99)} | ${fmt(during.p50)} / ${fmt(during.p99)} | ${fmt(during.p99 / quiet.p99)}× | ${during.failed} of ${during.n} ` +
+    `| ${storm} | ${JSON.stringify(hosts.crashes)} |`
+  );
 }
 
 export async function main(): Promise<void> {
@@ -236,7 +262,9 @@ export async function main(): Promise<void> {
     poolRunner(`our pool, ${config.hosts} host processes ${placement} (${size})`, pool),
     poolRunner(`our pool, in-process (${size})`, inProcess),
     poolRunner(`our pool, ${config.hosts} host processes not pinned (${size}), for reference`, unpinned),
-    isolatePerExecution(), nodeVm(), await quickjs(),
+    isolatePerExecution(),
+    nodeVm(),
+    await quickjs(),
   ];
   const rows: string[] = [];
   const cells = new Map<string, Cell>();
@@ -255,18 +283,24 @@ export async function main(): Promise<void> {
   // For reference, the same busy loops sent by the benign scripts' own organization (the pool shares isolates
   // fairly between organizations; within one, it is first come, first served).
   let alongside: Cell | undefined;
-  for (const [tenant, label] of [['org_hostile', 'another organization'], ['org_benign', 'the same organization (for reference)']]) {
+  for (const [tenant, label] of [
+    ['org_hostile', 'another organization'],
+    ['org_benign', 'the same organization (for reference)'],
+  ]) {
     await measure(runners[0], SCRIPTS.b, 8, WARMUP_MS);
     const hostile = hostileLoad(pool, 2, HOSTILE_WALL_MS, tenant);
     const cell = await measure(runners[0], SCRIPTS.b, 8, MEASURE_MS);
     const killed = await hostile.stop();
     alongside ??= cell;
-    rows.push(`| our pool (hosts), with 2 busy loops from ${label} alongside (${killed} killed at ${HOSTILE_WALL_MS} ms) | (b) | 8 | ${fmt(cell.execPerSec, 0)} | ${fmt(cell.p50)} | ${fmt(cell.p99)} |`);
+    rows.push(
+      `| our pool (hosts), with 2 busy loops from ${label} alongside (${killed} killed at ${HOSTILE_WALL_MS} ms) | (b) | 8 | ${fmt(cell.execPerSec, 0)} | ${fmt(cell.p50)} | ${fmt(cell.p99)} |`,
+    );
   }
   // The targets' figures: hosts and in-process alternating in short rounds (the table's cells are one stretch each).
   const paired = new Map<string, { ratios: number[]; gaps: number[] }>();
   for (const label of ['a', 'b'] as const) {
-    for (const concurrency of [8, 1]) paired.set(`${label}|${concurrency}`, await interleaved(runners[0], runners[1], SCRIPTS[label], concurrency, ROUNDS, ROUND_MS));
+    for (const concurrency of [8, 1])
+      paired.set(`${label}|${concurrency}`, await interleaved(runners[0], runners[1], SCRIPTS[label], concurrency, ROUNDS, ROUND_MS));
   }
   for (const runner of runners) await runner.close();
   // The crash storm as configured, then (shorter) with quarantine out of reach: containment by host processes alone.
@@ -279,23 +313,25 @@ export async function main(): Promise<void> {
   const free = (label: string, c: number) => cells.get(`${runners[2].name}|${label}|${c}`)!;
   const signed = (d: number) => `${d >= 0 ? '+' : '−'}${fmt(Math.abs(d))}`;
   const ratio = (label: string) => `${label} ${fmt(100 * median(paired.get(`${label}|8`)!.ratios), 0)} %`;
-  const freeRatio = (label: string) => `${label} ${fmt(100 * free(label, 8).execPerSec / local(label, 8).execPerSec, 0)} %`;
+  const freeRatio = (label: string) => `${label} ${fmt((100 * free(label, 8).execPerSec) / local(label, 8).execPerSec, 0)} %`;
   const p50gap = (label: string) => `${label} ${signed(median(paired.get(`${label}|1`)!.gaps))} ms`;
   const pairedRows = [...paired].map(([key, { ratios, gaps }]) => {
     const [label, concurrency] = key.split('|');
-    return `| (${label}) | ${concurrency} | ${fmt(100 * median(ratios), 0)} % (${fmt(100 * ratios[0], 0)}–${fmt(100 * ratios[ratios.length - 1], 0)}) `
-      + `| ${signed(median(gaps))} (${signed(gaps[0])} to ${signed(gaps[gaps.length - 1])}) |`;
+    return (
+      `| (${label}) | ${concurrency} | ${fmt(100 * median(ratios), 0)} % (${fmt(100 * ratios[0], 0)}–${fmt(100 * ratios[ratios.length - 1], 0)}) ` +
+      `| ${signed(median(gaps))} (${signed(gaps[0])} to ${signed(gaps[gaps.length - 1])}) |`
+    );
   });
   const lines = [
-    `Node ${process.version}, ${availableParallelism()} cores, ${MEASURE_MS} ms per cell after ${WARMUP_MS} ms warm-up; (a) \`${SCRIPTS.a}\`, `
-      + '(b) two host calls answered at once, (c) build, sort and group 2,000 rows. Latency is per execution, queueing included.',
+    `Node ${process.version}, ${availableParallelism()} cores, ${MEASURE_MS} ms per cell after ${WARMUP_MS} ms warm-up; (a) \`${SCRIPTS.a}\`, ` +
+      '(b) two host calls answered at once, (c) build, sort and group 2,000 rows. Latency is per execution, queueing included.',
     '',
     '| engine | script | concurrency | exec/s | p50 ms | p99 ms |',
     '|---|---|---:|---:|---:|---:|',
     ...rows,
     '',
-    `Host processes (${placement}) against the in-process pool, ${ROUNDS} rounds of ${ROUND_MS} ms alternating between them `
-      + '(the targets below use these medians: one stretch per cell, as in the table above, moves by up to 30 % on this kind of VM):',
+    `Host processes (${placement}) against the in-process pool, ${ROUNDS} rounds of ${ROUND_MS} ms alternating between them ` +
+      '(the targets below use these medians: one stretch per cell, as in the table above, moves by up to 30 % on this kind of VM):',
     '',
     '| script | concurrency | throughput, hosts / in-process: median (range) | p50 ms, hosts − in-process: median (range) |',
     '|---|---:|---:|---:|',
@@ -307,18 +343,18 @@ export async function main(): Promise<void> {
     '|---|---:|---:|---:|---:|---|---|',
     ...storms,
     '',
-    'One person with many organizations (every request names its person, as the server does) while another person\'s organization runs (b) every '
-      + `${STORM_RATE_MS} ms; both persons ran a clean script before. Targets: benign p99 ≤ 3× quiet, 0 failed.`,
+    "One person with many organizations (every request names its person, as the server does) while another person's organization runs (b) every " +
+      `${STORM_RATE_MS} ms; both persons ran a clean script before. Targets: benign p99 ≤ 3× quiet, 0 failed.`,
     '',
     '| storm | benign p50 / p99 quiet (ms) | p50 / p99 during (ms) | p99 ratio | benign failed | storm scripts | host deaths |',
     '|---|---:|---:|---:|---:|---|---|',
     ...personStorms,
     '',
-    `Targets: host processes vs in-process at concurrency 8 ≥ 85 %: ${ratio('a')}, ${ratio('b')} (not pinned, from the table: ${freeRatio('a')}, ${freeRatio('b')}); `
-      + `p50 at concurrency 1 ≤ +0.2 ms: ${p50gap('a')}, ${p50gap('b')}; `
-      + `during a crash storm benign p99 ≤ 3× quiet (table above, 0 failed). `
-      + `(b) at concurrency 8 ≥ 1,500 exec/s with p99 ≤ 10 ms: ${fmt(base.execPerSec, 0)} exec/s, p99 ${fmt(base.p99)} ms; `
-      + `benign p99 with another organization's hostile scripts alongside ≤ 2× (${fmt(2 * base.p99)} ms): ${fmt(alongside!.p99)} ms.`,
+    `Targets: host processes vs in-process at concurrency 8 ≥ 85 %: ${ratio('a')}, ${ratio('b')} (not pinned, from the table: ${freeRatio('a')}, ${freeRatio('b')}); ` +
+      `p50 at concurrency 1 ≤ +0.2 ms: ${p50gap('a')}, ${p50gap('b')}; ` +
+      `during a crash storm benign p99 ≤ 3× quiet (table above, 0 failed). ` +
+      `(b) at concurrency 8 ≥ 1,500 exec/s with p99 ≤ 10 ms: ${fmt(base.execPerSec, 0)} exec/s, p99 ${fmt(base.p99)} ms; ` +
+      `benign p99 with another organization's hostile scripts alongside ≤ 2× (${fmt(2 * base.p99)} ms): ${fmt(alongside!.p99)} ms.`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

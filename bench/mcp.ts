@@ -26,7 +26,10 @@ const MS = Number(process.env.BENCH_MS ?? 3000);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
-    const s = netServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+    const s = netServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
   });
 }
 
@@ -34,13 +37,21 @@ function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
 }
 
-interface Served { port: number; echoPort: number; token: string; dataDir: string }
+interface Served {
+  port: number;
+  echoPort: number;
+  token: string;
+  dataDir: string;
+}
 
 /** The child: the real app (embedded PostgreSQL in a temp DATA_DIR) and a bare Koa echo, each on its own port. */
 async function serve(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-bench-mcp-'));
   const port = await freePort();
-  const config = loadConfig({}, { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_POOL_MAX: '20', ENGINE_QUEUE_MAX: '256' });
+  const config = loadConfig(
+    {},
+    { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_POOL_MAX: '20', ENGINE_QUEUE_MAX: '256' },
+  );
   const running = await bootstrap(config, { logger: createLogger('silent') });
   const server = createServer(createApp(running.deps).callback());
   server.keepAliveTimeout = 60_000;
@@ -55,7 +66,11 @@ async function serve(): Promise<void> {
   const echoPort = await freePort();
   await listen(echoServer, echoPort);
   const d = running.deps;
-  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, { email: 'bench@example.com', org: 'bench', scopes: ['files:read', 'files:write'] });
+  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, {
+    email: 'bench@example.com',
+    org: 'bench',
+    scopes: ['files:read', 'files:write'],
+  });
   process.send!({ port, echoPort, token, dataDir } satisfies Served);
   process.once('message', async () => {
     server.closeAllConnections();
@@ -68,11 +83,20 @@ async function serve(): Promise<void> {
 }
 
 export async function main(): Promise<void> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--no-node-snapshot', ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const served = await new Promise<Served>((resolve, reject) => { child.once('message', (m) => resolve(m as Served)); child.once('exit', () => reject(new Error('bench server exited'))); });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
+    execArgv: ['--no-node-snapshot', ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const served = await new Promise<Served>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Served));
+    child.once('exit', () => reject(new Error('bench server exited')));
+  });
   const { port, echoPort, token } = served;
   // Engine-only row: the same script, the same bindings, on an engine in this process against the same database.
-  const config = loadConfig({}, { DATA_DIR: served.dataDir, PORT: String(port), LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_POOL_MAX: '20', ENGINE_QUEUE_MAX: '256' });
+  const config = loadConfig(
+    {},
+    { DATA_DIR: served.dataDir, PORT: String(port), LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_POOL_MAX: '20', ENGINE_QUEUE_MAX: '256' },
+  );
   const running = await bootstrap(config, { logger: createLogger('silent') });
   try {
     const d = running.deps;
@@ -84,8 +108,13 @@ export async function main(): Promise<void> {
       const mcpPool = new Pool(`http://127.0.0.1:${port}`, { connections: c, pipelining: 1 });
       const echoPool = new Pool(`http://127.0.0.1:${echoPort}`, { connections: c, pipelining: 1 });
       const mcp = async () => {
-        const res = await mcpPool.request({ path: '/v1/mcp', method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
-        const json = await res.body.json() as { result?: { structuredContent?: { ok: boolean } } };
+        const res = await mcpPool.request({
+          path: '/v1/mcp',
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body,
+        });
+        const json = (await res.body.json()) as { result?: { structuredContent?: { ok: boolean } } };
         if (res.statusCode !== 200 || !json.result?.structuredContent?.ok) throw new Error(`status ${res.statusCode}`);
       };
       const engineOnly = async () => {
@@ -108,7 +137,9 @@ export async function main(): Promise<void> {
     for (const { name, c, r } of rows) console.log(`| ${name} | ${c} | ${fmt(r.perSecond, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} |`);
     const at16 = (prefix: string) => rows.find((x) => x.c === 16 && x.name.startsWith(prefix))!.r;
     const ratio = at16('MCP').perSecond / at16('(a)').perSecond;
-    console.log(`\nMCP over HTTP at concurrency 16: ${fmt(at16('MCP').perSecond, 0)} req/s (target ≥ 1000), p99 ${fmt(at16('MCP').p99)} ms (target ≤ 30), ${fmt(ratio * 100, 0)} % of engine-only throughput (target ≥ 50 %).`);
+    console.log(
+      `\nMCP over HTTP at concurrency 16: ${fmt(at16('MCP').perSecond, 0)} req/s (target ≥ 1000), p99 ${fmt(at16('MCP').p99)} ms (target ≤ 30), ${fmt(ratio * 100, 0)} % of engine-only throughput (target ≥ 50 %).`,
+    );
   } finally {
     await running.close();
     child.send('stop');

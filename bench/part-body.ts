@@ -20,7 +20,11 @@ const PART = 8 * MiB;
 const PARTS = Number(process.env.BENCH_PARTS ?? 64);
 const IN_FLIGHT = 4;
 
-interface Received { length: number; first: number; last: number }
+interface Received {
+  length: number;
+  first: number;
+  last: number;
+}
 type Receive = (ctx: Koa.Context) => Promise<Received>;
 
 const summary = (bytes: Buffer): Received => ({ length: bytes.length, first: bytes[0], last: bytes[bytes.length - 1] });
@@ -62,14 +66,16 @@ async function run(name: string, receive: Receive, body: Buffer): Promise<{ name
   const dispatcher = new Agent({ connections: IN_FLIGHT });
   const started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < PARTS) {
-      next++;
-      const res = await request(url, { method: 'PUT', body, dispatcher, headers: { 'content-type': 'application/octet-stream' } });
-      const answer = await res.body.json() as Received;
-      if (answer.length !== PART || answer.first !== body[0] || answer.last !== body[PART - 1]) throw new Error(`${name}: bytes differ`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < PARTS) {
+        next++;
+        const res = await request(url, { method: 'PUT', body, dispatcher, headers: { 'content-type': 'application/octet-stream' } });
+        const answer = (await res.body.json()) as Received;
+        if (answer.length !== PART || answer.first !== body[0] || answer.last !== body[PART - 1]) throw new Error(`${name}: bytes differ`);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   await dispatcher.close();
   await new Promise((resolve) => server.close(resolve));
@@ -95,7 +101,9 @@ export async function main(): Promise<void> {
   console.log(`| ${PARTS} parts of 8 MiB, ${IN_FLIGHT} in flight | MiB/s | peak RSS MiB |`);
   console.log('|---|---:|---:|');
   for (const r of rows) console.log(`| ${r.name} | ${r.mibPerSec.toFixed(0)} | ${r.peakMiB.toFixed(0)} |`);
-  console.log(`ratio: part reader ${(rows[0].mibPerSec / rows[1].mibPerSec).toFixed(2)}× the throughput, peak RSS ${rows[0].peakMiB.toFixed(0)} vs ${rows[1].peakMiB.toFixed(0)} MiB`);
+  console.log(
+    `ratio: part reader ${(rows[0].mibPerSec / rows[1].mibPerSec).toFixed(2)}× the throughput, peak RSS ${rows[0].peakMiB.toFixed(0)} vs ${rows[1].peakMiB.toFixed(0)} MiB`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

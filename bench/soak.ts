@@ -26,7 +26,11 @@ const IDLE_SECONDS = Number(process.env.SOAK_IDLE_SECONDS ?? 20);
 function bigCsv(): Buffer {
   const lines = [Array.from({ length: 10 }, (_, c) => `col${c}`).join(',')];
   for (let r = 0; r < 9999; r++) {
-    lines.push(Array.from({ length: 10 }, (_, c) => (c % 3 === 0 ? `${r * c}` : c % 3 === 1 ? `2024-01-${String(1 + (r % 28)).padStart(2, '0')}` : `text ${r} ${c}`)).join(','));
+    lines.push(
+      Array.from({ length: 10 }, (_, c) =>
+        c % 3 === 0 ? `${r * c}` : c % 3 === 1 ? `2024-01-${String(1 + (r % 28)).padStart(2, '0')}` : `text ${r} ${c}`,
+      ).join(','),
+    );
   }
   return Buffer.from(lines.join('\n'));
 }
@@ -58,7 +62,12 @@ const BENIGN = [
 ];
 
 async function freePort(): Promise<number> {
-  return new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); }); });
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 async function rssMb(pid: number): Promise<number> {
@@ -70,8 +79,21 @@ export async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-soak-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', TRUST_PROXY: 'true', SCRIPT_WALL_MS: '1000', ENGINE_QUEUE_MAX: '64' };
-  const server = spawn(process.execPath, ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000000',
+    TRUST_PROXY: 'true',
+    SCRIPT_WALL_MS: '1000',
+    ENGINE_QUEUE_MAX: '64',
+  };
+  const server = spawn(process.execPath, ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'server/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const pool = new Pool(base, { connections: 32 });
   const stats = new Map<string, { ms: number[]; status: Map<number, number>; failedBenign: number }>();
   const record = (route: string, ms: number, status: number, benign: boolean, ok: boolean) => {
@@ -82,11 +104,23 @@ export async function main(): Promise<void> {
     if (benign && !ok) s.failedBenign++;
   };
   let ipCounter = 0;
-  const send = async (route: string, opts: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer }, benign = true, accept = (s: number) => s < 400) => {
+  const send = async (
+    route: string,
+    opts: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+    benign = true,
+    accept = (s: number) => s < 400,
+  ) => {
     const t0 = performance.now();
     let status = 0;
     try {
-      const res = await pool.request({ ...opts, headers: { 'x-forwarded-for': `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter++ & 255}`, ...opts.headers } as Record<string, string>, method: opts.method as 'GET' });
+      const res = await pool.request({
+        ...opts,
+        headers: { 'x-forwarded-for': `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter++ & 255}`, ...opts.headers } as Record<
+          string,
+          string
+        >,
+        method: opts.method as 'GET',
+      });
       status = res.statusCode;
       const text = await res.body.text();
       record(route, performance.now() - t0, status, benign, accept(status));
@@ -99,23 +133,42 @@ export async function main(): Promise<void> {
 
   try {
     for (let i = 0; i < 600; i++) {
-      try { if ((await pool.request({ path: '/api', method: 'GET' })).statusCode === 200) break; } catch { /* starting */ }
+      try {
+        if ((await pool.request({ path: '/api', method: 'GET' })).statusCode === 200) break;
+      } catch {
+        /* starting */
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
-    const mint = (email: string, org: string) => new Promise<string>((resolve, reject) => {
-      const m = spawn(process.execPath, ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'scripts/mint-token.ts', '--email', email, '--org', org, '--ttl', '86400'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-      let out = '';
-      m.stdout.on('data', (c) => { out += c; });
-      m.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error('mint-token failed'))));
-    });
+    const mint = (email: string, org: string) =>
+      new Promise<string>((resolve, reject) => {
+        const m = spawn(
+          process.execPath,
+          ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'scripts/mint-token.ts', '--email', email, '--org', org, '--ttl', '86400'],
+          { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        m.stdout.on('data', (c) => {
+          out += c;
+        });
+        m.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error('mint-token failed'))));
+      });
     // The benign user and the attacker are different people in different organizations.
     const token = await mint('soak@example.com', 'soak');
     const attacker = await mint('attacker@example.com', 'attackers');
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const execute = (script: string, benign: boolean) => send(benign ? 'mcp execute (benign)' : 'mcp execute (hostile)', {
-      method: 'POST', path: '/v1/mcp', headers: benign ? auth : { ...auth, authorization: `Bearer ${attacker}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } }),
-    }, benign, (s) => s === 200);
+    const execute = (script: string, benign: boolean) =>
+      send(
+        benign ? 'mcp execute (benign)' : 'mcp execute (hostile)',
+        {
+          method: 'POST',
+          path: '/v1/mcp',
+          headers: benign ? auth : { ...auth, authorization: `Bearer ${attacker}` },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } }),
+        },
+        benign,
+        (s) => s === 200,
+      );
     const callBinding = async (expr: string) => {
       const r = await execute(`return ${expr};`, true);
       return JSON.parse(r.text)?.result?.structuredContent?.result;
@@ -128,12 +181,33 @@ export async function main(): Promise<void> {
     const actions: (() => Promise<unknown>)[] = [
       () => execute(BENIGN[Math.floor(Math.random() * BENIGN.length)], true),
       () => execute(BENIGN[0], true),
-      () => send('POST /ask', { method: 'POST', path: '/ask', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { text: ['how do I upload a file', 'como restaurar da lixeira', 'rate limits', 'convidar membro'][Math.floor(Math.random() * 4)] }, prefer: { streaming: false } }) }),
-      async () => { // upload: reserve, one part, complete
+      () =>
+        send('POST /ask', {
+          method: 'POST',
+          path: '/ask',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: { text: ['how do I upload a file', 'como restaurar da lixeira', 'rate limits', 'convidar membro'][Math.floor(Math.random() * 4)] },
+            prefer: { streaming: false },
+          }),
+        }),
+      async () => {
+        // upload: reserve, one part, complete
         const data = randomBytes(64 * 1024 + Math.floor(Math.random() * 64 * 1024));
-        const up = await callBinding(`await upload_begin({ name: "soak-${Date.now()}-${Math.random()}.bin", mediaType: "application/octet-stream", byteLength: ${data.length} })`);
+        const up = await callBinding(
+          `await upload_begin({ name: "soak-${Date.now()}-${Math.random()}.bin", mediaType: "application/octet-stream", byteLength: ${data.length} })`,
+        );
         if (!up?.uploadId) return record('upload', 0, 0, true, false);
-        await send('PUT part', { method: 'PUT', path: `/v1/mcp/uploads/${up.uploadId}/parts/1`, headers: { authorization: auth.authorization, 'content-type': 'application/octet-stream', 'content-digest': `sha-256=:${createHash('sha256').update(data).digest('base64')}:` }, body: data });
+        await send('PUT part', {
+          method: 'PUT',
+          path: `/v1/mcp/uploads/${up.uploadId}/parts/1`,
+          headers: {
+            authorization: auth.authorization,
+            'content-type': 'application/octet-stream',
+            'content-digest': `sha-256=:${createHash('sha256').update(data).digest('base64')}:`,
+          },
+          body: data,
+        });
         const done = await callBinding(`await upload_complete({ uploadId: ${JSON.stringify(up.uploadId)} })`);
         if (done?.file?.fileId) fileIds.push(done.file.fileId);
         if (fileIds.length > 50) {
@@ -143,11 +217,23 @@ export async function main(): Promise<void> {
       },
       async () => {
         const id = fileIds[Math.floor(Math.random() * fileIds.length)];
-        if (id) await send('GET download', { method: 'GET', path: `/v1/mcp/files/${id}/download`, headers: { authorization: auth.authorization } }, true, (s) => s === 200 || s === 404);
+        if (id)
+          await send(
+            'GET download',
+            { method: 'GET', path: `/v1/mcp/files/${id}/download`, headers: { authorization: auth.authorization } },
+            true,
+            (s) => s === 200 || s === 404,
+          );
       },
-      async () => { // sign-in: ask for a link, read it from the dev outbox, verify it
+      async () => {
+        // sign-in: ask for a link, read it from the dev outbox, verify it
         const email = `soak-${Date.now()}-${Math.floor(Math.random() * 1e9)}@example.com`;
-        await send('POST magic-link', { method: 'POST', path: '/auth/sign-in/magic-link', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+        await send('POST magic-link', {
+          method: 'POST',
+          path: '/auth/sign-in/magic-link',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email }),
+        });
         const dir = join(dataDir, 'mail');
         for (const f of (await readdir(dir).catch(() => [])).reverse()) {
           const msg = JSON.parse(await readFile(join(dir, f), 'utf8'));
@@ -170,11 +256,18 @@ export async function main(): Promise<void> {
     while (performance.now() - started < SECONDS * 1000) {
       if (!rssAfterWarmup && performance.now() - started > WARMUP_S * 1000) {
         rssAfterWarmup = await rssMb(server.pid!);
-        for (const s of stats.values()) { s.ms.length = 0; s.status.clear(); s.failedBenign = 0; }
+        for (const s of stats.values()) {
+          s.ms.length = 0;
+          s.status.clear();
+          s.failedBenign = 0;
+        }
       }
       const action = schedule[tick++ % schedule.length];
       inflight++;
-      const p = action().finally(() => { inflight--; pending.delete(p); });
+      const p = action().finally(() => {
+        inflight--;
+        pending.delete(p);
+      });
       pending.add(p);
       await new Promise((r) => setTimeout(r, 1000 / RATE));
     }
@@ -188,12 +281,17 @@ export async function main(): Promise<void> {
     let failedBenign = 0;
     for (const [route, s] of [...stats].sort()) {
       s.ms.sort((a, b) => a - b);
-      const statuses = [...s.status].sort((a, b) => a[0] - b[0]).map(([k, n]) => `${k}: ${n}`).join(', ');
+      const statuses = [...s.status]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, n]) => `${k}: ${n}`)
+        .join(', ');
       for (const [k, n] of s.status) if (k >= 500 || k === 0) fiveHundreds += n;
       failedBenign += s.failedBenign;
       console.log(`| ${route} | ${s.ms.length} | ${fmt(percentile(s.ms, 50))} | ${fmt(percentile(s.ms, 99))} | ${statuses} | ${s.failedBenign} |`);
     }
-    console.log(`\nRSS after warm-up ${fmt(rssAfterWarmup, 1)} MB, at the end ${fmt(rssEnd, 1)} MB, growth ${fmt(rssEnd - rssAfterWarmup, 1)} MB (target < 50).`);
+    console.log(
+      `\nRSS after warm-up ${fmt(rssAfterWarmup, 1)} MB, at the end ${fmt(rssEnd, 1)} MB, growth ${fmt(rssEnd - rssAfterWarmup, 1)} MB (target < 50).`,
+    );
     console.log(`5xx or failed connections: ${fiveHundreds} (target 0); failed benign requests: ${failedBenign} (target 0).`);
     if (fiveHundreds || failedBenign || rssEnd - rssAfterWarmup >= 50) process.exitCode = 1;
 
@@ -202,31 +300,63 @@ export async function main(): Promise<void> {
       const flooder = await mint('flood@example.com', 'flood');
       const floodAuth = { authorization: `Bearer ${flooder}`, 'content-type': 'application/json' };
       const run = async (script: string) => {
-        const r = await send('mcp execute (flood)', { method: 'POST', path: '/v1/mcp', headers: floodAuth,
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } }) }, false);
+        const r = await send(
+          'mcp execute (flood)',
+          {
+            method: 'POST',
+            path: '/v1/mcp',
+            headers: floodAuth,
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } }),
+          },
+          false,
+        );
         return JSON.parse(r.text)?.result?.structuredContent?.result;
       };
       const csv = bigCsv();
       const up = await run(`return await upload_begin({ name: "flood.csv", mediaType: "text/csv", byteLength: ${csv.length} });`);
       for (let n = 1; n <= up.partCount; n++) {
         const part = csv.subarray((n - 1) * up.partSize, n * up.partSize);
-        await send('PUT part', { method: 'PUT', path: `/v1/mcp/uploads/${up.uploadId}/parts/${n}`, headers: { authorization: floodAuth.authorization, 'content-type': 'application/octet-stream', 'content-digest': `sha-256=:${createHash('sha256').update(part).digest('base64')}:` }, body: part });
+        await send('PUT part', {
+          method: 'PUT',
+          path: `/v1/mcp/uploads/${up.uploadId}/parts/${n}`,
+          headers: {
+            authorization: floodAuth.authorization,
+            'content-type': 'application/octet-stream',
+            'content-digest': `sha-256=:${createHash('sha256').update(part).digest('base64')}:`,
+          },
+          body: part,
+        });
       }
       const file = (await run(`return await upload_complete({ uploadId: ${JSON.stringify(up.uploadId)} });`))?.file;
       await new Promise((r) => setTimeout(r, 2000));
       const before = await rssMb(server.pid!);
       let peak = before;
-      const sampler = setInterval(() => { void rssMb(server.pid!).then((mb) => { peak = Math.max(peak, mb); }, () => {}); }, 250);
+      const sampler = setInterval(() => {
+        void rssMb(server.pid!).then(
+          (mb) => {
+            peak = Math.max(peak, mb);
+          },
+          () => {},
+        );
+      }, 250);
       const scripts = FLOOD_SCRIPTS(file.fileId);
       const until = performance.now() + FLOOD_SECONDS * 1000;
       let k = 0;
-      await Promise.all(Array.from({ length: 4 }, async () => { while (performance.now() < until) await run(scripts[k++ % scripts.length]); }));
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (performance.now() < until) await run(scripts[k++ % scripts.length]);
+        }),
+      );
       const floodStats = stats.get('mcp execute (flood)')!;
       await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
       clearInterval(sampler);
       const after = await rssMb(server.pid!);
-      console.log(`\n## host-work flood: ${FLOOD_SECONDS} s, ${floodStats.ms.length} executions (statuses ${[...floodStats.status].map(([k, n]) => `${k}: ${n}`).join(', ')})`);
-      console.log(`RSS before ${fmt(before, 1)} MB, peak ${fmt(peak, 1)} MB, after ${IDLE_SECONDS} s idle ${fmt(after, 1)} MB (target: within 50 MB of before).`);
+      console.log(
+        `\n## host-work flood: ${FLOOD_SECONDS} s, ${floodStats.ms.length} executions (statuses ${[...floodStats.status].map(([k, n]) => `${k}: ${n}`).join(', ')})`,
+      );
+      console.log(
+        `RSS before ${fmt(before, 1)} MB, peak ${fmt(peak, 1)} MB, after ${IDLE_SECONDS} s idle ${fmt(after, 1)} MB (target: within 50 MB of before).`,
+      );
       if (after - before >= 50) process.exitCode = 1;
     }
   } finally {

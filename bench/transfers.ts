@@ -27,7 +27,11 @@ const WARM_BYTES = Math.min(TOTAL, 256 * MiB);
 
 // ---------------------------------------------------------------------------------------------- child: the app
 
-interface Message { id: number; cmd: string; args?: Record<string, unknown> }
+interface Message {
+  id: number;
+  cmd: string;
+  args?: Record<string, unknown>;
+}
 
 async function serve(): Promise<void> {
   const { loadConfig } = await import('../server/config.ts');
@@ -43,16 +47,27 @@ async function serve(): Promise<void> {
   const { files_trash } = await import('../runtime-api/bindings/files/files_trash.ts');
   const { files_delete } = await import('../runtime-api/bindings/files/files_delete.ts');
 
-  const config = loadConfig({}, {
-    DATA_DIR: process.env.BENCH_DATA_DIR!, PORT: process.env.BENCH_PORT!, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000000',
-  });
+  const config = loadConfig(
+    {},
+    {
+      DATA_DIR: process.env.BENCH_DATA_DIR!,
+      PORT: process.env.BENCH_PORT!,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000000',
+    },
+  );
   const running = await bootstrap(config, { logger: createLogger('warn') });
   const server = createServer(createApp(running.deps).callback());
   server.requestTimeout = 0;
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const d = running.deps;
-  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, { email: 'bench@example.com', org: 'bench', scopes: ['files:read', 'files:write'], ttlSeconds: 86400 });
+  const { token } = await mintToken(d.sql, d.keys, tokenSettings(d), d.clock, {
+    email: 'bench@example.com',
+    org: 'bench',
+    scopes: ['files:read', 'files:write'],
+    ttlSeconds: 86400,
+  });
   const caller = (await callerFromToken(d, token, 'en-US')).caller;
   const deps = invokeDeps(d);
   // Main-thread GC time by kind (major = mark-compact), so the report can say where the upload's CPU goes.
@@ -61,16 +76,26 @@ async function serve(): Promise<void> {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.major += e.duration; else gc.minor += e.duration;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.major += e.duration;
+      else gc.minor += e.duration;
       gc.count++;
     }
   }).observe({ entryTypes: ['gc'] });
   const commands: Record<string, (a: any) => Promise<unknown>> = {
     begin: (a) => invoke(upload_begin, { name: a.name, mediaType: 'application/octet-stream', byteLength: a.byteLength }, caller, deps),
     complete: (a) => invoke(upload_complete, { uploadId: a.uploadId }, caller, deps),
-    remove: async (a) => { await invoke(files_trash, { fileId: a.fileId }, caller, deps); return invoke(files_delete, { fileId: a.fileId }, caller, deps); },
+    remove: async (a) => {
+      await invoke(files_trash, { fileId: a.fileId }, caller, deps);
+      return invoke(files_delete, { fileId: a.fileId }, caller, deps);
+    },
     memory: async () => ({ ...process.memoryUsage(), gcMajorMs: gc.major, gcMinorMs: gc.minor, gcCount: gc.count }),
-    stop: async () => { server.closeAllConnections(); server.close(); await running.close(); setTimeout(() => process.exit(0), 10); return null; },
+    stop: async () => {
+      server.closeAllConnections();
+      server.close();
+      await running.close();
+      setTimeout(() => process.exit(0), 10);
+      return null;
+    },
   };
   process.on('message', (m: Message) => {
     commands[m.cmd](m.args ?? {}).then(
@@ -96,7 +121,10 @@ async function serveStatic(): Promise<void> {
       const n = Number(req.url!.split('/').pop());
       const buf = buffers.pop() ?? Buffer.allocUnsafeSlow(PART);
       let len = 0;
-      req.on('data', (c: Buffer) => { c.copy(buf, len); len += c.length; });
+      req.on('data', (c: Buffer) => {
+        c.copy(buf, len);
+        len += c.length;
+      });
       req.on('end', async () => {
         await putFile.write(buf, 0, len, (n - 1) * PART);
         await putFile.datasync();
@@ -110,7 +138,12 @@ async function serveStatic(): Promise<void> {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', resolve));
-  process.on('message', async () => { server.closeAllConnections(); server.close(); await putFile.close(); process.exit(0); });
+  process.on('message', async () => {
+    server.closeAllConnections();
+    server.close();
+    await putFile.close();
+    process.exit(0);
+  });
   process.send!({ id: 0, result: { url: `http://127.0.0.1:${process.env.BENCH_PORT}` } });
 }
 
@@ -118,12 +151,22 @@ async function serveStatic(): Promise<void> {
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
-    const s = netServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+    const s = netServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
   });
 }
 
-function startChild(mode: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: any; call: (cmd: string, args?: Record<string, unknown>) => Promise<any> }> {
-  const child = fork(SELF, [mode], { execArgv: ['--no-node-snapshot', ...(process.env.BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean)], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startChild(
+  mode: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; ready: any; call: (cmd: string, args?: Record<string, unknown>) => Promise<any> }> {
+  const child = fork(SELF, [mode], {
+    execArgv: ['--no-node-snapshot', ...(process.env.BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean)],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let next = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   return new Promise((resolve, reject) => {
@@ -133,13 +176,19 @@ function startChild(mode: string, env: Record<string, string>): Promise<{ child:
         resolve({
           child,
           ready: m.result,
-          call: (cmd, args) => new Promise((res, rej) => { const id = next++; pending.set(id, { resolve: res, reject: rej }); child.send({ id, cmd, args }); }),
+          call: (cmd, args) =>
+            new Promise((res, rej) => {
+              const id = next++;
+              pending.set(id, { resolve: res, reject: rej });
+              child.send({ id, cmd, args });
+            }),
         });
         return;
       }
       const p = pending.get(m.id);
       pending.delete(m.id);
-      if (m.error) p?.reject(new Error(m.error)); else p?.resolve(m.result);
+      if (m.error) p?.reject(new Error(m.error));
+      else p?.resolve(m.result);
     });
   });
 }
@@ -166,7 +215,8 @@ async function cpuByThread(pid: number): Promise<Record<'main' | 'gc' | 'pool' |
   return out;
 }
 
-const minus = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - b[k]])) as Record<'main' | 'gc' | 'pool' | 'other', number>;
+const minus = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - b[k]])) as Record<'main' | 'gc' | 'pool' | 'other', number>;
 
 async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -183,7 +233,13 @@ function watchRss(pid: number) {
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
-  return { async stop() { stopped = true; await loop; return peak; } };
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return peak;
+    },
+  };
 }
 
 /**
@@ -237,17 +293,30 @@ async function putParts(urlOf: (n: number) => string, headers: Record<string, st
   const parts = Math.ceil(total / PART);
   let next = 1;
   // One buffer per sender: a part's buffer is free again once its response arrived (the body was sent by then).
-  await Promise.all(senders.map(async (buf) => {
-    while (next <= parts) {
-      const n = next++;
-      const res = await request(urlOf(n), { method: 'PUT', dispatcher: agent, body: partData(buf, n, total), headers: { 'content-type': 'application/octet-stream', ...headers } });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`part ${n}: ${res.statusCode} ${text}`);
-    }
-  }));
+  await Promise.all(
+    senders.map(async (buf) => {
+      while (next <= parts) {
+        const n = next++;
+        const res = await request(urlOf(n), {
+          method: 'PUT',
+          dispatcher: agent,
+          body: partData(buf, n, total),
+          headers: { 'content-type': 'application/octet-stream', ...headers },
+        });
+        const text = await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`part ${n}: ${res.statusCode} ${text}`);
+      }
+    }),
+  );
 }
 
-async function uploadViaApp(app: Awaited<ReturnType<typeof startChild>>, agent: Agent, senders: Buffer[], total: number, name: string): Promise<{ seconds: number; fileId: string }> {
+async function uploadViaApp(
+  app: Awaited<ReturnType<typeof startChild>>,
+  agent: Agent,
+  senders: Buffer[],
+  total: number,
+  name: string,
+): Promise<{ seconds: number; fileId: string }> {
   const { url, token } = app.ready;
   const started = performance.now();
   const begun = await app.call('begin', { name, byteLength: total });
@@ -291,7 +360,18 @@ export async function main(): Promise<void> {
     await downloadFrom(`${app.ready.url}/v1/mcp/files/${steady.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, WARM_BYTES);
     await app.call('remove', { fileId: steady.fileId });
 
-    const rows: { round: number; upThreads: Record<string, number>; writeBase: number; plainPut: number; plainCpu: number; upload: number; readBase: number; download: number; upCpu: number; downCpu: number }[] = [];
+    const rows: {
+      round: number;
+      upThreads: Record<string, number>;
+      writeBase: number;
+      plainPut: number;
+      plainCpu: number;
+      upload: number;
+      readBase: number;
+      download: number;
+      upCpu: number;
+      downCpu: number;
+    }[] = [];
     const memory: Record<string, number>[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       await recyclePages(dataDir, senders[0], 2 * TOTAL); // before each measured write (see there)
@@ -318,7 +398,12 @@ export async function main(): Promise<void> {
       const upCpu = (await cpuOf(pid)) - cpu;
       const upThreads = minus(await cpuByThread(pid), threads0);
       const after = await app.call('memory');
-      memory.push({ ...after, gcMajorMs: after.gcMajorMs - before.gcMajorMs, gcMinorMs: after.gcMinorMs - before.gcMinorMs, gcCount: after.gcCount - before.gcCount });
+      memory.push({
+        ...after,
+        gcMajorMs: after.gcMajorMs - before.gcMajorMs,
+        gcMinorMs: after.gcMinorMs - before.gcMinorMs,
+        gcCount: after.gcCount - before.gcCount,
+      });
       cpu = await cpuOf(pid);
       const download = await downloadFrom(`${app.ready.url}/v1/mcp/files/${up.fileId}/download`, agent, { authorization: `Bearer ${app.ready.token}` }, TOTAL);
       const downCpu = (await cpuOf(pid)) - cpu;
@@ -336,25 +421,46 @@ export async function main(): Promise<void> {
     const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0)} %`;
     const ok = (cond: boolean) => (cond ? 'met' : '**missed**');
     const out: string[] = [];
-    out.push(`Transfers of ${TOTAL / MiB} MiB (${Math.ceil(TOTAL / PART)} parts of 8 MiB, ${IN_FLIGHT} in flight), fs blob store, median of ${ROUNDS} rounds; MB/s = MiB/s.`);
+    out.push(
+      `Transfers of ${TOTAL / MiB} MiB (${Math.ceil(TOTAL / PART)} parts of 8 MiB, ${IN_FLIGHT} in flight), fs blob store, median of ${ROUNDS} rounds; MB/s = MiB/s.`,
+    );
     out.push('');
     out.push('| measure | ours | baseline (same run) | ours / baseline | target |');
     out.push('|---|---|---|---|---|');
-    out.push(`| upload: begin + PUT parts + complete | ${u.toFixed(0)} MB/s | ${w.toFixed(0)} MB/s (write + fsync per 8 MiB) | ${pct(u, w)} | ≥ 70 %: ${ok(u >= 0.7 * w)} |`);
-    out.push(`| upload, for reference | ${u.toFixed(0)} MB/s | ${pp.toFixed(0)} MB/s (plain node:http PUT handler: pwrite + fdatasync per part, same client) | ${pct(u, pp)} | (not a target) |`);
-    out.push(`| download: GET /v1/mcp/files/{id}/download | ${dl.toFixed(0)} MB/s | ${rb.toFixed(0)} MB/s (plain node:http static handler) | ${pct(dl, rb)} | ≥ 70 %: ${ok(dl >= 0.7 * rb)} |`);
-    out.push(`| server RSS growth (peak − after warm-up) | ${growth.toFixed(0)} MB | — (base ${(rssBase / 1e6).toFixed(0)} MB, peak ${(rssPeak / 1e6).toFixed(0)} MB) | — | < 100 MB: ${ok(growth < 100)} |`);
+    out.push(
+      `| upload: begin + PUT parts + complete | ${u.toFixed(0)} MB/s | ${w.toFixed(0)} MB/s (write + fsync per 8 MiB) | ${pct(u, w)} | ≥ 70 %: ${ok(u >= 0.7 * w)} |`,
+    );
+    out.push(
+      `| upload, for reference | ${u.toFixed(0)} MB/s | ${pp.toFixed(0)} MB/s (plain node:http PUT handler: pwrite + fdatasync per part, same client) | ${pct(u, pp)} | (not a target) |`,
+    );
+    out.push(
+      `| download: GET /v1/mcp/files/{id}/download | ${dl.toFixed(0)} MB/s | ${rb.toFixed(0)} MB/s (plain node:http static handler) | ${pct(dl, rb)} | ≥ 70 %: ${ok(dl >= 0.7 * rb)} |`,
+    );
+    out.push(
+      `| server RSS growth (peak − after warm-up) | ${growth.toFixed(0)} MB | — (base ${(rssBase / 1e6).toFixed(0)} MB, peak ${(rssPeak / 1e6).toFixed(0)} MB) | — | < 100 MB: ${ok(growth < 100)} |`,
+    );
     out.push('');
-    out.push('| round | write+fsync MB/s | plain PUT MB/s (CPU s) | upload MB/s | server CPU s (upload): total = JS main + V8 GC threads + libuv pool | static read MB/s | download MB/s | server CPU s (download) | server heap / external after upload (MB) | server GC during upload: major / minor ms (count) |');
+    out.push(
+      '| round | write+fsync MB/s | plain PUT MB/s (CPU s) | upload MB/s | server CPU s (upload): total = JS main + V8 GC threads + libuv pool | static read MB/s | download MB/s | server CPU s (download) | server heap / external after upload (MB) | server GC during upload: major / minor ms (count) |',
+    );
     out.push('|---|---|---|---|---|---|---|---|---|---|');
-    rows.forEach((r, i) => out.push(`| ${r.round} | ${mbps(r.writeBase).toFixed(0)} | ${mbps(r.plainPut).toFixed(0)} (${r.plainCpu.toFixed(2)}) | ${mbps(r.upload).toFixed(0)} | ${r.upCpu.toFixed(2)} = ${r.upThreads.main.toFixed(2)} + ${r.upThreads.gc.toFixed(2)} + ${r.upThreads.pool.toFixed(2)} | ${mbps(r.readBase).toFixed(0)} | ${mbps(r.download).toFixed(0)} | ${r.downCpu.toFixed(2)} | ${(memory[i].heapUsed / 1e6).toFixed(0)} / ${(memory[i].external / 1e6).toFixed(0)} | ${memory[i].gcMajorMs.toFixed(0)} / ${memory[i].gcMinorMs.toFixed(0)} (${memory[i].gcCount}) |`));
+    rows.forEach((r, i) =>
+      out.push(
+        `| ${r.round} | ${mbps(r.writeBase).toFixed(0)} | ${mbps(r.plainPut).toFixed(0)} (${r.plainCpu.toFixed(2)}) | ${mbps(r.upload).toFixed(0)} | ${r.upCpu.toFixed(2)} = ${r.upThreads.main.toFixed(2)} + ${r.upThreads.gc.toFixed(2)} + ${r.upThreads.pool.toFixed(2)} | ${mbps(r.readBase).toFixed(0)} | ${mbps(r.download).toFixed(0)} | ${r.downCpu.toFixed(2)} | ${(memory[i].heapUsed / 1e6).toFixed(0)} / ${(memory[i].external / 1e6).toFixed(0)} | ${memory[i].gcMajorMs.toFixed(0)} / ${memory[i].gcMinorMs.toFixed(0)} (${memory[i].gcCount}) |`,
+      ),
+    );
     out.push('');
-    out.push(`Load average during the run: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${(await import('node:os')).availableParallelism()} cores.`);
+    out.push(
+      `Load average during the run: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${(await import('node:os')).availableParallelism()} cores.`,
+    );
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     if (statik) statik.child.send({ cmd: 'stop' });
     await app.call('stop').catch(() => {});
-    await new Promise((r) => { if (app.child.exitCode !== null) r(null); else app.child.once('exit', r); });
+    await new Promise((r) => {
+      if (app.child.exitCode !== null) r(null);
+      else app.child.once('exit', r);
+    });
     await agent.close();
     await rm(dataDir, { recursive: true, force: true });
   }

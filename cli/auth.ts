@@ -43,39 +43,60 @@ function pkcePair() {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-interface CallbackResult { code?: string; state?: string; iss?: string; error?: string; errorDescription?: string }
+interface CallbackResult {
+  code?: string;
+  state?: string;
+  iss?: string;
+  error?: string;
+  errorDescription?: string;
+}
 
 /** Listen on 127.0.0.1 for the one redirect that ends the sign-in. */
 async function loopbackListener(port: number): Promise<{ server: Server; redirectUri: string; result: Promise<CallbackResult> }> {
   let deliver!: (r: CallbackResult) => void;
-  const result = new Promise<CallbackResult>((resolve) => { deliver = resolve; });
+  const result = new Promise<CallbackResult>((resolve) => {
+    deliver = resolve;
+  });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/callback') { res.writeHead(404).end(); return; }
+    if (url.pathname !== '/callback') {
+      res.writeHead(404).end();
+      return;
+    }
     const p = url.searchParams;
     const got: CallbackResult = {
-      code: p.get('code') ?? undefined, state: p.get('state') ?? undefined, iss: p.get('iss') ?? undefined,
-      error: p.get('error') ?? undefined, errorDescription: p.get('error_description') ?? undefined,
+      code: p.get('code') ?? undefined,
+      state: p.get('state') ?? undefined,
+      iss: p.get('iss') ?? undefined,
+      error: p.get('error') ?? undefined,
+      errorDescription: p.get('error_description') ?? undefined,
     };
     const text = got.error ? t('callbackFailed', { error: got.error }) : t('callbackDone');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(`<!doctype html><meta charset="utf-8"><title>Siglata</title><p>${text.replace(/[<&>"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`);
     deliver(got);
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '127.0.0.1', resolve); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   const actual = (server.address() as { port: number }).port;
   return { server, redirectUri: `http://127.0.0.1:${actual}/callback`, result };
 }
 
 /** Best effort: a desktop session gets its browser opened; anything else just reads the printed address. */
 function openBrowser(url: string): void {
-  const cmd = process.env.BROWSER || (process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? null : (process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? 'xdg-open' : null));
+  const cmd =
+    process.env.BROWSER ||
+    (process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? null : process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? 'xdg-open' : null);
   if (!cmd) return;
   try {
     const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
     child.on('error', () => {});
     child.unref();
-  } catch { /* the printed address still works */ }
+  } catch {
+    /* the printed address still works */
+  }
 }
 
 export interface LoginOptions {
@@ -97,7 +118,13 @@ export async function login(api: Api, options: LoginOptions): Promise<StoredLogi
       const reg = await api.json(metadata.registration_endpoint, {
         auth: false,
         // Loopback redirects may use any port later (RFC 8252 7.3), so one registration serves every login.
-        json: { client_name: 'Siglata CLI', redirect_uris: [listener.redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+        json: {
+          client_name: 'Siglata CLI',
+          redirect_uris: [listener.redirectUri],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        },
       });
       clientId = String(reg.body.client_id);
     }
@@ -105,8 +132,14 @@ export async function login(api: Api, options: LoginOptions): Promise<StoredLogi
     const state = randomBytes(16).toString('base64url');
     const url = new URL(metadata.authorization_endpoint);
     url.search = new URLSearchParams({
-      response_type: 'code', client_id: clientId, redirect_uri: listener.redirectUri, code_challenge: pair.challenge,
-      code_challenge_method: 'S256', state, scope: options.scope ?? DEFAULT_SCOPES, resource,
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: listener.redirectUri,
+      code_challenge: pair.challenge,
+      code_challenge_method: 'S256',
+      state,
+      scope: options.scope ?? DEFAULT_SCOPES,
+      resource,
     }).toString();
     options.print(t('openUrl'));
     options.print(url.toString());
@@ -116,24 +149,44 @@ export async function login(api: Api, options: LoginOptions): Promise<StoredLogi
     const timeoutMs = options.timeoutMs ?? 300_000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CliError('login_timeout', t('loginTimeout', { minutes: Math.round(timeoutMs / 60_000) }), { resolution: t('loginTimeoutHelp') })), timeoutMs);
+      timer = setTimeout(
+        () => reject(new CliError('login_timeout', t('loginTimeout', { minutes: Math.round(timeoutMs / 60_000) }), { resolution: t('loginTimeoutHelp') })),
+        timeoutMs,
+      );
     });
     const answer = await Promise.race([listener.result, timeout]).finally(() => clearTimeout(timer));
     if (answer.state !== state) throw new CliError('invalid_state', t('loginStateMismatch'), { resolution: t('loginTimeoutHelp') });
     if (answer.error || !answer.code) {
-      throw new CliError(answer.error ?? 'access_denied', t('loginDenied', { error: answer.error ?? 'no code' }) + (answer.errorDescription ? `: ${answer.errorDescription}` : ''), { resolution: t('loginDeniedHelp') });
+      throw new CliError(
+        answer.error ?? 'access_denied',
+        t('loginDenied', { error: answer.error ?? 'no code' }) + (answer.errorDescription ? `: ${answer.errorDescription}` : ''),
+        { resolution: t('loginDeniedHelp') },
+      );
     }
     // RFC 9207: the answer must come from the server we asked.
     if (answer.iss && answer.iss !== metadata.issuer) throw new CliError('invalid_issuer', t('loginStateMismatch'), { resolution: t('loginTimeoutHelp') });
     const tokens = await api.json(metadata.token_endpoint, {
       auth: false,
-      form: { grant_type: 'authorization_code', code: answer.code, code_verifier: pair.verifier, client_id: clientId, redirect_uri: listener.redirectUri, resource },
+      form: {
+        grant_type: 'authorization_code',
+        code: answer.code,
+        code_verifier: pair.verifier,
+        client_id: clientId,
+        redirect_uri: listener.redirectUri,
+        resource,
+      },
     });
     const stored: StoredLogin = {
-      server: api.server, issuer: metadata.issuer, tokenEndpoint: metadata.token_endpoint,
-      revocationEndpoint: metadata.revocation_endpoint ?? null, resource, clientId,
-      accessToken: tokens.body.access_token, refreshToken: tokens.body.refresh_token ?? null,
-      expiresAt: Date.now() + Number(tokens.body.expires_in ?? 3600) * 1000, scope: String(tokens.body.scope ?? ''),
+      server: api.server,
+      issuer: metadata.issuer,
+      tokenEndpoint: metadata.token_endpoint,
+      revocationEndpoint: metadata.revocation_endpoint ?? null,
+      resource,
+      clientId,
+      accessToken: tokens.body.access_token,
+      refreshToken: tokens.body.refresh_token ?? null,
+      expiresAt: Date.now() + Number(tokens.body.expires_in ?? 3600) * 1000,
+      scope: String(tokens.body.scope ?? ''),
     };
     await saveLogin(stored);
     return stored;
@@ -150,29 +203,36 @@ export function storedTokens(server: string, initial: StoredLogin): TokenSource 
   const plain = new Api(server, null);
 
   // One refresh at a time: parallel part uploads share it (a rotated refresh token is single-use).
-  const refresh = () => refreshing ??= withCredentialsLock(async () => {
-    // Another siglata process may have refreshed meanwhile: its tokens are the live ones.
-    const latest = await loadLogin(server);
-    if (latest && latest.refreshToken !== login.refreshToken) {
-      login = latest;
-      if (login.expiresAt - REFRESH_MARGIN_MS > Date.now()) return login.accessToken;
-    }
-    if (!login.refreshToken) return null;
-    const res = await plain.json(login.tokenEndpoint, {
-      auth: false, accept: [400, 401],
-      form: { grant_type: 'refresh_token', refresh_token: login.refreshToken, client_id: login.clientId, resource: login.resource },
-    });
-    if (res.status !== 200) {
-      await removeLogin(server);
-      throw new CliError('SESSION_EXPIRED', t('sessionEnded'), { resolution: t('sessionEndedHelp'), status: 401 });
-    }
-    login = {
-      ...login, accessToken: res.body.access_token, refreshToken: res.body.refresh_token ?? login.refreshToken,
-      expiresAt: Date.now() + Number(res.body.expires_in ?? 3600) * 1000, scope: String(res.body.scope ?? login.scope),
-    };
-    await saveLogin(login);
-    return login.accessToken;
-  }).finally(() => { refreshing = null; });
+  const refresh = () =>
+    (refreshing ??= withCredentialsLock(async () => {
+      // Another siglata process may have refreshed meanwhile: its tokens are the live ones.
+      const latest = await loadLogin(server);
+      if (latest && latest.refreshToken !== login.refreshToken) {
+        login = latest;
+        if (login.expiresAt - REFRESH_MARGIN_MS > Date.now()) return login.accessToken;
+      }
+      if (!login.refreshToken) return null;
+      const res = await plain.json(login.tokenEndpoint, {
+        auth: false,
+        accept: [400, 401],
+        form: { grant_type: 'refresh_token', refresh_token: login.refreshToken, client_id: login.clientId, resource: login.resource },
+      });
+      if (res.status !== 200) {
+        await removeLogin(server);
+        throw new CliError('SESSION_EXPIRED', t('sessionEnded'), { resolution: t('sessionEndedHelp'), status: 401 });
+      }
+      login = {
+        ...login,
+        accessToken: res.body.access_token,
+        refreshToken: res.body.refresh_token ?? login.refreshToken,
+        expiresAt: Date.now() + Number(res.body.expires_in ?? 3600) * 1000,
+        scope: String(res.body.scope ?? login.scope),
+      };
+      await saveLogin(login);
+      return login.accessToken;
+    }).finally(() => {
+      refreshing = null;
+    }));
 
   return {
     async get() {
@@ -201,9 +261,14 @@ export async function logout(server: string): Promise<'none' | 'revoked' | 'unre
   let revoked = login.revocationEndpoint !== null;
   if (login.revocationEndpoint) {
     const api = new Api(server, null);
-    for (const [token, hint] of [[login.refreshToken, 'refresh_token'], [login.accessToken, 'access_token']] as const) {
+    for (const [token, hint] of [
+      [login.refreshToken, 'refresh_token'],
+      [login.accessToken, 'access_token'],
+    ] as const) {
       if (!token) continue;
-      const res = await api.json(login.revocationEndpoint, { auth: false, accept: [400, 401], form: { token, token_type_hint: hint, client_id: login.clientId } }).catch(() => null);
+      const res = await api
+        .json(login.revocationEndpoint, { auth: false, accept: [400, 401], form: { token, token_type_hint: hint, client_id: login.clientId } })
+        .catch(() => null);
       if (res?.status !== 200) revoked = false;
     }
   }

@@ -107,7 +107,10 @@ export async function withCredentialsLock<T>(fn: () => Promise<T>): Promise<T> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? Date.now());
-      if (age > LOCK_STALE_MS || Date.now() > deadline) { await rm(lock, { force: true }); continue; } // its holder died
+      if (age > LOCK_STALE_MS || Date.now() > deadline) {
+        await rm(lock, { force: true });
+        continue;
+      } // its holder died
       await new Promise((r) => setTimeout(r, 50));
     }
   }

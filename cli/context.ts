@@ -32,7 +32,9 @@ export class CommandContext {
     this.io = io;
   }
 
-  get json(): boolean { return this.globals.json; }
+  get json(): boolean {
+    return this.globals.json;
+  }
 
   /** --server, else SIGLATA_SERVER, else the server of the last sign-in. */
   async server(): Promise<string> {
@@ -40,7 +42,11 @@ export class CommandContext {
     const chosen = this.globals.server || process.env.SIGLATA_SERVER || (await currentServer());
     if (!chosen) throw new CliError('no_server', t('noServer'), { resolution: t('noServerHelp'), exitCode: 2 });
     let url: URL;
-    try { url = new URL(chosen); } catch { throw new CliError('usage', `--server: not a URL: ${chosen}`, { exitCode: 2 }); }
+    try {
+      url = new URL(chosen);
+    } catch {
+      throw new CliError('usage', `--server: not a URL: ${chosen}`, { exitCode: 2 });
+    }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError('usage', `--server: must be http(s): ${chosen}`, { exitCode: 2 });
     return url.origin + url.pathname.replace(/\/+$/, '');
   }

@@ -20,7 +20,12 @@ export class CliError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return { code: this.code, message: this.message, ...(this.resolution ? { resolution: this.resolution } : {}), ...(this.status ? { status: this.status } : {}) };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.resolution ? { resolution: this.resolution } : {}),
+      ...(this.status ? { status: this.status } : {}),
+    };
   }
 }
 

@@ -5,7 +5,10 @@ export function formatBytes(n: number): string {
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let i = -1;
-  do { v /= 1024; i++; } while (v >= 1024 && i < units.length - 1);
+  do {
+    v /= 1024;
+    i++;
+  } while (v >= 1024 && i < units.length - 1);
   return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
 }
 
@@ -26,11 +29,17 @@ export function table(headers: string[], rows: string[][], right: boolean[] = []
   const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   const all = [headers, ...rows.map((r) => r.map(clean))];
   const widths = headers.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ''))));
-  return all.map((r) => r.map((cell, i) => {
-    const pad = ' '.repeat(widths[i] - width(cell ?? ''));
-    if (i === r.length - 1 && !right[i]) return cell;
-    return right[i] ? pad + cell : cell + pad;
-  }).join('  ')).join('\n');
+  return all
+    .map((r) =>
+      r
+        .map((cell, i) => {
+          const pad = ' '.repeat(widths[i] - width(cell ?? ''));
+          if (i === r.length - 1 && !right[i]) return cell;
+          return right[i] ? pad + cell : cell + pad;
+        })
+        .join('  '),
+    )
+    .join('\n');
 }
 
 /** A date as `YYYY-MM-DD HH:MM` UTC. */

@@ -37,10 +37,18 @@ export interface RawResponse {
 let undici: Promise<typeof import('./undici.ts')> | null = null;
 const httpRequest: typeof import('undici').request = async (...args) => (await (undici ??= import('./undici.ts'))).request(...args);
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
 
 export function header(res: { headers: RawResponse['headers'] }, name: string): string | undefined {
   const v = res.headers[name.toLowerCase()];
@@ -57,7 +65,11 @@ export function retryAfterSeconds(value: string | undefined): number {
 
 function errorFromText(status: number, text: string): CliError {
   let parsed: unknown = null;
-  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return errorFromBody(status, parsed);
 }
 
@@ -111,7 +123,10 @@ export class Api {
         const text = await res.body.text().catch(() => '');
         renewed = true;
         const next = await this.tokens.renew(token);
-        if (next) { token = next; continue; }
+        if (next) {
+          token = next;
+          continue;
+        }
         throw errorFromText(res.statusCode, text);
       }
       // A body that is a stream cannot be sent twice; a function rebuilds it.
@@ -137,7 +152,11 @@ export class Api {
     const text = await res.body.text();
     let body: unknown = null;
     if (text) {
-      try { body = JSON.parse(text); } catch { throw new CliError('http_error', t('badResponse', { status: res.status }), { resolution: t('badResponseHelp'), status: res.status }); }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new CliError('http_error', t('badResponse', { status: res.status }), { resolution: t('badResponseHelp'), status: res.status });
+      }
     }
     return { status: res.status, body: body as T, headers: res.headers };
   }

@@ -18,16 +18,50 @@ import { completionCommand } from './commands/completion.ts';
 import { orgCommand } from './commands/org.ts';
 
 export const COMMANDS: readonly Command[] = [
-  loginCommand, logoutCommand, whoamiCommand, execCommand, uploadCommand, downloadCommand, cpCommand, syncCommand,
-  lsCommand, infoCommand, trashCommand, restoreCommand, rmCommand, searchCommand, askCommand, keysCommand, orgCommand,
+  loginCommand,
+  logoutCommand,
+  whoamiCommand,
+  execCommand,
+  uploadCommand,
+  downloadCommand,
+  cpCommand,
+  syncCommand,
+  lsCommand,
+  infoCommand,
+  trashCommand,
+  restoreCommand,
+  rmCommand,
+  searchCommand,
+  askCommand,
+  keysCommand,
+  orgCommand,
   completionCommand(() => ({ commands: COMMANDS, globals: GLOBAL_OPTIONS })),
 ];
 
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
-  server: { type: 'string', placeholder: 'URL', help: ['Service address (default: SIGLATA_SERVER, else the last sign-in)', 'Endereço do serviço (padrão: SIGLATA_SERVER, senão o último acesso)'] },
-  token: { type: 'string', placeholder: 'TOKEN', help: ['Access token to use instead of the stored sign-in (or SIGLATA_TOKEN)', 'Token de acesso a usar no lugar do acesso guardado (ou SIGLATA_TOKEN)'] },
-  profile: { type: 'string', placeholder: 'NAME', help: ['Use a named profile: its own sign-ins and current server (or SIGLATA_PROFILE)', 'Usar um perfil com nome: acessos e servidor atual próprios (ou SIGLATA_PROFILE)'] },
-  lang: { type: 'string', placeholder: 'LANG', help: ['Language of messages: en-US or pt-BR (or SIGLATA_LANG)', 'Idioma das mensagens: en-US ou pt-BR (ou SIGLATA_LANG)'] },
+  server: {
+    type: 'string',
+    placeholder: 'URL',
+    help: ['Service address (default: SIGLATA_SERVER, else the last sign-in)', 'Endereço do serviço (padrão: SIGLATA_SERVER, senão o último acesso)'],
+  },
+  token: {
+    type: 'string',
+    placeholder: 'TOKEN',
+    help: ['Access token to use instead of the stored sign-in (or SIGLATA_TOKEN)', 'Token de acesso a usar no lugar do acesso guardado (ou SIGLATA_TOKEN)'],
+  },
+  profile: {
+    type: 'string',
+    placeholder: 'NAME',
+    help: [
+      'Use a named profile: its own sign-ins and current server (or SIGLATA_PROFILE)',
+      'Usar um perfil com nome: acessos e servidor atual próprios (ou SIGLATA_PROFILE)',
+    ],
+  },
+  lang: {
+    type: 'string',
+    placeholder: 'LANG',
+    help: ['Language of messages: en-US or pt-BR (or SIGLATA_LANG)', 'Idioma das mensagens: en-US ou pt-BR (ou SIGLATA_LANG)'],
+  },
   json: { type: 'boolean', help: ['Print results as JSON', 'Mostrar resultados como JSON'] },
   help: { type: 'boolean', short: 'h', help: ['Show help', 'Mostrar ajuda'] },
   version: { type: 'boolean', help: ['Show the version', 'Mostrar a versão'] },
@@ -117,13 +151,23 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(String(values.profile))) throw usageError('--profile: letters, digits, - and _ (at most 64)');
       process.env.SIGLATA_PROFILE = String(values.profile); // read by config.ts for every file it opens
     }
-    if (values.version) { io.out(`${version()}\n`); return 0; }
+    if (values.version) {
+      io.out(`${version()}\n`);
+      return 0;
+    }
     if (name !== undefined && !command) throw usageError(t('unknownCommand', { name }));
-    if (!command) { (values.help ? io.out : io.err)(`${mainHelp()}\n`); return values.help ? 0 : 2; }
-    if (values.help) { io.out(`${commandHelp(command)}\n`); return 0; }
+    if (!command) {
+      (values.help ? io.out : io.err)(`${mainHelp()}\n`);
+      return values.help ? 0 : 2;
+    }
+    if (values.help) {
+      io.out(`${commandHelp(command)}\n`);
+      return 0;
+    }
     const positionals = parsed.positionals;
     if (positionals.length < command.positionals.min) throw usageError(t('missingArgument', { what: `<${command.positionals.name}>`, command: command.name }));
-    if (command.positionals.max !== undefined && positionals.length > command.positionals.max) throw usageError(t('badOption', { detail: `unexpected argument "${positionals[command.positionals.max]}"`, command: command.name }));
+    if (command.positionals.max !== undefined && positionals.length > command.positionals.max)
+      throw usageError(t('badOption', { detail: `unexpected argument "${positionals[command.positionals.max]}"`, command: command.name }));
 
     ctx = new CommandContext({ server: values.server as string | undefined, token: values.token as string | undefined, json: Boolean(values.json) }, io);
     const current = ctx;

@@ -31,11 +31,18 @@ export function progress(total: number, start: number, options: { tty: boolean; 
     const filled = Math.round(fraction * cells);
     const bar = `${'#'.repeat(filled)}${'-'.repeat(cells - filled)}`;
     const label = options.files === undefined ? options.label : `${filesDone}/${options.files} ${options.label}`;
-    options.write(`\r\x1b[2K${label} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatBytes(done)}/${formatBytes(total)}  ${formatBytes(rate)}/s  ETA ${formatDuration(eta)}`);
+    options.write(
+      `\r\x1b[2K${label} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatBytes(done)}/${formatBytes(total)}  ${formatBytes(rate)}/s  ETA ${formatDuration(eta)}`,
+    );
   };
-  const line = (text: string) => { if (!options.tty) options.write(`${text}\n`); };
+  const line = (text: string) => {
+    if (!options.tty) options.write(`${text}\n`);
+  };
   return {
-    add(bytes) { done += bytes; draw(); },
+    add(bytes) {
+      done += bytes;
+      draw();
+    },
     line,
     fileDone(bytes, text) {
       filesDone++;

@@ -46,10 +46,29 @@ return out;`;
     const ids = Array.isArray(found[arg]) ? found[arg] : [];
     if (ids.length === 1) return ids[0];
     if (!ids.length) {
-      throw new CliError('not_found', pt ? `nenhum arquivo ${state === 'trashed' ? 'na lixeira ' : ''}se chama "${arg}"` : `no ${state === 'trashed' ? 'trashed ' : ''}file is named "${arg}"`,
-        { resolution: pt ? 'Confira o nome com `siglata ls` (ou `ls --trashed`); nomes diferenciam maiúsculas.' : 'Check the name with `siglata ls` (or `ls --trashed`); names are case-sensitive.' });
+      throw new CliError(
+        'not_found',
+        pt
+          ? `nenhum arquivo ${state === 'trashed' ? 'na lixeira ' : ''}se chama "${arg}"`
+          : `no ${state === 'trashed' ? 'trashed ' : ''}file is named "${arg}"`,
+        {
+          resolution: pt
+            ? 'Confira o nome com `siglata ls` (ou `ls --trashed`); nomes diferenciam maiúsculas.'
+            : 'Check the name with `siglata ls` (or `ls --trashed`); names are case-sensitive.',
+        },
+      );
     }
-    throw new CliError('ambiguous_path', pt ? `"${arg}" nomeia ${ids.length >= 5 ? '5 ou mais' : ids.length} arquivos: ${ids.join(', ')}` : `"${arg}" names ${ids.length >= 5 ? '5 or more' : ids.length} files: ${ids.join(', ')}`,
-      { resolution: pt ? 'Nomes não são únicos: use o id (fil_…) do arquivo desejado, ou renomeie os outros.' : 'Names are not unique: pass the id (fil_…) of the one you mean, or rename the others.', exitCode: 1 });
+    throw new CliError(
+      'ambiguous_path',
+      pt
+        ? `"${arg}" nomeia ${ids.length >= 5 ? '5 ou mais' : ids.length} arquivos: ${ids.join(', ')}`
+        : `"${arg}" names ${ids.length >= 5 ? '5 or more' : ids.length} files: ${ids.join(', ')}`,
+      {
+        resolution: pt
+          ? 'Nomes não são únicos: use o id (fil_…) do arquivo desejado, ou renomeie os outros.'
+          : 'Names are not unique: pass the id (fil_…) of the one you mean, or rename the others.',
+        exitCode: 1,
+      },
+    );
   });
 }

@@ -6,7 +6,13 @@ import { t } from './i18n.ts';
 
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 
-export interface ExecuteError { type: string; code?: string; message: string; line?: number; resolution?: string }
+export interface ExecuteError {
+  type: string;
+  code?: string;
+  message: string;
+  line?: number;
+  resolution?: string;
+}
 
 export interface ExecuteContent {
   ok: boolean;
@@ -32,7 +38,12 @@ export async function callTool(api: Api, name: string, args: Record<string, unkn
   const body = res.body ?? {};
   if (body.error) throw new CliError(String(body.error.data?.code ?? body.error.code), String(body.error.message), { resolution: body.error.data?.resolution });
   const result = body.result ?? {};
-  const text = Array.isArray(result.content) ? result.content.filter((c: any) => c?.type === 'text').map((c: any) => c.text).join('\n') : '';
+  const text = Array.isArray(result.content)
+    ? result.content
+        .filter((c: any) => c?.type === 'text')
+        .map((c: any) => c.text)
+        .join('\n')
+    : '';
   return { isError: result.isError === true, structuredContent: result.structuredContent, text };
 }
 
@@ -70,19 +81,27 @@ export async function callBinding<T = any>(api: Api, name: string, input: Record
 /** Every item of a list binding: its pages are walked inside one execution, so a long list is still one request. */
 export async function callList<T = any>(api: Api, name: string, input: Record<string, unknown>): Promise<T[]> {
   if (!/^[a-z_]+$/.test(name)) throw new Error(`not a binding name: ${name}`);
-  const content = await execute(api, `const items = [];
+  const content = await execute(
+    api,
+    `const items = [];
 let cursor = null;
 do {
   const page = await ${name}({ ...${JSON.stringify(input)}, cursor });
   items.push(...page.items);
   cursor = page.nextCursor;
 } while (cursor);
-return items;`);
+return items;`,
+  );
   if (!content.ok) throw executionError(content);
   return content.result as T[];
 }
 
-export interface BatchOutcome<T> { id: string; ok: boolean; value?: T; error?: { code: string; message: string; resolution?: string } }
+export interface BatchOutcome<T> {
+  id: string;
+  ok: boolean;
+  value?: T;
+  error?: { code: string; message: string; resolution?: string };
+}
 
 /** Ids per execution: well inside the engine's host-call cap (1000), source size (100 KB) and wall time (5 s). */
 export const IDS_PER_EXECUTION = 200;
@@ -123,7 +142,8 @@ export async function appExecute(api: Api, body: { script: string; mode: 'run' |
 /** POST /ask (JSON answer). */
 export async function ask(api: Api, text: string, maxResults?: number): Promise<any> {
   const res = await api.json('/ask', {
-    auth: false, accept: [400, 413, 415, 503],
+    auth: false,
+    accept: [400, 413, 415, 503],
     json: { query: { text, ...(maxResults ? { max_results: maxResults } : {}) }, prefer: { streaming: false } },
   });
   if (res.status !== 200) throw errorFromBody(res.status, res.body);

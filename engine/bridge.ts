@@ -5,7 +5,7 @@ import type { LogEntry, LogLevel } from './result.ts';
 import { MAX_RESULT_DEPTH } from './prelude.ts';
 
 export type HostResult =
-  | { ok: true; json: string; /** CPU the call spent off the server's thread, charged to hostMs. */ hostMs?: number }
+  | { ok: true; json: string /** CPU the call spent off the server's thread, charged to hostMs. */; hostMs?: number }
   | { ok: false; error: { code: string; message: string; resolution?: string } };
 
 export type HostCall = (name: string, argsJson: string, signal: AbortSignal) => Promise<HostResult>;
@@ -29,8 +29,9 @@ export function nestedDeeperThan(json: string, limit: number): boolean {
       if (c === 92) i++;
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) { if (++depth > limit) return true; }
-    else if (c === 93 || c === 125) depth--;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
   }
   return false;
 }
@@ -51,7 +52,10 @@ const CHARGED_CHECK_CHARS = 8192;
 export const CLOSED_REPLY = reply('tool', 'EXECUTION_CLOSED', 'The execution has ended; this call was not run.');
 
 /** Set when the host itself refuses a call for a cap the isolate should have enforced first. */
-export interface CapBreach { code: string; message: string }
+export interface CapBreach {
+  code: string;
+  message: string;
+}
 
 export class Execution {
   readonly id: number;
@@ -90,8 +94,16 @@ export class Execution {
   /** The host's own cap check fired (the isolate's did not): the run must end and the isolate go. */
   breach: CapBreach | null = null;
 
-  constructor(id: number, source: string, bindings: readonly string[], hostCall: HostCall, limits: EngineLimits, tenant = '',
-    repeatable: readonly string[] = [], person = '') {
+  constructor(
+    id: number,
+    source: string,
+    bindings: readonly string[],
+    hostCall: HostCall,
+    limits: EngineLimits,
+    tenant = '',
+    repeatable: readonly string[] = [],
+    person = '',
+  ) {
     this.id = id;
     this.repeatableNames = new Set(repeatable);
     this.tenant = tenant;
@@ -193,9 +205,12 @@ export class Execution {
     if (this.closed) return CLOSED_REPLY;
     if (result?.ok === true && typeof result.json === 'string') return `R${result.json}`;
     const error = result?.ok === false ? result.error : undefined;
-    return reply('tool', typeof error?.code === 'string' ? error.code : 'internal_error',
+    return reply(
+      'tool',
+      typeof error?.code === 'string' ? error.code : 'internal_error',
       typeof error?.message === 'string' ? error.message : 'Internal error.',
-      typeof error?.resolution === 'string' ? error.resolution : undefined);
+      typeof error?.resolution === 'string' ? error.resolution : undefined,
+    );
   }
 
   /** A console line from the isolate; byte and line budgets are re-checked here. */
@@ -218,7 +233,10 @@ export class Execution {
     const cut = bytes > room;
     if (cut) {
       // Cut on a byte boundary, then drop a character the cut may have split.
-      text = Buffer.from(text).subarray(0, room).toString().replace(/\uFFFD$/, '');
+      text = Buffer.from(text)
+        .subarray(0, room)
+        .toString()
+        .replace(/\uFFFD$/, '');
       bytes = room;
     }
     this.logs.push({ level: level as LogLevel, message: text });

@@ -35,16 +35,19 @@ export function wrapSource(source: string, tenant = ''): string {
   // A script whose own eval(...) calls must stay direct gets V8's eval bound around it, each call's source checked
   // (direct-eval.ts); the wrapper adds no line, so user lines are unchanged.
   const rewritten = rewriteDirectEval(source, '(async function anonymous(\n) {\n', '\n})');
-  if (rewritten !== null) return `__start(((${EVAL_KIT_PARAMS}) => async function anonymous(\n) {\n${rewritten}\n})(...__sandboxEvalKit()))/*${tenantTag(tenant)}*/`;
+  if (rewritten !== null)
+    return `__start(((${EVAL_KIT_PARAMS}) => async function anonymous(\n) {\n${rewritten}\n})(...__sandboxEvalKit()))/*${tenantTag(tenant)}*/`;
   return `__start(async function anonymous(\n) {\n${source}\n})/*${tenantTag(tenant)}*/`;
 }
 
 /** A source whose nesting overflows the parser's stack (the host's here, or the isolate's when it compiles). */
 export const SOURCE_TOO_DEEP: Readonly<ExecutionError> = Object.freeze({
-  type: 'limit_exceeded', code: 'max_source_depth', message: 'The script nests brackets, blocks or expressions too deeply to compile; flatten it.',
+  type: 'limit_exceeded',
+  code: 'max_source_depth',
+  message: 'The script nests brackets, blocks or expressions too deeply to compile; flatten it.',
 });
 
-const AsyncFunction = (async function () {}).constructor as new (body: string) => unknown;
+const AsyncFunction = async function () {}.constructor as new (body: string) => unknown;
 
 /** The check needs the host to allow code generation from strings (it parses, never runs, the result). */
 export function assertHostCanCheck(): void {

@@ -29,17 +29,38 @@ export const SPELLS_EVAL = /(?<![\w$])(?:e|\\u(?:0065|\{0*65\}))(?:v|\\u(?:0076|
 export const EVAL_KIT_PARAMS = 'eval, __sandboxEvalSource, __sandboxEvalGlobal, __sandboxEvalIndirect';
 
 type AnyNode = Node & Record<string, unknown>;
-interface Edit { at: number; end: number; text: string }
+interface Edit {
+  at: number;
+  end: number;
+  text: string;
+}
 
 const NOT_REFERENCES: Record<string, string[]> = {
-  MemberExpression: ['property'], Property: ['key'], MethodDefinition: ['key'], PropertyDefinition: ['key'],
-  LabeledStatement: ['label'], BreakStatement: ['label'], ContinueStatement: ['label'], MetaProperty: ['meta', 'property'],
+  MemberExpression: ['property'],
+  Property: ['key'],
+  MethodDefinition: ['key'],
+  PropertyDefinition: ['key'],
+  LabeledStatement: ['label'],
+  BreakStatement: ['label'],
+  ContinueStatement: ['label'],
+  MetaProperty: ['meta', 'property'],
 };
 const BINDINGS: Record<string, string[]> = {
-  VariableDeclarator: ['id'], FunctionDeclaration: ['id', 'params'], FunctionExpression: ['id', 'params'],
-  ArrowFunctionExpression: ['params'], ClassDeclaration: ['id'], ClassExpression: ['id'], CatchClause: ['param'],
-  AssignmentExpression: ['left'], ForInStatement: ['left'], ForOfStatement: ['left'], UpdateExpression: ['argument'],
-  AssignmentPattern: ['left'], ArrayPattern: ['elements'], RestElement: ['argument'], ObjectPattern: ['properties'],
+  VariableDeclarator: ['id'],
+  FunctionDeclaration: ['id', 'params'],
+  FunctionExpression: ['id', 'params'],
+  ArrowFunctionExpression: ['params'],
+  ClassDeclaration: ['id'],
+  ClassExpression: ['id'],
+  CatchClause: ['param'],
+  AssignmentExpression: ['left'],
+  ForInStatement: ['left'],
+  ForOfStatement: ['left'],
+  UpdateExpression: ['argument'],
+  AssignmentPattern: ['left'],
+  ArrayPattern: ['elements'],
+  RestElement: ['argument'],
+  ObjectPattern: ['properties'],
 };
 
 /**
@@ -62,15 +83,21 @@ export function rewriteDirectEval(body: string, prefix: string, suffix: string):
       const p = parent;
       if (p.computed !== true && NOT_REFERENCES[p.type]?.includes(key) && !(p.type === 'Property' && p.shorthand)) return;
       // A shorthand `{ eval }` is key and value at once, and a property's value inside a pattern is a binding.
-      if (BINDINGS[p.type]?.includes(key) || (p.type === 'Property' && (p.shorthand || grand?.type === 'ObjectPattern')) ||
-        (p.type === 'UnaryExpression' && p.operator === 'delete')) {
+      if (
+        BINDINGS[p.type]?.includes(key) ||
+        (p.type === 'Property' && (p.shorthand || grand?.type === 'ObjectPattern')) ||
+        (p.type === 'UnaryExpression' && p.operator === 'delete')
+      ) {
         refused = true;
         return;
       }
       if (p.type === 'CallExpression' && key === 'callee' && !p.optional) {
         const args = p.arguments as AnyNode[];
         if (args.length === 0) return;
-        if (args[0].type === 'SpreadElement') { refused = true; return; }
+        if (args[0].type === 'SpreadElement') {
+          refused = true;
+          return;
+        }
         // The first argument is visited on (its own evals are rewritten inside the insertions).
         edits.push({ at: args[0].start, end: args[0].start, text: '__sandboxEvalSource(' }, { at: args[0].end, end: args[0].end, text: ')' });
       } else {
@@ -80,8 +107,9 @@ export function rewriteDirectEval(body: string, prefix: string, suffix: string):
     }
     for (const k of Object.keys(node)) {
       const v = node[k];
-      if (Array.isArray(v)) { for (const c of v) if (c && typeof c === 'object' && typeof (c as AnyNode).type === 'string') visit(c as AnyNode, node, k, parent); }
-      else if (v && typeof v === 'object' && typeof (v as AnyNode).type === 'string') visit(v as AnyNode, node, k, parent);
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c === 'object' && typeof (c as AnyNode).type === 'string') visit(c as AnyNode, node, k, parent);
+      } else if (v && typeof v === 'object' && typeof (v as AnyNode).type === 'string') visit(v as AnyNode, node, k, parent);
     }
   };
   visit(program, null, '', null);
@@ -89,7 +117,10 @@ export function rewriteDirectEval(body: string, prefix: string, suffix: string):
   // Offsets are in the parsed text (prefix + body + suffix). Insertions at one offset keep their order of visit: a
   // call's opening comes before the first argument's own, its closing after (sorted stably by offset).
   const text = prefix + body + suffix;
-  const ordered = edits.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || closingFirst(a.e, b.e) || a.i - b.i).map((x) => x.e);
+  const ordered = edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.at - b.e.at || closingFirst(a.e, b.e) || a.i - b.i)
+    .map((x) => x.e);
   let out = '';
   let at = prefix.length;
   for (const e of ordered) {

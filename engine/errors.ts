@@ -3,9 +3,7 @@
 import { clip, type ErrorType, type ExecutionError } from './result.ts';
 
 /** What the prelude reported in its 'D' record: a JSON result or a classified error. */
-export type Outcome =
-  | { kind: 'ok'; json: string }
-  | { kind: 'error'; error: ExecutionError };
+export type Outcome = { kind: 'ok'; json: string } | { kind: 'error'; error: ExecutionError };
 
 /** Types the isolate may claim for itself; timeouts, memory, busy and the rest are only decided by the host. */
 const ISOLATE_TYPES = new Set<ErrorType>(['script_error', 'tool_error', 'limit_exceeded', 'internal_error']);
@@ -48,7 +46,8 @@ export function decodeOutcome(raw: unknown, observed: Observed = {}): Outcome {
   const error: ExecutionError = { type, message: clip(p.message) };
   if (typeof p.code === 'string') error.code = clip(p.code, 100);
   if (typeof p.resolution === 'string') error.resolution = clip(p.resolution);
-  if (Number.isInteger(p.line) && (p.line as number) > 0 && (p.line as number) <= (observed.sourceLines ?? Number.MAX_SAFE_INTEGER)) error.line = p.line as number;
+  if (Number.isInteger(p.line) && (p.line as number) > 0 && (p.line as number) <= (observed.sourceLines ?? Number.MAX_SAFE_INTEGER))
+    error.line = p.line as number;
   return { kind: 'error', error };
 }
 

@@ -20,7 +20,12 @@ function distance(a: string, b: string, max: number): number {
 /** Up to three binding names close to `name`: a small edit away, or sharing a word (`list_files` → `files_list`). */
 export function closeNames(name: string, bindings: readonly string[]): string[] {
   const lower = name.toLowerCase();
-  const words = new Set(lower.split(/[_$]+|(?=[A-Z])/).filter((w) => w.length > 2).map((w) => w.replace(/s$/, '')));
+  const words = new Set(
+    lower
+      .split(/[_$]+|(?=[A-Z])/)
+      .filter((w) => w.length > 2)
+      .map((w) => w.replace(/s$/, '')),
+  );
   const max = Math.max(2, Math.floor(lower.length / 3));
   return bindings
     .map((b) => {

@@ -115,8 +115,10 @@ function validate(request: ExecutionRequest): string | null {
   if (request.repeatable !== undefined && (!Array.isArray(request.repeatable) || request.repeatable.some((n) => typeof n !== 'string'))) {
     return 'repeatable must be an array of binding names';
   }
-  if (request.tenant !== undefined && (typeof request.tenant !== 'string' || request.tenant.length > 200)) return 'tenant must be a string of at most 200 characters';
-  if (request.person !== undefined && (typeof request.person !== 'string' || request.person.length > 200)) return 'person must be a string of at most 200 characters';
+  if (request.tenant !== undefined && (typeof request.tenant !== 'string' || request.tenant.length > 200))
+    return 'tenant must be a string of at most 200 characters';
+  if (request.person !== undefined && (typeof request.person !== 'string' || request.person.length > 200))
+    return 'person must be a string of at most 200 characters';
   for (const name of request.bindings) {
     if (typeof name !== 'string' || !BINDING_NAME.test(name) || RESERVED.has(name)) return `invalid binding name ${String(name)}`;
   }
@@ -142,8 +144,7 @@ export function createEngine(config: EngineConfig): Engine {
   const makeSlot: SlotFactory = hosts ? (hooks) => hosts.createSlot(hooks) : (hooks) => new Slot(resolved, hooks);
   const pool = new Pool(resolved, makeSlot, hosts ? (principal) => hosts.quarantine.suspect(principal) : undefined);
   let nextId = 1;
-  const sum = (pick: (s: { built: number; refs: number; cached: number; live: number }) => number) =>
-    hosts!.hosts.reduce((n, h) => n + pick(h.isolates), 0);
+  const sum = (pick: (s: { built: number; refs: number; cached: number; live: number }) => number) => hosts!.hosts.reduce((n, h) => n + pick(h.isolates), 0);
 
   return {
     async execute(request: ExecutionRequest): Promise<ExecutionResult> {
@@ -168,7 +169,9 @@ export function createEngine(config: EngineConfig): Engine {
       const result = await pool.submit(ex, request.onStart);
       return explainUnknownGlobal(result, request.bindings);
     },
-    ready: async () => { await Promise.all([pool.whenReady(), hosts?.quarantine.loaded]); },
+    ready: async () => {
+      await Promise.all([pool.whenReady(), hosts?.quarantine.loaded]);
+    },
     stats(): EngineStats {
       const count = (state: string) => pool.slots.filter((s) => s.state === state).length;
       return {
@@ -183,7 +186,7 @@ export function createEngine(config: EngineConfig): Engine {
         referenceCount: hosts ? sum((i) => i.refs) : pool.slots.reduce((n, s) => n + s.referenceCount, 0),
         cachedScripts: hosts ? sum((i) => i.cached) : pool.slots.reduce((n, s) => n + s.cachedScripts, 0),
         recycled: { ...pool.counters.recycled },
-        catastrophicErrors: hosts ? hosts.crashes.fatal ?? 0 : pool.counters.catastrophicErrors,
+        catastrophicErrors: hosts ? (hosts.crashes.fatal ?? 0) : pool.counters.catastrophicErrors,
         ...(hosts ? { hosts: hosts.stats() } : {}),
       };
     },

@@ -110,9 +110,29 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
 
 const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as (keyof EngineLimits)[];
 const CONFIG_KEYS = new Set<string>([
-  ...LIMIT_KEYS, 'poolSize', 'maxPoolSize', 'maxRunningPerTenant', 'overflowAfterMs', 'idleRetireMs', 'queueMax', 'queueWaitMs', 'memoryMb', 'maxExecutionsPerIsolate',
-  'heapCheckEvery', 'heapHighRatio', 'onCatastrophicError', 'reservedSlots', 'hosts', 'pinHosts', 'hostMemoryMb', 'heartbeatTimeoutMs',
-  'quarantineAfter', 'quarantineWindowMs', 'quarantineMs', 'onHostCrash', 'strikeLedger',
+  ...LIMIT_KEYS,
+  'poolSize',
+  'maxPoolSize',
+  'maxRunningPerTenant',
+  'overflowAfterMs',
+  'idleRetireMs',
+  'queueMax',
+  'queueWaitMs',
+  'memoryMb',
+  'maxExecutionsPerIsolate',
+  'heapCheckEvery',
+  'heapHighRatio',
+  'onCatastrophicError',
+  'reservedSlots',
+  'hosts',
+  'pinHosts',
+  'hostMemoryMb',
+  'heartbeatTimeoutMs',
+  'quarantineAfter',
+  'quarantineWindowMs',
+  'quarantineMs',
+  'onHostCrash',
+  'strikeLedger',
 ]);
 
 function positiveInt(name: string, value: unknown, min = 1): number {

@@ -141,7 +141,9 @@ export class Pool {
       ready: (slot: PoolSlot) => this.onReady(slot),
       // Host time in bindings is work done for the tenant as much as isolate CPU: both count for fairness.
       finished: (ex: RunTarget, end: RunEnd) => this.finished(ex as Execution, end.cpuMs + (ex as Execution).hostMs, end),
-      recycled: (reason: string) => { this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1; },
+      recycled: (reason: string) => {
+        this.counters.recycled[reason] = (this.counters.recycled[reason] ?? 0) + 1;
+      },
       catastrophic: (message: string) => {
         this.counters.catastrophicErrors++;
         if (config.onCatastrophicError) config.onCatastrophicError(message);
@@ -206,7 +208,10 @@ export class Pool {
     for (const [i, s] of this.slots.entries()) {
       if (!free(s) || this.barred(risky, s) || (i >= this.config.maxPoolSize && !mayReserve)) continue;
       const key = s.contention ?? 0;
-      if (key < bestKey) { best = s; bestKey = key; }
+      if (key < bestKey) {
+        best = s;
+        bestKey = key;
+      }
       if (key === 0) break;
     }
     return best;
@@ -273,7 +278,11 @@ export class Pool {
     if (mine.some((p) => (counts.get(p) ?? 0) >= share)) return false;
     let top = '';
     let over = 0;
-    for (const [p, n] of counts) if (n - share > over) { top = p; over = n - share; }
+    for (const [p, n] of counts)
+      if (n - share > over) {
+        top = p;
+        over = n - share;
+      }
     if (!top) return false;
     for (let i = this.queue.length - 1; i >= 0; i--) {
       if (!principalsOf(this.queue[i].ex).includes(top)) continue;
@@ -302,8 +311,10 @@ export class Pool {
    * not take it, and so may this execution not.
    */
   private besideRisky(ex: Execution): PoolSlot | undefined {
-    return this.slots.find((s, i) => free(s) && s.host !== undefined && this.load(s.host).risky > 0 && !this.barred(false, s, true)
-      && (i < this.config.maxPoolSize || this.belowShare(ex)));
+    return this.slots.find(
+      (s, i) =>
+        free(s) && s.host !== undefined && this.load(s.host).risky > 0 && !this.barred(false, s, true) && (i < this.config.maxPoolSize || this.belowShare(ex)),
+    );
   }
 
   /**
@@ -446,21 +457,37 @@ export class Pool {
    */
   private updateDrain(): void {
     // Asked after every execution: with no risky waiter (nearly always), nothing else is looked at.
-    if (!this.queue.some((w) => !this.held(w.ex) && this.risky(w.ex))) { this.drain = null; return; }
+    if (!this.queue.some((w) => !this.held(w.ex) && this.risky(w.ex))) {
+      this.drain = null;
+      return;
+    }
     const cordon = this.cordon();
-    if (cordon.used >= cordon.max) { this.drain = null; return; }
+    if (cordon.used >= cordon.max) {
+      this.drain = null;
+      return;
+    }
     const hosts = [...this.hosts()];
-    const candidates = hosts.filter((h) => this.load(h).risky === 0 && !this.slots.some((s) => s.host === h && s.exposed === true)
-      && this.leavesOthersAHost(h));
-    if (this.cordonHost && candidates.includes(this.cordonHost)) { this.drain = this.cordonHost; return; }
+    const candidates = hosts.filter(
+      (h) => this.load(h).risky === 0 && !this.slots.some((s) => s.host === h && s.exposed === true) && this.leavesOthersAHost(h),
+    );
+    if (this.cordonHost && candidates.includes(this.cordonHost)) {
+      this.drain = this.cordonHost;
+      return;
+    }
     const idle = candidates.find((h) => this.load(h).all === 0 && this.slots.some((s) => s.host === h && free(s)));
-    if (idle) { this.drain = idle; return; }
+    if (idle) {
+      this.drain = idle;
+      return;
+    }
     if (this.drain && candidates.includes(this.drain)) return;
     let best: object | null = null;
     let fewest = Infinity;
     for (const h of candidates) {
       const n = this.load(h).all;
-      if (n < fewest) { best = h; fewest = n; }
+      if (n < fewest) {
+        best = h;
+        fewest = n;
+      }
     }
     this.drain = best;
   }
@@ -511,7 +538,11 @@ export class Pool {
 
   private start(slot: PoolSlot, ex: Execution, onStart?: () => void): Promise<ExecutionResult> {
     this.counters.executions++;
-    try { onStart?.(); } catch { /* the caller's hook must not stop the pool */ }
+    try {
+      onStart?.();
+    } catch {
+      /* the caller's hook must not stop the pool */
+    }
     for (const p of principalsOf(ex)) this.running.set(p, (this.running.get(p) ?? 0) + 1);
     this.current.set(slot, ex);
     if (slot.host === this.drain) this.drain = null;
@@ -555,7 +586,10 @@ export class Pool {
     // The cordon changed (a host emptied, a person proved): a drained host may take its risky waiter, and free slots
     // on a host that ran a risky execution may take others' work (the slot that ran it is offered once ready).
     this.updateDrain();
-    if (this.queue.length) queueMicrotask(() => { if (!this.closed) this.serveIdle(); });
+    if (this.queue.length)
+      queueMicrotask(() => {
+        if (!this.closed) this.serveIdle();
+      });
   }
 
   /** Mean isolate CPU ms per execution of this execution lately: the larger of its organization's and person's. */
@@ -591,10 +625,13 @@ export class Pool {
     this.queue.forEach((w, i) => {
       if (this.waits(w, slot)) return;
       const mean = this.cpuPerExecution(w.ex);
-      const share = principalsOf(w.ex).every((p) => (this.running.get(p) ?? 0) < cap)
-        && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= this.graceFor(mean));
+      const share =
+        principalsOf(w.ex).every((p) => (this.running.get(p) ?? 0) < cap) && (mean < this.config.overflowAfterMs || now - w.ex.queuedAt >= this.graceFor(mean));
       const key: [number, number] = [share ? 0 : 1, mean];
-      if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = i; bestKey = key; }
+      if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+        best = i;
+        bestKey = key;
+      }
     });
     return best < 0 ? undefined : this.queue.splice(best, 1)[0];
   }

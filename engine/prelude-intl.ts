@@ -10,7 +10,18 @@ export const MAX_INTL_INPUT = 1 << 20;
  * formatter a DateTimeFormat builds on its first formatRange, and a Locale from maximize/minimize.
  */
 export const INTL_BYTES = {
-  DateTimeFormat: 28 * 1024, NumberFormat: 2048, Collator: 2048, PluralRules: 2048, RelativeTimeFormat: 9 * 1024,
-  ListFormat: 1024, DisplayNames: 3 * 1024, Segmenter: 6 * 1024, Locale: 1024, DurationFormat: 2048,
-  segments: 2048, segmentIterator: 4096, perInputChar: 3, dateRange: 56 * 1024,
+  DateTimeFormat: 28 * 1024,
+  NumberFormat: 2048,
+  Collator: 2048,
+  PluralRules: 2048,
+  RelativeTimeFormat: 9 * 1024,
+  ListFormat: 1024,
+  DisplayNames: 3 * 1024,
+  Segmenter: 6 * 1024,
+  Locale: 1024,
+  DurationFormat: 2048,
+  segments: 2048,
+  segmentIterator: 4096,
+  perInputChar: 3,
+  dateRange: 56 * 1024,
 } as const;

@@ -26,8 +26,16 @@ export const SEP = '\u0000';
  */
 export const PRELUDE = `'use strict';
 ${PRELUDE_BUNDLE}(Object.freeze(${limitsRecord({
-  maxBuiltString: MAX_BUILT_STRING, maxReadText: MAX_READ_TEXT, maxDynamicSource: MAX_DYNAMIC_SOURCE, saltMinPattern: SALT_MIN_PATTERN,
-  maxResultDepth: MAX_RESULT_DEPTH, maxIntlInput: MAX_INTL_INPUT, intlBytes: INTL_BYTES, scriptUrl: SCRIPT_URL, sentinel: SENTINEL, sep: SEP,
+  maxBuiltString: MAX_BUILT_STRING,
+  maxReadText: MAX_READ_TEXT,
+  maxDynamicSource: MAX_DYNAMIC_SOURCE,
+  saltMinPattern: SALT_MIN_PATTERN,
+  maxResultDepth: MAX_RESULT_DEPTH,
+  maxIntlInput: MAX_INTL_INPUT,
+  intlBytes: INTL_BYTES,
+  scriptUrl: SCRIPT_URL,
+  sentinel: SENTINEL,
+  sep: SEP,
 })}));`;
 
 /** A JavaScript object literal of plain values with a null prototype (JSON texts are valid expressions). */

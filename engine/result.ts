@@ -18,10 +18,18 @@
  * - `quarantined`: this tenant's scripts crashed sandbox processes repeatedly; refused for a cool-down.
  */
 export const ERROR_TYPES = [
-  'syntax_error', 'timeout', 'memory_limit', 'limit_exceeded', 'tool_error', 'script_error', 'engine_busy', 'internal_error',
-  'crashed', 'quarantined',
+  'syntax_error',
+  'timeout',
+  'memory_limit',
+  'limit_exceeded',
+  'tool_error',
+  'script_error',
+  'engine_busy',
+  'internal_error',
+  'crashed',
+  'quarantined',
 ] as const;
-export type ErrorType = typeof ERROR_TYPES[number];
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export interface ExecutionError {
   type: ErrorType;

@@ -59,8 +59,19 @@ export interface RunEnd {
  */
 export function setupArguments(ex: RunTarget, dispatcher: ivm.Callback): unknown[] {
   const { limits } = ex;
-  return ['setup', ex.id, ex.names, dispatcher, limits.maxArgBytes, limits.maxResultBytes,
-    limits.maxLogBytes, limits.maxLogLines, limits.maxHostCalls, limits.maxInFlight, regExpSalt(tenantTag(ex.tenant))];
+  return [
+    'setup',
+    ex.id,
+    ex.names,
+    dispatcher,
+    limits.maxArgBytes,
+    limits.maxResultBytes,
+    limits.maxLogBytes,
+    limits.maxLogLines,
+    limits.maxHostCalls,
+    limits.maxInFlight,
+    regExpSalt(tenantTag(ex.tenant)),
+  ];
 }
 
 export class Run {
@@ -80,15 +91,23 @@ export class Run {
   /** Host→isolate tasks not yet settled: the run is only over once the isolate is idle again. */
   private tasks = 0;
   private stoppedNow: () => void = () => {};
-  private readonly stopped = new Promise<void>((resolve) => { this.stoppedNow = resolve; });
+  private readonly stopped = new Promise<void>((resolve) => {
+    this.stoppedNow = resolve;
+  });
   private done: string | null = null;
   private wallTimer: NodeJS.Timeout | undefined;
   private cpuTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
   private cpuSampler: NodeJS.Timeout | undefined;
 
-  constructor(iso: ivm.Isolate, prepared: { ctx: ivm.Context; run: ivm.Reference }, script: ivm.Script | Promise<ivm.Script>,
-    dispatcher: ivm.Callback, ex: RunTarget, onEnd: (end: RunEnd) => void) {
+  constructor(
+    iso: ivm.Isolate,
+    prepared: { ctx: ivm.Context; run: ivm.Reference },
+    script: ivm.Script | Promise<ivm.Script>,
+    dispatcher: ivm.Callback,
+    ex: RunTarget,
+    onEnd: (end: RunEnd) => void,
+  ) {
     this.iso = iso;
     this.ctx = prepared.ctx;
     this.runRef = prepared.run;
@@ -107,7 +126,10 @@ export class Run {
     if (limits.cpuMs < limits.wallMs) this.cpuTimer = setTimeout(() => this.checkCpu(), limits.cpuMs);
     if (this.script instanceof Promise) {
       // First time this isolate sees the source: compiling counts against the deadline like the rest.
-      this.script.then((script) => this.begin(script), (err: unknown) => this.compileFailed(err));
+      this.script.then(
+        (script) => this.begin(script),
+        (err: unknown) => this.compileFailed(err),
+      );
     } else {
       this.begin(this.script);
     }
@@ -178,13 +200,16 @@ export class Run {
   /** Every task ends by rejecting with the sentinel (see prelude.ts); anything else is a real failure. */
   private task(promise: Promise<unknown>): void {
     this.tasks++;
-    promise.then(() => this.settled(null), (err: unknown) => {
-      const message = err instanceof Error ? err.message : '';
-      if (!message.startsWith(SENTINEL)) return this.settled(err);
-      // Consumed while this task still counts, so calls refused at once (new deliver tasks) keep it busy.
-      if (!this.ended) this.consume(message);
-      this.settled(null);
-    });
+    promise.then(
+      () => this.settled(null),
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : '';
+        if (!message.startsWith(SENTINEL)) return this.settled(err);
+        // Consumed while this task still counts, so calls refused at once (new deliver tasks) keep it busy.
+        if (!this.ended) this.consume(message);
+        this.settled(null);
+      },
+    );
   }
 
   private settled(err: unknown): void {
@@ -217,7 +242,11 @@ export class Run {
     if (this.ended) return;
     if (recycle) {
       this.readCpu();
-      try { this.iso.dispose(); } catch { /* already gone */ }
+      try {
+        this.iso.dispose();
+      } catch {
+        /* already gone */
+      }
     }
     this.end(decodeOutcome(this.done, { sourceLines: lineCount(this.ex.source) }), recycle);
   }
@@ -236,14 +265,22 @@ export class Run {
 
   /** Never lowers the figure: once the isolate is gone the last sample stands. */
   private readCpu(): void {
-    try { if (!this.iso.isDisposed) this.cpuMs = Math.max(this.cpuMs, Number(this.iso.cpuTime - this.cpu0) / 1e6); } catch { /* disposed */ }
+    try {
+      if (!this.iso.isDisposed) this.cpuMs = Math.max(this.cpuMs, Number(this.iso.cpuTime - this.cpu0) / 1e6);
+    } catch {
+      /* disposed */
+    }
   }
 
   /** The hard stop: dispose the isolate now, whatever it is doing or waiting for. */
   kill(why: Kill, error?: ExecutionError): void {
     if (this.ended) return;
     this.readCpu();
-    try { this.iso.dispose(); } catch { /* already gone */ }
+    try {
+      this.iso.dispose();
+    } catch {
+      /* already gone */
+    }
     this.end(error ?? killError(why, this.ex.limits), why === 'wall' || why === 'cpu' ? 'timeout' : why);
   }
 

@@ -48,9 +48,15 @@ export interface SlotHooks {
   finished(ex: RunTarget, end: RunEnd): void;
 }
 
-export interface Prepared { ctx: ivm.Context; run: ivm.Reference }
+export interface Prepared {
+  ctx: ivm.Context;
+  run: ivm.Reference;
+}
 /** A cached script, and whether its source may hold regular-expression literals of SALT_MIN_PATTERN in all. */
-interface Compiled { script: ivm.Script; literals: boolean }
+interface Compiled {
+  script: ivm.Script;
+  literals: boolean;
+}
 
 /**
  * Compiled user scripts kept per isolate (a repeated script skips compilation); bounded in count and size, and
@@ -115,7 +121,11 @@ export class Slot implements PoolSlot {
   }
 
   get referenceCount(): number {
-    try { return this.isolate && !this.isolate.isDisposed ? this.isolate.referenceCount : 0; } catch { return 0; }
+    try {
+      return this.isolate && !this.isolate.isDisposed ? this.isolate.referenceCount : 0;
+    } catch {
+      return 0;
+    }
   }
 
   get cachedScripts(): number {
@@ -150,18 +160,23 @@ export class Slot implements PoolSlot {
     if (!iso || iso.isDisposed || !run) return false;
     const cpu = cpuOf(iso);
     const sample = this.heapSample;
-    const idle = cpu !== null && sample !== null && sample.execId === run.ex.id && cpu - sample.cpu < IDLE_CPU_NS
-      && sample.bytes <= this.config.memoryMb * 1024 * 1024;
+    const idle =
+      cpu !== null && sample !== null && sample.execId === run.ex.id && cpu - sample.cpu < IDLE_CPU_NS && sample.bytes <= this.config.memoryMb * 1024 * 1024;
     if (ask && !this.askingHeap && cpu !== null) {
       this.askingHeap = true;
       const execId = run.ex.id;
-      iso.getHeapStatistics().then((heap) => {
-        this.askingHeap = false;
-        const after = cpuOf(iso);
-        // A script that ran meanwhile may have allocated after the figures were taken: no sample this time.
-        if (after === null || after - cpu >= IDLE_CPU_NS) return;
-        this.heapSample = { execId, bytes: heap.used_heap_size + heap.externally_allocated_size, cpu: after };
-      }, () => { this.askingHeap = false; });
+      iso.getHeapStatistics().then(
+        (heap) => {
+          this.askingHeap = false;
+          const after = cpuOf(iso);
+          // A script that ran meanwhile may have allocated after the figures were taken: no sample this time.
+          if (after === null || after - cpu >= IDLE_CPU_NS) return;
+          this.heapSample = { execId, bytes: heap.used_heap_size + heap.externally_allocated_size, cpu: after };
+        },
+        () => {
+          this.askingHeap = false;
+        },
+      );
     }
     return idle;
   }
@@ -173,13 +188,15 @@ export class Slot implements PoolSlot {
     this.state = 'starting';
     this.dispose();
     const gen = ++this.generation;
-    const retry = () => { if (gen === this.generation) setTimeout(() => this.start(), RETRY_MS).unref(); };
+    const retry = () => {
+      if (gen === this.generation) setTimeout(() => this.start(), RETRY_MS).unref();
+    };
     let iso: ivm.Isolate;
     try {
       // V8 may give up on an isolate after its execution has been reported ended (a timeout whose termination
       // never took, a heap that grew while it was torn down) and after this slot has moved on to a new isolate and
       // another tenant's execution: the error names the execution that last ran on this isolate, never the slot's.
-      const owner = this.owner = { execId: undefined as number | undefined };
+      const owner = (this.owner = { execId: undefined as number | undefined });
       iso = new ivm.Isolate({ memoryLimit: this.config.memoryMb, onCatastrophicError: (m) => this.onCatastrophic(m, owner.execId, gen) });
     } catch {
       return retry();
@@ -194,11 +211,14 @@ export class Slot implements PoolSlot {
     this.forgetting = false;
     // A Callback arrives in each context as a plain function (a Reference would instantiate isolated-vm's
     // Reference class there, ~10 us per context); `ignored`: called asynchronously, arguments copied.
-    this.dispatcher = new ivm.Callback((id: unknown, kind: unknown, a: unknown, b: unknown) => {
-      // Only the current execution is ever served; a stale id (an earlier execution) is dropped.
-      const run = this.current;
-      if (run && run.ex.id === id) run.message(kind, a, b);
-    }, { ignored: true });
+    this.dispatcher = new ivm.Callback(
+      (id: unknown, kind: unknown, a: unknown, b: unknown) => {
+        // Only the current execution is ever served; a stale id (an earlier execution) is dropped.
+        const run = this.current;
+        if (run && run.ex.id === id) run.message(kind, a, b);
+      },
+      { ignored: true },
+    );
     this.track(iso.compileScript(PRELUDE, { filename: PRELUDE_FILENAME })).then((script) => {
       if (gen !== this.generation) return;
       this.prelude = script;
@@ -230,21 +250,24 @@ export class Slot implements PoolSlot {
     const work = (async (): Promise<Prepared> => {
       const ctx = await iso.createContext();
       try {
-        return { ctx, run: await script.run(ctx, { reference: true }) as ivm.Reference };
+        return { ctx, run: (await script.run(ctx, { reference: true })) as ivm.Reference };
       } catch (err) {
         ctx.release();
         throw err;
       }
     })();
-    this.track(work).then((prepared) => {
-      if (gen !== this.generation) return release(prepared);
-      this.preparing = false;
-      this.preparedNow(prepared);
-    }, () => {
-      if (gen !== this.generation) return;
-      this.preparing = false;
-      this.prepareFailedNow();
-    });
+    this.track(work).then(
+      (prepared) => {
+        if (gen !== this.generation) return release(prepared);
+        this.preparing = false;
+        this.preparedNow(prepared);
+      },
+      () => {
+        if (gen !== this.generation) return;
+        this.preparing = false;
+        this.prepareFailedNow();
+      },
+    );
   }
 
   private preparedNow(prepared: Prepared): void {
@@ -265,7 +288,10 @@ export class Slot implements PoolSlot {
     this.hooks.ready(this);
     // Only a slot left idle needs it: the next execution's first task frees those handles anyway.
     const runs = this.executions;
-    if (this.state === 'ready') setTimeout(() => { if (this.executions === runs) this.flushReleased(); }, IDLE_FLUSH_MS).unref();
+    if (this.state === 'ready')
+      setTimeout(() => {
+        if (this.executions === runs) this.flushReleased();
+      }, IDLE_FLUSH_MS).unref();
   }
 
   /**
@@ -279,14 +305,18 @@ export class Slot implements PoolSlot {
     try {
       if (this.syncPrepare) this.prepared.run.applySync(undefined, ['noop']);
       else this.prepared.run.applyIgnored(undefined, ['noop']);
-    } catch { /* isolate gone */ }
+    } catch {
+      /* isolate gone */
+    }
   }
 
   /** The slot waits for its next context: give up on an isolate that does not come back. */
   private awaitPrepared(gen: number): void {
     this.state = 'starting';
     clearTimeout(this.stuckTimer);
-    this.stuckTimer = setTimeout(() => { if (gen === this.generation && this.state === 'starting') this.start('prepare_stuck'); }, PREPARE_DEADLINE_MS);
+    this.stuckTimer = setTimeout(() => {
+      if (gen === this.generation && this.state === 'starting') this.start('prepare_stuck');
+    }, PREPARE_DEADLINE_MS);
     this.prepareNext(gen);
   }
 
@@ -317,7 +347,11 @@ export class Slot implements PoolSlot {
         run.start();
         // The next context is queued behind this execution's first task (a new source compiles first).
         if (this.syncPrepare) return;
-        if (script instanceof Promise) script.then(() => this.prepareNext(gen), () => {});
+        if (script instanceof Promise)
+          script.then(
+            () => this.prepareNext(gen),
+            () => {},
+          );
         else this.prepareNext(gen);
       });
     });
@@ -370,7 +404,11 @@ export class Slot implements PoolSlot {
     // Before the context goes: its prelude holds the gc function that empties the cache.
     if (literals && !recycle && gen === this.generation && this.state !== 'closed' && this.live) {
       if (!this.syncPrepare) return this.forgetRegExps(gen, used);
-      try { used.run.applySync(undefined, ['forget']); } catch { recycle = 'regexp_cache'; }
+      try {
+        used.run.applySync(undefined, ['forget']);
+      } catch {
+        recycle = 'regexp_cache';
+      }
     }
     release(used);
     if (this.state === 'closed' || gen !== this.generation) return;
@@ -395,7 +433,10 @@ export class Slot implements PoolSlot {
       this.forgetting = false;
       this.afterRun(gen, used, recycle);
     };
-    this.track(used.run.apply(undefined, ['forget'])).then(() => then(null), () => then('regexp_cache'));
+    this.track(used.run.apply(undefined, ['forget'])).then(
+      () => then(null),
+      () => then('regexp_cache'),
+    );
   }
 
   /** Every heapCheckEvery executions: replace an isolate whose heap stays high (twice in a row). */
@@ -403,17 +444,20 @@ export class Slot implements PoolSlot {
     const iso = this.isolate!;
     this.state = 'starting';
     this.checkingHeap = true;
-    this.track(iso.getHeapStatistics()).then((heap) => {
-      if (gen !== this.generation) return;
-      this.checkingHeap = false;
-      const used = heap.used_heap_size + heap.externally_allocated_size;
-      this.highHeap = used > this.config.heapHighRatio * this.config.memoryMb * 1024 * 1024 ? this.highHeap + 1 : 0;
-      if (this.highHeap >= 2) return this.start('heap_high');
-      if (this.prepared) return this.becomeReady();
-      this.awaitPrepared(gen);
-    }, () => {
-      if (gen === this.generation) this.start('prepare_failed');
-    });
+    this.track(iso.getHeapStatistics()).then(
+      (heap) => {
+        if (gen !== this.generation) return;
+        this.checkingHeap = false;
+        const used = heap.used_heap_size + heap.externally_allocated_size;
+        this.highHeap = used > this.config.heapHighRatio * this.config.memoryMb * 1024 * 1024 ? this.highHeap + 1 : 0;
+        if (this.highHeap >= 2) return this.start('heap_high');
+        if (this.prepared) return this.becomeReady();
+        this.awaitPrepared(gen);
+      },
+      () => {
+        if (gen === this.generation) this.start('prepare_failed');
+      },
+    );
   }
 
   private onCatastrophic(message: string, execId: number | undefined, gen: number): void {
@@ -439,7 +483,11 @@ export class Slot implements PoolSlot {
     this.dispatcher = null;
     if (!iso) return false;
     if (!iso.isDisposed) {
-      try { iso.dispose(); } catch { /* already gone */ }
+      try {
+        iso.dispose();
+      } catch {
+        /* already gone */
+      }
     }
     return true;
   }
@@ -448,7 +496,9 @@ export class Slot implements PoolSlot {
   private pending = new Set<Promise<unknown>>();
   private track<T>(work: Promise<T>): Promise<T> {
     this.pending.add(work);
-    const forget = () => { this.pending.delete(work); };
+    const forget = () => {
+      this.pending.delete(work);
+    };
     work.then(forget, forget);
     return work;
   }
@@ -497,10 +547,22 @@ const HEAP_CHECK_CPU_MS = 5;
 const IDLE_CPU_NS = 1_000_000n;
 
 function cpuOf(iso: ivm.Isolate): bigint | null {
-  try { return iso.isDisposed ? null : iso.cpuTime; } catch { return null; }
+  try {
+    return iso.isDisposed ? null : iso.cpuTime;
+  } catch {
+    return null;
+  }
 }
 
 function release(prepared: Prepared): void {
-  try { prepared.run.release(); } catch { /* isolate gone */ }
-  try { prepared.ctx.release(); } catch { /* isolate gone */ }
+  try {
+    prepared.run.release();
+  } catch {
+    /* isolate gone */
+  }
+  try {
+    prepared.ctx.release();
+  } catch {
+    /* isolate gone */
+  }
 }

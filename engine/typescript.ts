@@ -25,10 +25,15 @@ export function prepareScript(source: string, tenant = ''): Prepared {
     const code = (err as { code?: unknown }).code;
     const line = tsLine(err);
     if (code === 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX') {
-      return { error: withLine({
-        type: 'syntax_error',
-        message: `${(err as Error).message}: scripts accept only erasable TypeScript (type annotations, interfaces, type aliases, \`as\`, generics); use a plain object or union of string literals instead of an enum or namespace, and assign fields instead of parameter properties.`,
-      }, line) };
+      return {
+        error: withLine(
+          {
+            type: 'syntax_error',
+            message: `${(err as Error).message}: scripts accept only erasable TypeScript (type annotations, interfaces, type aliases, \`as\`, generics); use a plain object or union of string literals instead of an enum or namespace, and assign fields instead of parameter properties.`,
+          },
+          line,
+        ),
+      };
     }
     // Invalid as both: the parser that got further understood more (JavaScript stops at the first annotation).
     if (code === 'ERR_INVALID_TYPESCRIPT_SYNTAX' && line && line > (jsError.line ?? 0)) {

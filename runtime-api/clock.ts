@@ -10,7 +10,11 @@ export function manualClock(start = new Date()): Clock & { advance(ms: number): 
   let t = start.getTime();
   return {
     now: () => new Date(t),
-    advance(ms: number) { t += ms; },
-    set(d: Date) { t = d.getTime(); },
+    advance(ms: number) {
+      t += ms;
+    },
+    set(d: Date) {
+      t = d.getTime();
+    },
   };
 }

@@ -78,7 +78,21 @@ export { oauth_grant_revoke } from './bindings/oauth/oauth_grant_revoke.ts';
 export { oauth_grants_list } from './bindings/oauth/oauth_grants_list.ts';
 export { context } from './bindings/context/context.ts';
 export { executions_list } from './bindings/executions/executions_list.ts';
-export { consumeCode, findClient, findCode, findGrant, findRefreshToken, grantState, insertClient, insertCode, insertGrant, insertRefreshToken, purgeExpiredOAuthSecrets, revokeGrant, useRefreshToken } from './store/oauth.ts';
+export {
+  consumeCode,
+  findClient,
+  findCode,
+  findGrant,
+  findRefreshToken,
+  grantState,
+  insertClient,
+  insertCode,
+  insertGrant,
+  insertRefreshToken,
+  purgeExpiredOAuthSecrets,
+  revokeGrant,
+  useRefreshToken,
+} from './store/oauth.ts';
 export type { ClientRow, GrantRow } from './store/oauth.ts';
 export * as organizationBindings from './bindings/organization/index.ts';
 

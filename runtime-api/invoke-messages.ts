@@ -7,46 +7,59 @@ import type { Scope } from './identity/scopes.ts';
 
 export function sessionOnly(binding: string): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(`${binding} can only be called from a signed-in session, never with an access token.`,
-      `${binding} só pode ser chamado a partir de uma sessão autenticada, nunca com um token de acesso.`),
+    resolution: l10n(
+      `${binding} can only be called from a signed-in session, never with an access token.`,
+      `${binding} só pode ser chamado a partir de uma sessão autenticada, nunca com um token de acesso.`,
+    ),
   });
 }
 
 /** A binding that acts for a person, called with an organization's API key. */
 export function personalNotForApiKey(binding: string): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(`${binding} acts for a person, and an organization API key belongs to its organization only; sign in as yourself (siglata login, or a session) to call it.`,
-      `${binding} age por uma pessoa, e uma chave de API pertence só à organização dela; entre como você mesmo (siglata login, ou uma sessão) para chamá-lo.`),
+    resolution: l10n(
+      `${binding} acts for a person, and an organization API key belongs to its organization only; sign in as yourself (siglata login, or a session) to call it.`,
+      `${binding} age por uma pessoa, e uma chave de API pertence só à organização dela; entre como você mesmo (siglata login, ou uma sessão) para chamá-lo.`,
+    ),
   });
 }
 
 /** `held`: the caller's scopes. */
 export function personalScopeRequired(binding: string, held: readonly string[]): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(`${binding} needs the scope ${PERSONAL_TOKEN_SCOPE} on an access token; this caller holds ${held.join(' ') || 'none'}.`,
-      `${binding} exige o escopo ${PERSONAL_TOKEN_SCOPE} num token de acesso; este chamador tem ${held.join(' ') || 'nenhum'}.`),
+    resolution: l10n(
+      `${binding} needs the scope ${PERSONAL_TOKEN_SCOPE} on an access token; this caller holds ${held.join(' ') || 'none'}.`,
+      `${binding} exige o escopo ${PERSONAL_TOKEN_SCOPE} num token de acesso; este chamador tem ${held.join(' ') || 'nenhum'}.`,
+    ),
     details: { requiredScope: PERSONAL_TOKEN_SCOPE },
   });
 }
 
 export function organizationRequired(binding: string): ServiceError {
   return new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
-    resolution: l10n(`${binding} acts on an organization: select one you are an active member of.`,
-      `${binding} atua sobre uma organização: selecione uma da qual você é membro ativo.`),
+    resolution: l10n(
+      `${binding} acts on an organization: select one you are an active member of.`,
+      `${binding} atua sobre uma organização: selecione uma da qual você é membro ativo.`,
+    ),
   });
 }
 
 export function adminRoleRequired(binding: string): ServiceError {
   return new ServiceError('ORGANIZATION_ADMIN_REQUIRED', {
-    resolution: l10n(`${binding} needs the owner or admin role in this organization.`, `${binding} exige o papel de proprietário ou administrador nesta organização.`),
+    resolution: l10n(
+      `${binding} needs the owner or admin role in this organization.`,
+      `${binding} exige o papel de proprietário ou administrador nesta organização.`,
+    ),
   });
 }
 
 /** `held`: the caller's scopes. */
 export function scopeRequired(binding: string, scope: Scope, held: readonly string[]): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(`${binding} needs the scope ${scope}; this caller holds ${held.join(' ') || 'none'}.`,
-      `${binding} exige o escopo ${scope}; este chamador tem ${held.join(' ') || 'nenhum'}.`),
+    resolution: l10n(
+      `${binding} needs the scope ${scope}; this caller holds ${held.join(' ') || 'none'}.`,
+      `${binding} exige o escopo ${scope}; este chamador tem ${held.join(' ') || 'nenhum'}.`,
+    ),
     details: { requiredScope: scope },
   });
 }

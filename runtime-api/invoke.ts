@@ -46,12 +46,7 @@ export function alreadyValidated<T extends object>(value: T): T {
   return value;
 }
 
-export async function invoke<B extends Binding>(
-  binding: B,
-  rawInput: unknown,
-  caller: Caller,
-  deps: InvokeDeps,
-): Promise<v.InferOutput<B['output']>> {
+export async function invoke<B extends Binding>(binding: B, rawInput: unknown, caller: Caller, deps: InvokeDeps): Promise<v.InferOutput<B['output']>> {
   authorize(binding, caller);
   const input = parseInput(binding, rawInput, caller.locale);
   deps.signal?.throwIfAborted();

@@ -5,7 +5,8 @@ import * as v from 'valibot';
 import { ServiceError, l10n } from './errors.ts';
 
 /** The convention in one sentence, for the execute tool's text and the typings' preamble. */
-export const LIST_CONVENTION = 'Every list binding (files_list, members_list, api_keys_list, ...) answers one page `{ items, nextCursor }` and takes `limit` and `cursor`: pass `nextCursor` back as `cursor` until it is null.';
+export const LIST_CONVENTION =
+  'Every list binding (files_list, members_list, api_keys_list, ...) answers one page `{ items, nextCursor }` and takes `limit` and `cursor`: pass `nextCursor` back as `cursor` until it is null.';
 
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1000;
@@ -17,10 +18,8 @@ export function listInputEntries(limits: { default?: number; max?: number } = {}
   const max = limits.max ?? LIST_MAX_LIMIT;
   const def = limits.default ?? LIST_DEFAULT_LIMIT;
   return {
-    limit: v.pipe(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max)), def),
-      v.description(`Page size, 1 to ${max} (default ${def}).`)),
-    cursor: v.pipe(v.optional(v.nullable(CursorSchema)),
-      v.description('`nextCursor` of the previous page, unchanged; omit or null for the first page.')),
+    limit: v.pipe(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max)), def), v.description(`Page size, 1 to ${max} (default ${def}).`)),
+    cursor: v.pipe(v.optional(v.nullable(CursorSchema)), v.description('`nextCursor` of the previous page, unchanged; omit or null for the first page.')),
   };
 }
 
@@ -32,16 +31,24 @@ export function listOutput<T extends v.GenericSchema>(item: T, what: string) {
   });
 }
 
-export interface Page<T> { items: T[]; nextCursor: string | null }
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
 
 /** A cursor that does not belong to this listing: the same refusal, whichever list it was passed to. */
 export function badCursor(binding: string, why?: 'filters'): ServiceError {
   return new ServiceError('invalid_input', {
-    resolution: why === 'filters'
-      ? l10n(`\`cursor\`: it belongs to a ${binding} listing with other filters; pass the same filters as the first page.`,
-        `\`cursor\`: ele pertence a uma listagem de ${binding} com outros filtros; passe os mesmos filtros da primeira página.`)
-      : l10n(`\`cursor\`: not a cursor returned by ${binding}; pass \`nextCursor\` unchanged, or omit it to start from the first page.`,
-        `\`cursor\`: não é um cursor devolvido por ${binding}; passe \`nextCursor\` sem alterações, ou omita-o para começar da primeira página.`),
+    resolution:
+      why === 'filters'
+        ? l10n(
+            `\`cursor\`: it belongs to a ${binding} listing with other filters; pass the same filters as the first page.`,
+            `\`cursor\`: ele pertence a uma listagem de ${binding} com outros filtros; passe os mesmos filtros da primeira página.`,
+          )
+        : l10n(
+            `\`cursor\`: not a cursor returned by ${binding}; pass \`nextCursor\` unchanged, or omit it to start from the first page.`,
+            `\`cursor\`: não é um cursor devolvido por ${binding}; passe \`nextCursor\` sem alterações, ou omita-o para começar da primeira página.`,
+          ),
   });
 }
 
@@ -51,7 +58,11 @@ export function encodeCursor(value: unknown): string {
 
 /** The JSON a cursor carries, or null when it is not one of ours. */
 export function decodeCursor(raw: string): unknown {
-  try { return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')); } catch { return null; }
+  try {
+    return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
 }
 
 type SortKey = readonly [string, string];
@@ -62,8 +73,13 @@ const compareKeys = (a: SortKey, b: SortKey) => (a[0] < b[0] ? -1 : a[0] > b[0] 
  * keys, grants). Rows are ordered by `key` (a time stamp and an id, so the order is total and stable) and the cursor
  * holds the last key given, so a row added or removed between pages never shifts another one out of the walk.
  */
-export function pageOf<R, T>(binding: string, rows: readonly R[], input: { limit: number; cursor?: string | null },
-  order: { key: (row: R) => SortKey; newestFirst?: boolean }, view: (row: R) => T): Page<T> {
+export function pageOf<R, T>(
+  binding: string,
+  rows: readonly R[],
+  input: { limit: number; cursor?: string | null },
+  order: { key: (row: R) => SortKey; newestFirst?: boolean },
+  view: (row: R) => T,
+): Page<T> {
   const sign = order.newestFirst ? -1 : 1;
   const keyed = rows.map((row) => ({ row, key: order.key(row) })).sort((a, b) => sign * compareKeys(a.key, b.key));
   let start = 0;

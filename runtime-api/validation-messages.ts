@@ -9,9 +9,15 @@ const MAX_LISTED = 10;
 type Words = (i: v.BaseIssue<unknown>) => string;
 
 const TYPE_NAMES: Record<string, [string, string]> = {
-  string: ['a string', 'um texto'], number: ['a number', 'um número'], boolean: ['true or false', 'true ou false'],
-  array: ['a list', 'uma lista'], object: ['an object', 'um objeto'], strict_object: ['an object', 'um objeto'],
-  loose_object: ['an object', 'um objeto'], record: ['an object', 'um objeto'], date: ['a date', 'uma data'],
+  string: ['a string', 'um texto'],
+  number: ['a number', 'um número'],
+  boolean: ['true or false', 'true ou false'],
+  array: ['a list', 'uma lista'],
+  object: ['an object', 'um objeto'],
+  strict_object: ['an object', 'um objeto'],
+  loose_object: ['an object', 'um objeto'],
+  record: ['an object', 'um objeto'],
+  date: ['a date', 'uma data'],
 };
 
 function requirement(i: v.BaseIssue<unknown>): string {
@@ -70,7 +76,7 @@ function dotPath(i: v.BaseIssue<unknown>): string {
 export function describeIssue(i: v.BaseIssue<unknown>, locale: Locale): string {
   const w = WORDS[locale];
   const path = dotPath(i);
-  const where = path ? `\`${path}\`` : (locale === 'pt-BR' ? 'a entrada' : 'the input');
+  const where = path ? `\`${path}\`` : locale === 'pt-BR' ? 'a entrada' : 'the input';
   let what: string;
   // A message the schema's author wrote (valibot's defaults all start "Invalid ") already says what to fix.
   if (!/^Invalid /.test(i.message) && !PT_DEFAULT.test(i.message)) what = i.message;

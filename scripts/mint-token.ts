@@ -10,12 +10,18 @@ import { ROLES, SCOPES, type Role } from '../runtime-api/identity/scopes.ts';
 
 const { values } = parseArgs({
   options: {
-    email: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string', default: SCOPES.join(' ') },
-    role: { type: 'string' }, ttl: { type: 'string' }, json: { type: 'boolean', default: false },
+    email: { type: 'string' },
+    org: { type: 'string' },
+    scopes: { type: 'string', default: SCOPES.join(' ') },
+    role: { type: 'string' },
+    ttl: { type: 'string' },
+    json: { type: 'boolean', default: false },
   },
 });
 if (!values.email || !values.org) {
-  process.stderr.write('usage: npm run mint-token -- --email <e-mail> --org <slug> [--scopes "files:read files:write"] [--role member|admin|owner] [--ttl seconds] [--json]\n');
+  process.stderr.write(
+    'usage: npm run mint-token -- --email <e-mail> --org <slug> [--scopes "files:read files:write"] [--role member|admin|owner] [--ttl seconds] [--json]\n',
+  );
   process.exit(2);
 }
 if (values.role && !(ROLES as readonly string[]).includes(values.role)) {
@@ -26,8 +32,11 @@ const config = loadConfig();
 const running = await bootstrap(config, { logger: createLogger('warn'), engine: false });
 try {
   const minted = await mintToken(running.deps.sql, running.deps.keys, tokenSettings(running.deps), running.deps.clock, {
-    email: values.email, org: values.org, scopes: values.scopes!.split(/[\s,]+/).filter(Boolean),
-    role: values.role as Role | undefined, ttlSeconds: values.ttl ? Number(values.ttl) : undefined,
+    email: values.email,
+    org: values.org,
+    scopes: values.scopes!.split(/[\s,]+/).filter(Boolean),
+    role: values.role as Role | undefined,
+    ttlSeconds: values.ttl ? Number(values.ttl) : undefined,
   });
   process.stdout.write(values.json ? JSON.stringify(minted) + '\n' : minted.token + '\n');
 } finally {

@@ -33,7 +33,9 @@ const root = resolve(dir);
 const v8 = loadV8Failures();
 let lastShown = 0;
 const run = await runConformance({
-  root, patterns, v8,
+  root,
+  patterns,
+  v8,
   workers: values.workers ? Number(values.workers) : undefined,
   onResult: (_r, done, total) => {
     if (values.quiet || (performance.now() - lastShown < 5000 && done !== total)) return;
@@ -59,11 +61,14 @@ if (values.report) {
   const out = join(resolve(values.report), 'global-diff.txt');
   try {
     const globals = globalDifferences();
-    writeFileSync(out, [
-      `# Differences between a plain context and a sandbox context not declared in test/conformance/global-differences.txt: ${globals.differences.length}`,
-      ...globals.differences,
-      ...(globals.unused.length ? ['', '# Declared differences that no longer apply:', ...globals.unused.map((u) => `${u.kind} ${u.path}`)] : []),
-    ].join('\n') + '\n');
+    writeFileSync(
+      out,
+      [
+        `# Differences between a plain context and a sandbox context not declared in test/conformance/global-differences.txt: ${globals.differences.length}`,
+        ...globals.differences,
+        ...(globals.unused.length ? ['', '# Declared differences that no longer apply:', ...globals.unused.map((u) => `${u.kind} ${u.path}`)] : []),
+      ].join('\n') + '\n',
+    );
     process.stdout.write(`global differences: ${globals.differences.length} undeclared, ${globals.unused.length} stale declarations\n`);
   } catch (err) {
     writeFileSync(out, `# The comparison could not run: ${String((err as Error)?.stack ?? err)}\n`);
@@ -72,18 +77,21 @@ if (values.report) {
 }
 
 const unexplainedSandbox = verdict.sandboxOnly.filter((s) => !s.removal).length;
-process.stdout.write([
-  `test262 ${run.commit}${run.commit !== v8.commit ? ` (v8-failures.txt was measured at ${v8.commit})` : ''}`,
-  `${run.files.length} files selected: ${verdict.run.length} run, ${verdict.skipped.length} skipped (runner limits), ${(run.ms / 1000).toFixed(1)} s on ${run.workers} workers (${(run.cpuMs / 1000).toFixed(0)} CPU-seconds)`,
-  `plain failures: ${verdict.plainFailures.length} files; sandbox-only: ${unexplainedSandbox} unexplained, ${verdict.sandboxOnly.length - unexplainedSandbox} declared removals`,
-  ...(verdict.staleV8.length ? [`${verdict.staleV8.length} entries of v8-failures.txt pass in plain now (re-measure with --update-v8-failures)`] : []),
-].join('\n') + '\n');
+process.stdout.write(
+  [
+    `test262 ${run.commit}${run.commit !== v8.commit ? ` (v8-failures.txt was measured at ${v8.commit})` : ''}`,
+    `${run.files.length} files selected: ${verdict.run.length} run, ${verdict.skipped.length} skipped (runner limits), ${(run.ms / 1000).toFixed(1)} s on ${run.workers} workers (${(run.cpuMs / 1000).toFixed(0)} CPU-seconds)`,
+    `plain failures: ${verdict.plainFailures.length} files; sandbox-only: ${unexplainedSandbox} unexplained, ${verdict.sandboxOnly.length - unexplainedSandbox} declared removals`,
+    ...(verdict.staleV8.length ? [`${verdict.staleV8.length} entries of v8-failures.txt pass in plain now (re-measure with --update-v8-failures)`] : []),
+  ].join('\n') + '\n',
+);
 if (!values['update-v8-failures'] && verdict.unexplained.length) {
   process.stdout.write(`\n${verdict.unexplained.length} unexplained failures:\n`);
   for (const { result, why } of verdict.unexplained.slice(0, 50)) {
     const first = [...result.results.sandbox, ...result.results.plain].find((r) => !r.ok);
     process.stdout.write(`  ${result.file}: ${why}: ${first?.message ?? ''}\n`);
   }
-  if (verdict.unexplained.length > 50) process.stdout.write(`  … and ${verdict.unexplained.length - 50} more${values.report ? ` (see ${values.report})` : ' (--report <dir>)'}\n`);
+  if (verdict.unexplained.length > 50)
+    process.stdout.write(`  … and ${verdict.unexplained.length - 50} more${values.report ? ` (see ${values.report})` : ' (--report <dir>)'}\n`);
   process.exit(1);
 }

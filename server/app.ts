@@ -56,8 +56,12 @@ const REFUSED_WHILE_DRAINING = new Set(['putUploadPart']);
 export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: AppDeps): Router {
   for (const route of routes) {
     const handlers = Array.isArray(route.handle) ? route.handle : [route.handle];
-    const guards = [...(route.deprecated ? [deprecation(route.deprecated)] : []), requireAuth(deps, route.auth), originGuard(deps.config, route),
-      ...(deps.ops && REFUSED_WHILE_DRAINING.has(route.operationId) ? [deps.ops.lifecycle.refuseWhileDraining()] : [])];
+    const guards = [
+      ...(route.deprecated ? [deprecation(route.deprecated)] : []),
+      requireAuth(deps, route.auth),
+      originGuard(deps.config, route),
+      ...(deps.ops && REFUSED_WHILE_DRAINING.has(route.operationId) ? [deps.ops.lifecycle.refuseWhileDraining()] : []),
+    ];
     router.register(route.path, [route.method], [...guards, ...handlers], { name: route.operationId });
   }
   return router;

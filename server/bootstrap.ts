@@ -41,13 +41,31 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
  * isolated-vm's teardown (an occasional abort at exit).
  */
 function noEngine(): Engine {
-  const refused: ExecutionResult = { ok: false, result: null, logs: [], truncated: false, stats: { wallMs: 0, cpuMs: 0, hostMs: 0, hostCalls: 0, queueMs: 0 },
-    error: { type: 'internal_error', message: 'This process runs no scripts.' } };
+  const refused: ExecutionResult = {
+    ok: false,
+    result: null,
+    logs: [],
+    truncated: false,
+    stats: { wallMs: 0, cpuMs: 0, hostMs: 0, hostCalls: 0, queueMs: 0 },
+    error: { type: 'internal_error', message: 'This process runs no scripts.' },
+  };
   return {
     execute: async () => refused,
     ready: async () => {},
-    stats: () => ({ poolSize: 0, slots: { ready: 0, busy: 0, starting: 0 }, queued: 0, executions: 0, busyRejections: 0, overflowSlots: 0,
-      isolatesLive: 0, isolatesBuilt: 0, referenceCount: 0, cachedScripts: 0, recycled: {}, catastrophicErrors: 0 }),
+    stats: () => ({
+      poolSize: 0,
+      slots: { ready: 0, busy: 0, starting: 0 },
+      queued: 0,
+      executions: 0,
+      busyRejections: 0,
+      overflowSlots: 0,
+      isolatesLive: 0,
+      isolatesBuilt: 0,
+      referenceCount: 0,
+      cachedScripts: 0,
+      recycled: {},
+      catastrophicErrors: 0,
+    }),
     close: async () => {},
   };
 }
@@ -73,21 +91,29 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     if (config.blobStore === 'fs') await ownerOnly(join(config.dataDir, 'blobs'));
     await ownerOnly(join(config.dataDir, 'mail'));
     const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
-    const engine = options.engine === false ? noEngine() : createEngine({
-      ...config.engine,
-      // ENGINE_HOSTS=0 only: V8 lost control of an isolate inside this process, which can no longer promise isolation.
-      // process.exit() from this callback never returns (the process hung, port bound, signals ignored): ask the
-      // embedded database to stop (it finishes on its own) and end at once, so a supervisor restarts us.
-      onCatastrophicError: (message) => {
-        logger.error('isolate catastrophic error; exiting', { message });
-        if (embedded) try { process.kill(embedded.pid, 'SIGINT'); } catch { /* already gone */ }
-        process.kill(process.pid, 'SIGKILL');
-      },
-      // With host processes (the default) a dead host costs only its scripts; the engine replaces it.
-      onHostCrash: (death) => logger.warn('sandbox host process died; replaced', { ...death }),
-      // Crash budgets and quarantines hold on every instance: strikes live in PostgreSQL.
-      strikeLedger: engineStrikeLedger(sql),
-    });
+    const engine =
+      options.engine === false
+        ? noEngine()
+        : createEngine({
+            ...config.engine,
+            // ENGINE_HOSTS=0 only: V8 lost control of an isolate inside this process, which can no longer promise isolation.
+            // process.exit() from this callback never returns (the process hung, port bound, signals ignored): ask the
+            // embedded database to stop (it finishes on its own) and end at once, so a supervisor restarts us.
+            onCatastrophicError: (message) => {
+              logger.error('isolate catastrophic error; exiting', { message });
+              if (embedded)
+                try {
+                  process.kill(embedded.pid, 'SIGINT');
+                } catch {
+                  /* already gone */
+                }
+              process.kill(process.pid, 'SIGKILL');
+            },
+            // With host processes (the default) a dead host costs only its scripts; the engine replaces it.
+            onHostCrash: (death) => logger.warn('sandbox host process died; replaced', { ...death }),
+            // Crash budgets and quarantines hold on every instance: strikes live in PostgreSQL.
+            strikeLedger: engineStrikeLedger(sql),
+          });
     await engine.ready();
     const askIndex = await loadAskIndex(undefined, logger);
     const deps: AppDeps = withOps({ config, sql, blobs, clock: options.clock ?? systemClock, keys, mailer, logger, engine, askIndex });

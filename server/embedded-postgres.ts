@@ -46,7 +46,12 @@ async function freePort(): Promise<number> {
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
@@ -60,7 +65,14 @@ async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, wh
 
 async function canConnect(url: string): Promise<boolean> {
   const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
-  try { await sql`select 1`; return true; } catch { return false; } finally { await sql.end({ timeout: 1 }).catch(() => {}); }
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => {});
+  }
 }
 
 async function ensureTraversable(dir: string, user: { uid: number; gid: number } | null): Promise<void> {
@@ -74,9 +86,13 @@ async function ensureTraversable(dir: string, user: { uid: number; gid: number }
       const out = execFileSync('stat', ['-c', '%a', d]).toString().trim();
       const mode = parseInt(out, 8);
       if (!(mode & 0o001)) {
-        throw new Error(`PostgreSQL runs as the postgres user, which cannot enter ${d}; choose a DATA_DIR whose parent directories are world-executable (chmod o+x ${d}), or set DATABASE_URL`);
+        throw new Error(
+          `PostgreSQL runs as the postgres user, which cannot enter ${d}; choose a DATA_DIR whose parent directories are world-executable (chmod o+x ${d}), or set DATABASE_URL`,
+        );
       }
-    } catch (err) { if ((err as Error).message.includes('PostgreSQL')) throw err; }
+    } catch (err) {
+      if ((err as Error).message.includes('PostgreSQL')) throw err;
+    }
     if (d === dirname(d)) break;
   }
 }
@@ -86,21 +102,31 @@ async function initCluster(initdb: string, dir: string, user: { uid: number; gid
   try {
     await access(join(dir, 'PG_VERSION'));
     return (await readFile(pwFile, 'utf8')).trim();
-  } catch { /* not initialised yet */ }
+  } catch {
+    /* not initialised yet */
+  }
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const password = randomBytes(18).toString('base64url');
   await writeFile(pwFile, password + '\n', { mode: 0o600 });
   const tmpPw = join(dir, '..', `.pw-${randomBytes(4).toString('hex')}`);
   await writeFile(tmpPw, password + '\n', { mode: 0o600 });
-  if (user) { await chown(dir, user.uid, user.gid); await chown(tmpPw, user.uid, user.gid); }
+  if (user) {
+    await chown(dir, user.uid, user.gid);
+    await chown(tmpPw, user.uid, user.gid);
+  }
   log(`initialising PostgreSQL cluster in ${dir}`);
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(initdb, [`--pgdata=${dir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${tmpPw}`,
-        '--encoding=UTF8', '--locale=C', '--no-sync'], { ...(user ?? {}), stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(
+        initdb,
+        [`--pgdata=${dir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${tmpPw}`, '--encoding=UTF8', '--locale=C', '--no-sync'],
+        { ...(user ?? {}), stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       let err = '';
-      child.stderr.on('data', (c) => { err += c; });
+      child.stderr.on('data', (c) => {
+        err += c;
+      });
       child.on('error', reject);
       child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`initdb failed (${code}): ${err}`))));
     });
@@ -137,27 +163,38 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
       await writeFile(ownerFile, String(process.pid));
       return handle(pid, port, true);
     }
-  } catch { /* no lock file */ }
+  } catch {
+    /* no lock file */
+  }
 
   const port = await freePort();
   const logFile = join(dirname(dir), 'postgres.log');
   const fh = await open(logFile, 'a', 0o600);
   if (user) await chown(logFile, user.uid, user.gid).catch(() => {});
-  const child = spawn(postgresBin, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=', '-c', 'max_connections=300'], {
-    ...(user ?? {}),
-    detached: true,
-    stdio: ['ignore', fh.fd, fh.fd],
-  });
+  const child = spawn(
+    postgresBin,
+    ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    {
+      ...(user ?? {}),
+      detached: true,
+      stdio: ['ignore', fh.fd, fh.fd],
+    },
+  );
   await fh.close();
   if (options.detached) child.unref();
   let exited = false;
-  child.on('exit', () => { exited = true; });
+  child.on('exit', () => {
+    exited = true;
+  });
   try {
-    await waitUntil(async () => {
-      if (exited) throw new Error(`postgres exited at start; see ${logFile}`);
-      return canConnect(urlFor(port, 'postgres'));
-    }, 60_000, 'PostgreSQL to accept connections');
+    await waitUntil(
+      async () => {
+        if (exited) throw new Error(`postgres exited at start; see ${logFile}`);
+        return canConnect(urlFor(port, 'postgres'));
+      },
+      60_000,
+      'PostgreSQL to accept connections',
+    );
   } catch (err) {
     if (!exited) child.kill('SIGQUIT');
     throw err;
@@ -175,11 +212,19 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
       async stop() {
         if (!owned || !alive(pid)) return;
         await rm(ownerFile, { force: true });
-        try { process.kill(pid, 'SIGINT'); } catch { return; }
+        try {
+          process.kill(pid, 'SIGINT');
+        } catch {
+          return;
+        }
         try {
           await waitUntil(() => !alive(pid), 20_000, 'PostgreSQL to stop');
         } catch {
-          try { process.kill(pid, 'SIGQUIT'); } catch { /* gone */ }
+          try {
+            process.kill(pid, 'SIGQUIT');
+          } catch {
+            /* gone */
+          }
         }
       },
     };
@@ -210,4 +255,3 @@ export async function ensureDatabase(adminUrl: string, name: string, template?: 
     await sql.end({ timeout: 2 });
   }
 }
-

@@ -15,7 +15,11 @@ function serializeError(err: unknown): unknown {
   return { name: err.name, message: err.message, stack: err.stack, ...(err.cause ? { cause: serializeError(err.cause) } : {}) };
 }
 
-export function createLogger(level: LogLevel = 'info', base: Record<string, unknown> = {}, write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  base: Record<string, unknown> = {},
+  write: (line: string) => void = (l) => process.stdout.write(l),
+): Logger {
   const min = RANK[level];
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[lvl] < min) return;

@@ -18,4 +18,3 @@ export const BINDINGS = ['context', 'files_list'];
 const REPLIES: Record<string, string> = { files_list: '{"items":[],"nextCursor":null}', context: '{"scopes":["files:read"]}' };
 /** The host answers at once with a small JSON: the bench measures the engine, not the services. */
 export const hostCall: HostCall = async (name) => ({ ok: true, json: REPLIES[name] ?? 'null' });
-

@@ -17,13 +17,19 @@ export async function load(fn: () => Promise<unknown>, options: { concurrency: n
   const { concurrency, ms, warmupMs = 500 } = options;
   const run = async (until: number, samples: number[] | null) => {
     let errors = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        try { await fn(); } catch { errors++; }
-        samples?.push(performance.now() - t0);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < until) {
+          const t0 = performance.now();
+          try {
+            await fn();
+          } catch {
+            errors++;
+          }
+          samples?.push(performance.now() - t0);
+        }
+      }),
+    );
     return errors;
   };
   await run(performance.now() + warmupMs, null);

@@ -35,7 +35,8 @@ function fish(commands: readonly Command[], globals: Record<string, OptionSpec>,
   const lines = ['# siglata completion for fish: siglata completion fish | source', 'complete -c siglata -f'];
   for (const c of commands) lines.push(`complete -c siglata -n __fish_use_subcommand -a ${c.name} -d ${quote(english(c.summary))}`);
   for (const c of commands) {
-    for (const [name, o] of Object.entries(c.options)) lines.push(`complete -c siglata -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${o.type === 'string' ? ' -r' : ''} -d ${quote(english(o.help))}`);
+    for (const [name, o] of Object.entries(c.options))
+      lines.push(`complete -c siglata -n '__fish_seen_subcommand_from ${c.name}' -l ${name}${o.type === 'string' ? ' -r' : ''} -d ${quote(english(o.help))}`);
   }
   for (const [name, o] of Object.entries(globals)) lines.push(`complete -c siglata -l ${name}${o.type === 'string' ? ' -r' : ''} -d ${quote(english(o.help))}`);
   return `${lines.join('\n')}\n`;
@@ -47,24 +48,25 @@ export interface Catalogue {
   globals: Record<string, OptionSpec>;
 }
 
-export const completionCommand = (catalogue: () => Catalogue) => defineCommand({
-  name: 'completion',
-  args: '<bash | zsh | fish>',
-  summary: ['Print a shell completion script', 'Mostrar um script de completamento para o shell'],
-  details: [
-    'With --json: { shell, script }, for tools that install the script.\n\nExamples:\n  eval "$(siglata completion bash)"    # in ~/.bashrc\n  eval "$(siglata completion zsh)"     # in ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
-    'Com --json: { shell, script }, para ferramentas que instalam o script.\n\nExemplos:\n  eval "$(siglata completion bash)"    # no ~/.bashrc\n  eval "$(siglata completion zsh)"     # no ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
-  ],
-  options: {},
-  positionals: { min: 1, max: 1, name: 'shell' },
-  async run(ctx, _values, [shell]) {
-    const { commands, globals } = catalogue();
-    const script = shell === 'bash' ? bash(commands, globals) : shell === 'zsh' ? zsh(commands, globals)
-      : shell === 'fish' ? fish(commands, globals, (p) => p[0]) : null;
-    if (script === null) throw usageError(`completion: bash, zsh or fish (not ${shell})`);
-    // --json wraps the script for tools that install it; a shell wants the plain text.
-    if (ctx.json) ctx.printJson({ shell, script });
-    else ctx.io.out(script);
-    return 0;
-  },
-});
+export const completionCommand = (catalogue: () => Catalogue) =>
+  defineCommand({
+    name: 'completion',
+    args: '<bash | zsh | fish>',
+    summary: ['Print a shell completion script', 'Mostrar um script de completamento para o shell'],
+    details: [
+      'With --json: { shell, script }, for tools that install the script.\n\nExamples:\n  eval "$(siglata completion bash)"    # in ~/.bashrc\n  eval "$(siglata completion zsh)"     # in ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
+      'Com --json: { shell, script }, para ferramentas que instalam o script.\n\nExemplos:\n  eval "$(siglata completion bash)"    # no ~/.bashrc\n  eval "$(siglata completion zsh)"     # no ~/.zshrc\n  siglata completion fish > ~/.config/fish/completions/siglata.fish',
+    ],
+    options: {},
+    positionals: { min: 1, max: 1, name: 'shell' },
+    async run(ctx, _values, [shell]) {
+      const { commands, globals } = catalogue();
+      const script =
+        shell === 'bash' ? bash(commands, globals) : shell === 'zsh' ? zsh(commands, globals) : shell === 'fish' ? fish(commands, globals, (p) => p[0]) : null;
+      if (script === null) throw usageError(`completion: bash, zsh or fish (not ${shell})`);
+      // --json wraps the script for tools that install it; a shell wants the plain text.
+      if (ctx.json) ctx.printJson({ shell, script });
+      else ctx.io.out(script);
+      return 0;
+    },
+  });

@@ -7,23 +7,55 @@ function transferCommand(name: 'cp' | 'sync', defaultExisting: Existing): Comman
   return defineCommand({
     name,
     args: '<source> <destination>',
-    summary: name === 'cp'
-      ? pt('Copy files between a local folder and remote:PREFIX, either way, recursively', 'Copiar arquivos entre uma pasta local e remote:PREFIXO, nos dois sentidos, recursivamente')
-      : pt('Make remote:PREFIX match a local folder (or the reverse): new and changed files are copied', 'Fazer remote:PREFIXO igual a uma pasta local (ou o contrário): arquivos novos e alterados são copiados'),
+    summary:
+      name === 'cp'
+        ? pt(
+            'Copy files between a local folder and remote:PREFIX, either way, recursively',
+            'Copiar arquivos entre uma pasta local e remote:PREFIXO, nos dois sentidos, recursivamente',
+          )
+        : pt(
+            'Make remote:PREFIX match a local folder (or the reverse): new and changed files are copied',
+            'Fazer remote:PREFIXO igual a uma pasta local (ou o contrário): arquivos novos e alterados são copiados',
+          ),
     details: pt(
       `One side is local, the other remote:PREFIX. Files with the same name, size and CRC-32 are skipped as unchanged;\na name that exists with other content is ${defaultExisting === 'overwrite' ? 'replaced (the old copy goes to the trash)' : 'an error unless --overwrite (the old copy goes to the trash) or --skip-existing'}.\nSmall files travel many per request; large ones in parallel parts, resumable.${name === 'sync' ? '\nFiles only the destination has are kept unless --delete (like rclone sync): remote ones go to the trash, local ones\nare deleted; --dry-run lists them.' : ''}\n\nExamples:\n  siglata ${name} ./reports remote:reports/ --include "*.csv" --dry-run\n  siglata ${name} remote:reports/ ./reports-copy${name === 'sync' ? '\n  siglata sync ./reports remote:reports/ --delete --dry-run' : ''}`,
-      `Um lado é local, o outro remote:PREFIXO. Arquivos com mesmo nome, tamanho e CRC-32 são ignorados como inalterados;\num nome que existe com outro conteúdo ${defaultExisting === 'overwrite' ? 'é substituído (a cópia antiga vai para a lixeira)' : 'é um erro, a menos que --overwrite (a cópia antiga vai para a lixeira) ou --skip-existing'}.\nArquivos pequenos vão vários por requisição; os grandes em partes paralelas, com retomada.${name === 'sync' ? '\nArquivos que só o destino tem ficam, a menos que --delete (como o rclone sync): os remotos vão para a lixeira, os\nlocais são apagados; --dry-run os lista.' : ''}\n\nExemplos:\n  siglata ${name} ./relatorios remote:relatorios/ --include "*.csv" --dry-run\n  siglata ${name} remote:relatorios/ ./copia${name === 'sync' ? '\n  siglata sync ./relatorios remote:relatorios/ --delete --dry-run' : ''}`),
+      `Um lado é local, o outro remote:PREFIXO. Arquivos com mesmo nome, tamanho e CRC-32 são ignorados como inalterados;\num nome que existe com outro conteúdo ${defaultExisting === 'overwrite' ? 'é substituído (a cópia antiga vai para a lixeira)' : 'é um erro, a menos que --overwrite (a cópia antiga vai para a lixeira) ou --skip-existing'}.\nArquivos pequenos vão vários por requisição; os grandes em partes paralelas, com retomada.${name === 'sync' ? '\nArquivos que só o destino tem ficam, a menos que --delete (como o rclone sync): os remotos vão para a lixeira, os\nlocais são apagados; --dry-run os lista.' : ''}\n\nExemplos:\n  siglata ${name} ./relatorios remote:relatorios/ --include "*.csv" --dry-run\n  siglata ${name} remote:relatorios/ ./copia${name === 'sync' ? '\n  siglata sync ./relatorios remote:relatorios/ --delete --dry-run' : ''}`,
+    ),
     options: {
-      include: { type: 'string', multiple: true, placeholder: 'GLOB', help: pt('Only paths matching GLOB (repeatable; * ** ?; a pattern without / matches base names)', 'Só caminhos que casam com GLOB (repetível; * ** ?; um padrão sem / casa com o nome base)') },
-      exclude: { type: 'string', multiple: true, placeholder: 'GLOB', help: pt('Leave out paths matching GLOB (repeatable)', 'Deixar de fora caminhos que casam com GLOB (repetível)') },
+      include: {
+        type: 'string',
+        multiple: true,
+        placeholder: 'GLOB',
+        help: pt(
+          'Only paths matching GLOB (repeatable; * ** ?; a pattern without / matches base names)',
+          'Só caminhos que casam com GLOB (repetível; * ** ?; um padrão sem / casa com o nome base)',
+        ),
+      },
+      exclude: {
+        type: 'string',
+        multiple: true,
+        placeholder: 'GLOB',
+        help: pt('Leave out paths matching GLOB (repeatable)', 'Deixar de fora caminhos que casam com GLOB (repetível)'),
+      },
       'dry-run': { type: 'boolean', help: pt('Show what would be copied; change nothing', 'Mostrar o que seria copiado; não alterar nada') },
       overwrite: { type: 'boolean', help: pt('Replace names that exist with other content', 'Substituir nomes que existem com outro conteúdo') },
-      'skip-existing': { type: 'boolean', help: pt('Keep names that already exist, whatever their content', 'Manter nomes que já existem, seja qual for o conteúdo') },
+      'skip-existing': {
+        type: 'boolean',
+        help: pt('Keep names that already exist, whatever their content', 'Manter nomes que já existem, seja qual for o conteúdo'),
+      },
       verbose: { type: 'boolean', short: 'v', help: pt('Show the requests each file cost', 'Mostrar as requisições que cada arquivo custou') },
       // Only sync mirrors: cp never removes anything, so it does not take the option at all.
-      ...(name === 'sync' ? {
-        delete: { type: 'boolean', help: pt('Also remove destination files the source lacks (remote: to the trash, restorable for 30 days; local: deleted). Filters apply: excluded files are kept. Try with --dry-run first', 'Também remover do destino arquivos que a origem não tem (remoto: para a lixeira, restauráveis por 30 dias; local: apagados). Filtros valem: arquivos excluídos ficam. Teste antes com --dry-run') },
-      } as const : {}),
+      ...(name === 'sync'
+        ? ({
+            delete: {
+              type: 'boolean',
+              help: pt(
+                'Also remove destination files the source lacks (remote: to the trash, restorable for 30 days; local: deleted). Filters apply: excluded files are kept. Try with --dry-run first',
+                'Também remover do destino arquivos que a origem não tem (remoto: para a lixeira, restauráveis por 30 dias; local: apagados). Filtros valem: arquivos excluídos ficam. Teste antes com --dry-run',
+              ),
+            },
+          } as const)
+        : {}),
     },
     positionals: { min: 2, max: 2, name: 'source> <destination' },
     run: lazyRun(async () => (await import('./cp-run.ts')).transferRun(name, defaultExisting)),

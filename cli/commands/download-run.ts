@@ -19,7 +19,11 @@ import type { Api } from '../http.ts';
 import type { CommandContext } from '../context.ts';
 import { resolveFileIds } from '../resolve.ts';
 
-interface PartialRecord { fileId: string; etag: string; byteLength: number }
+interface PartialRecord {
+  fileId: string;
+  etag: string;
+  byteLength: number;
+}
 
 /** The catalogue's CRC-32 format: 8 hex digits. */
 const crcHex = (crc: number) => crc.toString(16).padStart(8, '0');
@@ -47,11 +51,19 @@ function localName(name: string): string {
 }
 
 async function readRecord(path: string): Promise<PartialRecord | null> {
-  try { return JSON.parse(await readFile(path, 'utf8')) as PartialRecord; } catch { return null; }
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as PartialRecord;
+  } catch {
+    return null;
+  }
 }
 
 /** `-o -`: the bytes to stdout (for pipes); nothing to resume, the SHA-256 still checked when known. */
-async function toStdout(ctx: CommandContext, api: Api, file: { downloadUrl: string; sha256: string | null; crc32?: string | null; byteLength: number }): Promise<number> {
+async function toStdout(
+  ctx: CommandContext,
+  api: Api,
+  file: { downloadUrl: string; sha256: string | null; crc32?: string | null; byteLength: number },
+): Promise<number> {
   const res = await api.raw(file.downloadUrl, { signal: ctx.interrupt.signal });
   const hash = createHash('sha256');
   let size = 0;
@@ -62,14 +74,21 @@ async function toStdout(ctx: CommandContext, api: Api, file: { downloadUrl: stri
     size += (chunk as Buffer).length;
     if (ctx.io.out(chunk as Buffer) === false) await new Promise((r) => process.stdout.once('drain', r));
   }
-  if (size !== file.byteLength) throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: file.byteLength }), { resolution: t('networkHelp') });
-  if (!matches(file, { sha256: hash.digest('hex'), crc32: crcHex(crc) })) throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
+  if (size !== file.byteLength)
+    throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: file.byteLength }), { resolution: t('networkHelp') });
+  if (!matches(file, { sha256: hash.digest('hex'), crc32: crcHex(crc) }))
+    throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
   return 0;
 }
 
 export async function runDownload(ctx: CommandContext, values: Record<string, string | boolean | undefined>, [arg]: string[]): Promise<number> {
   // stdout carries the file's bytes then: a JSON report there would corrupt them.
-  if (values.output === '-' && ctx.json) throw usageError(lang() === 'pt-BR' ? '-o - e --json se excluem: a saída padrão leva os bytes do arquivo' : '-o - and --json exclude each other: stdout carries the file\'s bytes');
+  if (values.output === '-' && ctx.json)
+    throw usageError(
+      lang() === 'pt-BR'
+        ? '-o - e --json se excluem: a saída padrão leva os bytes do arquivo'
+        : "-o - and --json exclude each other: stdout carries the file's bytes",
+    );
   const api = await ctx.api();
   const [fileId] = await resolveFileIds(api, [arg]);
   const file = await callBinding(api, 'files_get', { fileId });
@@ -83,7 +102,10 @@ export async function runDownload(ctx: CommandContext, values: Record<string, st
   if (record && record.fileId === fileId) start = (await stat(partPath).catch(() => null))?.size ?? 0;
   if (start > file.byteLength) start = 0; // not a prefix of this file: fetch it whole
   const headers: Record<string, string> = {};
-  if (start > 0 && record) { headers.range = `bytes=${start}-`; headers['if-range'] = record.etag; }
+  if (start > 0 && record) {
+    headers.range = `bytes=${start}-`;
+    headers['if-range'] = record.etag;
+  }
 
   const signal = ctx.interrupt.signal;
   const res = await api.raw(file.downloadUrl, { headers, signal, accept: [206, 416] });
@@ -107,12 +129,19 @@ export async function runDownload(ctx: CommandContext, values: Record<string, st
 
   if (res.status !== 416) {
     const bar = progress(total, start, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: basename(out) });
-    const count = new Transform({ transform(chunk: Buffer, _enc, cb) { bar.add(chunk.length); cb(null, chunk); } });
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        bar.add(chunk.length);
+        cb(null, chunk);
+      },
+    });
     try {
       await pipeline(res.body, count, createWriteStream(partPath, { flags: start > 0 ? 'a' : 'w' }), { signal });
     } catch (err) {
       if (signal.aborted) throw signal.reason;
-      throw new CliError('network_error', t('network', { server: api.server, detail: (err as NodeJS.ErrnoException).code ?? (err as Error).message }), { resolution: t('networkHelp') });
+      throw new CliError('network_error', t('network', { server: api.server, detail: (err as NodeJS.ErrnoException).code ?? (err as Error).message }), {
+        resolution: t('networkHelp'),
+      });
     }
     bar.done();
   }

@@ -10,7 +10,15 @@ export const downloadCommand = defineCommand({
     'Grava em <saída>.part e renomeia quando completo e verificado. Após uma interrupção, o mesmo comando continua de onde\nparou (HTTP Range), a menos que o arquivo tenha mudado no servidor.\nUm arquivo pode ser indicado pelo caminho; um caminho compartilhado por vários arquivos é um erro que lista os ids.\n\nExemplo: siglata download relatorios/2026/t3.xlsx -o t3.xlsx',
   ],
   options: {
-    output: { type: 'string', short: 'o', placeholder: 'PATH', help: ['Where to save (default: the file\'s name, in the current directory; - for stdout, not resumable, not with --json)', 'Onde salvar (padrão: o nome do arquivo, no diretório atual; - para stdout, sem retomada, nem com --json)'] },
+    output: {
+      type: 'string',
+      short: 'o',
+      placeholder: 'PATH',
+      help: [
+        "Where to save (default: the file's name, in the current directory; - for stdout, not resumable, not with --json)",
+        'Onde salvar (padrão: o nome do arquivo, no diretório atual; - para stdout, sem retomada, nem com --json)',
+      ],
+    },
   },
   positionals: { min: 1, max: 1, name: 'fileId | path' },
   run: lazyRun(async () => (await import('./download-run.ts')).runDownload),

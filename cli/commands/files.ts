@@ -8,26 +8,43 @@ import type { CommandContext } from '../context.ts';
 import { listItems, resolveFileIds, type FileState } from '../resolve.ts';
 
 interface FileRecord {
-  fileId: string; name: string; mediaType: string; byteLength: number; state: string;
-  createdAt: string; updatedAt: string; trashedAt: string | null; restorableUntil: string | null; sha256: string | null;
+  fileId: string;
+  name: string;
+  mediaType: string;
+  byteLength: number;
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+  trashedAt: string | null;
+  restorableUntil: string | null;
+  sha256: string | null;
 }
 
 function fileTable(files: FileRecord[], trashed: boolean): string {
   const headers = trashed ? ['ID', 'SIZE', 'TRASHED', 'RESTORABLE UNTIL', 'NAME'] : ['ID', 'SIZE', 'UPDATED', 'TYPE', 'NAME'];
-  const rows = files.map((f) => trashed
-    ? [f.fileId, formatBytes(f.byteLength), shortDate(f.trashedAt), shortDate(f.restorableUntil), f.name]
-    : [f.fileId, formatBytes(f.byteLength), shortDate(f.updatedAt), f.mediaType.split(';')[0], f.name]);
+  const rows = files.map((f) =>
+    trashed
+      ? [f.fileId, formatBytes(f.byteLength), shortDate(f.trashedAt), shortDate(f.restorableUntil), f.name]
+      : [f.fileId, formatBytes(f.byteLength), shortDate(f.updatedAt), f.mediaType.split(';')[0], f.name],
+  );
   return table(headers, rows, [false, true]);
 }
 
 export const lsCommand = defineCommand({
   name: 'ls',
   args: '',
-  summary: ['List the organization\'s files', 'Listar os arquivos da organização'],
+  summary: ["List the organization's files", 'Listar os arquivos da organização'],
   details: ['Example: siglata ls --prefix reports/ --json', 'Exemplo: siglata ls --prefix relatorios/ --json'],
   options: {
-    trashed: { type: 'boolean', help: ['List the trash instead (with the end of each restore window)', 'Listar a lixeira (com o fim de cada prazo de restauração)'] },
-    prefix: { type: 'string', placeholder: 'PREFIX', help: ['Only names starting with PREFIX (e.g. reports/)', 'Só nomes que começam com PREFIXO (ex.: relatorios/)'] },
+    trashed: {
+      type: 'boolean',
+      help: ['List the trash instead (with the end of each restore window)', 'Listar a lixeira (com o fim de cada prazo de restauração)'],
+    },
+    prefix: {
+      type: 'string',
+      placeholder: 'PREFIX',
+      help: ['Only names starting with PREFIX (e.g. reports/)', 'Só nomes que começam com PREFIXO (ex.: relatorios/)'],
+    },
     limit: { type: 'string', placeholder: 'N', help: ['At most N files (default 1000)', 'No máximo N arquivos (padrão 1000)'] },
   },
   positionals: { min: 0, max: 0, name: '' },
@@ -54,7 +71,7 @@ export const lsCommand = defineCommand({
 export const infoCommand = defineCommand({
   name: 'info',
   args: '<fileId | path>',
-  summary: ['Show one file\'s record', 'Mostrar o registro de um arquivo'],
+  summary: ["Show one file's record", 'Mostrar o registro de um arquivo'],
   details: ['Example: siglata info reports/2026/q3.xlsx', 'Exemplo: siglata info relatorios/2026/t3.xlsx'],
   options: {},
   positionals: { min: 1, max: 1, name: 'fileId | path' },
@@ -62,10 +79,18 @@ export const infoCommand = defineCommand({
     const api = await ctx.api();
     const [fileId] = await resolveFileIds(api, [arg]);
     const file = await callBinding<FileRecord>(api, 'files_get', { fileId });
-    if (ctx.json) { ctx.printJson(file); return 0; }
+    if (ctx.json) {
+      ctx.printJson(file);
+      return 0;
+    }
     const rows: [string, string][] = [
-      ['id', file.fileId], ['name', file.name], ['type', file.mediaType], ['size', `${formatBytes(file.byteLength)} (${file.byteLength} bytes)`],
-      ['state', file.state], ['created', shortDate(file.createdAt)], ['updated', shortDate(file.updatedAt)],
+      ['id', file.fileId],
+      ['name', file.name],
+      ['type', file.mediaType],
+      ['size', `${formatBytes(file.byteLength)} (${file.byteLength} bytes)`],
+      ['state', file.state],
+      ['created', shortDate(file.createdAt)],
+      ['updated', shortDate(file.updatedAt)],
     ];
     if (file.trashedAt) rows.push(['trashed', shortDate(file.trashedAt)], ['restorable until', shortDate(file.restorableUntil)]);
     if (file.sha256) rows.push(['sha256', file.sha256]);
@@ -80,7 +105,14 @@ function isOutcome(o: unknown): o is BatchOutcome<any> {
 }
 
 /** trash, restore and rm share this: one execution for all ids (paths resolved first), each reported on its own line. */
-function batchCommand(name: string, binding: string, state: FileState, fields: readonly string[], summary: readonly [string, string], verb: (r: any) => string) {
+function batchCommand(
+  name: string,
+  binding: string,
+  state: FileState,
+  fields: readonly string[],
+  summary: readonly [string, string],
+  verb: (r: any) => string,
+) {
   return defineCommand({
     name,
     args: '<fileId | path...>',
@@ -95,7 +127,10 @@ function batchCommand(name: string, binding: string, state: FileState, fields: r
       if (ctx.json) ctx.printJson(outcomes);
       let failures = 0;
       for (const o of outcomes) {
-        if (o.ok) { if (!ctx.json) ctx.io.out(`${o.id}  ${verb(o.value ?? {})}\n`); continue; }
+        if (o.ok) {
+          if (!ctx.json) ctx.io.out(`${o.id}  ${verb(o.value ?? {})}\n`);
+          continue;
+        }
         failures++;
         const e = o.error ?? { code: 'error', message: 'failed' };
         ctx.io.err(`${o.id}: ${describeError(new CliError(String(e.code), String(e.message), { resolution: e.resolution }))}\n`);
@@ -103,18 +138,36 @@ function batchCommand(name: string, binding: string, state: FileState, fields: r
       // Ids the answer did not account for (a cut or reshaped result): their state is unknown, say so.
       const reported = new Set(outcomes.map((o) => o.id));
       const unknown = ids.filter((id) => !reported.has(id));
-      for (const id of unknown) ctx.io.err(`${id}: ${describeError(new CliError('unknown_outcome', 'the server\'s answer did not report this file', { resolution: `siglata info ${id}` }))}\n`);
+      for (const id of unknown)
+        ctx.io.err(
+          `${id}: ${describeError(new CliError('unknown_outcome', "the server's answer did not report this file", { resolution: `siglata info ${id}` }))}\n`,
+        );
       return failures || unknown.length ? 1 : 0;
     },
   });
 }
 
-export const trashCommand = batchCommand('trash', 'files_trash', 'active', ['fileId', 'name', 'state', 'restorableUntil'],
+export const trashCommand = batchCommand(
+  'trash',
+  'files_trash',
+  'active',
+  ['fileId', 'name', 'state', 'restorableUntil'],
   ['Move files to the trash (restorable for 30 days)', 'Mover arquivos para a lixeira (restauráveis por 30 dias)'],
-  (f) => `trashed, restorable until ${shortDate(f.restorableUntil)}`);
-export const restoreCommand = batchCommand('restore', 'files_restore', 'trashed', ['fileId', 'name', 'state'],
+  (f) => `trashed, restorable until ${shortDate(f.restorableUntil)}`,
+);
+export const restoreCommand = batchCommand(
+  'restore',
+  'files_restore',
+  'trashed',
+  ['fileId', 'name', 'state'],
   ['Restore files from the trash', 'Restaurar arquivos da lixeira'],
-  (f) => `restored as ${f.name}`);
-export const rmCommand = batchCommand('rm', 'files_delete', 'trashed', ['fileId', 'deleted', 'byteLength'],
+  (f) => `restored as ${f.name}`,
+);
+export const rmCommand = batchCommand(
+  'rm',
+  'files_delete',
+  'trashed',
+  ['fileId', 'deleted', 'byteLength'],
   ['Delete trashed files permanently', 'Apagar definitivamente arquivos da lixeira'],
-  (r) => `deleted, ${formatBytes(r.byteLength)} freed`);
+  (r) => `deleted, ${formatBytes(r.byteLength)} freed`,
+);

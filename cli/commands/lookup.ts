@@ -43,9 +43,15 @@ export const askCommand = defineCommand({
   positionals: { min: 1, name: 'question' },
   async run(ctx, values, words) {
     const body = await ask(await ctx.anonymous(), words.join(' '), limitOf(values.limit, 20));
-    if (ctx.json) { ctx.printJson(body); return 0; }
+    if (ctx.json) {
+      ctx.printJson(body);
+      return 0;
+    }
     const results = (body.results ?? []) as { name: string; url: string; description?: string }[];
-    if (!results.length) { ctx.io.out(`${t('noResults')}\n`); return 0; }
+    if (!results.length) {
+      ctx.io.out(`${t('noResults')}\n`);
+      return 0;
+    }
     ctx.io.out(`${results.map((r, i) => `${i + 1}. ${r.name}\n   ${r.url}${r.description ? `\n   ${r.description}` : ''}`).join('\n\n')}\n`);
     return 0;
   },

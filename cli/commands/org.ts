@@ -19,7 +19,14 @@ const ARGUMENT: Partial<Record<Action, string>> = { invite: 'EMAIL', 'cancel-inv
 
 /** A slug the server accepts, from a display name: "Acme Ltda." → "acme-ltda". */
 export function slugOf(name: string): string {
-  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
 }
 
 export const orgCommand = defineCommand({
@@ -32,7 +39,11 @@ export const orgCommand = defineCommand({
   ],
   options: {
     role: { type: 'string', placeholder: 'ROLE', help: ['invite: member (default), admin or owner', 'invite: member (padrão), admin ou owner'] },
-    slug: { type: 'string', placeholder: 'SLUG', help: ['create: the address name (default: from NAME)', 'create: o nome de endereço (padrão: a partir de NOME)'] },
+    slug: {
+      type: 'string',
+      placeholder: 'SLUG',
+      help: ['create: the address name (default: from NAME)', 'create: o nome de endereço (padrão: a partir de NOME)'],
+    },
     'no-browser': { type: 'boolean', help: ['switch/create: only print the address', 'switch/create: só mostrar o endereço'] },
   },
   positionals: { min: 1, max: 2, name: 'action' },
@@ -53,7 +64,13 @@ export const orgCommand = defineCommand({
         const answer = (content.result ?? {}) as { page?: unknown; current?: string };
         const orgs = listItems<{ id: string; slug: string; name: string; role: string }>(answer.page).map((o) => ({ ...o, current: o.id === answer.current }));
         if (ctx.json) ctx.printJson(orgs);
-        else ctx.io.out(`${table(['', 'SLUG', 'ROLE', 'ID', 'NAME'], orgs.map((o) => [o.current ? '*' : '', o.slug, o.role, o.id, o.name]))}\n`);
+        else
+          ctx.io.out(
+            `${table(
+              ['', 'SLUG', 'ROLE', 'ID', 'NAME'],
+              orgs.map((o) => [o.current ? '*' : '', o.slug, o.role, o.id, o.name]),
+            )}\n`,
+          );
         return 0;
       }
       case 'create': {
@@ -64,24 +81,54 @@ export const orgCommand = defineCommand({
         else ctx.io.out(`${t('orgCreated', { slug: org.slug, id: org.id })}\n`);
         return 0;
       }
-      case 'show': ctx.printJson(await callBinding(api, 'organization_get', {})); return 0;
+      case 'show':
+        ctx.printJson(await callBinding(api, 'organization_get', {}));
+        return 0;
       case 'members': {
         const members = await callList<any>(api, 'members_list', {});
         if (ctx.json) ctx.printJson(members);
-        else ctx.io.out(`${table(['ID', 'ROLE', 'SINCE', 'E-MAIL'], members.map((m) => [String(m.id), String(m.role), shortDate(m.createdAt), String(m.email)]))}\n`);
+        else
+          ctx.io.out(
+            `${table(
+              ['ID', 'ROLE', 'SINCE', 'E-MAIL'],
+              members.map((m) => [String(m.id), String(m.role), shortDate(m.createdAt), String(m.email)]),
+            )}\n`,
+          );
         return 0;
       }
-      case 'invitations': case 'invite': case 'cancel-invite': {
-        const result = act === 'invitations' ? await callList<any>(api, 'invitations_list', {})
-          : [await callBinding(api, act === 'invite' ? 'member_invite' : 'invitation_cancel', act === 'invite' ? { email: arg, role: values.role ?? 'member' } : { invitationId: arg })];
+      case 'invitations':
+      case 'invite':
+      case 'cancel-invite': {
+        const result =
+          act === 'invitations'
+            ? await callList<any>(api, 'invitations_list', {})
+            : [
+                await callBinding(
+                  api,
+                  act === 'invite' ? 'member_invite' : 'invitation_cancel',
+                  act === 'invite' ? { email: arg, role: values.role ?? 'member' } : { invitationId: arg },
+                ),
+              ];
         if (ctx.json) ctx.printJson(act === 'invitations' ? result : result[0]);
-        else ctx.io.out(`${table(['ID', 'STATUS', 'ROLE', 'EXPIRES', 'E-MAIL'], result.map((i) => [String(i.id), String(i.status), String(i.role), shortDate(i.expiresAt), String(i.email)]))}\n`);
+        else
+          ctx.io.out(
+            `${table(
+              ['ID', 'STATUS', 'ROLE', 'EXPIRES', 'E-MAIL'],
+              result.map((i) => [String(i.id), String(i.status), String(i.role), shortDate(i.expiresAt), String(i.email)]),
+            )}\n`,
+          );
         return 0;
       }
       case 'received': {
         const received = await callList<any>(api, 'invitations_received', {});
         if (ctx.json) ctx.printJson(received);
-        else ctx.io.out(`${table(['ID', 'ROLE', 'EXPIRES', 'ORGANIZATION'], received.map((i) => [String(i.id), String(i.role), shortDate(i.expiresAt), String(i.organizationName)]))}\n`);
+        else
+          ctx.io.out(
+            `${table(
+              ['ID', 'ROLE', 'EXPIRES', 'ORGANIZATION'],
+              received.map((i) => [String(i.id), String(i.role), shortDate(i.expiresAt), String(i.organizationName)]),
+            )}\n`,
+          );
         return 0;
       }
       default: {

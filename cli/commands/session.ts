@@ -14,8 +14,19 @@ export const loginCommand = defineCommand({
     'Mostra um endereço para abrir no navegador, onde você entra e escolhe uma organização; o navegador volta então a um\nreceptor temporário em 127.0.0.1. Os tokens ficam no diretório de configuração (0600) e são renovados quando preciso.\n\nExemplo: siglata login --server https://workspace.example.com',
   ],
   options: {
-    scope: { type: 'string', placeholder: 'SCOPES', help: ['Scopes to ask for (space-separated; default: all the organization allows)', 'Escopos pedidos (separados por espaço; padrão: todos que a organização permite)'] },
-    port: { type: 'string', placeholder: 'N', help: ['Port of the loopback listener (default: any free port)', 'Porta do receptor local (padrão: qualquer porta livre)'] },
+    scope: {
+      type: 'string',
+      placeholder: 'SCOPES',
+      help: [
+        'Scopes to ask for (space-separated; default: all the organization allows)',
+        'Escopos pedidos (separados por espaço; padrão: todos que a organização permite)',
+      ],
+    },
+    port: {
+      type: 'string',
+      placeholder: 'N',
+      help: ['Port of the loopback listener (default: any free port)', 'Porta do receptor local (padrão: qualquer porta livre)'],
+    },
     'no-browser': { type: 'boolean', help: ['Only print the address; do not try to open a browser', 'Só mostrar o endereço; não tentar abrir um navegador'] },
   },
   positionals: { min: 0, max: 0, name: '' },
@@ -28,7 +39,18 @@ export const loginCommand = defineCommand({
       const server = await ctx.server();
       const context = (await (await ctx.api()).json('/app/v1/context')).body;
       const scope = Array.isArray(context?.scopes) ? context.scopes.join(' ') : '';
-      await saveLogin({ server, issuer: server, tokenEndpoint: '', revocationEndpoint: null, resource: `${server}/v1/mcp`, clientId: 'token', accessToken: ctx.globals.token, refreshToken: null, expiresAt: Number.MAX_SAFE_INTEGER, scope });
+      await saveLogin({
+        server,
+        issuer: server,
+        tokenEndpoint: '',
+        revocationEndpoint: null,
+        resource: `${server}/v1/mcp`,
+        clientId: 'token',
+        accessToken: ctx.globals.token,
+        refreshToken: null,
+        expiresAt: Number.MAX_SAFE_INTEGER,
+        scope,
+      });
       return signedIn(ctx, server, scope, context);
     }
     return browserLogin(ctx, { scope: values.scope as string | undefined, port, browser: !values['no-browser'] });
@@ -71,7 +93,10 @@ export const logoutCommand = defineCommand({
 export const whoamiCommand = defineCommand({
   name: 'whoami',
   args: '',
-  summary: ['Show the user, organization, role, scopes and limits of the current credentials', 'Mostrar usuário, organização, papel, escopos e limites das credenciais atuais'],
+  summary: [
+    'Show the user, organization, role, scopes and limits of the current credentials',
+    'Mostrar usuário, organização, papel, escopos e limites das credenciais atuais',
+  ],
   options: {},
   positionals: { min: 0, max: 0, name: '' },
   async run(ctx) {

@@ -14,11 +14,26 @@ import type { Api } from '../http.ts';
 import type { CommandContext } from '../context.ts';
 
 const MEDIA_TYPES: Record<string, string> = {
-  '.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8', '.csv': 'text/csv; charset=utf-8',
-  '.json': 'application/json', '.html': 'text/html; charset=utf-8', '.xml': 'application/xml', '.pdf': 'application/pdf',
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml',
-  '.zip': 'application/zip', '.gz': 'application/gzip', '.tar': 'application/x-tar', '.mp4': 'video/mp4', '.mp3': 'audio/mpeg',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.xml': 'application/xml',
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.zip': 'application/zip',
+  '.gz': 'application/gzip',
+  '.tar': 'application/x-tar',
+  '.mp4': 'video/mp4',
+  '.mp3': 'audio/mpeg',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
 /** The media type a local file is sent with: by its extension, else application/octet-stream. */
@@ -34,7 +49,13 @@ interface Reservation {
   partUrl: string;
 }
 
-interface UploadState extends Reservation { server: string; path: string; size: number; mtimeMs: number; name: string }
+interface UploadState extends Reservation {
+  server: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  name: string;
+}
 
 const PART_ATTEMPTS = 4;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -107,14 +128,22 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
   if (!Number.isInteger(parallel) || parallel < 1 || parallel > 16) throw usageError('--parallel: a number from 1 to 16');
   const path = resolve(pathArg);
   let info;
-  try { info = await stat(path); } catch (err) {
-    throw new CliError('file_unreadable', t('fileNotReadable', { path: pathArg, detail: (err as NodeJS.ErrnoException).code ?? String(err) }), { resolution: t('fileNotReadableHelp') });
+  try {
+    info = await stat(path);
+  } catch (err) {
+    throw new CliError('file_unreadable', t('fileNotReadable', { path: pathArg, detail: (err as NodeJS.ErrnoException).code ?? String(err) }), {
+      resolution: t('fileNotReadableHelp'),
+    });
   }
-  if (!info.isFile()) throw new CliError('file_unreadable', t('fileNotReadable', { path: pathArg, detail: 'not a regular file' }), { resolution: t('fileNotReadableHelp') });
+  if (!info.isFile())
+    throw new CliError('file_unreadable', t('fileNotReadable', { path: pathArg, detail: 'not a regular file' }), { resolution: t('fileNotReadableHelp') });
   const name = (values.name as string | undefined) ?? basename(path);
   const mediaType = (values.type as string | undefined) ?? mediaTypeOf(path);
   const api = await ctx.api();
-  const key = createHash('sha256').update(JSON.stringify([api.server, path, name, mediaType])).digest('hex').slice(0, 32);
+  const key = createHash('sha256')
+    .update(JSON.stringify([api.server, path, name, mediaType]))
+    .digest('hex')
+    .slice(0, 32);
 
   let state = await stateFiles.read<UploadState>('uploads', key);
   let missing: number[] | null = null;
@@ -142,7 +171,18 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
   }
   if (!state) {
     const r = await callBinding<Reservation>(api, 'upload_begin', { name, mediaType, byteLength: info.size });
-    state = { uploadId: r.uploadId, fileId: r.fileId, partSize: r.partSize, partCount: r.partCount, partUrl: r.partUrl, server: api.server, path, size: info.size, mtimeMs: info.mtimeMs, name };
+    state = {
+      uploadId: r.uploadId,
+      fileId: r.fileId,
+      partSize: r.partSize,
+      partCount: r.partCount,
+      partUrl: r.partUrl,
+      server: api.server,
+      path,
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      name,
+    };
     await stateFiles.write('uploads', key, state);
     missing = Array.from({ length: r.partCount }, (_, i) => i + 1);
     ctx.io.err(`${t('uploadStarting', { name, size: formatBytes(info.size), uploadId: r.uploadId, total: r.partCount })}\n`);
@@ -150,7 +190,8 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
   const reservation = state;
   const todo = missing!;
   const already = reservation.partCount - todo.length;
-  const alreadyBytes = already === 0 ? 0 : info.size - todo.reduce((sum, n) => sum + Math.min(reservation.partSize, info.size - (n - 1) * reservation.partSize), 0);
+  const alreadyBytes =
+    already === 0 ? 0 : info.size - todo.reduce((sum, n) => sum + Math.min(reservation.partSize, info.size - (n - 1) * reservation.partSize), 0);
   const bar = progress(info.size, alreadyBytes, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: basename(name) });
 
   const signal = ctx.interrupt.signal;

@@ -13,8 +13,21 @@ const READ_BUDGET = 512 * 1024;
 /** Binding calls per execution, well under the engine's 1000. */
 const CALLS_PER_EXECUTION = 400;
 
-export interface WriteItem { name: string; mediaType: string; data: Buffer; replace?: string }
-export interface ItemOutcome { ok: boolean; fileId?: string; crc32?: string | null; base64?: string; code?: string; message?: string; resolution?: string }
+export interface WriteItem {
+  name: string;
+  mediaType: string;
+  data: Buffer;
+  replace?: string;
+}
+export interface ItemOutcome {
+  ok: boolean;
+  fileId?: string;
+  crc32?: string | null;
+  base64?: string;
+  code?: string;
+  message?: string;
+  resolution?: string;
+}
 
 /** Split `items` into groups whose `cost` stays within `budget` (an item over budget goes alone). */
 export function groups<T>(items: readonly T[], cost: (item: T) => number, budget: number): T[][] {
@@ -23,7 +36,11 @@ export function groups<T>(items: readonly T[], cost: (item: T) => number, budget
   let used = 0;
   for (const item of items) {
     const c = cost(item);
-    if (current.length && (used + c > budget || current.length >= CALLS_PER_EXECUTION / 2)) { out.push(current); current = []; used = 0; }
+    if (current.length && (used + c > budget || current.length >= CALLS_PER_EXECUTION / 2)) {
+      out.push(current);
+      current = [];
+      used = 0;
+    }
     current.push(item);
     used += c;
   }
@@ -38,7 +55,7 @@ async function run(api: Api, script: string, count: number): Promise<ItemOutcome
   if (!content.ok) throw executionError(content);
   const result = Array.isArray(content.result) ? (content.result as ItemOutcome[]) : [];
   // An answer that does not account for every file leaves those files' fate unknown: report them as failed.
-  return Array.from({ length: count }, (_, i) => result[i] ?? { ok: false, code: 'unknown_outcome', message: 'the server\'s answer did not report this file' });
+  return Array.from({ length: count }, (_, i) => result[i] ?? { ok: false, code: 'unknown_outcome', message: "the server's answer did not report this file" });
 }
 
 /** Write one group in one execution; a replaced file's old copy goes to the trash (restorable for 30 days). */

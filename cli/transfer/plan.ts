@@ -8,8 +8,17 @@ import { crc32 } from 'node:zlib';
 import type { Api } from '../http.ts';
 import { listItems } from '../resolve.ts';
 
-export interface LocalFile { rel: string; abs: string; size: number }
-export interface RemoteFile { fileId: string; name: string; byteLength: number; crc32: string | null }
+export interface LocalFile {
+  rel: string;
+  abs: string;
+  size: number;
+}
+export interface RemoteFile {
+  fileId: string;
+  name: string;
+  byteLength: number;
+  crc32: string | null;
+}
 
 /** `*` within a segment, `**` across segments, `?` one character; a pattern without `/` matches any base name. */
 export function globMatcher(patterns: readonly string[]): (rel: string) => boolean {
@@ -17,7 +26,11 @@ export function globMatcher(patterns: readonly string[]): (rel: string) => boole
     let re = '';
     for (let i = 0; i < p.length; i++) {
       const c = p[i];
-      if (c === '*' && p[i + 1] === '*') { re += '.*'; i++; if (p[i + 1] === '/') i++; } else if (c === '*') re += '[^/]*';
+      if (c === '*' && p[i + 1] === '*') {
+        re += '.*';
+        i++;
+        if (p[i + 1] === '/') i++;
+      } else if (c === '*') re += '[^/]*';
       else if (c === '?') re += '[^/]';
       else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
     }
@@ -71,12 +84,17 @@ export type Existing = 'fail' | 'overwrite' | 'skip';
 export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'exists' | 'ambiguous' | 'trash' | 'delete';
 
 /** One side's file against the other side's copies of the same name. */
-export function decide(size: number, crc: () => Promise<string>, others: readonly { size: number; crc32: string | null }[], existing: Existing): Promise<Decision> {
+export function decide(
+  size: number,
+  crc: () => Promise<string>,
+  others: readonly { size: number; crc32: string | null }[],
+  existing: Existing,
+): Promise<Decision> {
   return (async () => {
     if (others.length === 0) return 'new';
     if (others.length > 1) return 'ambiguous';
     const [other] = others;
-    if (other.size === size && other.crc32 !== null && other.crc32 === await crc()) return 'unchanged';
+    if (other.size === size && other.crc32 !== null && other.crc32 === (await crc())) return 'unchanged';
     return existing === 'overwrite' ? 'replace' : existing === 'skip' ? 'skip-existing' : 'exists';
   })();
 }

@@ -119,11 +119,13 @@ export function createPrelude(limits) {
   const OVER = stringifyWithin.OVER;
   const DEEP = stringifyWithin.DEEP;
   {
-    const stringify = { stringify(/** @type {unknown} */ value, /** @type {unknown} */ replacer, /** @type {unknown} */ space) {
-      const json = stringifyWithin(value, replacer, space, MAX_BUILT_STRING);
-      if (json === OVER) throw new RangeError('Invalid string length');
-      return json;
-    } }.stringify;
+    const stringify = {
+      stringify(/** @type {unknown} */ value, /** @type {unknown} */ replacer, /** @type {unknown} */ space) {
+        const json = stringifyWithin(value, replacer, space, MAX_BUILT_STRING);
+        if (json === OVER) throw new RangeError('Invalid string length');
+        return json;
+      },
+    }.stringify;
     defineProperty(stringify, 'length', { __proto__: null, value: 3, configurable: true });
     asNative(stringify, JSON.stringify);
     defineProperty(JSON, 'stringify', { __proto__: null, value: stringify, writable: true, enumerable: false, configurable: true });
@@ -140,7 +142,9 @@ export function createPrelude(limits) {
   };
   // Appends to this task's outbox; strings only, so nothing the script planted can run when it is read.
   /** @param {string} record */
-  const post = (record) => { box.message = box.message + SEP + record; };
+  const post = (record) => {
+    box.message = box.message + SEP + record;
+  };
 
   /**
    * @param {string} s
@@ -157,7 +161,10 @@ export function createPrelude(limits) {
       else if (c < 0x800) n += 2;
       else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
         const d = rapply(strCharCodeAt, s, [i + 1]);
-        if (d >= 0xdc00 && d <= 0xdfff) { n += 4; i++; } else n += 3;
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          n += 4;
+          i++;
+        } else n += 3;
       } else n += 3;
     }
     return n;
@@ -166,7 +173,14 @@ export function createPrelude(limits) {
    * @param {{ name?: unknown, message?: unknown, stack?: unknown }} o
    * @param {'name' | 'message' | 'stack'} k
    */
-  const read = (o, k) => { try { const v = o[k]; return typeof v === 'string' ? v : undefined; } catch (_) { return undefined; } };
+  const read = (o, k) => {
+    try {
+      const v = o[k];
+      return typeof v === 'string' ? v : undefined;
+    } catch (_) {
+      return undefined;
+    }
+  };
   // A script's string longer than this is reported by its length, never read: reading any part of a rope (a string
   // built by concatenation, up to 2^29 characters for a few bytes) makes V8 flatten all of it first.
   /** @param {string} text */
@@ -186,7 +200,13 @@ export function createPrelude(limits) {
     return n >= 1 ? n : undefined;
   };
   /** @param {unknown} v */
-  const primitive = (v) => { try { return shown(StringCtor(v)); } catch (_) { return typeof v; } };
+  const primitive = (v) => {
+    try {
+      return shown(StringCtor(v));
+    } catch (_) {
+      return typeof v;
+    }
+  };
   // How an error reads in an outcome or a log line: 'name: message'.
   /** @param {{ name?: unknown, message?: unknown }} e */
   const heading = (e) => shown(read(e, 'name') || 'Error') + ': ' + shown(read(e, 'message') || '');
@@ -248,8 +268,13 @@ export function createPrelude(limits) {
     const err = new ErrorCtor(message);
     const p = { __proto__: null, value: kind === 'limit' ? 'LimitError' : 'ToolError', writable: true, configurable: true, enumerable: false };
     defineProperty(err, 'name', p);
-    p.value = code; p.enumerable = true; defineProperty(err, 'code', p);
-    if (resolution !== undefined) { p.value = resolution; defineProperty(err, 'resolution', p); }
+    p.value = code;
+    p.enumerable = true;
+    defineProperty(err, 'code', p);
+    if (resolution !== undefined) {
+      p.value = resolution;
+      defineProperty(err, 'resolution', p);
+    }
     // The reply arrives in a later task, so the error's own stack has no script frame: the line comes
     // from the stack captured when the script made the call.
     const line = site !== undefined ? lineOf(read(site, 'stack')) : undefined;
@@ -275,11 +300,22 @@ export function createPrelude(limits) {
     // Once the outcome is decided nobody observes these calls: they never settle, which costs nothing
     // (a flood of rejections would cost isolated-vm quadratic bookkeeping, and an Error each).
     if (ex.finished) return ex.never;
-    if (ex.closed) throw ex.closedError || (ex.closedError = hostError({ __proto__: null, kind: 'tool', code: 'EXECUTION_CLOSED', message: 'The execution has ended; binding calls are refused.' }));
+    if (ex.closed)
+      throw (
+        ex.closedError ||
+        (ex.closedError = hostError({
+          __proto__: null,
+          kind: 'tool',
+          code: 'EXECUTION_CLOSED',
+          message: 'The execution has ended; binding calls are refused.',
+        }))
+      );
     // (any: json.length is read of DEEP too, as undefined, which compares false; no other type lets it be compared.)
     let json = /** @type {any} */ ('null');
     if (arg !== undefined) {
-      try { json = stringifyWithin(arg, undefined, undefined, ex.maxArg, MAX_RESULT_DEPTH); } catch (e) {
+      try {
+        json = stringifyWithin(arg, undefined, undefined, ex.maxArg, MAX_RESULT_DEPTH);
+      } catch (e) {
         throw new TypeErrorCtor(name + ': the argument must be JSON-serializable (' + describe(e).message + ')');
       }
       if (typeof json !== 'string' && json !== OVER && json !== DEEP) json = 'null';
@@ -288,7 +324,12 @@ export function createPrelude(limits) {
       throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_bytes', message: name + ': the argument is larger than ' + ex.maxArg + ' bytes.' });
     }
     if (json === DEEP) {
-      throw hostError({ __proto__: null, kind: 'limit', code: 'max_arg_depth', message: name + ': the argument nests arrays and objects more than ' + MAX_RESULT_DEPTH + ' levels deep.' });
+      throw hostError({
+        __proto__: null,
+        kind: 'limit',
+        code: 'max_arg_depth',
+        message: name + ': the argument nests arrays and objects more than ' + MAX_RESULT_DEPTH + ' levels deep.',
+      });
     }
     // The call cap ends the execution at once (a flood must stop, not be caught and retried); it is checked
     // here so nothing crosses, and again by the host, which has the last word. Calls past the in-flight cap
@@ -337,7 +378,11 @@ export function createPrelude(limits) {
     if (typeof reply !== 'string' || reply.length === 0) return p.reject(hostError(undefined, p.site));
     const body = slice(reply, 1);
     let value;
-    try { value = body === '' ? undefined : jsonParse(body); } catch (_) { return p.reject(hostError(undefined, p.site)); }
+    try {
+      value = body === '' ? undefined : jsonParse(body);
+    } catch (_) {
+      return p.reject(hostError(undefined, p.site));
+    }
     if (reply[0] === 'R') p.resolve(value);
     else p.reject(hostError(value, p.site));
   };
@@ -346,8 +391,15 @@ export function createPrelude(limits) {
   const format = (v) => {
     if (typeof v === 'string') return shown(v);
     if (v instanceof ErrorCtor) return heading(v);
-    try { const s = stringifyWithin(v, undefined, undefined, MAX_BUILT_STRING); if (typeof s === 'string') return s; } catch (_) {}
-    try { return shown(StringCtor(v)); } catch (_) { return '[unprintable]'; }
+    try {
+      const s = stringifyWithin(v, undefined, undefined, MAX_BUILT_STRING);
+      if (typeof s === 'string') return s;
+    } catch (_) {}
+    try {
+      return shown(StringCtor(v));
+    } catch (_) {
+      return '[unprintable]';
+    }
   };
   // The budget is counted in UTF-16 units here (never more than the host's UTF-8 bytes); the host
   // re-checks exact bytes. Once spent, nothing more crosses the boundary.
@@ -357,7 +409,11 @@ export function createPrelude(limits) {
    */
   const emit = (level, args) => {
     if (ex.logCut || ex.closed) return;
-    if (ex.logLines >= ex.maxLogLines || ex.logChars >= ex.maxLogBytes) { ex.logCut = true; send('log', 'trunc', ''); return; }
+    if (ex.logLines >= ex.maxLogLines || ex.logChars >= ex.maxLogBytes) {
+      ex.logCut = true;
+      send('log', 'trunc', '');
+      return;
+    }
     let msg = '';
     const room = ex.maxLogBytes - ex.logChars;
     // Arguments past the room are not formatted: the line is cut there anyway, and cutting flattens all of it.
@@ -399,7 +455,11 @@ export function createPrelude(limits) {
   const encode = (value) => {
     const max = ex.maxResult;
     const tooBig = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_bytes', 'The result is larger than ' + max + ' bytes.'));
-    const tooNested = () => 'E' + jsonStringify(rec('limit_exceeded', 'max_result_depth', 'The result nests arrays and objects more than ' + MAX_RESULT_DEPTH + ' levels deep; flatten it.'));
+    const tooNested = () =>
+      'E' +
+      jsonStringify(
+        rec('limit_exceeded', 'max_result_depth', 'The result nests arrays and objects more than ' + MAX_RESULT_DEPTH + ' levels deep; flatten it.'),
+      );
     try {
       // Text longer than the limit is refused before it is built (nor is a huge string copied or flattened).
       if (value === undefined) return 'R';
@@ -421,7 +481,9 @@ export function createPrelude(limits) {
   /** @param {string} name */
   const binding = (name) => {
     /** @param {unknown} options */
-    const fn = async function (options) { return call(name, options); };
+    const fn = async function (options) {
+      return call(name, options);
+    };
     defineProperty(fn, 'name', { __proto__: null, value: name, writable: false, enumerable: false, configurable: true });
     asNative(fn, name);
     return { __proto__: null, value: fn, writable: false, enumerable: true, configurable: false };
@@ -437,12 +499,23 @@ export function createPrelude(limits) {
     }
     // Methods are non-writable and non-configurable once frozen.
     const consoleObject = freeze({
-      log(/** @type {unknown[]} */ ...args) { emit('log', args); },
-      info(/** @type {unknown[]} */ ...args) { emit('info', args); },
-      warn(/** @type {unknown[]} */ ...args) { emit('warn', args); },
-      error(/** @type {unknown[]} */ ...args) { emit('error', args); },
+      log(/** @type {unknown[]} */ ...args) {
+        emit('log', args);
+      },
+      info(/** @type {unknown[]} */ ...args) {
+        emit('info', args);
+      },
+      warn(/** @type {unknown[]} */ ...args) {
+        emit('warn', args);
+      },
+      error(/** @type {unknown[]} */ ...args) {
+        emit('error', args);
+      },
     });
-    asNative(consoleObject.log, 'log'); asNative(consoleObject.info, 'info'); asNative(consoleObject.warn, 'warn'); asNative(consoleObject.error, 'error');
+    asNative(consoleObject.log, 'log');
+    asNative(consoleObject.info, 'info');
+    asNative(consoleObject.warn, 'warn');
+    asNative(consoleObject.error, 'error');
     globals.console = { __proto__: null, value: consoleObject, writable: false, enumerable: false, configurable: false };
     // (No entry is null: that is what TypeScript takes the literal's __proto__ for.)
     defineProperties(G, /** @type {PropertyDescriptorMap} */ (globals));
@@ -457,12 +530,22 @@ export function createPrelude(limits) {
     ex.started = true;
     try {
       let promise;
-      try { promise = main(); } catch (e) { return fail(e); }
+      try {
+        promise = main();
+      } catch (e) {
+        return fail(e);
+      }
       // An own constructor keeps await on the fast path: no patched Promise.prototype.then is consulted.
-      try { defineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor }); } catch (_) {}
+      try {
+        defineProperty(promise, 'constructor', { __proto__: null, value: PromiseCtor });
+      } catch (_) {}
       (async () => {
         let value;
-        try { value = await promise; } catch (e) { return fail(e); }
+        try {
+          value = await promise;
+        } catch (e) {
+          return fail(e);
+        }
         ex.closed = true;
         finish(encode(value));
       })();
@@ -493,9 +576,33 @@ export function createPrelude(limits) {
     regExpSalt.value = typeof salt === 'string' ? salt : '';
     regExpLiterals.chars = 0;
     regExpLiterals.told = false;
-    ex = { __proto__: null, id, dispatch, maxArg, maxResult, maxLogBytes, maxLogLines, maxCalls, maxInFlight, inFlight: 0, closedError: null,
-      started: false, closed: false, finished: false, calls: 0, never: new PromiseCtor(() => {}),
-      pending: new MapCtor(), busy: { __proto__: null }, waiting: new MapCtor(), waitHead: 0, waitTail: 0, marks: new WeakMapCtor(), logChars: 0, logLines: 0, logCut: false };
+    ex = {
+      __proto__: null,
+      id,
+      dispatch,
+      maxArg,
+      maxResult,
+      maxLogBytes,
+      maxLogLines,
+      maxCalls,
+      maxInFlight,
+      inFlight: 0,
+      closedError: null,
+      started: false,
+      closed: false,
+      finished: false,
+      calls: 0,
+      never: new PromiseCtor(() => {}),
+      pending: new MapCtor(),
+      busy: { __proto__: null },
+      waiting: new MapCtor(),
+      waitHead: 0,
+      waitTail: 0,
+      marks: new WeakMapCtor(),
+      logChars: 0,
+      logLines: 0,
+      logCut: false,
+    };
     install(names);
     // Called first by the user's compiled script (its argument, a function expression, runs nothing).
     defineProperty(G, '__start', { __proto__: null, value: startMain, writable: false, enumerable: false, configurable: true });

@@ -11,7 +11,22 @@
  * @param {Limits} limits
  */
 export function guardDynamicCode(kit, limits) {
-  const { G, asNative, countLiterals, evalKit, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, readOnlyPrototype, tooLong, TypeErrorCtor } = kit;
+  const {
+    G,
+    asNative,
+    countLiterals,
+    evalKit,
+    rapply,
+    rconstruct,
+    defineProperty,
+    getOwnPropertyDescriptor,
+    getPrototypeOf,
+    setPrototypeOf,
+    freeze,
+    readOnlyPrototype,
+    tooLong,
+    TypeErrorCtor,
+  } = kit;
   const MAX_CODE = limits.maxDynamicSource;
   // Parsing a large source allocates outside the heap limit (isolated-vm lets eval through up to 8 MB: see the
   // docs/security.md's measurements). The global eval is indirect: eval sees the global scope, not the caller's; a script's
@@ -34,8 +49,20 @@ export function guardDynamicCode(kit, limits) {
     return args;
   };
   const evalOriginal = G.eval;
-  defineProperty(G, 'eval', { __proto__: null, writable: true, enumerable: false, configurable: true,
-    value: asNative({ eval(/** @type {Value} */ x) { return typeof x === 'string' ? evalOriginal(codeText([x], 'eval')[0]) : x; } }.eval, evalOriginal) });
+  defineProperty(G, 'eval', {
+    __proto__: null,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+    value: asNative(
+      {
+        eval(/** @type {Value} */ x) {
+          return typeof x === 'string' ? evalOriginal(codeText([x], 'eval')[0]) : x;
+        },
+      }.eval,
+      evalOriginal,
+    ),
+  });
   // A script's own direct evals (engine/direct-eval.ts): each call site's first argument goes through evalSource
   // after V8 read the callee, before it compiles. A source over the cap is refused as eval refuses it; one that could
   // name the bound eval (it spells eval, in letters or escapes), and any argument once the
@@ -53,7 +80,7 @@ export function guardDynamicCode(kit, limits) {
     /** @param {number} c */
     const wordChar = (c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
     /** @param {number} c */
-    const hexValue = (c) => (c >= 48 && c <= 57) ? c - 48 : (c >= 65 && c <= 70) ? c - 55 : (c >= 97 && c <= 102) ? c - 87 : -1;
+    const hexValue = (c) => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
     // The index after the letter code at index at, written as itself or as a unicode escape (\uXXXX, \u{X…}), or -1.
     /**
      * @param {string} x
@@ -131,18 +158,34 @@ export function guardDynamicCode(kit, limits) {
       return current(x);
     };
     evalKit.parts = freeze([evalOriginal, evalSource, () => G.eval, evalIndirect]);
-    evalKit.reset = () => { tickets = new MapCtor(); ticket = 0; };
+    evalKit.reset = () => {
+      tickets = new MapCtor();
+      ticket = 0;
+    };
   }
   // Each constructor as V8 has it: length 1, its name, its prototype (non-writable), the prototype's constructor
   // with the original's attributes, and AsyncFunction, GeneratorFunction and AsyncGeneratorFunction inheriting
   // from Function.
   // Each a function of the builtin's name and length (one named parameter): nothing to redefine per context.
   /** @type {{ __proto__?: null } & { [K in FunctionName]: (make: MakeFunction) => (body: Value) => Function }} */
-  const NAMED = { __proto__: null,
-    Function: (make) => function Function(body) { return make(arguments, new.target); },
-    AsyncFunction: (make) => function AsyncFunction(body) { return make(arguments, new.target); },
-    GeneratorFunction: (make) => function GeneratorFunction(body) { return make(arguments, new.target); },
-    AsyncGeneratorFunction: (make) => function AsyncGeneratorFunction(body) { return make(arguments, new.target); },
+  const NAMED = {
+    __proto__: null,
+    Function: (make) =>
+      function Function(body) {
+        return make(arguments, new.target);
+      },
+    AsyncFunction: (make) =>
+      function AsyncFunction(body) {
+        return make(arguments, new.target);
+      },
+    GeneratorFunction: (make) =>
+      function GeneratorFunction(body) {
+        return make(arguments, new.target);
+      },
+    AsyncGeneratorFunction: (make) =>
+      function AsyncGeneratorFunction(body) {
+        return make(arguments, new.target);
+      },
   };
   /**
    * @param {Function} ctor one of the four constructors
@@ -165,5 +208,4 @@ export function guardDynamicCode(kit, limits) {
   guardConstructor(getPrototypeOf(async function () {}).constructor, FunctionGuarded);
   guardConstructor(getPrototypeOf(function* () {}).constructor, FunctionGuarded);
   guardConstructor(getPrototypeOf(async function* () {}).constructor, FunctionGuarded);
-
 }

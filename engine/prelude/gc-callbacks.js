@@ -13,5 +13,4 @@ export function guardGcCallbacks(kit) {
   // possibly another organization's; WeakRef makes GC timing observable. Neither is available.
   delete G.FinalizationRegistry;
   delete G.WeakRef;
-
 }

@@ -42,7 +42,20 @@
  * @param {Limits} limits
  */
 export function guardIntl(scope, limits) {
-  const { G, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, RangeErrorCtor, TypeErrorCtor, AB, tooLong, asNative, readOnlyPrototype } = scope;
+  const {
+    G,
+    rapply,
+    rconstruct,
+    defineProperty,
+    getOwnPropertyDescriptor,
+    getPrototypeOf,
+    RangeErrorCtor,
+    TypeErrorCtor,
+    AB,
+    tooLong,
+    asNative,
+    readOnlyPrototype,
+  } = scope;
   const ProxyCtor = Proxy;
   const WeakMapCtor = WeakMap;
   const ArrayCtor = Array;
@@ -137,7 +150,9 @@ export function guardIntl(scope, limits) {
       const close = iterator.return;
       // @ts-expect-error -- IteratorClose calls whatever return holds: a value that is not callable throws here, and is swallowed.
       if (!isNullish(close)) rapply(close, iterator, []);
-    } catch (_) { /* the error that closed it is the one thrown */ }
+    } catch (_) {
+      /* the error that closed it is the one thrown */
+    }
     throw error;
   };
   // StringListFromIterable, measured as it goes (the total of its strings' lengths is capped), for a list method f
@@ -152,7 +167,14 @@ export function guardIntl(scope, limits) {
    */
   const stringList = (f, self, iterable, what) => {
     /** @param {unknown} fake */
-    const v8Error = (fake) => { try { rapply(f, self, [fake]); } catch (e) { return e; } return new TypeErrorCtor(what + ': not a list of strings'); };
+    const v8Error = (fake) => {
+      try {
+        rapply(f, self, [fake]);
+      } catch (e) {
+        return e;
+      }
+      return new TypeErrorCtor(what + ': not a list of strings');
+    };
     // @ts-expect-error -- a primitive's @@iterator is its prototype's: TypeScript reads no symbol key of a number, boolean or bigint.
     const method = isObject(iterable) ? iterable[symIterator] : iterable === null ? undefined : iterable[symIterator];
     if (typeof method !== 'function') {
@@ -194,8 +216,9 @@ export function guardIntl(scope, limits) {
     try {
       return new AB(bytes);
     } catch (_) {
-      throw new RangeErrorCtor(what + ': the Intl objects of this script hold more memory than the sandbox allows; '
-        + 'make one formatter and reuse it rather than one per value.');
+      throw new RangeErrorCtor(
+        what + ': the Intl objects of this script hold more memory than the sandbox allows; ' + 'make one formatter and reuse it rather than one per value.',
+      );
     }
   };
   /**
@@ -275,11 +298,12 @@ export function guardIntl(scope, limits) {
    * @param {'normalize' | 'toLocaleUpperCase' | 'toLocaleLowerCase' | 'localeCompare'} name
    * @param {(args: Value[]) => Value[]} convert
    */
-  const stringMethod = (name, convert) => guardMethod(SP, name, (f, self, args) => {
-    if (isNullish(self)) return rapply(f, self, args);
-    const s = textOf(self, 'String.prototype.' + name);
-    return rapply(f, s, convert(args));
-  });
+  const stringMethod = (name, convert) =>
+    guardMethod(SP, name, (f, self, args) => {
+      if (isNullish(self)) return rapply(f, self, args);
+      const s = textOf(self, 'String.prototype.' + name);
+      return rapply(f, s, convert(args));
+    });
   stringMethod('normalize', (args) => args);
   stringMethod('toLocaleUpperCase', (args) => args);
   stringMethod('toLocaleLowerCase', (args) => args);
@@ -296,10 +320,11 @@ export function guardIntl(scope, limits) {
    * @param {string} kind
    * @param {number} bytes
    */
-  const localeMethod = (type, name, kind, bytes) => guardMethod(G[type].prototype, name, (f, self, args) => {
-    churn(kind, bytes, arg(args, 0), arg(args, 1));
-    return rapply(f, self, args);
-  });
+  const localeMethod = (type, name, kind, bytes) =>
+    guardMethod(G[type].prototype, name, (f, self, args) => {
+      churn(kind, bytes, arg(args, 0), arg(args, 1));
+      return rapply(f, self, args);
+    });
   localeMethod('Date', 'toLocaleString', 'date', B.DateTimeFormat);
   localeMethod('Date', 'toLocaleDateString', 'dateOnly', B.DateTimeFormat);
   localeMethod('Date', 'toLocaleTimeString', 'timeOnly', B.DateTimeFormat);
@@ -308,24 +333,29 @@ export function guardIntl(scope, limits) {
 
   // Per constructor, the guards of its prototype's methods.
   /** @type {{ __proto__?: null } & { [K in IntlName]?: (P: Record<PropertyKey, unknown>) => void }} */
-  const METHODS = { __proto__: null,
+  const METHODS = {
+    __proto__: null,
     Segmenter(P) {
       // A Segments object holds its own copy of the input and a break iterator over it; so does each iterator. Their
       // prototype is reached through the first Segments made, before the script can see it.
       let segmentsGuarded = false;
       /** @param {Record<PropertyKey, unknown>} segmentsP */
-      const guardIterator = (segmentsP) => guardMethod(segmentsP, symIterator, (f, self, args) => {
-        const it = rapply(f, self, args);
-        // The input's share of its Segments' charge: the iterator keeps the copy alive too.
-        const charged = rapply(wmGet, ballasts, [self]);
-        const input = charged === undefined ? 0 : rapply(byteLength, charged, []) - B.segments;
-        return charge(it, '%Segments.prototype%[Symbol.iterator]', B.segmentIterator + input);
-      });
+      const guardIterator = (segmentsP) =>
+        guardMethod(segmentsP, symIterator, (f, self, args) => {
+          const it = rapply(f, self, args);
+          // The input's share of its Segments' charge: the iterator keeps the copy alive too.
+          const charged = rapply(wmGet, ballasts, [self]);
+          const input = charged === undefined ? 0 : rapply(byteLength, charged, []) - B.segments;
+          return charge(it, '%Segments.prototype%[Symbol.iterator]', B.segmentIterator + input);
+        });
       guardMethod(P, 'segment', (f, self, args) => {
         if (kindOf(self) !== 'Segmenter') return rapply(f, self, args);
         const s = textOf(arg(args, 0), 'Intl.Segmenter.prototype.segment');
         const segments = rapply(f, self, [s]);
-        if (!segmentsGuarded) { segmentsGuarded = true; guardIterator(getPrototypeOf(segments)); }
+        if (!segmentsGuarded) {
+          segmentsGuarded = true;
+          guardIterator(getPrototypeOf(segments));
+        }
         return charge(segments, 'Intl.Segmenter.prototype.segment', B.segments + B.perInputChar * s.length);
       });
     },
@@ -349,15 +379,27 @@ export function guardIntl(scope, limits) {
       // format is a getter of a function bound to the formatter, made once per formatter: its guarded twin is too.
       const what = 'Intl.NumberFormat.prototype.format';
       const twins = new WeakMapCtor();
-      guardGetter(P, 'format', (get) => /** @type {Accessor<Function>} */ (getOwnPropertyDescriptor({ get format() {
-        const bound = rapply(get, this, []);
-        let twin = rapply(wmGet, twins, [bound]);
-        if (twin === undefined) {
-          twin = asNative((/** @type {Value} */ value) => bound(mathValue(value, what)), bound);
-          rapply(wmSet, twins, [bound, twin]);
-        }
-        return twin;
-      } }, 'format')).get);
+      guardGetter(
+        P,
+        'format',
+        (get) =>
+          /** @type {Accessor<Function>} */ (
+            getOwnPropertyDescriptor(
+              {
+                get format() {
+                  const bound = rapply(get, this, []);
+                  let twin = rapply(wmGet, twins, [bound]);
+                  if (twin === undefined) {
+                    twin = asNative((/** @type {Value} */ value) => bound(mathValue(value, what)), bound);
+                    rapply(wmSet, twins, [bound, twin]);
+                  }
+                  return twin;
+                },
+              },
+              'format',
+            )
+          ).get,
+      );
       // formatToParts and the range methods take strings too (any number of digits).
       guardMethod(P, 'formatToParts', (f, self, args) => {
         if (kindOf(self) !== 'NumberFormat' || args.length === 0) return rapply(f, self, args);
@@ -378,15 +420,30 @@ export function guardIntl(scope, limits) {
     Collator(P) {
       const what = 'Intl.Collator.prototype.compare';
       const twins = new WeakMapCtor();
-      guardGetter(P, 'compare', (get) => /** @type {Accessor<Function>} */ (getOwnPropertyDescriptor({ get compare() {
-        const bound = rapply(get, this, []);
-        let twin = rapply(wmGet, twins, [bound]);
-        if (twin === undefined) {
-          twin = asNative((/** @type {Value} */ x, /** @type {Value} */ y) => { const a = textOf(x, what); return bound(a, textOf(y, what)); }, bound);
-          rapply(wmSet, twins, [bound, twin]);
-        }
-        return twin;
-      } }, 'compare')).get);
+      guardGetter(
+        P,
+        'compare',
+        (get) =>
+          /** @type {Accessor<Function>} */ (
+            getOwnPropertyDescriptor(
+              {
+                get compare() {
+                  const bound = rapply(get, this, []);
+                  let twin = rapply(wmGet, twins, [bound]);
+                  if (twin === undefined) {
+                    twin = asNative((/** @type {Value} */ x, /** @type {Value} */ y) => {
+                      const a = textOf(x, what);
+                      return bound(a, textOf(y, what));
+                    }, bound);
+                    rapply(wmSet, twins, [bound, twin]);
+                  }
+                  return twin;
+                },
+              },
+              'compare',
+            )
+          ).get,
+      );
     },
     DateTimeFormat(P) {
       // The first formatRange builds an interval formatter the object keeps (about twice the formatter's size).
@@ -418,17 +475,48 @@ export function guardIntl(scope, limits) {
   // Called without new on an instance of its own, DateTimeFormat and NumberFormat return that instance with a
   // formatter attached: charged, but not of the kind (the methods' receiver check refuses it, as V8's does).
   /** @type {{ __proto__?: null } & { [K in IntlName]: (make: MakeIntl) => (this: Value, ...args: Value[]) => object }} */
-  const NAMED = { __proto__: null,
-    DateTimeFormat: (make) => function DateTimeFormat(...args) { return make(this, args, new.target); },
-    NumberFormat: (make) => function NumberFormat(...args) { return make(this, args, new.target); },
-    Collator: (make) => function Collator(...args) { return make(this, args, new.target); },
-    PluralRules: (make) => function PluralRules(...args) { return make(this, args, new.target); },
-    RelativeTimeFormat: (make) => function RelativeTimeFormat(...args) { return make(this, args, new.target); },
-    ListFormat: (make) => function ListFormat(...args) { return make(this, args, new.target); },
-    DisplayNames: (make) => function DisplayNames(locales, options) { return make(this, arguments, new.target); },
-    Segmenter: (make) => function Segmenter(...args) { return make(this, args, new.target); },
-    Locale: (make) => function Locale(tag) { return make(this, arguments, new.target); },
-    DurationFormat: (make) => function DurationFormat(...args) { return make(this, args, new.target); },
+  const NAMED = {
+    __proto__: null,
+    DateTimeFormat: (make) =>
+      function DateTimeFormat(...args) {
+        return make(this, args, new.target);
+      },
+    NumberFormat: (make) =>
+      function NumberFormat(...args) {
+        return make(this, args, new.target);
+      },
+    Collator: (make) =>
+      function Collator(...args) {
+        return make(this, args, new.target);
+      },
+    PluralRules: (make) =>
+      function PluralRules(...args) {
+        return make(this, args, new.target);
+      },
+    RelativeTimeFormat: (make) =>
+      function RelativeTimeFormat(...args) {
+        return make(this, args, new.target);
+      },
+    ListFormat: (make) =>
+      function ListFormat(...args) {
+        return make(this, args, new.target);
+      },
+    DisplayNames: (make) =>
+      function DisplayNames(locales, options) {
+        return make(this, arguments, new.target);
+      },
+    Segmenter: (make) =>
+      function Segmenter(...args) {
+        return make(this, args, new.target);
+      },
+    Locale: (make) =>
+      function Locale(tag) {
+        return make(this, arguments, new.target);
+      },
+    DurationFormat: (make) =>
+      function DurationFormat(...args) {
+        return make(this, args, new.target);
+      },
   };
   const ObjectPrototype = G.Object.prototype;
   const prototypeOf = function () {};
@@ -454,7 +542,11 @@ export function guardIntl(scope, limits) {
         if (proto === ObjectPrototype) o = rconstruct(C, args, newTarget);
         else {
           prototypeOf.prototype = proto;
-          try { o = rconstruct(C, args, prototypeOf); } finally { prototypeOf.prototype = null; }
+          try {
+            o = rconstruct(C, args, prototypeOf);
+          } finally {
+            prototypeOf.prototype = null;
+          }
         }
       }
       if (kinded) rapply(wmSet, kinds, [o, name]);
@@ -472,8 +564,18 @@ export function guardIntl(scope, limits) {
     // Non-standard (V8's own): a break iterator over any text, held outside the heap.
     delete I.v8BreakIterator;
     /** @type {IntlName[]} */
-    const CONSTRUCTORS = ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat',
-      'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'];
+    const CONSTRUCTORS = [
+      'DateTimeFormat',
+      'NumberFormat',
+      'Collator',
+      'PluralRules',
+      'RelativeTimeFormat',
+      'ListFormat',
+      'DisplayNames',
+      'Segmenter',
+      'Locale',
+      'DurationFormat',
+    ];
     for (let i = 0; i < CONSTRUCTORS.length; i++) {
       const name = CONSTRUCTORS[i];
       const C = I[name];

@@ -23,7 +23,10 @@ export function guardJoin(kit, limits) {
   /** @type {NullProtoList<Value>} */
   const joining = { __proto__: null, length: 0 };
   /** @param {Value} o */
-  const inJoin = (o) => { for (let i = 0; i < joining.length; i++) if (joining[i] === o) return true; return false; };
+  const inJoin = (o) => {
+    for (let i = 0; i < joining.length; i++) if (joining[i] === o) return true;
+    return false;
+  };
   const arrayJoin = G.Array.prototype.join;
   const CHUNK = 4096;
   // The elements 0..n-1 of o, each turned into a string by convert (null and undefined: ''), sep between them.
@@ -81,8 +84,16 @@ export function guardJoin(kit, limits) {
   // Invoke(v, 'toLocaleString', locales, options), then ToString of what it returns, with V8's message.
   // V8's words for a value called as a function that is not one, where it names the value by its type.
   /** @type {Kit['notCallable']} */
-  const notCallable = (f) => new TypeErrorCtor((f !== null && typeof f === 'object' ? 'object' : typeof f === 'string' ? 'string "' + f + '"'
-    : typeof f === 'symbol' || f === undefined ? typeof f : typeof f + ' ' + toText(f)) + ' is not a function');
+  const notCallable = (f) =>
+    new TypeErrorCtor(
+      (f !== null && typeof f === 'object'
+        ? 'object'
+        : typeof f === 'string'
+          ? 'string "' + f + '"'
+          : typeof f === 'symbol' || f === undefined
+            ? typeof f
+            : typeof f + ' ' + toText(f)) + ' is not a function',
+    );
   /**
    * @param {NonNullable<Value>} v
    * @param {Value} locales
@@ -114,20 +125,38 @@ export function guardJoin(kit, limits) {
   // original checks the receiver (a typed array, not detached) and reads its length before it converts the
   // separator; the separator it is given is an object of ours whose conversion converts the script's, measures,
   // and, when the text could pass the limit, stops the original there (STOP) so the elements are joined here.
-  const widest = { __proto__: null, Int8Array: 4, Uint8Array: 3, Uint8ClampedArray: 3, Int16Array: 6, Uint16Array: 5,
-    Int32Array: 11, Uint32Array: 10, Float16Array: 24, Float32Array: 24, Float64Array: 24, BigInt64Array: 20, BigUint64Array: 20 };
+  const widest = {
+    __proto__: null,
+    Int8Array: 4,
+    Uint8Array: 3,
+    Uint8ClampedArray: 3,
+    Int16Array: 6,
+    Uint16Array: 5,
+    Int32Array: 11,
+    Uint32Array: 10,
+    Float16Array: 24,
+    Float32Array: 24,
+    Float64Array: 24,
+    BigInt64Array: 20,
+    BigUint64Array: 20,
+  };
   // (V8's own accessor, read of a receiver taLength accepted: a typed array's name.)
   const taTag = /** @type {Accessor<TypedArrayName>} */ (getOwnPropertyDescriptor(TA, Symbol.toStringTag)).get;
   const STOP = freeze({ __proto__: null });
   replaceMethod(TA, 'join', 1, function (separator) {
     const self = this;
-    const stop = { __proto__: null, n: 0, sep: ',', toString() {
-      stop.n = rapply(taLength, self, []);
-      if (separator !== undefined) stop.sep = toText(separator);
-      const width = widest[rapply(taTag, self, [])] ?? 24;
-      if (stop.n * (width + stop.sep.length) > MAX_BUILT) throw STOP;
-      return stop.sep;
-    } };
+    const stop = {
+      __proto__: null,
+      n: 0,
+      sep: ',',
+      toString() {
+        stop.n = rapply(taLength, self, []);
+        if (separator !== undefined) stop.sep = toText(separator);
+        const width = widest[rapply(taTag, self, [])] ?? 24;
+        if (stop.n * (width + stop.sep.length) > MAX_BUILT) throw STOP;
+        return stop.sep;
+      },
+    };
     try {
       return rapply(taJoin, self, [stop]);
     } catch (e) {
@@ -139,7 +168,12 @@ export function guardJoin(kit, limits) {
   // toLocaleString has the same receiver checks as join: join's, stopped before its separator, with its name.
   const strIndexOfJ = S.indexOf;
   const strSliceJ = S.slice;
-  const checkTypedArray = { __proto__: null, toString() { throw STOP; } };
+  const checkTypedArray = {
+    __proto__: null,
+    toString() {
+      throw STOP;
+    },
+  };
   replaceMethod(TA, 'toLocaleString', 0, function (locales, options) {
     try {
       rapply(taJoin, this, [checkTypedArray]);

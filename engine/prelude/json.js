@@ -69,7 +69,14 @@ export function boundJson() {
    * @param {Function} valueOf
    * @param {unknown} v
    */
-  const isBrand = (valueOf, v) => { try { rapply(valueOf, v, []); return true; } catch (_) { return false; } };
+  const isBrand = (valueOf, v) => {
+    try {
+      rapply(valueOf, v, []);
+      return true;
+    } catch (_) {
+      return false;
+    }
+  };
   /** @param {unknown} v */
   const isStringObject = (v) => isBrand(strValueOf, v);
   /** @param {unknown} v */
@@ -98,7 +105,7 @@ export function boundJson() {
   const quotedLength = (s) => {
     if (s.length <= SLICE) return rapply(nativeStringify, JSONObject, [s]).length;
     let n = 2;
-    for (let i = 0; i < s.length;) {
+    for (let i = 0; i < s.length; ) {
       let end = i + SLICE < s.length ? i + SLICE : s.length;
       const c = fnCall(strCharCodeAt, s, end - 1);
       if (end < s.length && c >= 0xd800 && c <= 0xdbff) end++;
@@ -139,7 +146,10 @@ export function boundJson() {
       if (typeof v === 'string') item = v;
       else if (typeof v === 'number') item = `${v}`;
       else if (typeof v === 'object' && v !== null && (isStringObject(v) || isNumberObject(v))) item = StringCtor(v);
-      if (item !== undefined && seen[item] !== true) { seen[item] = true; keys[keys.length++] = item; }
+      if (item !== undefined && seen[item] !== true) {
+        seen[item] = true;
+        keys[keys.length++] = item;
+      }
     }
     return keys;
   };
@@ -160,8 +170,11 @@ export function boundJson() {
   // unwrapped it (a Number object prints up to 24 characters, a Boolean object 4 or 5). An object whose tag
   // nothing can have changed is plainly an object; anything else pays for brand checks.
   /** @param {unknown} o */
-  const plainlyEmpty = (o) => getPrototypeOf(o) === ObjectProto && getOwnPropertyDescriptor(o, TAG) === undefined
-    && getOwnPropertyDescriptor(ObjectProto, TAG) === undefined && rapply(objectToString, o, []) === '[object Object]';
+  const plainlyEmpty = (o) =>
+    getPrototypeOf(o) === ObjectProto &&
+    getOwnPropertyDescriptor(o, TAG) === undefined &&
+    getOwnPropertyDescriptor(ObjectProto, TAG) === undefined &&
+    rapply(objectToString, o, []) === '[object Object]';
   /** @param {unknown} o */
   const unwrappedExtra = (o) => (plainlyEmpty(o) ? 0 : isNumberObject(o) ? 22 : isBrand(boolValueOf, o) ? 3 : 0);
 
@@ -206,7 +219,10 @@ export function boundJson() {
     let started = false;
     let over = false;
     let deep = false;
-    const overflow = () => { over = true; throw new RangeErrorCtor('Invalid string length'); };
+    const overflow = () => {
+      over = true;
+      throw new RangeErrorCtor('Invalid string length');
+    };
     const close = () => {
       if (topMembers === 0 && !topArray && handler === undefined) {
         total += unwrappedExtra(topObject);
@@ -214,10 +230,15 @@ export function boundJson() {
       }
       depth--;
       if (depth >= 0) {
-        top = savedTop[depth]; topArray = savedArray[depth]; topMembers = savedMembers[depth]; topObject = savedObject[depth];
-        savedTop[depth] = undefined; savedObject[depth] = undefined;
+        top = savedTop[depth];
+        topArray = savedArray[depth];
+        topMembers = savedMembers[depth];
+        topObject = savedObject[depth];
+        savedTop[depth] = undefined;
+        savedObject[depth] = undefined;
       } else {
-        top = undefined; topObject = undefined;
+        top = undefined;
+        topObject = undefined;
       }
     };
     /** @type {(this: unknown, key: string, given: unknown) => unknown} */
@@ -243,9 +264,10 @@ export function boundJson() {
       else if (typeof v === 'string') {
         if (v.length + 2 > limit - total) overflow();
         own = quotedLength(v);
-      } else if (typeof v === 'number') own = v - v === 0 ? (`${v}`).length : 4;
+      } else if (typeof v === 'number') own = v - v === 0 ? `${v}`.length : 4;
       else if (typeof v === 'boolean') own = v ? 4 : 5;
-      else if (typeof v === 'bigint') return v; // the serializer throws its TypeError
+      else if (typeof v === 'bigint')
+        return v; // the serializer throws its TypeError
       else if (typeof v === 'object') {
         if (raw) own = v.rawJSON.length;
         else {
@@ -272,11 +294,20 @@ export function boundJson() {
       if (total > limit) overflow();
       if (container !== undefined) {
         if (depth >= 0) {
-          savedTop[depth] = top; savedArray[depth] = topArray; savedMembers[depth] = topMembers; savedObject[depth] = topObject;
+          savedTop[depth] = top;
+          savedArray[depth] = topArray;
+          savedMembers[depth] = topMembers;
+          savedObject[depth] = topObject;
         }
         depth++;
-        top = v; topArray = array; topMembers = 0; topObject = container;
-        if (depth >= deepest) { deep = true; throw new RangeErrorCtor('Maximum nesting depth exceeded'); }
+        top = v;
+        topArray = array;
+        topMembers = 0;
+        topObject = container;
+        if (depth >= deepest) {
+          deep = true;
+          throw new RangeErrorCtor('Maximum nesting depth exceeded');
+        }
       }
       return v;
     };
@@ -285,7 +316,10 @@ export function boundJson() {
       // The last containers written are closed by no later call.
       while (depth >= 0) close();
       // A backstop that never fires while the count is right (the tests keep misses at 0).
-      if (json !== undefined && json.length > limit) { stringifyWithin.misses++; return OVER; }
+      if (json !== undefined && json.length > limit) {
+        stringifyWithin.misses++;
+        return OVER;
+      }
       return json;
     } catch (e) {
       if (over) return OVER;

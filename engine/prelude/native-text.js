@@ -25,12 +25,20 @@ export function installNativeText(scope) {
     return fn;
   };
   {
-    const toString = { toString() {
-      const original = rapply(wmGet, nativeText, [this]);
-      if (original === undefined) return rapply(fnToString, this, []);
-      return typeof original === 'function' ? rapply(fnToString, original, []) : 'function ' + original + '() { [native code] }';
-    } }.toString;
-    defineProperty(FunctionProto, 'toString', { __proto__: null, value: asNative(toString, fnToString), writable: true, enumerable: false, configurable: true });
+    const toString = {
+      toString() {
+        const original = rapply(wmGet, nativeText, [this]);
+        if (original === undefined) return rapply(fnToString, this, []);
+        return typeof original === 'function' ? rapply(fnToString, original, []) : 'function ' + original + '() { [native code] }';
+      },
+    }.toString;
+    defineProperty(FunctionProto, 'toString', {
+      __proto__: null,
+      value: asNative(toString, fnToString),
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
   }
   return asNative;
 }

@@ -37,7 +37,11 @@ export function guardPercentEncoding(kit, limits) {
     }
     return total;
   };
-  for (const [name, escape] of /** @type {[string, boolean][]} */ ([['encodeURI', false], ['encodeURIComponent', false], ['escape', true]])) {
+  for (const [name, escape] of /** @type {[string, boolean][]} */ ([
+    ['encodeURI', false],
+    ['encodeURIComponent', false],
+    ['escape', true],
+  ])) {
     const original = G[name];
     if (typeof original !== 'function') continue;
     replaceMethod(G, name, 1, function (value) {
@@ -46,5 +50,4 @@ export function guardPercentEncoding(kit, limits) {
       return original(s);
     });
   }
-
 }

@@ -13,7 +13,24 @@
  * @param {Limits} limits
  */
 export function guardRegExp(kit, limits) {
-  const { G, asNative, regExpSalt, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, StringCtor, TypeErrorCtor, readOnlyPrototype, replaceMethod, toText, S, printed, notCallable } = kit;
+  const {
+    G,
+    asNative,
+    regExpSalt,
+    rapply,
+    rconstruct,
+    defineProperty,
+    getOwnPropertyDescriptor,
+    getPrototypeOf,
+    StringCtor,
+    TypeErrorCtor,
+    readOnlyPrototype,
+    replaceMethod,
+    toText,
+    S,
+    printed,
+    notCallable,
+  } = kit;
   const MAX_CODE = limits.maxDynamicSource;
   const SALT_MIN_PATTERN = limits.saltMinPattern;
   // A regular expression is code too: parsing and compiling one takes about 128 bytes per source character
@@ -34,12 +51,18 @@ export function guardRegExp(kit, limits) {
    */
   const isRegExp = (v) => {
     if (v === null || typeof v !== 'object' || v === reProto) return false;
-    try { rapply(sourceOf, v, []); return true; } catch (_) { return false; }
+    try {
+      rapply(sourceOf, v, []);
+      return true;
+    } catch (_) {
+      return false;
+    }
   };
   const symMatch = Symbol.match;
   /** @param {string} p */
   const checkedSource = (p) => {
-    if (p.length > MAX_CODE) throw new SyntaxErrorCtor('Invalid regular expression: a source longer than ' + MAX_CODE + ' characters is refused in the sandbox.');
+    if (p.length > MAX_CODE)
+      throw new SyntaxErrorCtor('Invalid regular expression: a source longer than ' + MAX_CODE + ' characters is refused in the sandbox.');
     return p;
   };
   // The organization's prefix for long patterns (SALT_MIN_PATTERN in prelude-resources.ts), set by each execution.
@@ -66,7 +89,11 @@ export function guardRegExp(kit, limits) {
   const compiled = (p, compile) => {
     const s = salted(p);
     if (s === p) return compile(p);
-    try { return compile(s); } catch (_) { return compile(p); }
+    try {
+      return compile(s);
+    } catch (_) {
+      return compile(p);
+    }
   };
   /**
    * @param {string} p
@@ -81,9 +108,21 @@ export function guardRegExp(kit, limits) {
   const flagLetters = { __proto__: null, length: 0 };
   /** @type {NullProtoList<(this: unknown) => boolean>} */
   const flagReaders = { __proto__: null, length: 0 };
-  for (const [letter, name] of [['d', 'hasIndices'], ['g', 'global'], ['i', 'ignoreCase'], ['m', 'multiline'], ['s', 'dotAll'], ['u', 'unicode'], ['v', 'unicodeSets'], ['y', 'sticky']]) {
+  for (const [letter, name] of [
+    ['d', 'hasIndices'],
+    ['g', 'global'],
+    ['i', 'ignoreCase'],
+    ['m', 'multiline'],
+    ['s', 'dotAll'],
+    ['u', 'unicode'],
+    ['v', 'unicodeSets'],
+    ['y', 'sticky'],
+  ]) {
     const d = getOwnPropertyDescriptor(reProto, name);
-    if (d !== undefined && typeof d.get === 'function') { flagLetters[flagLetters.length++] = letter; flagReaders[flagReaders.length++] = d.get; }
+    if (d !== undefined && typeof d.get === 'function') {
+      flagLetters[flagLetters.length++] = letter;
+      flagReaders[flagReaders.length++] = d.get;
+    }
   }
   /** @param {RegExp} rx */
   const originalFlags = (rx) => {
@@ -152,15 +191,32 @@ export function guardRegExp(kit, limits) {
   // The constructor is a Proxy of the original: its name, length, prototype and statics (the legacy $1-$9, input,
   // lastMatch and the rest, each an accessor) are the original's own, in V8's order, with nothing copied into every
   // context (copying the statics cost each context about 20 us); its calls and constructions take the steps above.
-  const RegExpGuard = new ProxyCtor(RE, { __proto__: null,
+  const RegExpGuard = new ProxyCtor(RE, {
+    __proto__: null,
     apply: (_, _self, args) => construct(arg(args, 0), arg(args, 1), undefined),
     construct: (_, args, newTarget) => construct(arg(args, 0), arg(args, 1), newTarget),
   });
   asNative(RegExpGuard, RE);
   reProto.constructor = RegExpGuard;
   G.RegExp = RegExpGuard;
-  defineProperty(reProto, 'source', { __proto__: null, enumerable: false, configurable: true,
-    get: asNative(/** @type {Accessor<string>} */ (getOwnPropertyDescriptor({ get source() { return unsalt(rapply(sourceOf, this, [])); } }, 'source')).get, sourceOf) });
+  defineProperty(reProto, 'source', {
+    __proto__: null,
+    enumerable: false,
+    configurable: true,
+    get: asNative(
+      /** @type {Accessor<string>} */ (
+        getOwnPropertyDescriptor(
+          {
+            get source() {
+              return unsalt(rapply(sourceOf, this, []));
+            },
+          },
+          'source',
+        )
+      ).get,
+      sourceOf,
+    ),
+  });
   const reCompile = reProto.compile;
   // Annex B's compile: the receiver is checked first (the original throws for anything but a RegExp before it
   // reads its arguments), then the pattern and flags are converted once, in order.
@@ -173,14 +229,17 @@ export function guardRegExp(kit, limits) {
   // GetMethod, with V8's message for a value that is not callable.
   // What V8 prints of a value in a message, without running any of its code.
   /** @param {Value} v */
-  const printedValue = (v) => (v !== null && (typeof v === 'object' || typeof v === 'function') ? printed(v) : typeof v === 'symbol' ? StringCtor(v) : toText(v));
+  const printedValue = (v) =>
+    v !== null && (typeof v === 'object' || typeof v === 'function') ? printed(v) : typeof v === 'symbol' ? StringCtor(v) : toText(v);
   /** @type {Kit['methodOf']} */
   const methodOf = (v, key, what) => {
     // (A primitive's properties are read as its wrapper's: its prototype's.)
     const f = /** @type {Dict} */ (v)[key];
     if (f === undefined || f === null) return undefined;
     if (typeof f !== 'function') {
-      throw what === undefined ? notCallable(f) : new TypeErrorCtor("'" + printedValue(f) + "' returned for property '" + what + "' of object '" + printedValue(v) + "' is not a function");
+      throw what === undefined
+        ? notCallable(f)
+        : new TypeErrorCtor("'" + printedValue(f) + "' returned for property '" + what + "' of object '" + printedValue(v) + "' is not a function");
     }
     return f;
   };
@@ -191,14 +250,22 @@ export function guardRegExp(kit, limits) {
     if (!isRegExpLike(rx)) return;
     const flags = rx.flags;
     if (flags === undefined || flags === null) {
-      throw new TypeErrorCtor(name === 'matchAll' ? 'The .flags property of the argument to String.prototype.matchAll cannot be null or undefined' : 'String.prototype.' + name + ' called on null or undefined');
+      throw new TypeErrorCtor(
+        name === 'matchAll'
+          ? 'The .flags property of the argument to String.prototype.matchAll cannot be null or undefined'
+          : 'String.prototype.' + name + ' called on null or undefined',
+      );
     }
     if (!rapply(strIncludes, toText(flags), ['g'])) throw new TypeErrorCtor('String.prototype.' + name + ' called with a non-global RegExp argument');
   };
   // match, matchAll and search call the method of their symbol on anything but undefined or null that has one;
   // otherwise they make a RegExp of the pattern (RegExpCreate, with no flags or 'g' for matchAll), here, checked
   // and salted when long, and invoke that method on it, as the original would.
-  for (const [name, symbol, flags] of /** @type {[string, typeof Symbol.match | typeof Symbol.matchAll | typeof Symbol.search, string | undefined][]} */ ([['match', Symbol.match, undefined], ['matchAll', Symbol.matchAll, 'g'], ['search', Symbol.search, undefined]])) {
+  for (const [name, symbol, flags] of /** @type {[string, typeof Symbol.match | typeof Symbol.matchAll | typeof Symbol.search, string | undefined][]} */ ([
+    ['match', Symbol.match, undefined],
+    ['matchAll', Symbol.matchAll, 'g'],
+    ['search', Symbol.search, undefined],
+  ])) {
     // V8 words a method that is not callable one way for matchAll, another for match and search.
     const what = name === 'matchAll' ? undefined : name === 'match' ? 'Symbol(Symbol.match)' : 'Symbol(Symbol.search)';
     replaceMethod(S, name, 1, function (regexp) {
@@ -228,8 +295,13 @@ export function guardRegExp(kit, limits) {
    */
   const isConstructor = (f) => {
     if (f === null || (typeof f !== 'object' && typeof f !== 'function')) return false;
-    // @ts-expect-error -- IsConstructor of any object: constructing a Proxy of it answers (no type says "maybe a constructor").
-    try { new (new ProxyCtor(f, probeConstruct))(); return true; } catch (_) { return false; }
+    try {
+      // @ts-expect-error -- IsConstructor of any object: constructing a Proxy of it answers (no type says "maybe a constructor").
+      new new ProxyCtor(f, probeConstruct)();
+      return true;
+    } catch (_) {
+      return false;
+    }
   };
   for (const symbol of /** @type {const} */ ([Symbol.split, Symbol.matchAll])) {
     const original = reProto[symbol];
@@ -244,23 +316,34 @@ export function guardRegExp(kit, limits) {
        * @param {unknown} _
        * @param {Value} flags
        */
-      const make = function (_, flags) { return rconstruct(maker, [rx, flags]); };
-      const species = { __proto__: null, get [symSpecies]() {
-        // The original read constructor first, whose getter refused anything but undefined or an object.
-        const s = ctor === undefined ? undefined : /** @type {Dict} */ (ctor)[symSpecies];
-        if (s === undefined || s === null) maker = RegExpGuard;
-        else if (isConstructor(s)) maker = s;
-        else throw new TypeErrorCtor('object.constructor[Symbol.species] is not a constructor');
-        return make;
-      } };
-      const standIn = { __proto__: null,
+      const make = function (_, flags) {
+        return rconstruct(maker, [rx, flags]);
+      };
+      const species = {
+        __proto__: null,
+        get [symSpecies]() {
+          // The original read constructor first, whose getter refused anything but undefined or an object.
+          const s = ctor === undefined ? undefined : /** @type {Dict} */ (ctor)[symSpecies];
+          if (s === undefined || s === null) maker = RegExpGuard;
+          else if (isConstructor(s)) maker = s;
+          else throw new TypeErrorCtor('object.constructor[Symbol.species] is not a constructor');
+          return make;
+        },
+      };
+      const standIn = {
+        __proto__: null,
         get constructor() {
           ctor = rx.constructor;
-          if (ctor !== undefined && (ctor === null || (typeof ctor !== 'object' && typeof ctor !== 'function'))) throw new TypeErrorCtor('The .constructor property is not an object');
+          if (ctor !== undefined && (ctor === null || (typeof ctor !== 'object' && typeof ctor !== 'function')))
+            throw new TypeErrorCtor('The .constructor property is not an object');
           return species;
         },
-        get flags() { return rx.flags; },
-        get lastIndex() { return rx.lastIndex; },
+        get flags() {
+          return rx.flags;
+        },
+        get lastIndex() {
+          return rx.lastIndex;
+        },
       };
       return rapply(original, standIn, [string, limit]);
     });

@@ -10,7 +10,22 @@
  * @param {Limits} limits
  */
 export function guardReplace(kit, limits) {
-  const { rapply, getOwnPropertyDescriptor, getPrototypeOf, TypeErrorCtor, replaceMethod, toText, floor, S, tooBig, ObjectCtor, reProto, isRegExp, methodOf, requireGlobal } = kit;
+  const {
+    rapply,
+    getOwnPropertyDescriptor,
+    getPrototypeOf,
+    TypeErrorCtor,
+    replaceMethod,
+    toText,
+    floor,
+    S,
+    tooBig,
+    ObjectCtor,
+    reProto,
+    isRegExp,
+    methodOf,
+    requireGlobal,
+  } = kit;
   const MAX_BUILT = limits.maxBuiltString;
   // Replacing builds its result in one step too, and a replacement can be much longer than what it replaces: a
   // function returning one 16 M-character string for 30 matches gave 480 M characters (result ok), and '$&' 30
@@ -67,7 +82,11 @@ export function guardReplace(kit, limits) {
     };
   };
   /** @param {string} t */
-  const dollars = (t) => { let n = 0; for (let i = rapply(strIndexOf, t, ['$']); i >= 0; i = rapply(strIndexOf, t, ['$', i + 1])) n++; return n; };
+  const dollars = (t) => {
+    let n = 0;
+    for (let i = rapply(strIndexOf, t, ['$']); i >= 0; i = rapply(strIndexOf, t, ['$', i + 1])) n++;
+    return n;
+  };
   // Upper bound of a replacement's length: each '$' may stand for at most the whole subject.
   /**
    * @param {string} subject
@@ -82,7 +101,19 @@ export function guardReplace(kit, limits) {
     const parts = { __proto__: null, fixed: 0, match: 0, before: 0, after: 0 };
     for (let i = 0; i < t.length; i++) {
       const c = t[i] === '$' ? charAt(t, i + 1) : '';
-      if (c === '$') { parts.fixed++; i++; } else if (c === '&') { parts.match++; i++; } else if (c === '`') { parts.before++; i++; } else if (c === "'") { parts.after++; i++; } else parts.fixed++;
+      if (c === '$') {
+        parts.fixed++;
+        i++;
+      } else if (c === '&') {
+        parts.match++;
+        i++;
+      } else if (c === '`') {
+        parts.before++;
+        i++;
+      } else if (c === "'") {
+        parts.after++;
+        i++;
+      } else parts.fixed++;
     }
     return parts;
   };
@@ -104,10 +135,23 @@ export function guardReplace(kit, limits) {
   };
   // The original is handed the search string inside an object of ours with no Symbol.replace: given the string, it
   // would look that symbol up again, on String.prototype (the script's own, where it has put one).
-  const searchText = { __proto__: null, [symReplace]: undefined, value: '', toString() { return searchText.value; } };
+  const searchText = {
+    __proto__: null,
+    [symReplace]: undefined,
+    value: '',
+    toString() {
+      return searchText.value;
+    },
+  };
   /** @param {string} search */
-  const searchFor = (search) => { searchText.value = search; return searchText; };
-  for (const [name, all] of /** @type {['replace' | 'replaceAll', boolean][]} */ ([['replace', false], ['replaceAll', true]])) {
+  const searchFor = (search) => {
+    searchText.value = search;
+    return searchText;
+  };
+  for (const [name, all] of /** @type {['replace' | 'replaceAll', boolean][]} */ ([
+    ['replace', false],
+    ['replaceAll', true],
+  ])) {
     const original = S[name];
     replaceMethod(S, name, 2, function (searchValue, replaceValue) {
       if (this === null || this === undefined) throw new TypeErrorCtor('String.prototype.' + name + ' called on null or undefined');
@@ -131,47 +175,56 @@ export function guardReplace(kit, limits) {
    * @param {string} t
    * @returns {(matched: string, ...rest: Value[]) => string}
    */
-  const expand = (t) => function (matched, ...rest) {
-    // The position is the only number among the arguments; groups, when there, come after the subject and are
-    // converted to an object as GetSubstitution's caller does (null: a TypeError), once per match.
-    const hasGroups = typeof rest[rest.length - 2] !== 'number';
-    const groups = hasGroups ? toObject(rest[rest.length - 1]) : undefined;
-    const m = rest.length - (hasGroups ? 3 : 2);
-    const position = /** @type {number} */ (rest[m]);
-    const subject = rest[m + 1];
-    /** @param {number} n */
-    const capture = (n) => (rest[n - 1] === undefined ? '' : toText(rest[n - 1]));
-    // Literal runs are appended whole (one part per run, not per character).
-    let out = '';
-    let i = 0;
-    while (i < t.length) {
-      const at = rapply(strIndexOf, t, ['$', i]);
-      const end = at < 0 ? t.length : at;
-      if (end > i) out += rapply(strSlice, t, [i, end]);
-      if (at < 0) break;
-      const d = charAt(t, at + 1);
-      i = at + 2;
-      if (d === '$') out += '$';
-      else if (d === '&') out += matched;
-      else if (d === '`') out += rapply(strSlice, subject, [0, position]);
-      else if (d === "'") out += rapply(strSlice, subject, [position + matched.length]);
-      else if (d >= '0' && d <= '9') {
-        const e = charAt(t, at + 2);
-        const two = e >= '0' && e <= '9' ? +(d + e) : 0;
-        if (two >= 1 && two <= m) { out += capture(two); i = at + 3; }
-        else if (+d >= 1 && +d <= m) out += capture(+d);
-        else { out += '$'; i = at + 1; }
-      } else if (d === '<' && groups !== undefined && rapply(strIndexOf, t, ['>', at + 2]) >= 0) {
-        const close = rapply(strIndexOf, t, ['>', at + 2]);
-        const v = groups[rapply(strSlice, t, [at + 2, close])];
-        out += v === undefined ? '' : toText(v);
-        i = close + 1;
-      } else { out += '$'; i = at + 1; }
+  const expand = (t) =>
+    function (matched, ...rest) {
+      // The position is the only number among the arguments; groups, when there, come after the subject and are
+      // converted to an object as GetSubstitution's caller does (null: a TypeError), once per match.
+      const hasGroups = typeof rest[rest.length - 2] !== 'number';
+      const groups = hasGroups ? toObject(rest[rest.length - 1]) : undefined;
+      const m = rest.length - (hasGroups ? 3 : 2);
+      const position = /** @type {number} */ (rest[m]);
+      const subject = rest[m + 1];
+      /** @param {number} n */
+      const capture = (n) => (rest[n - 1] === undefined ? '' : toText(rest[n - 1]));
+      // Literal runs are appended whole (one part per run, not per character).
+      let out = '';
+      let i = 0;
+      while (i < t.length) {
+        const at = rapply(strIndexOf, t, ['$', i]);
+        const end = at < 0 ? t.length : at;
+        if (end > i) out += rapply(strSlice, t, [i, end]);
+        if (at < 0) break;
+        const d = charAt(t, at + 1);
+        i = at + 2;
+        if (d === '$') out += '$';
+        else if (d === '&') out += matched;
+        else if (d === '`') out += rapply(strSlice, subject, [0, position]);
+        else if (d === "'") out += rapply(strSlice, subject, [position + matched.length]);
+        else if (d >= '0' && d <= '9') {
+          const e = charAt(t, at + 2);
+          const two = e >= '0' && e <= '9' ? +(d + e) : 0;
+          if (two >= 1 && two <= m) {
+            out += capture(two);
+            i = at + 3;
+          } else if (+d >= 1 && +d <= m) out += capture(+d);
+          else {
+            out += '$';
+            i = at + 1;
+          }
+        } else if (d === '<' && groups !== undefined && rapply(strIndexOf, t, ['>', at + 2]) >= 0) {
+          const close = rapply(strIndexOf, t, ['>', at + 2]);
+          const v = groups[rapply(strSlice, t, [at + 2, close])];
+          out += v === undefined ? '' : toText(v);
+          i = close + 1;
+        } else {
+          out += '$';
+          i = at + 1;
+        }
+        if (out.length > MAX_BUILT) throw tooBig();
+      }
       if (out.length > MAX_BUILT) throw tooBig();
-    }
-    if (out.length > MAX_BUILT) throw tooBig();
-    return out;
-  };
+      return out;
+    };
   // The worst case of a template holds only while matches come from the builtin exec (substrings of the subject,
   // at most one per position): an exec of the script's own can return any string, at one position forever (a
   // 1-character subject, 2^16 empty matches and a 4,096-character template gave 268 M characters). So a template
@@ -185,7 +238,10 @@ export function guardReplace(kit, limits) {
   const flagGetters = { __proto__: null };
   for (const name of ['flags', 'hasIndices', 'global', 'ignoreCase', 'multiline', 'dotAll', 'unicode', 'unicodeSets', 'sticky']) {
     const d = getOwnPropertyDescriptor(reProto, name);
-    if (d !== undefined && typeof d.get === 'function') { flagNames[flagNames.length++] = name; flagGetters[name] = d.get; }
+    if (d !== undefined && typeof d.get === 'function') {
+      flagNames[flagNames.length++] = name;
+      flagGetters[name] = d.get;
+    }
   }
   /** @param {Value} rx */
   const plainRegExp = (rx) => {

@@ -69,20 +69,41 @@ export function guardResources(scope, limits) {
   /** @type {Kit['tooLong']} */
   const tooLong = (what, max) => new RangeErrorCtor(what + ': input longer than ' + max + ' characters is refused in the sandbox.');
 
-
   // A method named `name` calling fn, by its length: declared with that many parameters, its length needs no
   // redefining (this runs for every replaced method in every context).
   /** @type {((name: string | symbol, fn: MethodBody) => Function)[]} */
   const methodOfLength = [
-    (name, fn) => (/** @type {Methods} */ ({ [name]() { return rapply(fn, this, arguments); } }))[name],
-    (name, fn) => (/** @type {Methods} */ ({ [name](/** @type {unknown} */ _a) { return rapply(fn, this, arguments); } }))[name],
-    (name, fn) => (/** @type {Methods} */ ({ [name](/** @type {unknown} */ _a, /** @type {unknown} */ _b) { return rapply(fn, this, arguments); } }))[name],
+    (name, fn) =>
+      /** @type {Methods} */ ({
+        [name]() {
+          return rapply(fn, this, arguments);
+        },
+      })[name],
+    (name, fn) =>
+      /** @type {Methods} */ ({
+        [name](/** @type {unknown} */ _a) {
+          return rapply(fn, this, arguments);
+        },
+      })[name],
+    (name, fn) =>
+      /** @type {Methods} */ ({
+        [name](/** @type {unknown} */ _a, /** @type {unknown} */ _b) {
+          return rapply(fn, this, arguments);
+        },
+      })[name],
   ];
   // A method replaced by fn under the same name, with the given length; it prints as the builtin it replaces. A
   // builtin method's property is writable, configurable and not enumerable: assigning keeps those attributes.
   /** @type {Kit['replaceMethod']} */
   const replaceMethod = (owner, name, length, fn) => {
-    const method = length < methodOfLength.length ? methodOfLength[length](name, fn) : /** @type {Methods} */ ({ [name](/** @type {unknown[]} */ ...args) { return rapply(fn, this, args); } })[name];
+    const method =
+      length < methodOfLength.length
+        ? methodOfLength[length](name, fn)
+        : /** @type {Methods} */ ({
+            [name](/** @type {unknown[]} */ ...args) {
+              return rapply(fn, this, args);
+            },
+          })[name];
     if (length >= methodOfLength.length) defineProperty(method, 'length', { __proto__: null, value: length, configurable: true });
     const before = getOwnPropertyDescriptor(owner, name);
     if (before !== undefined && typeof before.value === 'function' && before.writable) {
@@ -99,7 +120,9 @@ export function guardResources(scope, limits) {
   const wrap = (owner, name, check) => {
     const original = owner[name];
     if (typeof original !== 'function') return;
-    replaceMethod(owner, name, original.length, function (...args) { return rapply(original, this, check(this, args)); });
+    replaceMethod(owner, name, original.length, function (...args) {
+      return rapply(original, this, check(this, args));
+    });
   };
   /** @type {Kit['text']} */
   const text = (v, what, max) => {
@@ -135,7 +158,9 @@ export function guardResources(scope, limits) {
   // refuses (Map.prototype.get refuses anything but a Map).
   /** @type {Kit['printed']} */
   const printed = (o) => {
-    try { rapply(mapGetS, o, [undefined]); } catch (e) {
+    try {
+      rapply(mapGetS, o, [undefined]);
+    } catch (e) {
       // (V8's TypeError: the receiver is not a Map.)
       const m = /** @type {TypeError} */ (e).message;
       const at = rapply(strIndexOfS, m, ['incompatible receiver ']);
@@ -146,7 +171,42 @@ export function guardResources(scope, limits) {
 
   // What the guards below share, each taking what it uses: the originals captured above and the helpers.
   // (A Kit once the six members added below are there: before the guards that use them.)
-  const kit = /** @type {Kit} */ ({ __proto__: null, G, asNative, countLiterals, evalKit, regExpSalt, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, setPrototypeOf, freeze, arrayFrom, StringCtor, RangeErrorCtor, TypeErrorCtor, readOnlyPrototype, tooLong, replaceMethod, wrap, text, toText, trunc, floor, toLength, S, receiverText, tooBig, strRepeat, mapGetS, strIndexOfS, strSliceS, printed });
+  const kit = /** @type {Kit} */ ({
+    __proto__: null,
+    G,
+    asNative,
+    countLiterals,
+    evalKit,
+    regExpSalt,
+    rapply,
+    rconstruct,
+    defineProperty,
+    getOwnPropertyDescriptor,
+    getPrototypeOf,
+    setPrototypeOf,
+    freeze,
+    arrayFrom,
+    StringCtor,
+    RangeErrorCtor,
+    TypeErrorCtor,
+    readOnlyPrototype,
+    tooLong,
+    replaceMethod,
+    wrap,
+    text,
+    toText,
+    trunc,
+    floor,
+    toLength,
+    S,
+    receiverText,
+    tooBig,
+    strRepeat,
+    mapGetS,
+    strIndexOfS,
+    strSliceS,
+    printed,
+  });
   guardGcCallbacks(kit);
   const { AB } = guardBuffers(kit);
   guardStringBuilders(kit, limits);
@@ -155,7 +215,24 @@ export function guardResources(scope, limits) {
   kit.notCallable = join.notCallable;
   guardPercentEncoding(kit, limits);
   // ICU (Intl and the locale-aware string methods): inputs capped, what it holds charged (intl.js).
-  guardIntl({ __proto__: null, G, rapply, rconstruct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, RangeErrorCtor, TypeErrorCtor, AB, tooLong, asNative, readOnlyPrototype }, limits);
+  guardIntl(
+    {
+      __proto__: null,
+      G,
+      rapply,
+      rconstruct,
+      defineProperty,
+      getOwnPropertyDescriptor,
+      getPrototypeOf,
+      RangeErrorCtor,
+      TypeErrorCtor,
+      AB,
+      tooLong,
+      asNative,
+      readOnlyPrototype,
+    },
+    limits,
+  );
   guardDynamicCode(kit, limits);
   const regexp = guardRegExp(kit, limits);
   kit.isRegExp = regexp.isRegExp;

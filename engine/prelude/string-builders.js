@@ -39,5 +39,4 @@ export function guardStringBuilders(kit, limits) {
   };
   padding('padStart');
   padding('padEnd');
-
 }

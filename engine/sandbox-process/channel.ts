@@ -33,13 +33,22 @@ export type ServerToHost =
   | { type: 'quit' };
 
 /** Isolate gauges summed over a host's slots (the server's stats() show them). */
-export interface IsolateGauges { built: number; refs: number; cached: number; live: number }
+export interface IsolateGauges {
+  built: number;
+  refs: number;
+  cached: number;
+  live: number;
+}
 
 /**
  * A running execution's isolate CPU so far (whole ms; null if unreadable), and, when its isolate is idle under its
  * memory limit, the replies it had received by then (null otherwise, or if unreadable).
  */
-export interface RunSample { id: number; cpuMs: number | null; replies: number | null }
+export interface RunSample {
+  id: number;
+  cpuMs: number | null;
+  replies: number | null;
+}
 
 export type HostToServer =
   /** a: the CPU the host now runs on, or null if it could not move (it runs unpinned). */
@@ -79,13 +88,20 @@ export type FatalMessage = Extract<HostToServer, { type: 'fatal' }>;
 
 export function encodeServerToHost(msg: ServerToHost): string {
   switch (msg.type) {
-    case 'pin': return `A${msg.cpu}`;
-    case 'open': return `O${msg.slot}`;
-    case 'close': return `X${msg.slot}`;
-    case 'run': return `S${msg.slot}${SEP}${msg.id}${SEP}${msg.tenant}${SEP}${msg.names}${SEP}${JSON.stringify(msg.limits)}${SEP}${msg.source}`;
-    case 'reply': return `R${msg.id}${SEP}${msg.call}${SEP}${msg.reply}`;
-    case 'kill': return `K${msg.id}${SEP}${msg.slot}${SEP}${JSON.stringify(msg.error)}`;
-    case 'quit': return 'Q';
+    case 'pin':
+      return `A${msg.cpu}`;
+    case 'open':
+      return `O${msg.slot}`;
+    case 'close':
+      return `X${msg.slot}`;
+    case 'run':
+      return `S${msg.slot}${SEP}${msg.id}${SEP}${msg.tenant}${SEP}${msg.names}${SEP}${JSON.stringify(msg.limits)}${SEP}${msg.source}`;
+    case 'reply':
+      return `R${msg.id}${SEP}${msg.call}${SEP}${msg.reply}`;
+    case 'kill':
+      return `K${msg.id}${SEP}${msg.slot}${SEP}${JSON.stringify(msg.error)}`;
+    case 'quit':
+      return 'Q';
   }
 }
 
@@ -105,19 +121,27 @@ export function decodeServerToHost(frame: string): ServerToHost | null {
       const [id, slot, error] = fields(body, 3);
       return { type: 'kill', id: Number(id), slot: Number(slot), error: JSON.parse(error) as ExecutionError };
     }
-    case 'A': return { type: 'pin', cpu: Number(body) };
-    case 'O': return { type: 'open', slot: Number(body) };
-    case 'X': return { type: 'close', slot: Number(body) };
-    case 'Q': return { type: 'quit' };
-    default: return null;
+    case 'A':
+      return { type: 'pin', cpu: Number(body) };
+    case 'O':
+      return { type: 'open', slot: Number(body) };
+    case 'X':
+      return { type: 'close', slot: Number(body) };
+    case 'Q':
+      return { type: 'quit' };
+    default:
+      return null;
   }
 }
 
 export function encodeHostToServer(msg: HostToServer): string {
   switch (msg.type) {
-    case 'call': return `C${msg.id}${SEP}${msg.call}${SEP}${msg.name}${SEP}${msg.args}`;
-    case 'end': return `E${msg.id}${SEP}${encodeEnd(msg.end)}`;
-    case 'log': return `L${msg.id}${SEP}${msg.level}${SEP}${msg.message}`;
+    case 'call':
+      return `C${msg.id}${SEP}${msg.call}${SEP}${msg.name}${SEP}${msg.args}`;
+    case 'end':
+      return `E${msg.id}${SEP}${encodeEnd(msg.end)}`;
+    case 'log':
+      return `L${msg.id}${SEP}${msg.level}${SEP}${msg.message}`;
     case 'heartbeat': {
       const { built, refs, cached, live } = msg.isolates;
       let runs = '';
@@ -126,18 +150,38 @@ export function encodeHostToServer(msg: HostToServer): string {
       }
       return `H${built}${SEP}${refs}${SEP}${cached}${SEP}${live}${SEP}${runs}`;
     }
-    case 'ready': return `Y${msg.slot}`;
-    case 'unanswered': return `P${msg.id}${SEP}${msg.names}`;
-    case 'recycled': return `r${msg.reason}`;
-    case 'pinned': return `a${msg.cpu ?? ''}`;
-    case 'fatal': return `F${msg.id ?? ''}${SEP}${msg.message}`;
-    case 'cleared': return `u${msg.id}`;
+    case 'ready':
+      return `Y${msg.slot}`;
+    case 'unanswered':
+      return `P${msg.id}${SEP}${msg.names}`;
+    case 'recycled':
+      return `r${msg.reason}`;
+    case 'pinned':
+      return `a${msg.cpu ?? ''}`;
+    case 'fatal':
+      return `F${msg.id ?? ''}${SEP}${msg.message}`;
+    case 'cleared':
+      return `u${msg.id}`;
   }
 }
 
 /** Why a host replaces an isolate (slot.ts, run.ts): counters are keyed by it, so a host cannot add keys. */
-const RECYCLE_REASONS: ReadonlySet<string> = new Set(['timeout', 'memory_limit', 'run_failed', 'abandoned_calls', 'busy_after_done',
-  'compile_failed', 'max_executions', 'prepare_failed', 'prepare_stuck', 'heap_high', 'breach', 'fatal', 'closed', 'disposed']);
+const RECYCLE_REASONS: ReadonlySet<string> = new Set([
+  'timeout',
+  'memory_limit',
+  'run_failed',
+  'abandoned_calls',
+  'busy_after_done',
+  'compile_failed',
+  'max_executions',
+  'prepare_failed',
+  'prepare_stuck',
+  'heap_high',
+  'breach',
+  'fatal',
+  'closed',
+  'disposed',
+]);
 /** The longest V8 message of an F frame the server keeps. */
 const MAX_FATAL_MESSAGE = 200;
 /** Digits in a whole number a host may send: beyond, it is no id (and no longer exact as a double). */
@@ -187,19 +231,24 @@ export function decodeHostToServer(frame: string): HostToServer | null {
       }
       return { type: 'heartbeat', isolates, runs };
     }
-    case 'Y': return { type: 'ready', slot: idOf(body) };
+    case 'Y':
+      return { type: 'ready', slot: idOf(body) };
     case 'P': {
       const [id, names = ''] = fields(body, 2);
       return { type: 'unanswered', id: idOf(id), names };
     }
-    case 'r': return { type: 'recycled', reason: RECYCLE_REASONS.has(body) ? body : 'other' };
-    case 'a': return { type: 'pinned', cpu: whole(body) };
+    case 'r':
+      return { type: 'recycled', reason: RECYCLE_REASONS.has(body) ? body : 'other' };
+    case 'a':
+      return { type: 'pinned', cpu: whole(body) };
     case 'F': {
       const [id, message = ''] = fields(body, 2);
       return { type: 'fatal', id: id === '' ? null : idOf(id), message: message.slice(0, MAX_FATAL_MESSAGE) };
     }
-    case 'u': return { type: 'cleared', id: idOf(body) };
-    default: return null;
+    case 'u':
+      return { type: 'cleared', id: idOf(body) };
+    default:
+      return null;
   }
 }
 
@@ -235,7 +284,13 @@ function encodeEnd(end: RunEnd): string {
 const HOST_TYPES = new Set<ErrorType>(['syntax_error', 'timeout', 'memory_limit', 'limit_exceeded', 'tool_error', 'script_error', 'internal_error']);
 const GARBLED: ExecutionError = { type: 'internal_error', message: 'The sandbox process sent an unreadable outcome.' };
 
-function decodeEnd(recycle: string | undefined, wall: string | undefined, cpu: string | undefined, kind: string | undefined, payload: string | undefined): RunEnd {
+function decodeEnd(
+  recycle: string | undefined,
+  wall: string | undefined,
+  cpu: string | undefined,
+  kind: string | undefined,
+  payload: string | undefined,
+): RunEnd {
   const end = { recycle: recycle || null, wallMs: Number(wall) || 0, cpuMs: Math.max(0, Number(cpu) || 0) };
   if (payload === undefined) return { ...end, outcome: GARBLED };
   if (kind === 'o') return { ...end, outcome: { kind: 'ok', json: payload } };
@@ -248,6 +303,8 @@ function decodeEnd(recycle: string | undefined, wall: string | undefined, cpu: s
       if (typeof p.resolution === 'string') error.resolution = clip(p.resolution);
       if (Number.isInteger(p.line) && (p.line as number) > 0) error.line = p.line as number;
     }
-  } catch { /* GARBLED */ }
+  } catch {
+    /* GARBLED */
+  }
   return { ...end, outcome: error };
 }

@@ -29,7 +29,9 @@ export function parseCpuList(list: string): number[] {
 /** The CPUs this process may run on (its cgroup's or taskset's restriction included), or [] if unknown. */
 function allowedCpus(): number[] {
   try {
-    const line = readFileSync('/proc/self/status', 'latin1').split('\n').find((l) => l.startsWith('Cpus_allowed_list:'));
+    const line = readFileSync('/proc/self/status', 'latin1')
+      .split('\n')
+      .find((l) => l.startsWith('Cpus_allowed_list:'));
     return line ? parseCpuList(line.slice(line.indexOf(':') + 1)) : [];
   } catch {
     return [];
@@ -38,7 +40,12 @@ function allowedCpus(): number[] {
 
 export function findTaskset(): string | null {
   for (const path of TASKSET) {
-    try { accessSync(path, constants.X_OK); return path; } catch { /* next */ }
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      /* next */
+    }
   }
   return null;
 }

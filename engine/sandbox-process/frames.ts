@@ -46,7 +46,11 @@ export class FrameWriter {
     if (!frames.length) return;
     this.pending = [];
     let total = 0;
-    const sizes = frames.map((f) => { const n = Buffer.byteLength(f); total += HEADER + n; return n; });
+    const sizes = frames.map((f) => {
+      const n = Buffer.byteLength(f);
+      total += HEADER + n;
+      return n;
+    });
     const buf = Buffer.allocUnsafe(total);
     let at = 0;
     for (let i = 0; i < frames.length; i++) {
@@ -72,8 +76,16 @@ export function readFrames(socket: Socket, maxBytes: number, onFrame: (frame: st
     let at = 0;
     while (b.length - at >= HEADER) {
       const n = b.readUInt32LE(at);
-      if (n > maxBytes) { buf = null; socket.removeAllListeners('data'); onBad(); return; }
-      if (b.length - at < HEADER + n) { need = HEADER + n - (b.length - at); break; }
+      if (n > maxBytes) {
+        buf = null;
+        socket.removeAllListeners('data');
+        onBad();
+        return;
+      }
+      if (b.length - at < HEADER + n) {
+        need = HEADER + n - (b.length - at);
+        break;
+      }
       onFrame(b.toString('utf8', at + HEADER, at + HEADER + n));
       at += HEADER + n;
     }

@@ -33,11 +33,15 @@ export const CRASHED: ExecutionError = {
 /** An execution whose host another tenant's script took down, and which could not run again (it may have written). */
 export const BYSTANDER: ExecutionError = {
   type: 'crashed',
-  message: 'Another tenant\'s script took down the sandbox process running this script. It had called a binding that may have changed something, so it was not run again; nothing of this is counted against you.',
+  message:
+    "Another tenant's script took down the sandbox process running this script. It had called a binding that may have changed something, so it was not run again; nothing of this is counted against you.",
 };
 
 /** Who an execution ran for: what a host's death is counted against. */
-interface Principal { tenant: string; person: string }
+interface Principal {
+  tenant: string;
+  person: string;
+}
 
 export interface HostDeath {
   reason: string;
@@ -141,9 +145,16 @@ export class HostProcess implements SlotHost {
     const socket = child.stdio[3] as Socket;
     this.stderrTail = '';
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => { this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL); });
+    child.stderr?.on('data', (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+    });
     this.writer = new FrameWriter(socket);
-    readFrames(socket, this.maxFrame, (frame) => this.onFrame(gen, frame), () => this.kill('protocol'));
+    readFrames(
+      socket,
+      this.maxFrame,
+      (frame) => this.onFrame(gen, frame),
+      () => this.kill('protocol'),
+    );
     // EPIPE / ECONNRESET: the host is dying; 'close' follows and says why.
     socket.on('error', () => {});
     const closed = (code: number | null, signal: NodeJS.Signals | null) => this.onClose(gen, code, signal);
@@ -202,7 +213,7 @@ export class HostProcess implements SlotHost {
   /** Whom execution `id` ran for, if it runs or ran here lately. */
   private principal(id: number): Principal | undefined {
     const ex = this.running.get(id)?.current?.ex;
-    return ex ? { tenant: ex.tenant, person: ex.person } : this.marks.get(id) ?? this.recent.get(id);
+    return ex ? { tenant: ex.tenant, person: ex.person } : (this.marks.get(id) ?? this.recent.get(id));
   }
 
   private onFrame(gen: number, frame: string): void {
@@ -212,9 +223,12 @@ export class HostProcess implements SlotHost {
     const msg = decodeHostToServer(frame);
     if (!msg) return this.kill('protocol');
     switch (msg.type) {
-      case 'call': return this.call(gen, msg);
-      case 'log': return this.running.get(msg.id)?.current?.ex.log(msg.level, msg.message);
-      case 'unanswered': return this.running.get(msg.id)?.current?.ex.unansweredAtEnd(msg.names);
+      case 'call':
+        return this.call(gen, msg);
+      case 'log':
+        return this.running.get(msg.id)?.current?.ex.log(msg.level, msg.message);
+      case 'unanswered':
+        return this.running.get(msg.id)?.current?.ex.unansweredAtEnd(msg.names);
       case 'end':
         this.ended(msg.id, msg.end.recycle);
         return this.running.get(msg.id)?.onEnd(msg.end);
@@ -223,9 +237,13 @@ export class HostProcess implements SlotHost {
         // Cleared: its free slots may take others' work again.
         if (this.marks.size === 0 && !this.draining) for (const slot of this.slots.values()) slot.offer();
         return;
-      case 'ready': return this.slots.get(msg.slot)?.onReady();
-      case 'pinned': this.pinned = msg.cpu === this.cpu ? this.cpu : null; return;
-      case 'recycled': return this.events.recycled(msg.reason);
+      case 'ready':
+        return this.slots.get(msg.slot)?.onReady();
+      case 'pinned':
+        this.pinned = msg.cpu === this.cpu ? this.cpu : null;
+        return;
+      case 'recycled':
+        return this.events.recycled(msg.reason);
       case 'heartbeat': {
         const { built, refs, cached, live } = msg.isolates;
         this.isolates = { built: this.builtEarlier + built, refs, cached, live };
@@ -278,7 +296,9 @@ export class HostProcess implements SlotHost {
     if (judgeSilence && now - this.lastSeen > this.config.heartbeatTimeoutMs) return this.kill('heartbeat');
     try {
       this.rssBytes = Number(readFileSync(`/proc/${child.pid}/statm`, 'latin1').split(' ')[1]) * PAGE;
-    } catch { return; }
+    } catch {
+      return;
+    }
     if (this.rssBytes > this.memoryCapBytes()) this.kill('memory');
   }
 
@@ -301,8 +321,17 @@ export class HostProcess implements SlotHost {
     this.isolates = { built: this.builtEarlier, refs: 0, cached: 0, live: 0 };
     if (this.closing) return;
     const culprit = this.culprit ?? culpritOnStderr(this.stderrTail);
-    const reason = this.killedFor ?? (culprit ? 'fatal' : signal === 'SIGKILL' ? 'killed' : signal === 'SIGABRT' ? 'abort'
-      : signal === 'SIGSEGV' || signal === 'SIGBUS' ? 'segfault' : 'exit');
+    const reason =
+      this.killedFor ??
+      (culprit
+        ? 'fatal'
+        : signal === 'SIGKILL'
+          ? 'killed'
+          : signal === 'SIGABRT'
+            ? 'abort'
+            : signal === 'SIGSEGV' || signal === 'SIGBUS'
+              ? 'segfault'
+              : 'exit');
     const victims = [...this.running.values()];
     const guilty = this.guilty(culprit);
     const blamed = new Set<string>();
@@ -350,7 +379,13 @@ export class HostProcess implements SlotHost {
     this.running.clear();
     for (const slot of this.slots.values()) slot.crashed(CRASHED, false);
     const detail = culprit?.message ?? (signal ? `signal ${signal}` : `exit code ${code}`);
-    this.events.died({ reason, tenants: [...blamed], persons: [...blamedPersons], detail, ...(this.stderrTail.trim() ? { stderr: this.stderrTail.trim() } : {}) });
+    this.events.died({
+      reason,
+      tenants: [...blamed],
+      persons: [...blamedPersons],
+      detail,
+      ...(this.stderrTail.trim() ? { stderr: this.stderrTail.trim() } : {}),
+    });
     const early = performance.now() - this.startedAt < EARLY_DEATH_MS;
     this.backoffMs = early ? Math.min(this.backoffMs * 2, MAX_BACKOFF_MS) : 100;
     if (early) setTimeout(() => this.spawn(), this.backoffMs).unref();
@@ -380,7 +415,10 @@ export class HostProcess implements SlotHost {
     this.closing = new Promise((resolve) => {
       if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
       const force = setTimeout(() => child.kill('SIGKILL'), QUIT_WAIT_MS);
-      child.once('close', () => { clearTimeout(force); resolve(); });
+      child.once('close', () => {
+        clearTimeout(force);
+        resolve();
+      });
       this.send({ type: 'quit' });
     });
     return this.closing;

@@ -73,7 +73,11 @@ export class Quarantine {
    * its stats, say) asks the ledger nothing.
    */
   get loaded(): Promise<void> {
-    this.loading ??= this.ledger ? this.sync().then(() => { this.isLoaded = true; }) : Promise.resolve();
+    this.loading ??= this.ledger
+      ? this.sync().then(() => {
+          this.isLoaded = true;
+        })
+      : Promise.resolve();
     return this.loading;
   }
 
@@ -97,7 +101,9 @@ export class Quarantine {
     const fresh = principals.map((principal) => ({ id: strikeId(), principal, at: now }));
     for (const s of fresh) this.add(s, now);
     if (this.ledger && fresh.length) {
-      this.ledger.record(fresh).catch((err: Error) => { this.ledgerError = err; });
+      this.ledger.record(fresh).catch((err: Error) => {
+        this.ledgerError = err;
+      });
     }
   }
 

@@ -26,10 +26,14 @@ export interface SpawnSettings {
 
 function nobody(): { uid: number; gid: number } {
   try {
-    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('nobody:'));
+    const line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('nobody:'));
     const [, , uid, gid] = line!.split(':');
     if (Number.isInteger(Number(uid)) && Number.isInteger(Number(gid))) return { uid: Number(uid), gid: Number(gid) };
-  } catch { /* no passwd entry: the conventional id */ }
+  } catch {
+    /* no passwd entry: the conventional id */
+  }
   return { uid: NOBODY, gid: NOBODY };
 }
 
@@ -41,7 +45,9 @@ function assertWorldReadable(files: string[]): void {
       const mode = statSync(at).mode;
       const isDir = at !== file;
       if ((isDir && !(mode & 0o001)) || (!isDir && !(mode & 0o004))) {
-        throw new Error(`the script engine runs its sandbox processes as the unprivileged user nobody, who cannot ${isDir ? 'enter' : 'read'} ${at}; make it readable (chmod o+${isDir ? 'x' : 'r'}) or install the project elsewhere`);
+        throw new Error(
+          `the script engine runs its sandbox processes as the unprivileged user nobody, who cannot ${isDir ? 'enter' : 'read'} ${at}; make it readable (chmod o+${isDir ? 'x' : 'r'}) or install the project elsewhere`,
+        );
       }
       if (at === '/') break;
       at = dirname(at);
@@ -69,13 +75,19 @@ export function spawnSettings(): SpawnSettings {
  */
 export function startHostProcess(config: ResolvedConfig, settings: SpawnSettings): ChildProcess {
   const { onCatastrophicError, onHostCrash, ...plain } = config;
-  void onCatastrophicError; void onHostCrash;
+  void onCatastrophicError;
+  void onHostCrash;
   const vars = Object.entries(settings.env).map(([k, v]) => `${k}=${v}`);
   const child = spawn(ENV, ['-i', ...vars, process.execPath, '--no-node-snapshot', CHILD_MAIN, JSON.stringify(plain)], {
     // Its stderr (V8's fatal-error reports) is kept, not printed: the tail goes with the death report.
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    env: {}, cwd: settings.cwd, uid: settings.uid, gid: settings.gid,
+    env: {},
+    cwd: settings.cwd,
+    uid: settings.uid,
+    gid: settings.gid,
   });
-  child.on('error', () => { /* a failed spawn: 'close' follows */ });
+  child.on('error', () => {
+    /* a failed spawn: 'close' follows */
+  });
   return child;
 }

@@ -41,7 +41,11 @@ export function allocateAligned(dir: string, size: number): Buffer | null {
     return null;
   } finally {
     closeSync(fd);
-    try { unlinkSync(probe); } catch { /* already gone */ }
+    try {
+      unlinkSync(probe);
+    } catch {
+      /* already gone */
+    }
   }
 }
 

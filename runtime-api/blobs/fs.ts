@@ -15,7 +15,11 @@ const READ_CHUNK = 1024 * 1024; // 1 MiB reads: about twice the throughput of th
 
 async function fsyncDir(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
-  try { await fh.sync(); } finally { await fh.close(); }
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 /** mkdir -p, then fsync the parents of whatever was created, so a later rename's directory entry is durable. */
@@ -41,7 +45,10 @@ function isMissing(err: unknown): boolean {
 }
 
 /** Parts written with O_DIRECT and through the page cache, since the store was made (tests and diagnostics). */
-export interface FsIoCounters { direct: number; buffered: number }
+export interface FsIoCounters {
+  direct: number;
+  buffered: number;
+}
 
 export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounters } {
   const uploadsDir = join(root, 'uploads');
@@ -89,7 +96,7 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
   }
   async function writePartIn(file: string, part: PartWrite): Promise<void> {
     const fits = part.data.length % DIRECT_ALIGN === 0 || part.last === true;
-    if (direct && fits && part.offset % DIRECT_ALIGN === 0 && part.data.length > 0 && await writeDirect(file, part)) {
+    if (direct && fits && part.offset % DIRECT_ALIGN === 0 && part.data.length > 0 && (await writeDirect(file, part))) {
       io.direct++;
       return;
     }
@@ -168,7 +175,8 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
         await writePart(uploadId, part);
       } finally {
         const next = waiting.shift();
-        if (next) next(); // the slot passes on
+        if (next)
+          next(); // the slot passes on
         else writing--;
       }
     },
@@ -261,7 +269,11 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
     },
 
     async listUploads() {
-      try { return (await readdir(uploadsDir)).sort(); } catch { return []; }
+      try {
+        return (await readdir(uploadsDir)).sort();
+      } catch {
+        return [];
+      }
     },
 
     async deleteStaleTemporaries(before: Date) {
@@ -281,7 +293,11 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
       const out: BlobListing[] = [];
       async function walk(dir: string, rel: string): Promise<void> {
         let entries;
-        try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
+        try {
+          entries = await readdir(dir, { withFileTypes: true });
+        } catch {
+          return;
+        }
         for (const e of entries) {
           const r = rel ? `${rel}/${e.name}` : e.name;
           if (e.isDirectory()) {

@@ -58,11 +58,13 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, 
 
 export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
   // The client's own retries are off: every call below goes through retry(), one policy for all of them.
-  const storage = options.storage ?? new Storage({
-    ...(options.projectId ? { projectId: options.projectId } : {}),
-    ...(options.apiEndpoint ? { apiEndpoint: options.apiEndpoint } : {}),
-    retryOptions: { autoRetry: false, idempotencyStrategy: IdempotencyStrategy.RetryNever },
-  });
+  const storage =
+    options.storage ??
+    new Storage({
+      ...(options.projectId ? { projectId: options.projectId } : {}),
+      ...(options.apiEndpoint ? { apiEndpoint: options.apiEndpoint } : {}),
+      retryOptions: { autoRetry: false, idempotencyStrategy: IdempotencyStrategy.RetryNever },
+    });
   const bucket: Bucket = storage.bucket(options.bucket);
   const root = options.prefix ?? '';
   const composeConcurrency = options.composeConcurrency ?? 4;
@@ -81,7 +83,7 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
       } catch (err) {
         if (attempt >= attempts || !isRetryable(err)) throw err;
         const delay = Math.min(maxDelay, baseDelay * 2 ** (attempt - 1));
-        await new Promise((r) => setTimeout(r, delay / 2 + Math.random() * delay / 2));
+        await new Promise((r) => setTimeout(r, delay / 2 + (Math.random() * delay) / 2));
       }
     }
   }
@@ -122,9 +124,9 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
 
   /** A read stream whose response has begun, so that a missing object fails here, before any header goes out. */
   async function openRead(key: string, range?: { start: number; end: number }): Promise<Readable> {
-    const stream = bucket.file(objectName(key)).createReadStream(
-      range ? { start: range.start, end: range.end, validation: false } : { validation: validateReads ? 'crc32c' : false },
-    );
+    const stream = bucket
+      .file(objectName(key))
+      .createReadStream(range ? { start: range.start, end: range.end, validation: false } : { validation: validateReads ? 'crc32c' : false });
     // The consumer attaches its own handlers; this one keeps a late error from crashing the process meanwhile.
     stream.on('error', () => {});
     await new Promise<void>((resolve, reject) => {
@@ -152,7 +154,9 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
 
   async function deletePrefix(prefix: string): Promise<void> {
     const files = await listAll(prefix);
-    await mapLimit(files, 8, async (f) => { await retry(() => f.delete({ ignoreNotFound: true })); });
+    await mapLimit(files, 8, async (f) => {
+      await retry(() => f.delete({ ignoreNotFound: true }));
+    });
   }
 
   return {
@@ -228,7 +232,10 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
     async listKeys(prefix: string) {
       const base = `${root}objects/`;
       const files = await listAll(base + prefix);
-      const out: BlobListing[] = files.map((f) => ({ key: f.name.slice(base.length), updatedAt: new Date(String(f.metadata.updated ?? f.metadata.timeCreated)) }));
+      const out: BlobListing[] = files.map((f) => ({
+        key: f.name.slice(base.length),
+        updatedAt: new Date(String(f.metadata.updated ?? f.metadata.timeCreated)),
+      }));
       return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
   };

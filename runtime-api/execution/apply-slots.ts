@@ -8,7 +8,7 @@ const orgs = new Map<string, { running: number; waiting: (() => void)[] }>();
 /** Resolves with a release function once this organization may open another apply transaction. */
 export async function acquireApply(orgId: string): Promise<() => void> {
   let org = orgs.get(orgId);
-  if (!org) orgs.set(orgId, org = { running: 0, waiting: [] });
+  if (!org) orgs.set(orgId, (org = { running: 0, waiting: [] }));
   if (org.running >= APPLY_PER_ORG) await new Promise<void>((resolve) => org!.waiting.push(resolve));
   else org.running++;
   let released = false;

@@ -59,10 +59,15 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
   class Rollback extends Error {}
   let txReady!: (tx: Sql) => void;
   let txFailed!: (err: unknown) => void;
-  const tx = new Promise<Sql>((resolve, reject) => { txReady = resolve; txFailed = reject; });
+  const tx = new Promise<Sql>((resolve, reject) => {
+    txReady = resolve;
+    txFailed = reject;
+  });
   tx.catch(() => {});
   let decide!: (verdict: Verdict) => void;
-  const decided = new Promise<Verdict>((resolve) => { decide = resolve; });
+  const decided = new Promise<Verdict>((resolve) => {
+    decide = resolve;
+  });
   let transaction: Promise<unknown> | null = null;
   const open = () => {
     transaction = ctx.deps.sql.begin(async (t) => {
@@ -78,7 +83,11 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
     transaction.catch(txFailed);
   };
   const services = { ...ctx.deps.services, mailer: mail };
-  const calls = new ExecutionCalls(caller, tx.then((sql) => ({ ...ctx.deps, sql, services })), { dispatched: record, serial: true });
+  const calls = new ExecutionCalls(
+    caller,
+    tx.then((sql) => ({ ...ctx.deps, sql, services })),
+    { dispatched: record, serial: true },
+  );
   let result: ExecuteOutcome;
   try {
     // Every call has settled when this returns: none runs on the transaction after its commit or rollback.
@@ -95,7 +104,11 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
     if (!transaction) throw new Rollback(); // it never started: nothing was opened
     await transaction;
   } catch (err) {
-    await audit(ctx, caller, 'apply', source, { ...result, ok: false, error: result.error ?? { type: 'tool_error', code: 'conflict', message: 'plan mismatch' } });
+    await audit(ctx, caller, 'apply', source, {
+      ...result,
+      ok: false,
+      error: result.error ?? { type: 'tool_error', code: 'conflict', message: 'plan mismatch' },
+    });
     if (err instanceof Rollback) {
       const denied = uncaughtScopeError(ctx, calls, result);
       if (denied) throw denied;

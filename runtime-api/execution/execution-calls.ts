@@ -64,7 +64,9 @@ export class ExecutionCalls {
     const writes = findBinding(name)?.writes === true;
     if (writes) this.writesRunning++;
     const started = this.policy.serial ? this.tail.then(() => this.run(name, argsJson, signal)) : this.run(name, argsJson, signal);
-    const call = started.finally(() => { if (writes) this.writesRunning--; });
+    const call = started.finally(() => {
+      if (writes) this.writesRunning--;
+    });
     if (this.policy.serial) this.tail = call;
     this.running.add(call);
     void call.finally(() => this.running.delete(call));
@@ -85,7 +87,15 @@ export class ExecutionCalls {
     const { caller } = this;
     const owner = { org: caller.membership?.orgId ?? `person:${caller.userId}`, person: caller.userId };
     // Its turn starts on a later turn of the event loop, so other requests' I/O is served between two such calls.
-    return largeArgumentGate.run(owner, async () => { await new Promise(setImmediate); return this.runNow(name, argsJson, signal); }, signal)
+    return largeArgumentGate
+      .run(
+        owner,
+        async () => {
+          await new Promise(setImmediate);
+          return this.runNow(name, argsJson, signal);
+        },
+        signal,
+      )
       .catch((err) => hostError(err, caller.locale));
   }
 
@@ -105,7 +115,9 @@ export class ExecutionCalls {
       const resolved = await deps;
       // CPU spent for this call on another thread (a parser), charged to the execution with the reply.
       let hostMs = 0;
-      const chargeHostMs = (ms: number) => { hostMs += ms; };
+      const chargeHostMs = (ms: number) => {
+        hostMs += ms;
+      };
       const out = await invoke(binding, raw, caller, { ...resolved, chargeHostMs, ...(signal ? { signal } : {}) });
       return { ok: true, json: JSON.stringify(out ?? null), ...(hostMs > 0 ? { hostMs } : {}) };
     } catch (err) {

@@ -10,7 +10,9 @@ export interface HeldMailer extends Mailer {
 export function holdMail(mailer: Mailer): HeldMailer {
   const held: Parameters<Mailer['send']>[0][] = [];
   return {
-    async send(message) { held.push(message); },
+    async send(message) {
+      held.push(message);
+    },
     async release() {
       // The writes are committed and cannot be undone for a failed delivery; an invitation can be sent again
       // (member_invite with resend), so a failure here is not the apply's.

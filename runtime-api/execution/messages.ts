@@ -5,7 +5,10 @@ import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
 
 export function planTokenMissing(): ServiceError {
   return new ServiceError('invalid_input', {
-    resolution: l10n('`planToken`: required with mode "apply"; take it from the plan response.', '`planToken`: obrigatório com mode "apply"; use o da resposta do plano.'),
+    resolution: l10n(
+      '`planToken`: required with mode "apply"; take it from the plan response.',
+      '`planToken`: obrigatório com mode "apply"; use o da resposta do plano.',
+    ),
   });
 }
 
@@ -20,56 +23,80 @@ const PLAN_TOKEN_REFUSALS = {
 export function planTokenInvalid(why: keyof typeof PLAN_TOKEN_REFUSALS): ServiceError {
   const reason = PLAN_TOKEN_REFUSALS[why];
   return new ServiceError('invalid_input', {
-    resolution: l10n(`\`planToken\`: ${reason['en-US']}; run the script with mode "plan" again.`, `\`planToken\`: ${reason['pt-BR']}; execute o script com mode "plan" de novo.`),
+    resolution: l10n(
+      `\`planToken\`: ${reason['en-US']}; run the script with mode "plan" again.`,
+      `\`planToken\`: ${reason['pt-BR']}; execute o script com mode "plan" de novo.`,
+    ),
   });
 }
 
 export function scriptNotPlanned(): ServiceError {
-  return conflict(l10n('The script differs from the planned one.', 'O script difere do planejado.'),
-    l10n('Apply exactly the planned script, or plan this one.', 'Aplique exatamente o script planejado, ou planeje este.'));
+  return conflict(
+    l10n('The script differs from the planned one.', 'O script difere do planejado.'),
+    l10n('Apply exactly the planned script, or plan this one.', 'Aplique exatamente o script planejado, ou planeje este.'),
+  );
 }
 
 /** The apply's refusal of a write that is not the plan's write at its position; nothing of it ran. */
 export function unplannedWrite(index: number, binding: string): ServiceError {
   return conflict(
-    l10n(`Write #${index + 1} (${binding}) is not the planned write #${index + 1}; it was not run and nothing was applied.`,
-      `A escrita nº ${index + 1} (${binding}) não é a escrita planejada nº ${index + 1}; ela não foi executada e nada foi aplicado.`),
+    l10n(
+      `Write #${index + 1} (${binding}) is not the planned write #${index + 1}; it was not run and nothing was applied.`,
+      `A escrita nº ${index + 1} (${binding}) não é a escrita planejada nº ${index + 1}; ela não foi executada e nada foi aplicado.`,
+    ),
     l10n('Plan again and review.', 'Planeje de novo e revise.'),
-    { details: { index, binding } });
+    { details: { index, binding } },
+  );
 }
 
 /** The writes made, in order, are not the planned ones (`planned` in the plan, `made` now). */
 export function writesChanged(planned: number, made: number): ServiceError {
-  return conflict(l10n(`The script's writes changed since it was planned (${planned} planned, ${made} now); nothing was applied.`,
-    `As escritas do script mudaram desde o planejamento (${planned} planejadas, ${made} agora); nada foi aplicado.`),
-  l10n('Plan again and review.', 'Planeje de novo e revise.'));
+  return conflict(
+    l10n(
+      `The script's writes changed since it was planned (${planned} planned, ${made} now); nothing was applied.`,
+      `As escritas do script mudaram desde o planejamento (${planned} planejadas, ${made} agora); nada foi aplicado.`,
+    ),
+    l10n('Plan again and review.', 'Planeje de novo e revise.'),
+  );
 }
 
 /** The script's error message when it returned with `count` of its writes still running (the apply is refused). */
 export function writesInFlightMessage(count: number, locale: Locale): string {
-  return tr(locale,
+  return tr(
+    locale,
     `The script ended while ${count} write${count === 1 ? ' it started was' : 's it started were'} still running; await every write. Nothing was applied.`,
-    `O script terminou com ${count} escrita(s) iniciada(s) por ele ainda em andamento; aguarde (await) cada escrita. Nada foi aplicado.`);
+    `O script terminou com ${count} escrita(s) iniciada(s) por ele ainda em andamento; aguarde (await) cada escrita. Nada foi aplicado.`,
+  );
 }
 
 /** A token whose effective scopes are empty may not run scripts at all. */
 export function noUsableScope(): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n('This access token holds no usable scope (the organization\'s maxScopes may exclude them all); request a token with at least files:read.',
-      'Este token de acesso não tem escopo utilizável (o maxScopes da organização pode excluir todos); peça um token com pelo menos files:read.'),
+    resolution: l10n(
+      "This access token holds no usable scope (the organization's maxScopes may exclude them all); request a token with at least files:read.",
+      'Este token de acesso não tem escopo utilizável (o maxScopes da organização pode excluir todos); peça um token com pelo menos files:read.',
+    ),
     details: { requiredScope: 'files:read' },
   });
 }
 
 export function engineBusy(): ServiceError {
-  return new ServiceError('engine_busy', { resolution: l10n('Every sandbox is busy and the queue is full; retry in a moment.', 'Todas as sandboxes estão ocupadas e a fila está cheia; tente de novo em instantes.'), headers: { 'Retry-After': '1' } });
+  return new ServiceError('engine_busy', {
+    resolution: l10n(
+      'Every sandbox is busy and the queue is full; retry in a moment.',
+      'Todas as sandboxes estão ocupadas e a fila está cheia; tente de novo em instantes.',
+    ),
+    headers: { 'Retry-After': '1' },
+  });
 }
 
 /** `seconds`: how long the quarantine still lasts, as the engine said. */
 export function engineQuarantined(seconds: string): ServiceError {
   return new ServiceError('engine_quarantined', {
-    resolution: l10n(`Scripts of this organization or of your account crashed the sandbox several times; retry in ${seconds} s with a script that stays within its limits.`,
-      `Scripts desta organização ou da sua conta derrubaram a sandbox várias vezes; tente de novo em ${seconds} s com um script que respeite os limites.`),
+    resolution: l10n(
+      `Scripts of this organization or of your account crashed the sandbox several times; retry in ${seconds} s with a script that stays within its limits.`,
+      `Scripts desta organização ou da sua conta derrubaram a sandbox várias vezes; tente de novo em ${seconds} s com um script que respeite os limites.`,
+    ),
     headers: { 'Retry-After': seconds },
   });
 }

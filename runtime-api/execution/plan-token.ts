@@ -10,12 +10,23 @@ import { planTokenInvalid, scriptNotPlanned } from './messages.ts';
 const PLAN_TTL_SECONDS = 15 * 60;
 
 /** What an apply checks its writes against, read from a verified token. */
-export interface VerifiedPlan { ops: string; n: number; seq: string }
+export interface VerifiedPlan {
+  ops: string;
+  n: number;
+  seq: string;
+}
 
-export interface PlanClaims { org: string; user: string; source: string; operations: readonly PlannedOperation[] }
+export interface PlanClaims {
+  org: string;
+  user: string;
+  source: string;
+  operations: readonly PlannedOperation[];
+}
 
 function operationsHash(ops: readonly Pick<PlannedOperation, 'binding' | 'input'>[]): string {
-  return createHash('sha256').update(JSON.stringify(ops.map((o) => [o.binding, o.input]))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(ops.map((o) => [o.binding, o.input])))
+    .digest('hex');
 }
 
 /**
@@ -26,7 +37,11 @@ function operationsHash(ops: readonly Pick<PlannedOperation, 'binding' | 'input'
  */
 const DIGEST_BYTES = 8;
 function operationDigest(binding: string, input: unknown): string {
-  return createHash('sha256').update(JSON.stringify([binding, input])).digest().subarray(0, DIGEST_BYTES).toString('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([binding, input]))
+    .digest()
+    .subarray(0, DIGEST_BYTES)
+    .toString('base64url');
 }
 const DIGEST_CHARS = operationDigest('', null).length;
 
@@ -45,9 +60,18 @@ export async function signPlan(key: Pick<SigningKey, 'kid' | 'privateKey'>, plan
  * The plan a token carries, once its signature, age, organization and planner check out (400 invalid_input
  * otherwise); a script other than the planned one is 409 conflict.
  */
-export async function verifyPlan(keys: Pick<SigningKeys, 'find'>, planToken: string, expected: Omit<PlanClaims, 'operations'>, at: Date): Promise<VerifiedPlan> {
+export async function verifyPlan(
+  keys: Pick<SigningKeys, 'find'>,
+  planToken: string,
+  expected: Omit<PlanClaims, 'operations'>,
+  at: Date,
+): Promise<VerifiedPlan> {
   let kid: string | undefined;
-  try { kid = decodeProtectedHeader(planToken).kid; } catch { throw planTokenInvalid('malformed'); }
+  try {
+    kid = decodeProtectedHeader(planToken).kid;
+  } catch {
+    throw planTokenInvalid('malformed');
+  }
   const key = kid ? await keys.find(kid) : undefined;
   if (!key) throw planTokenInvalid('unknownKey');
   let payload;

@@ -23,7 +23,10 @@ const ExecutionErrorSchema = v.object({
 const ExecutionStatsSchema = v.object({
   wallMs: v.number(),
   cpuMs: v.pipe(v.number(), v.description('Isolate CPU time, sampled while the script runs: a script killed for memory or time still reports what it used.')),
-  hostMs: v.pipe(v.number(), v.description('Server CPU time spent while this execution\'s binding calls were in flight (waiting on storage costs next to nothing).')),
+  hostMs: v.pipe(
+    v.number(),
+    v.description("Server CPU time spent while this execution's binding calls were in flight (waiting on storage costs next to nothing)."),
+  ),
   hostCalls: v.number(),
   queueMs: v.number(),
 });
@@ -42,7 +45,9 @@ const executionResultEntries = {
 const planEntries = {
   operations: v.optional(v.pipe(v.array(PlannedOperationSchema), v.description('plan/apply: the write calls in order ({index, binding, input}).'))),
   planToken: v.optional(v.pipe(v.string(), v.description('plan: the token that applies this plan (valid 15 minutes).'))),
-  applied: v.optional(v.pipe(v.boolean(), v.description('apply: true when the writes were committed; false when the script failed and they were rolled back.'))),
+  applied: v.optional(
+    v.pipe(v.boolean(), v.description('apply: true when the writes were committed; false when the script failed and they were rolled back.')),
+  ),
 };
 
 export const ExecuteOutcomeSchema = v.object({ ...executionResultEntries, ...planEntries });
@@ -58,7 +63,12 @@ type Output = v.InferOutput<typeof ExecuteOutcomeSchema>;
 type Undescribed<A, B> = Exclude<keyof A, keyof B>;
 /** Compiles only while every outcome fits the schema and every field of it, its error and its stats is described. */
 const described: ExecuteOutcome extends Output
-  ? [Undescribed<ExecuteOutcome, Output> | Undescribed<NonNullable<ExecuteOutcome['error']>, NonNullable<Output['error']>>
-    | Undescribed<ExecuteOutcome['stats'], Output['stats']>] extends [never] ? true : false
+  ? [
+      | Undescribed<ExecuteOutcome, Output>
+      | Undescribed<NonNullable<ExecuteOutcome['error']>, NonNullable<Output['error']>>
+      | Undescribed<ExecuteOutcome['stats'], Output['stats']>,
+    ] extends [never]
+    ? true
+    : false
   : false = true;
 described satisfies true;

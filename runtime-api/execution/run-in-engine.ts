@@ -35,7 +35,15 @@ function throwIfBusy(result: ExecuteOutcome): ExecuteOutcome {
 export async function runInEngine(ctx: ExecuteContext, caller: Caller, source: string, calls: ExecutionCalls, onStart?: () => void) {
   let result: ExecutionResult;
   try {
-    result = await ctx.engine.execute({ source, bindings: BINDING_NAMES, repeatable: READ_ONLY_NAMES, tenant: caller.membership!.orgId, person: caller.userId, hostCall: calls.hostCall, ...(onStart ? { onStart } : {}) });
+    result = await ctx.engine.execute({
+      source,
+      bindings: BINDING_NAMES,
+      repeatable: READ_ONLY_NAMES,
+      tenant: caller.membership!.orgId,
+      person: caller.userId,
+      hostCall: calls.hostCall,
+      ...(onStart ? { onStart } : {}),
+    });
   } catch (err) {
     await calls.end();
     throw err;

@@ -47,8 +47,14 @@ export async function createApiKey(sql: Sql, clock: Clock, caller: Caller, input
   const now = clock.now();
   const days = input.expiresInDays ?? DEFAULT_API_KEY_DAYS;
   const row = await insertApiKey(sql, {
-    id: newId('key'), orgId, createdBy: caller.userId, name: input.name, scopes: SCOPES.filter((s) => input.scopes.includes(s)),
-    secretHash: hashSecret(secret), now, expiresAt: new Date(now.getTime() + days * 86_400_000),
+    id: newId('key'),
+    orgId,
+    createdBy: caller.userId,
+    name: input.name,
+    scopes: SCOPES.filter((s) => input.scopes.includes(s)),
+    secretHash: hashSecret(secret),
+    now,
+    expiresAt: new Date(now.getTime() + days * 86_400_000),
   });
   return { ...apiKeyView(row, now), key: secret };
 }
@@ -67,7 +73,12 @@ export async function apiKeyClaims(sql: Sql, clock: Clock, token: string): Promi
   const row = await useApiKey(sql, hashSecret(token), clock.now());
   if (!row) return null;
   return {
-    sub: row.createdBy, org: row.orgId, scope: row.scopes.join(' '), client_id: API_KEY_CLIENT_ID, jti: row.id,
-    iat: Math.floor(row.createdAt.getTime() / 1000), exp: Math.floor(row.expiresAt.getTime() / 1000),
+    sub: row.createdBy,
+    org: row.orgId,
+    scope: row.scopes.join(' '),
+    client_id: API_KEY_CLIENT_ID,
+    jti: row.id,
+    iat: Math.floor(row.createdAt.getTime() / 1000),
+    exp: Math.floor(row.expiresAt.getTime() / 1000),
   };
 }

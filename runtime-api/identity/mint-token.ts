@@ -36,7 +36,11 @@ export async function mintToken(sql: Sql, keys: SigningKeys, settings: TokenSett
       on conflict (org_id, user_id) do nothing`;
   }
   const { token, expiresIn } = await issueAccessToken(keys, settings, clock, {
-    userId: user.id, orgId: org.id, scopes: req.scopes, clientId: req.clientId ?? 'mint-token', ttlSeconds: req.ttlSeconds,
+    userId: user.id,
+    orgId: org.id,
+    scopes: req.scopes,
+    clientId: req.clientId ?? 'mint-token',
+    ttlSeconds: req.ttlSeconds,
   });
   return { token, expiresIn, userId: user.id, orgId: org.id };
 }

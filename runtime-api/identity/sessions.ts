@@ -8,8 +8,14 @@ import { hashSecret, newId, newSecret } from '../ids.ts';
 import { roleScopes } from './scopes.ts';
 import { listUserOrganizations } from '../store/members.ts';
 import {
-  deleteSessionByTokenHash, findSessionByTokenHash, insertSession, purgeExpiredSessions, setActiveOrganization, touchSession,
-  type ResolvedSessionRow, type SessionRow,
+  deleteSessionByTokenHash,
+  findSessionByTokenHash,
+  insertSession,
+  purgeExpiredSessions,
+  setActiveOrganization,
+  touchSession,
+  type ResolvedSessionRow,
+  type SessionRow,
 } from '../store/sessions.ts';
 
 /** Refresh the expiry when the last refresh is older than this (better-auth's `updateAge`). */
@@ -22,16 +28,18 @@ export async function createSession(sql: Sql, clock: Clock, ttlMs: number, userI
   const token = newSecret();
   const [first] = await listUserOrganizations(sql, userId);
   const session = await insertSession(sql, {
-    id: newId('ses'), tokenHash: hashSecret(token), userId, activeOrgId: first?.id ?? null, now, expiresAt: new Date(now.getTime() + ttlMs),
+    id: newId('ses'),
+    tokenHash: hashSecret(token),
+    userId,
+    activeOrgId: first?.id ?? null,
+    now,
+    expiresAt: new Date(now.getTime() + ttlMs),
   });
   await purgeExpiredSessions(sql, new Date(now.getTime() - EXPIRED_SESSION_KEEP_MS));
   return { token, session };
 }
 
-export type SessionResolution =
-  | { status: 'valid'; row: ResolvedSessionRow; refreshed: boolean }
-  | { status: 'expired' }
-  | { status: 'unknown' };
+export type SessionResolution = { status: 'valid'; row: ResolvedSessionRow; refreshed: boolean } | { status: 'expired' } | { status: 'unknown' };
 
 /** Look a cookie value up; slide a valid session and keep its active organization pointing at a real membership. */
 export async function resolveSession(sql: Sql, clock: Clock, ttlMs: number, token: string): Promise<SessionResolution> {
@@ -56,9 +64,7 @@ export async function resolveSession(sql: Sql, clock: Clock, ttlMs: number, toke
 }
 
 export function sessionCaller(row: ResolvedSessionRow, locale: Locale): Caller {
-  const membership = row.memberId && row.memberOrgId && row.memberRole
-    ? { orgId: row.memberOrgId, memberId: row.memberId, role: row.memberRole }
-    : null;
+  const membership = row.memberId && row.memberOrgId && row.memberRole ? { orgId: row.memberOrgId, memberId: row.memberId, role: row.memberRole } : null;
   return {
     kind: 'session',
     userId: row.userId,

@@ -29,19 +29,30 @@ export function sameSitePath(value: string, publicBaseUrl: string): string | nul
   if (!value || value.length > 2048 || /[\u0000-\u001f\u007f\\]/.test(value)) return null;
   const base = new URL(publicBaseUrl);
   let url: URL;
-  try { url = new URL(value, base); } catch { return null; }
+  try {
+    url = new URL(value, base);
+  } catch {
+    return null;
+  }
   if (url.origin !== base.origin) return null;
   const path = `${url.pathname}${url.search}${url.hash}`;
   return path.startsWith('/') && !path.startsWith('//') ? path : null;
 }
 
 export function magicLinkMail(locale: Locale, link: string) {
-  const subject = MAGIC_LINK_MAIL.subject[locale], lead = MAGIC_LINK_MAIL.lead[locale];
-  const button = MAGIC_LINK_MAIL.button[locale], note = MAGIC_LINK_MAIL.note[locale];
+  const subject = MAGIC_LINK_MAIL.subject[locale],
+    lead = MAGIC_LINK_MAIL.lead[locale];
+  const button = MAGIC_LINK_MAIL.button[locale],
+    note = MAGIC_LINK_MAIL.note[locale];
   return { subject, text: `${lead}\n\n${link}\n\n${note}\n`, html: mailHtml(locale, { lead, button, link, note }) };
 }
 
-export interface SignInDeps { sql: Sql; clock: Clock; mailer: Mailer; publicBaseUrl: string }
+export interface SignInDeps {
+  sql: Sql;
+  clock: Clock;
+  mailer: Mailer;
+  publicBaseUrl: string;
+}
 
 /** Store a new link for `email` and mail it. The link opens the landing page, which consumes nothing. */
 export async function requestMagicLink(deps: SignInDeps, req: { email: string; locale: Locale; returnTo: string }): Promise<void> {
@@ -49,14 +60,25 @@ export async function requestMagicLink(deps: SignInDeps, req: { email: string; l
   const now = deps.clock.now();
   const email = normalizeEmail(req.email);
   await insertMagicLink(deps.sql, {
-    tokenHash: hashSecret(token), email, locale: req.locale, returnTo: req.returnTo, now, expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS),
+    tokenHash: hashSecret(token),
+    email,
+    locale: req.locale,
+    returnTo: req.returnTo,
+    now,
+    expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS),
   });
   await purgeMagicLinks(deps.sql, new Date(now.getTime() - 86400_000));
   const link = `${deps.publicBaseUrl}/auth/magic-link?token=${encodeURIComponent(token)}&lang=${req.locale}`;
   await deps.mailer.send({ to: email, ...magicLinkMail(req.locale, link) });
 }
 
-export interface VerifiedSignIn { user: UserRow; token: string; session: SessionRow; returnTo: string; locale: Locale }
+export interface VerifiedSignIn {
+  user: UserRow;
+  token: string;
+  session: SessionRow;
+  returnTo: string;
+  locale: Locale;
+}
 
 /** Consume the token and open a session (creating the user on first sign-in); null when the token is not usable. */
 export async function verifyMagicLink(deps: { sql: Sql; clock: Clock; sessionTtlMs: number }, token: string): Promise<VerifiedSignIn | null> {

@@ -30,7 +30,9 @@ export class SigningKeys {
   private keys: SigningKey[] = [];
   private readonly sql: Sql;
   private loadedAt = 0;
-  constructor(sql: Sql) { this.sql = sql; }
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   /** Load the keys, creating the first active key if there is none (once, under an advisory lock). */
   async init(): Promise<this> {
@@ -47,14 +49,16 @@ export class SigningKeys {
     const rows = await this.sql`select kid, state, public_jwk, private_jwk, retired_at from signing_keys
       where state <> 'retired' or retired_at > now() - make_interval(secs => ${RETIRED_KEEP_MS / 1000})
       order by created_at`;
-    this.keys = await Promise.all(rows.map(async (r) => ({
-      kid: r.kid as string,
-      state: r.state as SigningKey['state'],
-      publicJwk: r.public_jwk as JWK,
-      privateKey: (await importJWK(r.private_jwk as JWK, 'ES256')) as CryptoKey,
-      publicKey: (await importJWK(r.public_jwk as JWK, 'ES256')) as CryptoKey,
-      retiredAt: r.retired_at as Date | null,
-    })));
+    this.keys = await Promise.all(
+      rows.map(async (r) => ({
+        kid: r.kid as string,
+        state: r.state as SigningKey['state'],
+        publicJwk: r.public_jwk as JWK,
+        privateKey: (await importJWK(r.private_jwk as JWK, 'ES256')) as CryptoKey,
+        publicKey: (await importJWK(r.public_jwk as JWK, 'ES256')) as CryptoKey,
+        retiredAt: r.retired_at as Date | null,
+      })),
+    );
     this.loadedAt = Date.now();
   }
 

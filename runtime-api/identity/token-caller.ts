@@ -46,10 +46,10 @@ export async function resolveTokenCaller(deps: TokenCallerDeps, token: string, l
   }
   // One round trip on the hot path: the user, the membership and the MCP access record together.
   const found = await tokenSubject(deps.sql, claims.sub, claims.org);
-  if (!found) throw new CredentialRefused('the token\'s user no longer exists');
+  if (!found) throw new CredentialRefused("the token's user no longer exists");
   const { user, membership } = found;
   if (!membership) throw tokenMembershipLost();
-  const mcp = found.mcp ?? await mcpAccess(deps.sql, claims.org);
+  const mcp = found.mcp ?? (await mcpAccess(deps.sql, claims.org));
   // Every token caller passes here, whatever the route (MCP, transfers, /app/v1, organizations): a revoked
   // organization's tokens are refused everywhere, not only where one route remembered to look.
   if (mcp.state === 'revoked') throw mcpAccessRevoked();

@@ -37,17 +37,24 @@ export function typeOf(s: JsonSchema | boolean | undefined, indent = ''): string
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (types.length > 1) return types.map((t) => typeOf({ ...s, type: t }, indent)).join(' | ');
   switch (types[0]) {
-    case 'string': return 'string';
-    case 'number': case 'integer': return 'number';
-    case 'boolean': return 'boolean';
-    case 'null': return 'null';
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'integer':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
     case 'array': {
       if (Array.isArray(s.prefixItems)) return `[${s.prefixItems.map((x: JsonSchema) => typeOf(x, indent)).join(', ')}]`;
       const item = typeOf(s.items, indent);
       return /[|&]/.test(item) ? `Array<${item}>` : `${item}[]`;
     }
-    case 'object': return objectType(s, indent);
-    default: return 'unknown';
+    case 'object':
+      return objectType(s, indent);
+    default:
+      return 'unknown';
   }
 }
 
@@ -58,7 +65,9 @@ function objectType(s: JsonSchema, indent: string): string {
   const lines: string[] = [];
   for (const [name, prop] of Object.entries(props)) {
     const notes = [prop.description, constraints(prop).join(', ')].filter(Boolean).join(' — ');
-    lines.push(`${docComment(notes || undefined, inner)}${inner}${IDENT.test(name) ? name : JSON.stringify(name)}${required.has(name) ? '' : '?'}: ${typeOf(prop, inner)};`);
+    lines.push(
+      `${docComment(notes || undefined, inner)}${inner}${IDENT.test(name) ? name : JSON.stringify(name)}${required.has(name) ? '' : '?'}: ${typeOf(prop, inner)};`,
+    );
   }
   if (s.additionalProperties && typeof s.additionalProperties === 'object') {
     lines.push(`${inner}[key: string]: ${typeOf(s.additionalProperties, inner)};`);
@@ -68,11 +77,14 @@ function objectType(s: JsonSchema, indent: string): string {
 }
 
 function pascal(name: string): string {
-  return name.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+  return name
+    .split('_')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 }
 
 function inputIsOptional(s: JsonSchema): boolean {
-  return s.type === 'object' && !(s.required?.length);
+  return s.type === 'object' && !s.required?.length;
 }
 
 /** The declarations of one binding: its input and output types and its global function. */
@@ -85,7 +97,9 @@ export function bindingDeclaration(b: Binding): string {
     b.description,
     `Scope: ${b.scope ?? 'any authenticated caller'}.${b.writes ? ' Writes (recorded, not performed, in plan mode).' : ''}`,
     ...(b.examples ?? []).map((e) => `@example\n${e}`),
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
   return [
     `type ${base}Input = ${typeOf(input)};`,
     `type ${base}Output = ${typeOf(output)};`,

@@ -20,14 +20,19 @@ export class AuditLog {
   }
 
   /** Rows waiting to be written, and batches that failed to write (for the metrics endpoint). */
-  get pending(): number { return this.queue.length; }
+  get pending(): number {
+    return this.queue.length;
+  }
   failedBatches = 0;
 
   record(row: ExecutionRecord, at: Date): void {
     this.queue.push({ ...row, id: newId('exe'), createdAt: at, wallMs: Math.round(row.wallMs), cpuMs: Math.round(row.cpuMs) });
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => { this.scheduled = false; void this.flush(); });
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.flush();
+      });
     }
   }
 
@@ -40,8 +45,20 @@ export class AuditLog {
   private async writeQueued(): Promise<void> {
     while (this.queue.length) {
       const batch = this.queue.splice(0, MAX_BATCH).map((r) => ({
-        id: r.id, org_id: r.orgId, user_id: r.userId, client_id: r.clientId, via: r.via, mode: r.mode, script_sha256: r.scriptSha256,
-        ok: r.ok, error_type: r.errorType, error_code: r.errorCode, wall_ms: r.wallMs, cpu_ms: r.cpuMs, host_calls: r.hostCalls, created_at: r.createdAt,
+        id: r.id,
+        org_id: r.orgId,
+        user_id: r.userId,
+        client_id: r.clientId,
+        via: r.via,
+        mode: r.mode,
+        script_sha256: r.scriptSha256,
+        ok: r.ok,
+        error_type: r.errorType,
+        error_code: r.errorCode,
+        wall_ms: r.wallMs,
+        cpu_ms: r.cpuMs,
+        host_calls: r.hostCalls,
+        created_at: r.createdAt,
       }));
       try {
         await this.sql`insert into executions ${this.sql(batch)}`;

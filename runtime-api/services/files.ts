@@ -29,8 +29,17 @@ export async function createFileFromBytes(deps: Deps, input: { name: string; med
       const now = deps.clock.now();
       await assertQuota(tx, orgId, deps.config.quotaBytes, now, data.length);
       return insertFile(tx, {
-        id: newId('fil'), orgId, name: input.name, mediaType: input.mediaType, byteLength: data.length, sha256, crc32: crc32Hex(data), blobKey,
-        createdBy: deps.caller.userId, createdAt: now, updatedAt: now,
+        id: newId('fil'),
+        orgId,
+        name: input.name,
+        mediaType: input.mediaType,
+        byteLength: data.length,
+        sha256,
+        crc32: crc32Hex(data),
+        blobKey,
+        createdBy: deps.caller.userId,
+        createdAt: now,
+        updatedAt: now,
       });
     });
   } catch (err) {
@@ -41,7 +50,11 @@ export async function createFileFromBytes(deps: Deps, input: { name: string; med
 
 /** A whole small file for files_read_text / files_read_bytes: not_found, the size cap (naming the download route). */
 /** A whole small file in memory (files_read_text, files_read_bytes); stops early once `signal` fires (the execution ended). */
-export async function readSmallFile(deps: Pick<Deps, 'sql' | 'blobs' | 'caller' | 'config'> & { signal?: AbortSignal }, fileId: string, binding: string): Promise<{ file: FileRow; bytes: Buffer }> {
+export async function readSmallFile(
+  deps: Pick<Deps, 'sql' | 'blobs' | 'caller' | 'config'> & { signal?: AbortSignal },
+  fileId: string,
+  binding: string,
+): Promise<{ file: FileRow; bytes: Buffer }> {
   const { config } = deps;
   const file = await findFile(deps.sql, deps.caller.membership!.orgId, fileId);
   if (!file) throw fileNotFound(fileId);

@@ -4,9 +4,17 @@
 // slot). A waiting task whose caller gave up (its execution ended) leaves the queue.
 import { ServiceError } from '../errors.ts';
 
-export interface WorkOwner { org: string; person: string }
+export interface WorkOwner {
+  org: string;
+  person: string;
+}
 
-interface Waiting { owner: WorkOwner; start: () => void; signal?: AbortSignal; onAbort?: () => void }
+interface Waiting {
+  owner: WorkOwner;
+  start: () => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
 
 export function fairWorkGate(slots: number) {
   let running = 0;
@@ -29,9 +37,11 @@ export function fairWorkGate(slots: number) {
   const give = (owner: WorkOwner) => {
     running--;
     const o = busyOrgs.get(owner.org)! - 1;
-    if (o) busyOrgs.set(owner.org, o); else busyOrgs.delete(owner.org);
+    if (o) busyOrgs.set(owner.org, o);
+    else busyOrgs.delete(owner.org);
     const p = busyPeople.get(owner.person)! - 1;
-    if (p) busyPeople.set(owner.person, p); else busyPeople.delete(owner.person);
+    if (p) busyPeople.set(owner.person, p);
+    else busyPeople.delete(owner.person);
     if (!o && !queues.has(owner.org)) lastTurn.delete(owner.org);
   };
   const pump = () => {
@@ -71,7 +81,8 @@ export function fairWorkGate(slots: number) {
             signal.addEventListener('abort', w.onAbort, { once: true });
           }
           const queue = queues.get(owner.org);
-          if (queue) queue.push(w); else queues.set(owner.org, [w]);
+          if (queue) queue.push(w);
+          else queues.set(owner.org, [w]);
           pump();
         });
       }

@@ -10,7 +10,13 @@ import type { Role } from '../identity/scopes.ts';
 import { findMembership, findOrganization } from '../store/organizations.ts';
 import { findMemberByEmail, findMemberByUser, insertMember, lockOrganization } from '../store/members.ts';
 import {
-  expireLapsed, findInvitation, findPendingFor, insertInvitation, refreshInvitation, settleInvitation, type InvitationRow,
+  expireLapsed,
+  findInvitation,
+  findPendingFor,
+  insertInvitation,
+  refreshInvitation,
+  settleInvitation,
+  type InvitationRow,
 } from '../store/invitations.ts';
 import { findUserById } from '../store/users.ts';
 import { memberView, type MemberView } from './membership.ts';
@@ -33,15 +39,23 @@ export interface InvitationView {
 
 export function invitationView(i: InvitationRow): InvitationView {
   return {
-    id: i.id, organizationId: i.orgId, email: i.email, role: i.role, status: i.status, inviterId: i.inviterId,
-    expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString(),
+    id: i.id,
+    organizationId: i.orgId,
+    email: i.email,
+    role: i.role,
+    status: i.status,
+    inviterId: i.inviterId,
+    expiresAt: i.expiresAt.toISOString(),
+    createdAt: i.createdAt.toISOString(),
   };
 }
 
 export function invitationMail(locale: Locale, v: { orgName: string; inviter: string; role: Role; link: string }) {
   const subject = INVITATION_MAIL.subject(v.orgName)[locale];
   const lead = INVITATION_MAIL.lead(v.inviter, v.orgName, v.role)[locale];
-  const button = INVITATION_MAIL.button[locale], open = INVITATION_MAIL.open[locale], note = INVITATION_MAIL.note[locale];
+  const button = INVITATION_MAIL.button[locale],
+    open = INVITATION_MAIL.open[locale],
+    note = INVITATION_MAIL.note[locale];
   return { subject, text: `${lead}\n\n${open}\n${v.link}\n\n${note}\n`, html: mailHtml(locale, { lead, button, link: v.link, note }) };
 }
 
@@ -77,7 +91,16 @@ export async function inviteMember(
     } else if (pending) {
       invitation = await refreshInvitation(tx, pending.id, { role: input.role, locale: caller.locale, inviterId: caller.userId, now, expiresAt });
     } else {
-      invitation = await insertInvitation(tx, { id: newId('inv'), orgId, email, role: input.role, inviterId: caller.userId, locale: caller.locale, now, expiresAt });
+      invitation = await insertInvitation(tx, {
+        id: newId('inv'),
+        orgId,
+        email,
+        role: input.role,
+        inviterId: caller.userId,
+        locale: caller.locale,
+        now,
+        expiresAt,
+      });
     }
     const mail = invitationMail(caller.locale, {
       orgName: org.name,
@@ -106,7 +129,12 @@ async function ownInvitation(sql: Sql, now: Date, caller: Caller, invitationId: 
 }
 
 /** Accept: the invitation becomes `accepted` and the caller a member with its role, in one transaction. */
-export async function acceptInvitation(sql: Sql, clock: { now(): Date }, caller: Caller, invitationId: string): Promise<{ invitation: InvitationRow; member: MemberView }> {
+export async function acceptInvitation(
+  sql: Sql,
+  clock: { now(): Date },
+  caller: Caller,
+  invitationId: string,
+): Promise<{ invitation: InvitationRow; member: MemberView }> {
   const now = clock.now();
   await ownInvitation(sql, now, caller, invitationId);
   return sql.begin(async (txx) => {
@@ -139,7 +167,11 @@ export async function callerForInvitation(sql: Sql, caller: Caller, invitationId
 }
 
 /** What the page an invitation mail links to shows: a pending, unexpired invitation and its organization, else null. */
-export async function invitationToShow(sql: Sql, clock: { now(): Date }, invitationId: string): Promise<{ id: string; orgName: string; role: Role; email: string } | null> {
+export async function invitationToShow(
+  sql: Sql,
+  clock: { now(): Date },
+  invitationId: string,
+): Promise<{ id: string; orgName: string; role: Role; email: string } | null> {
   const inv = await findInvitation(sql, invitationId);
   const live = inv && inv.status === 'pending' && inv.expiresAt.getTime() > clock.now().getTime();
   const org = live ? await findOrganization(sql, inv.orgId) : null;

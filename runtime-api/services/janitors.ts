@@ -77,7 +77,10 @@ export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ 
  * Delete staging data of reservations that are no longer open, objects no file or reservation points at, and
  * temporaries of writes whose process died (the last two only once older than the grace period).
  */
-export async function deleteOrphanBlobs(deps: JanitorDeps, options: { graceMs?: number } = {}): Promise<JanitorResult<{ uploads: number; objects: number; temporaries: number }>> {
+export async function deleteOrphanBlobs(
+  deps: JanitorDeps,
+  options: { graceMs?: number } = {},
+): Promise<JanitorResult<{ uploads: number; objects: number; temporaries: number }>> {
   const graceMs = options.graceMs ?? ORPHAN_GRACE_MS;
   return exclusively(deps, LOCK_KEYS.deleteOrphanBlobs, async () => {
     let uploads = 0;
@@ -110,7 +113,11 @@ export async function deleteOrphanBlobs(deps: JanitorDeps, options: { graceMs?: 
 
 /** Run every janitor once, in order; one failing does not stop the others. */
 export async function runJanitors(deps: JanitorDeps): Promise<void> {
-  for (const [name, fn] of [['expireUploads', expireUploads], ['purgeExpiredTrash', purgeExpiredTrash], ['deleteOrphanBlobs', deleteOrphanBlobs]] as const) {
+  for (const [name, fn] of [
+    ['expireUploads', expireUploads],
+    ['purgeExpiredTrash', purgeExpiredTrash],
+    ['deleteOrphanBlobs', deleteOrphanBlobs],
+  ] as const) {
     try {
       const result = await fn(deps);
       if (result && Object.values(result).some((n) => n > 0)) deps.logger?.info(`janitor ${name}`, result);
@@ -126,7 +133,9 @@ export function startJanitors(deps: JanitorDeps, intervalMs: number): () => Prom
   let stopped = false;
   const tick = () => {
     if (running || stopped) return;
-    running = runJanitors(deps).finally(() => { running = null; });
+    running = runJanitors(deps).finally(() => {
+      running = null;
+    });
   };
   const first = setTimeout(tick, Math.min(intervalMs, 30_000));
   const timer = setInterval(tick, intervalMs);

@@ -8,7 +8,14 @@ import { isAdminRole, type Role } from '../identity/scopes.ts';
 import { adminRequired, membershipRequired, organizationNotFound } from '../identity/messages.ts';
 import { requireAdmin } from '../identity/organization-caller.ts';
 import {
-  countOwners, deleteMember, findMemberByEmail, findMemberById, findMemberByUser, lockOrganization, updateMemberRole, type MemberRow,
+  countOwners,
+  deleteMember,
+  findMemberByEmail,
+  findMemberById,
+  findMemberByUser,
+  lockOrganization,
+  updateMemberRole,
+  type MemberRow,
 } from '../store/members.ts';
 import { lastOwner, memberNotFound, ownerRequired } from './organization-messages.ts';
 
@@ -63,5 +70,14 @@ export async function removeMember(sql: Sql, caller: Caller, memberIdOrEmail: st
 export type MemberView = v.InferOutput<typeof MemberSchema>;
 
 export function memberView(m: MemberRow): MemberView {
-  return { id: m.id, organizationId: m.orgId, userId: m.userId, email: m.email, name: m.name, image: m.image, role: m.role, createdAt: m.createdAt.toISOString() };
+  return {
+    id: m.id,
+    organizationId: m.orgId,
+    userId: m.userId,
+    email: m.email,
+    name: m.name,
+    image: m.image,
+    role: m.role,
+    createdAt: m.createdAt.toISOString(),
+  };
 }

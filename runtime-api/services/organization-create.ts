@@ -12,7 +12,10 @@ import { organizationLimitReached, organizationsTooFast } from './organization-m
 
 const HOUR_MS = 3600_000;
 
-export async function createOrganizationFor(deps: { sql: Sql; clock: Clock; config: RuntimeConfig }, input: Omit<NewOrganization, 'createdAt'>): Promise<OrganizationRow> {
+export async function createOrganizationFor(
+  deps: { sql: Sql; clock: Clock; config: RuntimeConfig },
+  input: Omit<NewOrganization, 'createdAt'>,
+): Promise<OrganizationRow> {
   const { perHour, perPerson } = deps.config.organizationCreation;
   return inTransaction(deps.sql, async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtextextended(${`organization_create:${input.ownerId}`}, 0))`;

@@ -4,9 +4,7 @@
 import type { Sql } from 'postgres';
 import type { BlobStore } from '../blobs/port.ts';
 import type { InvokeDeps } from '../invoke.ts';
-import {
-  deleteFileRow, deleteFileRows, expiredTrash, findFile, inTransaction, isOuterTransaction, setFileState, type FileRow,
-} from '../store/files.ts';
+import { deleteFileRow, deleteFileRows, expiredTrash, findFile, inTransaction, isOuterTransaction, setFileState, type FileRow } from '../store/files.ts';
 import { fileNotFound, fileNotTrashed, restoreExpired } from './files-messages.ts';
 
 export type TrashDeps = Pick<InvokeDeps, 'sql' | 'blobs' | 'clock' | 'config'>;
@@ -76,11 +74,18 @@ export async function purgeTrash(deps: TrashDeps, now: Date, batch = 500): Promi
   for (;;) {
     const rows = await inTransaction(deps.sql, async (tx) => {
       const expired = await expiredTrash(tx, cutoff, batch); // locked (skip locked): a concurrent purge takes others
-      await deleteFileRows(tx, expired.map((r) => r.id));
+      await deleteFileRows(
+        tx,
+        expired.map((r) => r.id),
+      );
       return expired;
     });
     purged += rows.length;
-    await deleteBlobsAfterCommit(deps.sql, deps.blobs, rows.map((r) => r.blobKey)); // failures: the orphan janitor retries
+    await deleteBlobsAfterCommit(
+      deps.sql,
+      deps.blobs,
+      rows.map((r) => r.blobKey),
+    ); // failures: the orphan janitor retries
     if (rows.length < batch) return purged;
   }
 }

@@ -7,12 +7,17 @@ import type { InvokeDeps } from '../invoke.ts';
 import { ServiceError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { inTransaction, insertFile, isOuterTransaction, type FileRow } from '../store/files.ts';
-import {
-  findUpload, forgetDifferentPart, insertUpload, listParts, recordPart, transitionUpload, type PartRow, type UploadRow,
-} from '../store/uploads.ts';
+import { findUpload, forgetDifferentPart, insertUpload, listParts, recordPart, transitionUpload, type PartRow, type UploadRow } from '../store/uploads.ts';
 import { assertQuota } from './quota.ts';
 import {
-  openUploadNotFound, partContended, partOutOfRange, uploadCompletedConcurrently, uploadExpired, uploadIncomplete, uploadMoved, uploadNotFound,
+  openUploadNotFound,
+  partContended,
+  partOutOfRange,
+  uploadCompletedConcurrently,
+  uploadExpired,
+  uploadIncomplete,
+  uploadMoved,
+  uploadNotFound,
   uploadNotOpen,
 } from './files-messages.ts';
 
@@ -87,7 +92,10 @@ export async function partTarget(deps: UploadDeps, orgId: string, uploadId: stri
 }
 
 /** A part's checksums as the manifest records them (hex). */
-export interface PartSums { crc32: string; sha256: string | null }
+export interface PartSums {
+  crc32: string;
+  sha256: string | null;
+}
 
 /**
  * Store a verified part durably and record it in the manifest. The reservation row is share-locked and the part's
@@ -99,8 +107,14 @@ export interface PartSums { crc32: string; sha256: string | null }
  * and that committed, before the write. If the process dies (or the write fails) half-way, the part is then
  * missing rather than part old, part new. An identical copy (a retried send) stays recorded throughout.
  */
-export async function storePart(deps: UploadDeps, orgId: string, uploadId: string, partNumber: number, data: Buffer,
-  checksums: PartSums | Promise<PartSums>): Promise<PartRow> {
+export async function storePart(
+  deps: UploadDeps,
+  orgId: string,
+  uploadId: string,
+  partNumber: number,
+  data: Buffer,
+  checksums: PartSums | Promise<PartSums>,
+): Promise<PartRow> {
   // The checksums may still be computing (or fail verification) while the transaction opens: awaited before
   // anything is recorded or written. Marked handled now; a rejection surfaces where it is awaited.
   const pending = Promise.resolve(checksums);
@@ -158,7 +172,9 @@ export async function uploadStatus(deps: UploadDeps, orgId: string, uploadId: st
 /** Assemble the bytes and turn a `completing` reservation into an active file. Also used to recover stuck ones. */
 export async function finishCompletion(deps: UploadDeps, upload: UploadRow, received: readonly PartRow[]): Promise<FileRow> {
   try {
-    await deps.blobs.finalize(upload.id, { partCount: upload.partCount, partSize: upload.partSize, byteLength: upload.byteLength }, upload.blobKey, { contentType: upload.mediaType });
+    await deps.blobs.finalize(upload.id, { partCount: upload.partCount, partSize: upload.partSize, byteLength: upload.byteLength }, upload.blobKey, {
+      contentType: upload.mediaType,
+    });
   } catch (err) {
     // Parts are still there (or the rename is retried idempotently): the reservation accepts a new attempt.
     await transitionUpload(deps.sql, upload.id, ['completing'], 'open', deps.clock.now()).catch(() => {});
@@ -179,7 +195,9 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
       // full read, and hashing every part costs more CPU than the rest of the upload path (bench/transfers.ts).
       sha256: upload.partCount === 1 && received.length === 1 ? received[0].sha256 : null,
       // The parts' CRC-32s combine into the whole content's, so every upload has a checksum to verify downloads by.
-      crc32: received.every((p) => p.crc32) ? combineHexCrcs([...received].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ crc32: p.crc32!, byteLength: p.byteLength }))) : null,
+      crc32: received.every((p) => p.crc32)
+        ? combineHexCrcs([...received].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ crc32: p.crc32!, byteLength: p.byteLength })))
+        : null,
       blobKey: upload.blobKey,
       createdBy: upload.createdBy,
       createdAt: now,

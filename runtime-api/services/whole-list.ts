@@ -11,7 +11,7 @@ export async function invokeWholeList(binding: Binding, input: Record<string, un
   const items: unknown[] = [];
   let cursor: string | null = null;
   do {
-    const page = await invoke(binding, { ...input, cursor }, caller, deps) as Page<unknown>;
+    const page = (await invoke(binding, { ...input, cursor }, caller, deps)) as Page<unknown>;
     items.push(...page.items);
     // A page that hands back its own cursor would never end: a bug in the binding, not a long list.
     if (page.nextCursor !== null && (page.nextCursor === cursor || page.items.length === 0)) {

@@ -18,7 +18,10 @@ export interface ApiKeyRow {
 const COLUMNS = (sql: Sql) => sql`k.id, k.org_id as "orgId", k.created_by as "createdBy", u.email::text as "createdByEmail", k.name,
   k.scopes, k.created_at as "createdAt", k.expires_at as "expiresAt", k.revoked_at as "revokedAt", k.last_used_at as "lastUsedAt"`;
 
-export async function insertApiKey(sql: Sql, row: { id: string; orgId: string; createdBy: string; name: string; scopes: readonly string[]; secretHash: string; now: Date; expiresAt: Date }): Promise<ApiKeyRow> {
+export async function insertApiKey(
+  sql: Sql,
+  row: { id: string; orgId: string; createdBy: string; name: string; scopes: readonly string[]; secretHash: string; now: Date; expiresAt: Date },
+): Promise<ApiKeyRow> {
   await sql`insert into api_keys (id, org_id, created_by, name, scopes, secret_hash, created_at, expires_at)
     values (${row.id}, ${row.orgId}, ${row.createdBy}, ${row.name}, ${sql.array([...row.scopes])}, ${row.secretHash}, ${row.now}, ${row.expiresAt})`;
   return (await findApiKey(sql, row.orgId, row.id))!;
@@ -43,7 +46,11 @@ export async function revokeApiKey(sql: Sql, orgId: string, id: string, now: Dat
 }
 
 /** The live key with this secret hash, its use recorded; null when unknown, revoked or expired. */
-export async function useApiKey(sql: Sql, secretHash: string, now: Date): Promise<{ id: string; orgId: string; createdBy: string; scopes: string[]; createdAt: Date; expiresAt: Date } | null> {
+export async function useApiKey(
+  sql: Sql,
+  secretHash: string,
+  now: Date,
+): Promise<{ id: string; orgId: string; createdBy: string; scopes: string[]; createdAt: Date; expiresAt: Date } | null> {
   const [row] = await sql<{ id: string; orgId: string; createdBy: string; scopes: string[]; createdAt: Date; expiresAt: Date }[]>`
     update api_keys set last_used_at = ${now}
     where secret_hash = ${secretHash} and revoked_at is null and expires_at > ${now}

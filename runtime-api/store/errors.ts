@@ -1,7 +1,11 @@
 // SQLSTATE → ServiceError, at the store boundary and nowhere else.
 import { ServiceError, conflict, l10n } from '../errors.ts';
 
-interface PgError { code?: unknown; severity?: unknown; constraint_name?: unknown }
+interface PgError {
+  code?: unknown;
+  severity?: unknown;
+  constraint_name?: unknown;
+}
 
 function isPgError(err: unknown): err is PgError {
   return typeof err === 'object' && err !== null && 'severity' in err && typeof (err as PgError).code === 'string';
@@ -22,19 +26,27 @@ export function fromDatabaseError(err: unknown): ServiceError | null {
   // number out of range): the caller can fix them.
   if (code === '22021' || code === '22P05' || code === '22P02' || code === '22003' || code === '22001' || code === '22007' || code === '22008') {
     return new ServiceError('invalid_input', {
-      resolution: l10n('A value cannot be stored as given (for example it contains a NUL character or is out of range); remove such characters or use a smaller value.',
-        'Um valor não pode ser gravado como foi enviado (por exemplo, contém um caractere NUL ou está fora do intervalo); remova esses caracteres ou use um valor menor.'),
+      resolution: l10n(
+        'A value cannot be stored as given (for example it contains a NUL character or is out of range); remove such characters or use a smaller value.',
+        'Um valor não pode ser gravado como foi enviado (por exemplo, contém um caractere NUL ou está fora do intervalo); remova esses caracteres ou use um valor menor.',
+      ),
       cause: err,
     });
   }
   // 23505 unique violation, 40001 serialization failure, 40P01 deadlock, 55P03 lock not available
   if (code === '23505') {
-    return conflict(l10n('Something with the same unique name or key already exists.', 'Já existe algo com o mesmo nome ou chave única.'),
-      l10n('Read the current state, then use another name or change the existing one.', 'Leia o estado atual e use outro nome ou altere o existente.'), { cause: err });
+    return conflict(
+      l10n('Something with the same unique name or key already exists.', 'Já existe algo com o mesmo nome ou chave única.'),
+      l10n('Read the current state, then use another name or change the existing one.', 'Leia o estado atual e use outro nome ou altere o existente.'),
+      { cause: err },
+    );
   }
   if (code === '40001' || code === '40P01' || code === '55P03') {
-    return conflict(l10n('Another request changed the same data at the same moment.', 'Outra requisição alterou os mesmos dados no mesmo momento.'),
-      l10n('Retry the request; it was not applied.', 'Tente a requisição de novo; ela não foi aplicada.'), { cause: err });
+    return conflict(
+      l10n('Another request changed the same data at the same moment.', 'Outra requisição alterou os mesmos dados no mesmo momento.'),
+      l10n('Retry the request; it was not applied.', 'Tente a requisição de novo; ela não foi aplicada.'),
+      { cause: err },
+    );
   }
   return new ServiceError('database_failure', { cause: err });
 }

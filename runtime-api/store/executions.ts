@@ -16,7 +16,10 @@ export interface ExecutionRecord {
   hostCalls: number;
 }
 
-export interface ExecutionRow extends ExecutionRecord { id: string; createdAt: Date }
+export interface ExecutionRow extends ExecutionRecord {
+  id: string;
+  createdAt: Date;
+}
 
 /** Newest first; keyset pagination on (created_at, id). */
 export async function listExecutions(sql: Sql, orgId: string, limit: number, before?: { createdAt: Date; id: string }): Promise<ExecutionRow[]> {

@@ -68,7 +68,13 @@ export async function insertFile(sql: Sql, row: Omit<FileRow, 'state' | 'trashed
   return out;
 }
 
-export async function updateFileMeta(sql: Sql, orgId: string, fileId: string, patch: { name?: string; mediaType?: string }, now: Date): Promise<FileRow | null> {
+export async function updateFileMeta(
+  sql: Sql,
+  orgId: string,
+  fileId: string,
+  patch: { name?: string; mediaType?: string },
+  now: Date,
+): Promise<FileRow | null> {
   const [row] = await sql<FileRow[]>`update files set
       name = coalesce(${patch.name ?? null}, name),
       media_type = coalesce(${patch.mediaType ?? null}, media_type),
@@ -78,7 +84,13 @@ export async function updateFileMeta(sql: Sql, orgId: string, fileId: string, pa
   return row ?? null;
 }
 
-export async function replaceContent(sql: Sql, orgId: string, fileId: string, c: { blobKey: string; byteLength: number; sha256: string | null; crc32: string | null; name?: string; mediaType?: string }, now: Date): Promise<FileRow | null> {
+export async function replaceContent(
+  sql: Sql,
+  orgId: string,
+  fileId: string,
+  c: { blobKey: string; byteLength: number; sha256: string | null; crc32: string | null; name?: string; mediaType?: string },
+  now: Date,
+): Promise<FileRow | null> {
   const [row] = await sql<FileRow[]>`update files set
       blob_key = ${c.blobKey}, byte_length = ${c.byteLength}, sha256 = ${c.sha256}, crc32 = ${c.crc32},
       name = coalesce(${c.name ?? null}, name), media_type = coalesce(${c.mediaType ?? null}, media_type),

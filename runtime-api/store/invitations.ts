@@ -44,7 +44,10 @@ export async function findPendingFor(tx: Sql, orgId: string, email: string, now:
   return row ?? null;
 }
 
-export async function insertInvitation(tx: Sql, row: { id: string; orgId: string; email: string; role: Role; inviterId: string; locale: Locale; now: Date; expiresAt: Date }): Promise<InvitationRow> {
+export async function insertInvitation(
+  tx: Sql,
+  row: { id: string; orgId: string; email: string; role: Role; inviterId: string; locale: Locale; now: Date; expiresAt: Date },
+): Promise<InvitationRow> {
   const [inv] = await tx<InvitationRow[]>`insert into invitations (id, org_id, email, role, status, inviter_id, locale, created_at, expires_at, updated_at)
     values (${row.id}, ${row.orgId}, ${row.email}, ${row.role}, 'pending', ${row.inviterId}, ${row.locale}, ${row.now}, ${row.expiresAt}, ${row.now})
     returning ${RETURNING(tx)}`;
@@ -52,7 +55,11 @@ export async function insertInvitation(tx: Sql, row: { id: string; orgId: string
 }
 
 /** Resend: refresh the expiry (and role, locale) of a pending invitation. */
-export async function refreshInvitation(tx: Sql, id: string, patch: { role: Role; locale: Locale; inviterId: string; now: Date; expiresAt: Date }): Promise<InvitationRow> {
+export async function refreshInvitation(
+  tx: Sql,
+  id: string,
+  patch: { role: Role; locale: Locale; inviterId: string; now: Date; expiresAt: Date },
+): Promise<InvitationRow> {
   const [inv] = await tx<InvitationRow[]>`update invitations set role = ${patch.role}, locale = ${patch.locale}, inviter_id = ${patch.inviterId},
     expires_at = ${patch.expiresAt}, updated_at = ${patch.now}
     where id = ${id} returning ${RETURNING(tx)}`;
@@ -63,7 +70,13 @@ export async function refreshInvitation(tx: Sql, id: string, patch: { role: Role
  * Move a pending, unexpired invitation to `status`. `orgId` (when given) must match: an id from another
  * organization finds nothing. Returns null when nothing matched.
  */
-export async function settleInvitation(tx: Sql, id: string, status: Exclude<InvitationStatus, 'pending' | 'expired'>, now: Date, orgId?: string): Promise<InvitationRow | null> {
+export async function settleInvitation(
+  tx: Sql,
+  id: string,
+  status: Exclude<InvitationStatus, 'pending' | 'expired'>,
+  now: Date,
+  orgId?: string,
+): Promise<InvitationRow | null> {
   const [inv] = await tx<InvitationRow[]>`update invitations set status = ${status}, updated_at = ${now}
     where id = ${id} and status = 'pending' and expires_at > ${now} ${orgId ? tx`and org_id = ${orgId}` : tx``}
     returning ${RETURNING(tx)}`;

@@ -3,9 +3,16 @@
 import type { Sql } from 'postgres';
 import type { Locale } from '../errors.ts';
 
-export interface MagicLinkRow { email: string; locale: Locale; returnTo: string }
+export interface MagicLinkRow {
+  email: string;
+  locale: Locale;
+  returnTo: string;
+}
 
-export async function insertMagicLink(sql: Sql, row: { tokenHash: string; email: string; locale: Locale; returnTo: string; now: Date; expiresAt: Date }): Promise<void> {
+export async function insertMagicLink(
+  sql: Sql,
+  row: { tokenHash: string; email: string; locale: Locale; returnTo: string; now: Date; expiresAt: Date },
+): Promise<void> {
   await sql`insert into magic_links (token_hash, email, locale, return_to, created_at, expires_at)
     values (${row.tokenHash}, ${row.email}, ${row.locale}, ${row.returnTo}, ${row.now}, ${row.expiresAt})`;
 }

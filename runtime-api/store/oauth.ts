@@ -106,7 +106,10 @@ export async function consumeCode(sql: Sql, codeHash: string, now: Date): Promis
   return rows.length === 1;
 }
 
-export async function insertRefreshToken(sql: Sql, row: { tokenHash: string; grantId: string; parentHash: string | null; createdAt: Date; expiresAt: Date }): Promise<void> {
+export async function insertRefreshToken(
+  sql: Sql,
+  row: { tokenHash: string; grantId: string; parentHash: string | null; createdAt: Date; expiresAt: Date },
+): Promise<void> {
   await sql`insert into oauth_refresh_tokens (token_hash, grant_id, parent_hash, created_at, expires_at)
     values (${row.tokenHash}, ${row.grantId}, ${row.parentHash}, ${row.createdAt}, ${row.expiresAt})`;
 }

@@ -3,9 +3,24 @@ import type { Sql } from 'postgres';
 import { newId } from '../ids.ts';
 import type { Role } from '../identity/scopes.ts';
 
-export interface OrganizationRow { id: string; name: string; slug: string; metadata: Record<string, unknown>; createdAt: Date }
-export interface MembershipRow { memberId: string; orgId: string; userId: string; role: Role }
-export interface McpAccessRow { orgId: string; state: 'testing' | 'active' | 'revoked'; maxScopes: string[] }
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+}
+export interface MembershipRow {
+  memberId: string;
+  orgId: string;
+  userId: string;
+  role: Role;
+}
+export interface McpAccessRow {
+  orgId: string;
+  state: 'testing' | 'active' | 'revoked';
+  maxScopes: string[];
+}
 
 export async function findOrganization(sql: Sql, id: string): Promise<OrganizationRow | null> {
   const [row] = await sql<OrganizationRow[]>`select id, name, slug, metadata, created_at as "createdAt" from organizations where id = ${id}`;
@@ -17,7 +32,13 @@ export async function findOrganizationBySlug(sql: Sql, slug: string): Promise<Or
   return row ?? null;
 }
 
-export interface NewOrganization { name: string; slug: string; ownerId: string; metadata?: Record<string, unknown>; createdAt?: Date }
+export interface NewOrganization {
+  name: string;
+  slug: string;
+  ownerId: string;
+  metadata?: Record<string, unknown>;
+  createdAt?: Date;
+}
 
 /** Create an organization with `ownerId` as its owner (and creator), in one transaction. A taken slug raises 23505 (→ conflict). */
 export async function createOrganization(sql: Sql, input: NewOrganization): Promise<OrganizationRow> {
@@ -69,7 +90,11 @@ export async function mcpAccess(sql: Sql, orgId: string): Promise<McpAccessRow> 
 
 /** A token's subject in one query: the user, its membership of `orgId` (or null), and the org's MCP access record
  * (null until the first check creates it). Null when the user no longer exists. */
-export async function tokenSubject(sql: Sql, userId: string, orgId: string): Promise<{
+export async function tokenSubject(
+  sql: Sql,
+  userId: string,
+  orgId: string,
+): Promise<{
   user: { id: string; email: string };
   membership: MembershipRow | null;
   mcp: McpAccessRow | null;

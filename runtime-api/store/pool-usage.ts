@@ -11,7 +11,12 @@ export interface PoolUsage {
   waiting: number;
 }
 
-interface Counts { max: number; holding: number; waitingHolders: number; plain: number }
+interface Counts {
+  max: number;
+  holding: number;
+  waitingHolders: number;
+  plain: number;
+}
 
 const usage = new WeakMap<object, Counts>();
 
@@ -33,7 +38,9 @@ function countWhenSent(c: Counts, result: unknown): unknown {
   q.handle = function (this: typeof q) {
     if (!this.executed) {
       c.plain++;
-      const done = () => { c.plain--; };
+      const done = () => {
+        c.plain--;
+      };
       // The plain Promise.then (its species is Promise): observes the settlement without sending anything.
       Promise.prototype.then.call(this, done, done);
     }
@@ -47,7 +54,13 @@ function holder(c: Counts) {
   let state: 'waiting' | 'holding' | 'done' = 'waiting';
   c.waitingHolders++;
   return {
-    acquired() { if (state === 'waiting') { c.waitingHolders--; c.holding++; state = 'holding'; } },
+    acquired() {
+      if (state === 'waiting') {
+        c.waitingHolders--;
+        c.holding++;
+        state = 'holding';
+      }
+    },
     ended() {
       if (state === 'waiting') c.waitingHolders--;
       else if (state === 'holding') c.holding--;
@@ -62,7 +75,10 @@ export function trackPoolUsage(sql: Sql, max: number): Sql {
     const h = holder(c);
     const fn = args.at(-1) as (tx: unknown) => unknown;
     // The callback runs once the transaction's BEGIN has a connection; the promise settles after COMMIT/ROLLBACK.
-    args[args.length - 1] = (tx: unknown) => { h.acquired(); return fn(tx); };
+    args[args.length - 1] = (tx: unknown) => {
+      h.acquired();
+      return fn(tx);
+    };
     const p = (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args);
     p.then(h.ended, h.ended);
     return p;
@@ -78,7 +94,10 @@ export function trackPoolUsage(sql: Sql, max: number): Sql {
     }
     h.acquired();
     const release = reserved.release;
-    reserved.release = () => { h.ended(); release(); };
+    reserved.release = () => {
+      h.ended();
+      release();
+    };
     return reserved;
   };
   const wrapped = new Proxy(sql, {

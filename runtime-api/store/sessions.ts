@@ -22,7 +22,10 @@ export interface ResolvedSessionRow extends SessionRow {
   memberRole: Role | null;
 }
 
-export async function insertSession(sql: Sql, row: { id: string; tokenHash: string; userId: string; activeOrgId: string | null; now: Date; expiresAt: Date }): Promise<SessionRow> {
+export async function insertSession(
+  sql: Sql,
+  row: { id: string; tokenHash: string; userId: string; activeOrgId: string | null; now: Date; expiresAt: Date },
+): Promise<SessionRow> {
   const [session] = await sql<SessionRow[]>`insert into sessions (id, token_hash, user_id, active_org_id, created_at, expires_at, last_used_at)
     values (${row.id}, ${row.tokenHash}, ${row.userId}, ${row.activeOrgId}, ${row.now}, ${row.expiresAt}, ${row.now})
     returning id, user_id as "userId", active_org_id as "activeOrgId", created_at as "createdAt",

@@ -14,19 +14,22 @@ export interface ConnectOptions {
 /** The handle, its pool's use counted (store/pool-usage.ts) for the metrics. */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
   const max = options.max ?? 10;
-  return trackPoolUsage(postgres(url, {
-    max,
-    idle_timeout: 30,
-    connect_timeout: 10,
-    onnotice: () => {},
-    connection: { application_name: options.applicationName ?? 'siglata' },
-    types: {
-      bigint: {
-        to: 20,
-        from: [20],
-        serialize: (x: number | bigint) => String(x),
-        parse: (x: string) => Number(x),
+  return trackPoolUsage(
+    postgres(url, {
+      max,
+      idle_timeout: 30,
+      connect_timeout: 10,
+      onnotice: () => {},
+      connection: { application_name: options.applicationName ?? 'siglata' },
+      types: {
+        bigint: {
+          to: 20,
+          from: [20],
+          serialize: (x: number | bigint) => String(x),
+          parse: (x: string) => Number(x),
+        },
       },
-    },
-  }), max);
+    }),
+    max,
+  );
 }

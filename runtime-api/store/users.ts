@@ -2,7 +2,12 @@
 import type { Sql } from 'postgres';
 import { newId } from '../ids.ts';
 
-export interface UserRow { id: string; email: string; name: string; image: string | null }
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  image: string | null;
+}
 
 export async function findUserById(sql: Sql, id: string): Promise<UserRow | null> {
   const [row] = await sql<UserRow[]>`select id, email::text as email, name, image from users where id = ${id}`;

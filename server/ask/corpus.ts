@@ -39,7 +39,11 @@ const PageFile = v.strictObject({
   jsonld: v.looseObject({
     '@context': v.literal('https://schema.org'),
     '@type': v.string(),
-    url: v.pipe(v.string(), v.url(), v.check((u) => isSiteUrl(u), 'url must be https on siglata.com or www.siglata.com')),
+    url: v.pipe(
+      v.string(),
+      v.url(),
+      v.check((u) => isSiteUrl(u), 'url must be https on siglata.com or www.siglata.com'),
+    ),
     name: v.optional(Text),
     headline: v.optional(Text),
     alternativeHeadline: v.optional(Text),

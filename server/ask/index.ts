@@ -120,11 +120,13 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
   const lexicon = bilingualLexicon(pages, pairs);
   // A word the other language's pages use more than this one's is a word of that language here: it also stands for its
   // translation ("invite" in a Portuguese question for "convite", which the Portuguese pages only quote in code names).
-  const translate = (l: Lang) => (token: string): readonly Related[] => {
-    const other = otherLang(l);
-    const uses = (x: Lang) => subs[x].vocab.words.get(token)?.count ?? 0;
-    return uses(other) > uses(l) ? (lexicon[other].get(stem(token, other)) ?? []) : [];
-  };
+  const translate =
+    (l: Lang) =>
+    (token: string): readonly Related[] => {
+      const other = otherLang(l);
+      const uses = (x: Lang) => subs[x].vocab.words.get(token)?.count ?? 0;
+      return uses(other) > uses(l) ? (lexicon[other].get(stem(token, other)) ?? []) : [];
+    };
   const { surface, adjacent } = surfaceWords(pages);
   const siteNames = new Set(pages.flatMap((p) => tokenize(p.siteName)).filter((t) => !isQueryStopword(t)));
   const isPair = (a: string, b: string) => adjacent.has(`${a} ${b}`);

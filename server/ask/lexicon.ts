@@ -32,7 +32,10 @@ export function bilingualLexicon(pages: readonly Page[], pairs: ReadonlyArray<re
   const names = { en: [] as string[], pt: [] as string[] };
   const id = (lang: Lang, term: string) => {
     let n = ids[lang].get(term);
-    if (n === undefined) { ids[lang].set(term, (n = names[lang].length)); names[lang].push(term); }
+    if (n === undefined) {
+      ids[lang].set(term, (n = names[lang].length));
+      names[lang].push(term);
+    }
     return n;
   };
   const count = { en: [] as number[], pt: [] as number[] };

@@ -6,7 +6,10 @@ import { CIRCUMSTANCE_WORDS } from './stopwords.ts';
 const SHORT_QUESTION = 3;
 
 /** The query's topic words, and those no page of either language knows in any form (not even as a typo or prefix). */
-export interface QueryWords { content: string[]; unknown: string[] }
+export interface QueryWords {
+  content: string[];
+  unknown: string[];
+}
 
 /** A word that tells how or when rather than what: an adverb of manner ("accidentally", "acidentalmente") or of time
  * ("yesterday", "de repente"), or a number ("stuck at 99"). Unknown to the pages, it is no sign of a missing topic. */

@@ -57,7 +57,13 @@ function pairs(tokens: readonly string[], lang: Lang): string[] {
 /** Groups of alternative terms for one language: one per query word (its own term, else the nearest vocabulary
  * words; a word of the other language also as its translation), one per adjacent word pair, and the words and pairs of
  * synonym phrases at a discount. A group scores its best alternative, so an expansion never outweighs the word itself. */
-export function queryGroups(sub: SubIndex, tokens: readonly string[], known: (token: string) => boolean, typing: string | null, translate: (token: string) => readonly Related[]): Group[] {
+export function queryGroups(
+  sub: SubIndex,
+  tokens: readonly string[],
+  known: (token: string) => boolean,
+  typing: string | null,
+  translate: (token: string) => readonly Related[],
+): Group[] {
   const groups: Group[] = [];
   const unknownMass = idf(sub, '');
   const seen = new Set<string>();
@@ -120,4 +126,3 @@ export function bridged(word: string, otherGroups: readonly Group[], other: SubI
   const alts = (there?.alts ?? []).filter((a) => !a.via).map((a) => ({ term: a.term, weight: a.weight * BRIDGE_WEIGHT, via: { sub: other, to: toHere } }));
   return { alts, mass: there?.mass ?? 0 };
 }
-

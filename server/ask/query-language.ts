@@ -37,4 +37,3 @@ export function grammarLang(tokens: readonly string[]): Lang | null {
   if (en > 0 && pt === 0) return 'en';
   return null;
 }
-

@@ -1,7 +1,10 @@
 // Related terms derived from the pages themselves: two terms are related when the pages' sentences use them together
 // far more often than chance (normalized PMI over sentences). A question worded differently from the page that
 // answers it ("take away access" vs "remove member") still shares a related term with it. No hand-made table.
-export interface Related { term: string; strength: number }
+export interface Related {
+  term: string;
+  strength: number;
+}
 
 const MIN_TOGETHER = 2;
 const MIN_NPMI = 0.5;

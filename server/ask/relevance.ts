@@ -17,7 +17,10 @@ export interface RelevanceQuery {
 }
 
 /** One ranked answer: its URLs and each one's page language (`pt-BR`/`en-US`). */
-export interface Ranked { urls: string[]; langs: string[] }
+export interface Ranked {
+  urls: string[];
+  langs: string[];
+}
 
 export interface QueryScore {
   id: string;
@@ -46,7 +49,10 @@ export interface KindReport {
   stated: number;
   langViolations: number;
 }
-export interface RelevanceReport extends KindReport { queries: QueryScore[]; byKind: KindReport[] }
+export interface RelevanceReport extends KindReport {
+  queries: QueryScore[];
+  byKind: KindReport[];
+}
 
 export async function loadQueries(file: string): Promise<RelevanceQuery[]> {
   const json = JSON.parse(await readFile(file, 'utf8')) as { queries: RelevanceQuery[] };
@@ -108,13 +114,21 @@ function summarize(kind: string, queries: readonly RelevanceQuery[], scores: rea
 }
 
 /** Metrics overall and per kind; `rank` answers one query (in process or over HTTP). */
-export async function evaluate(queries: readonly RelevanceQuery[], rank: (q: RelevanceQuery) => Promise<Ranked | string[]> | Ranked | string[], k = 5): Promise<RelevanceReport> {
+export async function evaluate(
+  queries: readonly RelevanceQuery[],
+  rank: (q: RelevanceQuery) => Promise<Ranked | string[]> | Ranked | string[],
+  k = 5,
+): Promise<RelevanceReport> {
   const scores: QueryScore[] = [];
   for (const q of queries) scores.push(scoreQuery(q, await rank(q), k));
   const kinds = [...new Set(queries.map((q) => q.kind))];
   const byKind = kinds.map((kind) => {
     const idx = queries.map((q, i) => (q.kind === kind ? i : -1)).filter((i) => i >= 0);
-    return summarize(kind, idx.map((i) => queries[i]), idx.map((i) => scores[i]));
+    return summarize(
+      kind,
+      idx.map((i) => queries[i]),
+      idx.map((i) => scores[i]),
+    );
   });
   return { ...summarize('all', queries, scores), queries: scores, byKind };
 }

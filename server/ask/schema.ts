@@ -23,33 +23,48 @@ function strict<E extends v.ObjectEntries>(entries: E, what: string) {
   return v.pipe(v.unknown(), notArray, v.strictObject(entries, objectMessage(what)));
 }
 
-export const AskRequestSchema = strict({
-  query: strict({
-    text: v.pipe(
-      v.string('must be a string'),
-      v.minLength(1, 'must not be empty'),
-      textLength,
-      v.check((s) => s.trim().length > 0, 'must contain something besides white space'),
+export const AskRequestSchema = strict(
+  {
+    query: strict(
+      {
+        text: v.pipe(
+          v.string('must be a string'),
+          v.minLength(1, 'must not be empty'),
+          textLength,
+          v.check((s) => s.trim().length > 0, 'must contain something besides white space'),
+        ),
+        site: v.nullish(v.picklist(SITES, `must be one of ${SITES.join(', ')}, or null`)),
+        max_results: v.nullish(
+          v.pipe(
+            v.number('must be an integer from 1 to 20, or null'),
+            v.integer('must be an integer'),
+            v.minValue(1, 'must be at least 1'),
+            v.maxValue(20, 'must be at most 20'),
+          ),
+        ),
+      },
+      'an object',
     ),
-    site: v.nullish(v.picklist(SITES, `must be one of ${SITES.join(', ')}, or null`)),
-    max_results: v.nullish(v.pipe(
-      v.number('must be an integer from 1 to 20, or null'),
-      v.integer('must be an integer'),
-      v.minValue(1, 'must be at least 1'),
-      v.maxValue(20, 'must be at most 20'),
-    )),
-  }, 'an object'),
-  prefer: v.nullish(strict({
-    streaming: v.nullish(v.boolean('must be true, false or null')),
-    mode: v.nullish(v.picklist(['list'], 'must be "list" or null')),
-    response_format: v.nullish(v.picklist(['conv_search'], 'must be "conv_search" or null')),
-    'accept-language': v.pipe(
-      v.nullish(v.picklist(ACCEPT_LANGUAGES, `must be one of ${ACCEPT_LANGUAGES.join(', ')}, or null`)),
-      v.description('Every relevant page in this language comes first, then the relevant pages of the other language. '
-        + 'Without it the language of the query is guessed and its pages are only favoured.'),
+    prefer: v.nullish(
+      strict(
+        {
+          streaming: v.nullish(v.boolean('must be true, false or null')),
+          mode: v.nullish(v.picklist(['list'], 'must be "list" or null')),
+          response_format: v.nullish(v.picklist(['conv_search'], 'must be "conv_search" or null')),
+          'accept-language': v.pipe(
+            v.nullish(v.picklist(ACCEPT_LANGUAGES, `must be one of ${ACCEPT_LANGUAGES.join(', ')}, or null`)),
+            v.description(
+              'Every relevant page in this language comes first, then the relevant pages of the other language. ' +
+                'Without it the language of the query is guessed and its pages are only favoured.',
+            ),
+          ),
+        },
+        'an object or null',
+      ),
     ),
-  }, 'an object or null')),
-}, 'a JSON object');
+  },
+  'a JSON object',
+);
 
 export type AskRequest = v.InferOutput<typeof AskRequestSchema>;
 
@@ -86,7 +101,14 @@ export const AskAnswerSchema = v.object({
   results: v.array(AskResultSchema),
 });
 
-export const ASK_ERROR_CODES = ['INVALID_REQUEST', 'METHOD_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CORPUS_UNAVAILABLE', 'INTERNAL_ERROR'] as const;
+export const ASK_ERROR_CODES = [
+  'INVALID_REQUEST',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'CORPUS_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
 export type AskErrorCode = (typeof ASK_ERROR_CODES)[number];
 
 export const AskFailureSchema = v.object({

@@ -57,4 +57,3 @@ export function cite(sub: SubIndex, doc: Doc, groups: Group[]): string[] {
   const picked = [...new Set(ranked.slice(0, 2).map((s) => s.text))];
   return picked.length > 0 ? picked : doc.sentences.slice(0, 1).map((s) => s.text);
 }
-

@@ -21,10 +21,20 @@ const WEIGHTS = [2, 1.5, 1.5, 1, 0.3, 1];
 const B = [0.3, 0.3, 0.5, 0.5, 0.75, 0.5];
 const K1 = 1.2;
 
-export interface Sentence { text: string; terms: ReadonlySet<string> }
-export interface Doc { page: Page; sentences: Sentence[] }
+export interface Sentence {
+  text: string;
+  terms: ReadonlySet<string>;
+}
+export interface Doc {
+  page: Page;
+  sentences: Sentence[];
+}
 /** A term's documents with their field-weighted BM25 term weight (query-independent, so computed once) and its idf. */
-export interface Posting { idf: number; docs: number[]; weights: number[] }
+export interface Posting {
+  idf: number;
+  docs: number[];
+  weights: number[];
+}
 export interface SubIndex {
   lang: Lang;
   docs: Doc[];
@@ -122,4 +132,3 @@ export function idfOf(n: number, df: number): number {
 export function idf(sub: SubIndex, term: string): number {
   return sub.postings.get(term)?.idf ?? idfOf(sub.docs.length, 0);
 }
-

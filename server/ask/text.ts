@@ -12,13 +12,20 @@ export const otherLang = (lang: Lang): Lang => (lang === 'pt' ? 'en' : 'pt');
 
 /** Lower case without diacritics: "Restauração" → "restauracao". */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** Folded word tokens (letters and digits); punctuation such as `_`, `:` and `/` splits. A one-letter prefix joined by
  * a hyphen stays on its word ("e-mail" = "email"), since people write both. */
 export function tokenize(text: string): string[] {
-  return fold(text).replace(/(^|[^\p{L}\p{N}])(\p{L})-(?=\p{L})/gu, '$1$2').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    fold(text)
+      .replace(/(^|[^\p{L}\p{N}])(\p{L})-(?=\p{L})/gu, '$1$2')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 export function isStopword(token: string, lang: Lang): boolean {
@@ -36,18 +43,30 @@ export function isQueryStopword(token: string): boolean {
 // put back. Both are functions of the folded word alone, so an accent-less query stems like the accented page.
 // The first person plural of verbs (-amos, -emos, -imos) is not a plural: the stemmer removes that ending itself.
 const PT_PLURALS: ReadonlyArray<[RegExp, string]> = [
-  [/oes$/, 'ao'], [/aes$/, 'ao'], [/(.{2})ais$/, '$1al'], [/(.{2})eis$/, '$1el'], [/(.{2})ois$/, '$1ol'],
-  [/[aei]mos$/, '$&'], [/(.{2}[^su])s$/, '$1'],
+  [/oes$/, 'ao'],
+  [/aes$/, 'ao'],
+  [/(.{2})ais$/, '$1al'],
+  [/(.{2})eis$/, '$1el'],
+  [/(.{2})ois$/, '$1ol'],
+  [/[aei]mos$/, '$&'],
+  [/(.{2}[^su])s$/, '$1'],
 ];
 // The first person of the past of -ar verbs, which the stemmer leaves apart from the infinitive, becomes the infinitive,
 // which stems like every other form of the verb: -gar and -car verbs spell it -guei and -quei ("apaguei", "fiquei"),
 // and in short verbs the stemmer does not reach the ending at all ("entrei"). (The same rule for -ou and -iu measured
 // worse: "saiu" (left the company) then meets "sair" (sign out).)
 const PT_VERBS: ReadonlyArray<[RegExp, string]> = [
-  [/(.{2})guei$/, '$1gar'], [/(.{2})quei$/, '$1car'], [/(.{2})ei$/, '$1ar'],
+  [/(.{2})guei$/, '$1gar'],
+  [/(.{2})quei$/, '$1car'],
+  [/(.{2})ei$/, '$1ar'],
 ];
 const PT_ACCENTS: ReadonlyArray<[RegExp, string]> = [
-  [/(.)cao$/, '$1ção'], [/(.{2})ao$/, '$1ão'], [/encia$/, 'ência'], [/ancia$/, 'ância'], [/avel$/, 'ável'], [/ivel$/, 'ível'],
+  [/(.)cao$/, '$1ção'],
+  [/(.{2})ao$/, '$1ão'],
+  [/encia$/, 'ência'],
+  [/ancia$/, 'ância'],
+  [/avel$/, 'ável'],
+  [/ivel$/, 'ível'],
 ];
 
 function rewrite(word: string, rules: ReadonlyArray<[RegExp, string]>): string {

@@ -29,7 +29,10 @@ export function pairTranslations(pages: readonly Page[]): Array<[number, number]
     pages.forEach((p, b) => {
       if (p.lang === pages[a].lang) return;
       const s = similarity(a, b);
-      if (s > score) { score = s; top = b; }
+      if (s > score) {
+        score = s;
+        top = b;
+      }
     });
     return top;
   };

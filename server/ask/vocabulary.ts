@@ -62,7 +62,10 @@ export function nearest(vocab: Vocabulary, token: string): { terms: string[]; di
       // rule a word out before the distance is computed.
       if (popcount(mask ^ surfaceMask) > 2 * Math.min(best, max)) continue;
       const d = editDistance(token, surface, best);
-      if (d < best) { best = d; found = [surface]; } else if (d === best) found.push(surface);
+      if (d < best) {
+        best = d;
+        found = [surface];
+      } else if (d === best) found.push(surface);
     }
   }
   if (best > max) return { terms: [], distance: 0, uses: 0 };
@@ -90,7 +93,12 @@ export function completions(vocab: Vocabulary, prefix: string, limit = 3): strin
  * write the two apart ("down load" → download), and an unknown word the pages write as two adjacent words ("magiclink"
  * → magic link). `isWord` knows every surface word of the pages; `isPair` whether two words occur side by side;
  * `isFunction` whether a word is a stop word or a question filler. */
-export function splitJoin(tokens: readonly string[], isWord: (w: string) => boolean, isPair: (a: string, b: string) => boolean, isFunction: (w: string) => boolean): string[] {
+export function splitJoin(
+  tokens: readonly string[],
+  isWord: (w: string) => boolean,
+  isPair: (a: string, b: string) => boolean,
+  isFunction: (w: string) => boolean,
+): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const a = tokens[i];

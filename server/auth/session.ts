@@ -10,7 +10,10 @@ import { resolveSession, sessionCaller } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Config } from '../config.ts';
 
-export interface CookieSettings { name: string; secure: boolean }
+export interface CookieSettings {
+  name: string;
+  secure: boolean;
+}
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -56,7 +59,6 @@ export function readSessionCookie(ctx: Koa.Context, config: Pick<Config, 'public
   }
   return undefined;
 }
-
 
 /**
  * Resolve the session cookie (when no Bearer token was sent): a valid session sets ctx.state.caller (kind

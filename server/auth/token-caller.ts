@@ -2,7 +2,14 @@
 // gives, and the 401 with its `WWW-Authenticate` challenge. Who the credential stands for is identity's
 // (runtime-api/identity/token-caller.ts).
 import {
-  CredentialRefused, ServiceError, mcpAudiences, refusalResolution, resolveTokenCaller, type Locale, type TokenCaller, type TokenCheck,
+  CredentialRefused,
+  ServiceError,
+  mcpAudiences,
+  refusalResolution,
+  resolveTokenCaller,
+  type Locale,
+  type TokenCaller,
+  type TokenCheck,
 } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 
@@ -30,7 +37,13 @@ export function unauthorized(deps: Pick<AppDeps, 'config'>, reason: string, requ
   });
 }
 
-export async function callerFromToken(deps: AppDeps, token: string, locale: Locale, checks: readonly TokenCheck[] = [], requestPath?: string): Promise<TokenCaller> {
+export async function callerFromToken(
+  deps: AppDeps,
+  token: string,
+  locale: Locale,
+  checks: readonly TokenCheck[] = [],
+  requestPath?: string,
+): Promise<TokenCaller> {
   try {
     return await resolveTokenCaller({ sql: deps.sql, clock: deps.clock, keys: deps.keys, settings: tokenSettings(deps) }, token, locale, checks);
   } catch (err) {

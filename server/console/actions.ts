@@ -1,7 +1,27 @@
 // The console's form actions, one entry each: the form's fields (valibot), the page it returns to, the notice on
 // success, and the binding call it makes as the session's caller. Routes and OpenAPI are generated from this list.
 import * as v from 'valibot';
-import { type Caller, type Binding, type Localized, invoke, callerForOrganization, membershipRequired, requireAdmin, setActiveOrganization, organizationBindings as org, files_restore, IdSchema, EmailSchema, NameSchema, RoleSchema, SlugSchema, oauth_grant_revoke, mcp_access_set, api_keys_create, api_keys_revoke } from '../../runtime-api/index.ts';
+import {
+  type Caller,
+  type Binding,
+  type Localized,
+  invoke,
+  callerForOrganization,
+  membershipRequired,
+  requireAdmin,
+  setActiveOrganization,
+  organizationBindings as org,
+  files_restore,
+  IdSchema,
+  EmailSchema,
+  NameSchema,
+  RoleSchema,
+  SlugSchema,
+  oauth_grant_revoke,
+  mcp_access_set,
+  api_keys_create,
+  api_keys_revoke,
+} from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
 import { NOTICES } from '../pages/console/texts.ts';
@@ -15,7 +35,9 @@ export interface ActionContext {
 }
 
 /** What an action shows at once instead of redirecting (a secret that must be displayed exactly once). */
-export interface ActionResult { newKey: { name: string; key: string } }
+export interface ActionResult {
+  newKey: { name: string; key: string };
+}
 
 export interface ConsoleAction {
   name: string;
@@ -39,83 +61,142 @@ const activate = (a: ActionContext, orgId: string) => setActiveOrganization(a.de
 
 export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
   {
-    name: 'organization-create', page: 'home', summary: 'Create an organization (you become its owner; it becomes active)',
-    fields: v.object({ name: NameSchema, slug: SlugSchema }), notice: NOTICES.organizationCreated,
+    name: 'organization-create',
+    page: 'home',
+    summary: 'Create an organization (you become its owner; it becomes active)',
+    fields: v.object({ name: NameSchema, slug: SlugSchema }),
+    notice: NOTICES.organizationCreated,
     async run(a, input) {
       const created = await call(a, org.organization_create, { name: input.name, slug: input.slug });
       await activate(a, created.id);
     },
   },
   {
-    name: 'organization-switch', page: 'home', summary: 'Make one of your organizations the active one',
-    fields: v.object({ organizationId: IdSchema }), notice: NOTICES.organizationSwitched,
+    name: 'organization-switch',
+    page: 'home',
+    summary: 'Make one of your organizations the active one',
+    fields: v.object({ organizationId: IdSchema }),
+    notice: NOTICES.organizationSwitched,
     async run(a, input) {
       await callerForOrganization(a.deps.sql, a.caller, input.organizationId); // a member of it, else refused
       await activate(a, input.organizationId);
     },
   },
   {
-    name: 'invitation-accept', page: 'home', summary: 'Accept an invitation sent to you (its organization becomes active)',
-    fields: v.object({ invitationId: IdSchema }), notice: NOTICES.invitationAccepted,
+    name: 'invitation-accept',
+    page: 'home',
+    summary: 'Accept an invitation sent to you (its organization becomes active)',
+    fields: v.object({ invitationId: IdSchema }),
+    notice: NOTICES.invitationAccepted,
     async run(a, input) {
       const accepted = await call(a, org.invitation_accept, { invitationId: input.invitationId });
       await activate(a, accepted.invitation.organizationId);
     },
   },
   {
-    name: 'invitation-reject', page: 'home', summary: 'Decline an invitation sent to you',
-    fields: v.object({ invitationId: IdSchema }), notice: NOTICES.invitationDeclined,
-    async run(a, input) { await call(a, org.invitation_reject, { invitationId: input.invitationId }); },
+    name: 'invitation-reject',
+    page: 'home',
+    summary: 'Decline an invitation sent to you',
+    fields: v.object({ invitationId: IdSchema }),
+    notice: NOTICES.invitationDeclined,
+    async run(a, input) {
+      await call(a, org.invitation_reject, { invitationId: input.invitationId });
+    },
   },
   {
-    name: 'member-invite', page: 'members', summary: 'Invite an e-mail address to the active organization',
-    fields: v.object({ email: EmailSchema, role: RoleSchema }), notice: NOTICES.invitationSent,
-    async run(a, input) { await call(a, org.member_invite, { email: input.email, role: input.role }, inOrganization(a, true)); },
+    name: 'member-invite',
+    page: 'members',
+    summary: 'Invite an e-mail address to the active organization',
+    fields: v.object({ email: EmailSchema, role: RoleSchema }),
+    notice: NOTICES.invitationSent,
+    async run(a, input) {
+      await call(a, org.member_invite, { email: input.email, role: input.role }, inOrganization(a, true));
+    },
   },
   {
-    name: 'invitation-cancel', page: 'members', summary: 'Cancel a pending invitation of the active organization',
-    fields: v.object({ invitationId: IdSchema }), notice: NOTICES.invitationCancelled,
-    async run(a, input) { await call(a, org.invitation_cancel, { invitationId: input.invitationId }, inOrganization(a, true)); },
+    name: 'invitation-cancel',
+    page: 'members',
+    summary: 'Cancel a pending invitation of the active organization',
+    fields: v.object({ invitationId: IdSchema }),
+    notice: NOTICES.invitationCancelled,
+    async run(a, input) {
+      await call(a, org.invitation_cancel, { invitationId: input.invitationId }, inOrganization(a, true));
+    },
   },
   {
-    name: 'member-role', page: 'members', summary: 'Change a member\'s role',
-    fields: v.object({ memberId: IdSchema, role: RoleSchema }), notice: NOTICES.roleChanged,
-    async run(a, input) { await call(a, org.member_update_role, { memberId: input.memberId, role: input.role }, inOrganization(a, true)); },
+    name: 'member-role',
+    page: 'members',
+    summary: "Change a member's role",
+    fields: v.object({ memberId: IdSchema, role: RoleSchema }),
+    notice: NOTICES.roleChanged,
+    async run(a, input) {
+      await call(a, org.member_update_role, { memberId: input.memberId, role: input.role }, inOrganization(a, true));
+    },
   },
   {
-    name: 'member-remove', page: 'members', summary: 'Remove a member from the active organization',
-    fields: v.object({ memberId: IdSchema }), notice: NOTICES.memberRemoved,
-    async run(a, input) { await call(a, org.member_remove, { memberIdOrEmail: input.memberId }, inOrganization(a, true)); },
+    name: 'member-remove',
+    page: 'members',
+    summary: 'Remove a member from the active organization',
+    fields: v.object({ memberId: IdSchema }),
+    notice: NOTICES.memberRemoved,
+    async run(a, input) {
+      await call(a, org.member_remove, { memberIdOrEmail: input.memberId }, inOrganization(a, true));
+    },
   },
   {
-    name: 'file-restore', page: 'files', summary: 'Restore a file from the trash',
-    fields: v.object({ fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }), notice: NOTICES.fileRestored,
-    async run(a, input) { await call(a, files_restore, { fileId: input.fileId }, inOrganization(a, false)); },
+    name: 'file-restore',
+    page: 'files',
+    summary: 'Restore a file from the trash',
+    fields: v.object({ fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
+    notice: NOTICES.fileRestored,
+    async run(a, input) {
+      await call(a, files_restore, { fileId: input.fileId }, inOrganization(a, false));
+    },
   },
   {
-    name: 'grant-revoke', page: 'agents', summary: 'Revoke an OAuth app\'s grant: its tokens stop working at once',
-    fields: v.object({ grantId: IdSchema }), notice: NOTICES.grantRevoked,
-    async run(a, input) { await call(a, oauth_grant_revoke, { grantId: input.grantId }, inOrganization(a, true)); },
+    name: 'grant-revoke',
+    page: 'agents',
+    summary: "Revoke an OAuth app's grant: its tokens stop working at once",
+    fields: v.object({ grantId: IdSchema }),
+    notice: NOTICES.grantRevoked,
+    async run(a, input) {
+      await call(a, oauth_grant_revoke, { grantId: input.grantId }, inOrganization(a, true));
+    },
   },
   {
-    name: 'mcp-access-set', page: 'agents', summary: 'Set the organization\'s MCP access state and maxScopes',
-    fields: v.object({ state: v.picklist(['testing', 'active', 'revoked']) }), notice: NOTICES.mcpAccessSaved,
+    name: 'mcp-access-set',
+    page: 'agents',
+    summary: "Set the organization's MCP access state and maxScopes",
+    fields: v.object({ state: v.picklist(['testing', 'active', 'revoked']) }),
+    notice: NOTICES.mcpAccessSaved,
     async run(a, input) {
       await call(a, mcp_access_set, { state: input.state, maxScopes: a.form.getAll('scopes') }, inOrganization(a, true));
     },
   },
   {
-    name: 'api-key-create', page: 'agents', summary: 'Create an organization API key (shown once, on the answer)',
-    fields: v.object({ name: NameSchema, expiresInDays: v.pipe(v.string(), v.regex(/^\d{1,4}$/)) }), notice: NOTICES.apiKeyCreated,
+    name: 'api-key-create',
+    page: 'agents',
+    summary: 'Create an organization API key (shown once, on the answer)',
+    fields: v.object({ name: NameSchema, expiresInDays: v.pipe(v.string(), v.regex(/^\d{1,4}$/)) }),
+    notice: NOTICES.apiKeyCreated,
     async run(a, input) {
-      const created = await call(a, api_keys_create,
-        { name: input.name, scopes: a.form.getAll('scopes'), expiresInDays: Number(input.expiresInDays) }, inOrganization(a, true));
+      const created = await call(
+        a,
+        api_keys_create,
+        { name: input.name, scopes: a.form.getAll('scopes'), expiresInDays: Number(input.expiresInDays) },
+        inOrganization(a, true),
+      );
       return { newKey: { name: created.name, key: created.key } };
     },
   },
   {
-    name: 'api-key-revoke', page: 'agents', summary: 'Revoke an organization API key',
-    fields: v.object({ keyId: IdSchema }), notice: NOTICES.apiKeyRevoked,
-    async run(a, input) { await call(a, api_keys_revoke, { keyId: input.keyId }, inOrganization(a, true)); },
+    name: 'api-key-revoke',
+    page: 'agents',
+    summary: 'Revoke an organization API key',
+    fields: v.object({ keyId: IdSchema }),
+    notice: NOTICES.apiKeyRevoked,
+    async run(a, input) {
+      await call(a, api_keys_revoke, { keyId: input.keyId }, inOrganization(a, true));
+    },
   },
 ];

@@ -4,20 +4,27 @@ import { ServiceError, tr, type Locale } from '../../runtime-api/index.ts';
 
 export function bearerRefused(locale: Locale): ServiceError {
   return new ServiceError('unauthorized', {
-    resolution: tr(locale, 'The console accepts only a signed-in browser session, never a Bearer token: sign in at /auth/sign-in.',
-      'O console aceita apenas uma sessão de navegador conectada, nunca um token Bearer: entre em /auth/sign-in.'),
+    resolution: tr(
+      locale,
+      'The console accepts only a signed-in browser session, never a Bearer token: sign in at /auth/sign-in.',
+      'O console aceita apenas uma sessão de navegador conectada, nunca um token Bearer: entre em /auth/sign-in.',
+    ),
   });
 }
 
 export function formTypeRequired(locale: Locale): ServiceError {
   return new ServiceError('unsupported_media_type', {
-    resolution: tr(locale, 'Console forms are sent as application/x-www-form-urlencoded.', 'Os formulários do console são enviados como application/x-www-form-urlencoded.'),
+    resolution: tr(
+      locale,
+      'Console forms are sent as application/x-www-form-urlencoded.',
+      'Os formulários do console são enviados como application/x-www-form-urlencoded.',
+    ),
   });
 }
 
 export function csrfMismatch(locale: Locale): ServiceError {
   return new ServiceError('ORIGIN_NOT_ALLOWED', {
-    message: 'The form\'s security token is missing or does not match this session.',
+    message: "The form's security token is missing or does not match this session.",
     resolution: tr(locale, 'Reload the console page and submit the form again.', 'Recarregue a página do console e envie o formulário de novo.'),
   });
 }

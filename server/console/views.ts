@@ -1,7 +1,20 @@
 // What each console page shows, read through the same bindings every other face uses (invoke with the session
 // caller): the console computes nothing of its own.
 import type Koa from 'koa';
-import { type Binding, type Caller, type Locale, invokeWholeList, invoke, organizationBindings as org, context, executions_list, files_list, oauth_grants_list, mcp_access_get, api_keys_list } from '../../runtime-api/index.ts';
+import {
+  type Binding,
+  type Caller,
+  type Locale,
+  invokeWholeList,
+  invoke,
+  organizationBindings as org,
+  context,
+  executions_list,
+  files_list,
+  oauth_grants_list,
+  mcp_access_get,
+  api_keys_list,
+} from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import { CONSOLE_PATHS, renderConsole, texts, type ConsolePageName } from '../pages/console/layout.ts';
 import { FRAME, PAGE_TITLES } from '../pages/console/texts.ts';
@@ -22,7 +35,12 @@ const NO_ORGANIZATION = (locale: Locale) => {
   return `<section><p>${t(FRAME.chooseOrganization)} <a href="${CONSOLE_PATHS.home}?lang=${locale}">${t(FRAME.goHome)}</a></p></section>`;
 };
 
-export interface PageExtras { notice?: string; error?: string; status?: number; newKey?: { name: string; key: string } }
+export interface PageExtras {
+  notice?: string;
+  error?: string;
+  status?: number;
+  newKey?: { name: string; key: string };
+}
 
 async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession, locale: Locale, extra: PageExtras): Promise<string> {
   const call = caller(deps, s.caller);
@@ -45,23 +63,41 @@ async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession,
     return agentsBody(locale, s.csrf, { admin, mcp, grants, keys, ...(extra.newKey ? { newKey: extra.newKey } : {}) });
   }
   const [ctxInfo, detail, runs, trash] = await Promise.all([
-    call(context, {}), call(org.organization_get, {}), admin ? call(executions_list, { limit: 20 }) : null, call(files_list, { state: 'trashed', limit: 200 }),
+    call(context, {}),
+    call(org.organization_get, {}),
+    admin ? call(executions_list, { limit: 20 }) : null,
+    call(files_list, { state: 'trashed', limit: 200 }),
   ]);
   const emails = new Map<string, string>(detail.members.map((m: { userId: string; email: string }) => [m.userId, m.email]));
   return filesBody(locale, s.csrf, {
-    usedBytes: ctxInfo.limits.storageUsedBytes, quotaBytes: ctxInfo.limits.storageQuotaBytes, trashRetentionDays: ctxInfo.limits.trashRetentionDays,
-    executions: runs ? runs.items.map((e: { createdAt: string; userId: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }) => ({
-      when: e.createdAt, who: emails.get(e.userId) ?? e.userId, via: e.via, ok: e.ok, errorCode: e.errorCode, wallMs: e.wallMs,
-    })) : null,
+    usedBytes: ctxInfo.limits.storageUsedBytes,
+    quotaBytes: ctxInfo.limits.storageQuotaBytes,
+    trashRetentionDays: ctxInfo.limits.trashRetentionDays,
+    executions: runs
+      ? runs.items.map((e: { createdAt: string; userId: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }) => ({
+          when: e.createdAt,
+          who: emails.get(e.userId) ?? e.userId,
+          via: e.via,
+          ok: e.ok,
+          errorCode: e.errorCode,
+          wallMs: e.wallMs,
+        }))
+      : null,
     trash: trash.items,
   });
 }
 
 /** Render a console page for the signed-in session, with an optional notice or error (and its status). */
-export async function showConsolePage(deps: AppDeps, ctx: Koa.Context, page: ConsolePageName, s: ConsoleSession, locale: Locale,
-  extra: PageExtras = {}): Promise<void> {
+export async function showConsolePage(
+  deps: AppDeps,
+  ctx: Koa.Context,
+  page: ConsolePageName,
+  s: ConsoleSession,
+  locale: Locale,
+  extra: PageExtras = {},
+): Promise<void> {
   const body = await pageBody(deps, page, s, locale, extra);
-  const organizationName = s.caller.membership ? (await caller(deps, s.caller)(context, {})).organization.name as string : null;
+  const organizationName = s.caller.membership ? ((await caller(deps, s.caller)(context, {})).organization.name as string) : null;
   const { newKey: _shownInBody, ...frame } = extra;
   renderConsole(ctx, { locale, page, title: PAGE_TITLES[page][locale], email: s.caller.email, csrf: s.csrf, organizationName, ...frame }, body);
 }

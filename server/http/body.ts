@@ -5,9 +5,7 @@ import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import * as v from 'valibot';
 import { ServiceError, describeIssues } from '../../runtime-api/index.ts';
-import {
-  bodyEmpty, bodyNotJson, bodyNotUtf8, bodyUnreadable, charsetRefused, contentEncodingRefused, jsonRequired, payloadTooLarge,
-} from './messages.ts';
+import { bodyEmpty, bodyNotJson, bodyNotUtf8, bodyUnreadable, charsetRefused, contentEncodingRefused, jsonRequired, payloadTooLarge } from './messages.ts';
 
 /** What an oversize body may still send, read and dropped, so its client reads the 413 instead of a reset. */
 export const OVERFLOW_DRAIN_BYTES = 1024 * 1024;
@@ -35,9 +33,16 @@ function parserFor(kind: Kind, limit: number): Koa.Middleware {
   let parser = parsers.get(key);
   if (!parser) {
     parser = koaBody({
-      json: kind === 'json', text: kind === 'form', urlencoded: false, multipart: false,
-      jsonStrict: false, jsonLimit: limit, textLimit: limit, includeUnparsed: kind === 'json',
-      jsonTypes: ['application/json', '+json'], textTypes: [FORM_TYPE],
+      json: kind === 'json',
+      text: kind === 'form',
+      urlencoded: false,
+      multipart: false,
+      jsonStrict: false,
+      jsonLimit: limit,
+      textLimit: limit,
+      includeUnparsed: kind === 'json',
+      jsonTypes: ['application/json', '+json'],
+      textTypes: [FORM_TYPE],
       parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     }) as unknown as Koa.Middleware;
     parsers.set(key, parser);
@@ -51,12 +56,21 @@ function watchUtf8(req: Koa.Context['req']): () => boolean {
   let valid = true;
   const onData = (chunk: Buffer) => {
     if (!valid) return;
-    try { decoder.decode(chunk, { stream: true }); } catch { valid = false; }
+    try {
+      decoder.decode(chunk, { stream: true });
+    } catch {
+      valid = false;
+    }
   };
   req.on('data', onData);
   return () => {
     req.off('data', onData);
-    if (valid) try { decoder.decode(); } catch { valid = false; }
+    if (valid)
+      try {
+        decoder.decode();
+      } catch {
+        valid = false;
+      }
     return valid;
   };
 }
@@ -117,7 +131,10 @@ async function read(ctx: Koa.Context, kind: Kind, { limit, malformed = (why) => 
   } catch (err) {
     const failure = err as { type?: string; status?: number; body?: unknown };
     const valid = utf8Valid();
-    if (failure.type === 'entity.too.large') { drainOverflow(ctx); throw payloadTooLarge(limit); }
+    if (failure.type === 'entity.too.large') {
+      drainOverflow(ctx);
+      throw payloadTooLarge(limit);
+    }
     if (err instanceof SyntaxError || (failure.status === 400 && typeof failure.body === 'string')) {
       if (!valid) throw malformed('utf8');
       throw malformed(typeof failure.body === 'string' && failure.body.trim() === '' ? 'empty' : 'json');

@@ -42,7 +42,9 @@ function waitsOnClient(x: Exchange): boolean {
 function drop(x: Exchange): void {
   if (!x.res.headersSent && x.socket.writable) {
     const body = JSON.stringify(new ServiceError('request_timeout').toBody(localeOf(x.req.headers['x-service-locale'] as string | undefined)));
-    x.socket.write(`HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    x.socket.write(
+      `HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   x.socket.destroy();
 }
@@ -54,7 +56,10 @@ function watchStalls(server: Server, idleMs: number): void {
   const tick = () => {
     const now = performance.now();
     for (const x of open) {
-      if (x.socket.destroyed) { open.delete(x); continue; }
+      if (x.socket.destroyed) {
+        open.delete(x);
+        continue;
+      }
       const progress = progressOf(x.socket);
       if (progress !== x.progress || !waitsOnClient(x)) {
         x.progress = progress;
@@ -64,7 +69,10 @@ function watchStalls(server: Server, idleMs: number): void {
         drop(x);
       }
     }
-    if (open.size === 0 && timer) { clearInterval(timer); timer = null; }
+    if (open.size === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
   };
   const track = (req: IncomingMessage, res: ServerResponse) => {
     const x: Exchange = { req, res, socket: req.socket, progress: progressOf(req.socket), since: performance.now() };

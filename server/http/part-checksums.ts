@@ -9,10 +9,24 @@ import { crc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
 
 export type HashName = 'md5' | 'sha256' | 'sha512';
-export interface PartChecksums { crc32: number; hashes: Partial<Record<HashName, Buffer>> }
+export interface PartChecksums {
+  crc32: number;
+  hashes: Partial<Record<HashName, Buffer>>;
+}
 
-export interface ChecksumRequest { id: number; memory: SharedArrayBuffer; offset: number; length: number; hashes: HashName[] }
-export interface ChecksumReply { id: number; crc32: number; hashes: Partial<Record<HashName, Uint8Array>>; error?: string }
+export interface ChecksumRequest {
+  id: number;
+  memory: SharedArrayBuffer;
+  offset: number;
+  length: number;
+  hashes: HashName[];
+}
+export interface ChecksumReply {
+  id: number;
+  crc32: number;
+  hashes: Partial<Record<HashName, Uint8Array>>;
+  error?: string;
+}
 
 /** The computation itself, shared by the worker and the inline path. */
 export function checksumsOf(bytes: Uint8Array, hashes: readonly HashName[]): PartChecksums {
@@ -81,7 +95,13 @@ export function partChecksummer() {
       const w = bytes.buffer instanceof SharedArrayBuffer ? start() : null;
       if (!w) return Promise.resolve(checksumsOf(bytes, hashes));
       return new Promise((resolve) => {
-        const request: ChecksumRequest = { id: next++, memory: bytes.buffer as SharedArrayBuffer, offset: bytes.byteOffset, length: bytes.length, hashes: [...hashes] };
+        const request: ChecksumRequest = {
+          id: next++,
+          memory: bytes.buffer as SharedArrayBuffer,
+          offset: bytes.byteOffset,
+          length: bytes.length,
+          hashes: [...hashes],
+        };
         if (pending.size === 0) w.ref();
         pending.set(request.id, { resolve, inline: () => resolve(checksumsOf(bytes, hashes)) });
         w.postMessage(request);

@@ -11,6 +11,8 @@ export function smtpMailer(url: string, from: string, logger: Logger): Mailer & 
       const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
       logger.debug('mail sent', { to: message.to, subject: message.subject, messageId: info.messageId });
     },
-    close() { transport.close(); },
+    close() {
+      transport.close();
+    },
   };
 }

@@ -29,7 +29,8 @@ export function mcpPost(deps: AppDeps, serviceVersion: string): Koa.Middleware {
     const msg = await readMessage(ctx, deps.config.jsonBodyMaxBytes);
     if (!msg) return;
     ctx.type = 'application/json';
-    if (msg.id === undefined) { // a notification
+    if (msg.id === undefined) {
+      // a notification
       ctx.body = ''; // an empty body, then the status: a notification is 202 Accepted with nothing to say
       ctx.status = 202;
       ctx.remove('Content-Type');

@@ -5,8 +5,16 @@
 // against at compile time. A protocol upgrade is a dependency bump; this file holds no protocol constant of its own.
 import * as v from 'valibot';
 import {
-  CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, InitializeRequestParamsSchema, InitializeRequestSchema,
-  JSONRPC_VERSION, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, PingRequestSchema, SUPPORTED_PROTOCOL_VERSIONS,
+  CallToolRequestParamsSchema,
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestParamsSchema,
+  InitializeRequestSchema,
+  JSONRPC_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InitializeResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Locale, Localized } from '../../runtime-api/index.ts';

@@ -26,7 +26,12 @@ export function canCall(b: Binding, scopes: readonly string[] | null): boolean {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
 }
 
 function score(b: Binding, query: string, terms: string[]): number {
@@ -56,11 +61,15 @@ function score(b: Binding, query: string, terms: string[]): number {
  * `names`: name, summary, scope; `summary`: plus the TypeScript declaration; `full`: plus the description and the
  * examples. With `scopes`, each hit says whether the caller can call it.
  */
-export function searchBindings(bindings: readonly Binding[], query: string, limit: number, detail: SearchDetail, scopes: readonly string[] | null = null): { results: SearchHit[]; total: number } {
+export function searchBindings(
+  bindings: readonly Binding[],
+  query: string,
+  limit: number,
+  detail: SearchDetail,
+  scopes: readonly string[] | null = null,
+): { results: SearchHit[]; total: number } {
   const terms = words(query);
-  const ranked = terms.length === 0
-    ? bindings.map((b) => ({ b, s: 1 }))
-    : bindings.map((b) => ({ b, s: score(b, query, terms) })).filter((r) => r.s > 0);
+  const ranked = terms.length === 0 ? bindings.map((b) => ({ b, s: 1 })) : bindings.map((b) => ({ b, s: score(b, query, terms) })).filter((r) => r.s > 0);
   ranked.sort((x, y) => y.s - x.s || x.b.name.localeCompare(y.b.name));
   const results = ranked.slice(0, limit).map(({ b }) => ({
     name: b.name,
@@ -78,11 +87,15 @@ export function searchBindings(bindings: readonly Binding[], query: string, limi
 /** The text block of a search answer: the declarations themselves (or names), ready to paste into a script. */
 export function searchText(hits: readonly SearchHit[], total: number): string {
   if (!hits.length) return 'No binding matches. Call search with an empty query to list every binding.';
-  const body = hits.map((h) => {
-    const head = h.declaration ?? `${h.name}: ${h.summary}`;
-    const mark = h.callable ? '' : `\n// Not callable with your grant: needs ${h.requiredScope ? `the scope ${h.requiredScope}` : 'a signed-in session'}.`;
-    const more = [h.description ? `/* ${h.description.replace(/\*\//g, '* /')} */` : '', ...(h.examples ?? []).map((e, i) => `// Example ${i + 1}:\n${e}`)].filter(Boolean).join('\n');
-    return `${head}${mark}${more ? `\n${more}` : ''}`;
-  }).join('\n\n');
+  const body = hits
+    .map((h) => {
+      const head = h.declaration ?? `${h.name}: ${h.summary}`;
+      const mark = h.callable ? '' : `\n// Not callable with your grant: needs ${h.requiredScope ? `the scope ${h.requiredScope}` : 'a signed-in session'}.`;
+      const more = [h.description ? `/* ${h.description.replace(/\*\//g, '* /')} */` : '', ...(h.examples ?? []).map((e, i) => `// Example ${i + 1}:\n${e}`)]
+        .filter(Boolean)
+        .join('\n');
+      return `${head}${mark}${more ? `\n${more}` : ''}`;
+    })
+    .join('\n\n');
   return `${body}\n\n// ${hits.length} of ${total} matching bindings.`;
 }

@@ -17,7 +17,7 @@ export function toolLister(config: Config): (scopes: readonly string[]) => Tool[
   return (scopes) => {
     const key = [...scopes].sort().join(' ');
     let tools = byScopes.get(key);
-    if (!tools) byScopes.set(key, tools = listedTools(BINDINGS, config, scopes));
+    if (!tools) byScopes.set(key, (tools = listedTools(BINDINGS, config, scopes)));
     return tools;
   };
 }

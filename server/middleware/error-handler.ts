@@ -6,8 +6,13 @@ import { routeNotFound } from '../http/messages.ts';
 import type { Logger } from '../logger.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
-  400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed',
-  413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
 };
 
 /** Normalise anything thrown into a ServiceError. */

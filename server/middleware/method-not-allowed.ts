@@ -4,20 +4,24 @@ import type Koa from 'koa';
 import type { RouteDef } from '../http/route.ts';
 import { wrongMethod } from '../http/messages.ts';
 
-interface Matched { name?: string | null; methods: string[] }
+interface Matched {
+  name?: string | null;
+  methods: string[];
+}
 
 export function methodNotAllowed(routes: readonly RouteDef[]): Koa.Middleware {
   const byName = new Map(routes.map((r) => [r.operationId, r]));
   return async function methodNotAllowedMiddleware(ctx, next) {
     await next();
     const matched = (ctx as unknown as { matched?: Matched[] }).matched;
-    if (!matched?.length || (ctx.status !== 404 || ctx.body !== undefined)) return;
+    if (!matched?.length || ctx.status !== 404 || ctx.body !== undefined) return;
     const defs = matched.map((layer) => byName.get(layer.name ?? '')).filter((d): d is RouteDef => d !== undefined);
     const allowed = new Set<string>();
     for (const def of defs) if (!def.refusal) for (const m of def.method === 'GET' ? ['GET', 'HEAD'] : [def.method]) allowed.add(m);
     if (!allowed.size || allowed.has(ctx.method)) return;
     const allow = [...allowed].join(', ');
-    if (ctx.method === 'OPTIONS') { // no CORS preflight claimed it: say what the path allows
+    if (ctx.method === 'OPTIONS') {
+      // no CORS preflight claimed it: say what the path allows
       ctx.set('Allow', `${allow}, OPTIONS`);
       ctx.status = 204;
       return;

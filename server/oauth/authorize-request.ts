@@ -40,7 +40,11 @@ export class AuthorizeRedirectError extends Error {
   }
 }
 
-export function authorizationResponseUrl(issuer: string, redirectUri: string, params: { code?: string; error?: OAuthErrorCode; error_description?: string; state?: string }): string {
+export function authorizationResponseUrl(
+  issuer: string,
+  redirectUri: string,
+  params: { code?: string; error?: OAuthErrorCode; error_description?: string; state?: string },
+): string {
   return withResponseParams(redirectUri, { ...params, iss: issuer });
 }
 
@@ -62,7 +66,11 @@ export async function parseAuthorizeRequest(deps: Pick<AppDeps, 'sql' | 'config'
   if (!matchRedirectUri(client.redirectUris, redirectUri)) throw new AuthorizePageError('invalid_request', 'redirect_uri is not one this client registered');
 
   let state: string | undefined;
-  try { state = queryParam(ctx, 'state'); } catch { /* a repeated state is reported below without echoing it */ }
+  try {
+    state = queryParam(ctx, 'state');
+  } catch {
+    /* a repeated state is reported below without echoing it */
+  }
   const fail = (error: OAuthErrorCode, description: string) =>
     new AuthorizeRedirectError(authorizationResponseUrl(issuer, redirectUri, { error, error_description: description, state }), description);
   try {
@@ -105,7 +113,12 @@ export async function consentTicket(deps: Pick<AppDeps, 'keys' | 'config' | 'clo
   const key = deps.keys.active();
   const now = Math.floor(deps.clock.now().getTime() / 1000);
   const claims: TicketClaims = {
-    sid: sessionId, cid: req.client.clientId, ruri: req.redirectUri, scp: req.scopes.join(' '), cc: req.codeChallenge, res: req.resource,
+    sid: sessionId,
+    cid: req.client.clientId,
+    ruri: req.redirectUri,
+    scp: req.scopes.join(' '),
+    cc: req.codeChallenge,
+    res: req.resource,
     ...(req.state !== undefined ? { st: req.state } : {}),
   };
   return new SignJWT({ ...claims })
@@ -125,8 +138,11 @@ export async function openConsentTicket(deps: Pick<AppDeps, 'keys' | 'config' | 
     const key = await deps.keys.find(kid);
     if (!key) return null;
     const { payload } = await jwtVerify(ticket, key.publicKey, {
-      algorithms: ['ES256'], typ: TICKET_TYPE, issuer: deps.config.publicBaseUrl,
-      audience: `${deps.config.publicBaseUrl}/oauth/authorize#consent`, currentDate: deps.clock.now(),
+      algorithms: ['ES256'],
+      typ: TICKET_TYPE,
+      issuer: deps.config.publicBaseUrl,
+      audience: `${deps.config.publicBaseUrl}/oauth/authorize#consent`,
+      currentDate: deps.clock.now(),
     });
     const claims = payload as unknown as TicketClaims;
     return claims.sid === sessionId ? claims : null;

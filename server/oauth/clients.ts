@@ -57,14 +57,24 @@ export async function registerClient(sql: Sql, clock: Clock, body: unknown): Pro
 
   const clientName = optionalText(input, 'client_name', 200) ?? null;
   const scopeText = optionalText(input, 'scope', 1000);
-  const scope = scopeText === undefined ? null : scopeText.split(/\s+/).filter((s) => (GRANTABLE_SCOPES as readonly string[]).includes(s)).join(' ') || null;
+  const scope =
+    scopeText === undefined
+      ? null
+      : scopeText
+          .split(/\s+/)
+          .filter((s) => (GRANTABLE_SCOPES as readonly string[]).includes(s))
+          .join(' ') || null;
 
   const metadata: Record<string, unknown> = {};
   for (const name of URL_MEMBERS) {
     const value = optionalText(input, name, 2000);
     if (value === undefined) continue;
     let url: URL | null = null;
-    try { url = new URL(value); } catch { /* below */ }
+    try {
+      url = new URL(value);
+    } catch {
+      /* below */
+    }
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw metadataError(`${name} must be an http(s) URL`);
     metadata[name] = value;
   }

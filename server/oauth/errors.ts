@@ -4,10 +4,21 @@ import type Koa from 'koa';
 import * as v from 'valibot';
 
 export type OAuthErrorCode =
-  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type'
-  | 'invalid_scope' | 'invalid_target' | 'unsupported_token_type'
-  | 'invalid_redirect_uri' | 'invalid_client_metadata'
-  | 'access_denied' | 'unsupported_response_type' | 'login_required' | 'consent_required' | 'server_error';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'unsupported_token_type'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'login_required'
+  | 'consent_required'
+  | 'server_error';
 
 export class OAuthError extends Error {
   readonly code: OAuthErrorCode;

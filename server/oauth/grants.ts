@@ -2,7 +2,31 @@
 // code, its chain of rotating refresh tokens and its access tokens (claim `gid`) live and die together: a code
 // replay or a refresh-token reuse revokes the grant, and every Bearer request checks that its grant still stands.
 import type { AppDeps } from '../deps.ts';
-import { hashSecret, newId, newSecret, issueAccessToken, type AccessTokenClaims, effectiveScopes, GRANTABLE_SCOPES, type Role, findMembership, mcpAccess, consumeCode, findCode, findGrant, findRefreshToken, grantState, insertCode, insertGrant, insertRefreshToken, purgeExpiredOAuthSecrets, revokeGrant, useRefreshToken, type ClientRow, type GrantRow } from '../../runtime-api/index.ts';
+import {
+  hashSecret,
+  newId,
+  newSecret,
+  issueAccessToken,
+  type AccessTokenClaims,
+  effectiveScopes,
+  GRANTABLE_SCOPES,
+  type Role,
+  findMembership,
+  mcpAccess,
+  consumeCode,
+  findCode,
+  findGrant,
+  findRefreshToken,
+  grantState,
+  insertCode,
+  insertGrant,
+  insertRefreshToken,
+  purgeExpiredOAuthSecrets,
+  revokeGrant,
+  useRefreshToken,
+  type ClientRow,
+  type GrantRow,
+} from '../../runtime-api/index.ts';
 import { tokenSettings, type TokenCheck } from '../auth/token-caller.ts';
 import { OAuthError } from './errors.ts';
 import { OAUTH_LIFETIMES } from './metadata.ts';
@@ -35,20 +59,39 @@ export function parseScopeParam(value: string | undefined): string[] {
 }
 
 /** After consent: the grant and its code. Returns the code (only its hash is stored). */
-export async function createAuthorization(deps: Deps, input: {
-  client: ClientRow; userId: string; orgId: string; scopes: readonly string[]; resource: string; redirectUri: string; codeChallenge: string;
-}): Promise<string> {
+export async function createAuthorization(
+  deps: Deps,
+  input: {
+    client: ClientRow;
+    userId: string;
+    orgId: string;
+    scopes: readonly string[];
+    resource: string;
+    redirectUri: string;
+    codeChallenge: string;
+  },
+): Promise<string> {
   const now = deps.clock.now();
   const code = newSecret();
   await deps.sql.begin(async (tx) => {
     const sql = tx as unknown as Deps['sql'];
     const grant = await insertGrant(sql, {
-      id: newId('grt'), clientId: input.client.clientId, userId: input.userId, orgId: input.orgId,
-      scope: input.scopes.join(' '), resource: input.resource, createdAt: now,
+      id: newId('grt'),
+      clientId: input.client.clientId,
+      userId: input.userId,
+      orgId: input.orgId,
+      scope: input.scopes.join(' '),
+      resource: input.resource,
+      createdAt: now,
     });
     await insertCode(sql, {
-      codeHash: hashSecret(code), grantId: grant.id, clientId: input.client.clientId, redirectUri: input.redirectUri,
-      codeChallenge: input.codeChallenge, createdAt: now, expiresAt: new Date(now.getTime() + OAUTH_LIFETIMES.codeMs),
+      codeHash: hashSecret(code),
+      grantId: grant.id,
+      clientId: input.client.clientId,
+      redirectUri: input.redirectUri,
+      codeChallenge: input.codeChallenge,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + OAUTH_LIFETIMES.codeMs),
     });
   });
   await purgeExpiredOAuthSecrets(deps.sql, new Date(now.getTime() - 86400_000));
@@ -80,12 +123,20 @@ async function issueTokens(deps: Deps, grant: GrantRow, scopes: readonly string[
     refreshToken = newSecret();
     const absoluteEnd = grant.createdAt.getTime() + OAUTH_LIFETIMES.grantAbsoluteMs;
     await insertRefreshToken(sql, {
-      tokenHash: hashSecret(refreshToken), grantId: grant.id, parentHash, createdAt: now,
+      tokenHash: hashSecret(refreshToken),
+      grantId: grant.id,
+      parentHash,
+      createdAt: now,
       expiresAt: new Date(Math.min(now.getTime() + OAUTH_LIFETIMES.refreshMs, absoluteEnd)),
     });
   }
   const access = await issueAccessToken(deps.keys, tokenSettings(deps), deps.clock, {
-    userId: grant.userId, orgId: grant.orgId, scopes, clientId: grant.clientId, grantId: grant.id, audience: grant.resource,
+    userId: grant.userId,
+    orgId: grant.orgId,
+    scopes,
+    clientId: grant.clientId,
+    grantId: grant.id,
+    audience: grant.resource,
   });
   return {
     access_token: access.token,
@@ -97,7 +148,11 @@ async function issueTokens(deps: Deps, grant: GrantRow, scopes: readonly string[
 }
 
 /** grant_type=authorization_code. Every check passes before the code is consumed; a used code revokes its grant. */
-export async function exchangeCode(deps: Deps, client: ClientRow, params: { code?: string; redirectUri?: string; codeVerifier?: string; resource?: string }): Promise<TokenResponse> {
+export async function exchangeCode(
+  deps: Deps,
+  client: ClientRow,
+  params: { code?: string; redirectUri?: string; codeVerifier?: string; resource?: string },
+): Promise<TokenResponse> {
   if (!params.code) throw new OAuthError('invalid_request', 'code is required');
   if (!params.redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
   if (!params.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
@@ -125,7 +180,11 @@ export async function exchangeCode(deps: Deps, client: ClientRow, params: { code
 }
 
 /** grant_type=refresh_token: rotation; presenting a rotated token again revokes the grant (reuse detection). */
-export async function refreshTokens(deps: Deps, client: ClientRow, params: { refreshToken?: string; scope?: string; resource?: string }): Promise<TokenResponse> {
+export async function refreshTokens(
+  deps: Deps,
+  client: ClientRow,
+  params: { refreshToken?: string; scope?: string; resource?: string },
+): Promise<TokenResponse> {
   if (!params.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
   const now = deps.clock.now();
   const tokenHash = hashSecret(params.refreshToken);

@@ -10,7 +10,8 @@ export const OAUTH_LIMITS = {
 };
 
 export function oauthLimiter(deps: Pick<AppDeps, 'config' | 'sql' | 'clock'>) {
-  const store: RateLimitStore = deps.config.rateLimit.store === 'postgres' ? postgresRateLimitStore(deps.sql, deps.clock) : memoryRateLimitStore(deps.clock, 10_000);
+  const store: RateLimitStore =
+    deps.config.rateLimit.store === 'postgres' ? postgresRateLimitStore(deps.sql, deps.clock) : memoryRateLimitStore(deps.clock, 10_000);
   return async function hit(key: string, limit: { max: number; windowMs: number }): Promise<void> {
     const { count, resetAt } = await store.hit(`oauth:${key}`, limit.windowMs);
     if (count <= limit.max) return;

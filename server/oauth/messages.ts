@@ -5,8 +5,14 @@ import { l10n } from '../../runtime-api/index.ts';
 
 export const CONSENT_REFUSALS = {
   notThisSite: l10n('The consent form must be sent from this site.', 'O formulário de consentimento precisa ser enviado deste site.'),
-  notSignedIn: l10n('You are not signed in (or your session ended); go back to the application and start again.', 'Você não está conectado (ou sua sessão terminou); volte ao aplicativo e comece de novo.'),
+  notSignedIn: l10n(
+    'You are not signed in (or your session ended); go back to the application and start again.',
+    'Você não está conectado (ou sua sessão terminou); volte ao aplicativo e comece de novo.',
+  ),
   noTicket: l10n('The consent form is missing its security token.', 'Falta o token de segurança do formulário de consentimento.'),
-  badTicket: l10n('The consent form is invalid or expired, or belongs to another session; go back to the application and start again.', 'O formulário de consentimento é inválido, expirou ou pertence a outra sessão; volte ao aplicativo e comece de novo.'),
+  badTicket: l10n(
+    'The consent form is invalid or expired, or belongs to another session; go back to the application and start again.',
+    'O formulário de consentimento é inválido, expirou ou pertence a outra sessão; volte ao aplicativo e comece de novo.',
+  ),
   notMember: l10n('Choose an organization you belong to.', 'Escolha uma organização da qual você faz parte.'),
 };

@@ -7,7 +7,25 @@ export const MAX_REDIRECT_URI_LENGTH = 2000;
 
 const LOOPBACK_HOSTS = ['127.0.0.1', '[::1]', 'localhost'];
 /** Schemes that never name an app's redirect endpoint (script execution, local files, other protocols). */
-const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'filesystem', 'ftp', 'ws', 'wss', 'mailto', 'tel', 'sms', 'view-source', 'chrome', 'chrome-extension-internal', 'intent']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'vbscript',
+  'file',
+  'blob',
+  'about',
+  'filesystem',
+  'ftp',
+  'ws',
+  'wss',
+  'mailto',
+  'tel',
+  'sms',
+  'view-source',
+  'chrome',
+  'chrome-extension-internal',
+  'intent',
+]);
 const LOOPBACK_PATTERN = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::(\d{1,5}))?(\/[^?#]*)?(\?[^#]*)?$/;
 
 /** null when the URI may be registered, else the reason. */
@@ -18,12 +36,18 @@ export function redirectUriProblem(uri: unknown): string | null {
   if (/[\u0000-\u0020\u007f\\]/.test(uri)) return 'a redirect URI may not contain spaces, control characters or backslashes';
   if (uri.includes('#')) return 'a redirect URI may not contain a fragment';
   let url: URL;
-  try { url = new URL(uri); } catch { return `${uri} is not an absolute URI`; }
+  try {
+    url = new URL(uri);
+  } catch {
+    return `${uri} is not an absolute URI`;
+  }
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (url.username || url.password) return 'a redirect URI may not carry credentials';
   if (scheme === 'https') return url.hostname ? null : 'an https redirect URI needs a host';
   if (scheme === 'http') {
-    return LOOPBACK_PATTERN.test(uri) ? null : 'plain http is allowed only for loopback redirect URIs (http://127.0.0.1, http://[::1] or http://localhost, any port)';
+    return LOOPBACK_PATTERN.test(uri)
+      ? null
+      : 'plain http is allowed only for loopback redirect URIs (http://127.0.0.1, http://[::1] or http://localhost, any port)';
   }
   if (FORBIDDEN_SCHEMES.has(scheme)) return `the ${scheme}: scheme is not allowed for redirect URIs`;
   if (!/^[a-z][a-z0-9+.-]*$/.test(scheme)) return 'invalid URI scheme';

@@ -12,7 +12,7 @@ const RATE_HEADERS = {
 };
 
 const SCOPE_TEXT: Record<string, string> = {
-  'files:read': 'List, read and download the organization\'s files',
+  'files:read': "List, read and download the organization's files",
   'files:write': 'Upload, rename, trash, restore and delete files',
   'org:read': 'Read the organization, its members and invitations',
   'org:admin': 'Invite and remove members, change roles (owner or admin role required too)',
@@ -45,7 +45,9 @@ function errorResponse(codes: ErrorCode[]): JsonSchema {
   const typed = codes.filter((c) => ERROR_TABLE[c].shape === 'typed');
   const resolution = codes.filter((c) => ERROR_TABLE[c].shape === 'resolution');
   const typedSchema = { allOf: [{ $ref: '#/components/schemas/TypedError' }, { properties: { code: { enum: typed } } }] };
-  const resolutionSchema = { allOf: [{ $ref: '#/components/schemas/ResolutionError' }, { properties: { error: { properties: { code: { enum: resolution } } } } }] };
+  const resolutionSchema = {
+    allOf: [{ $ref: '#/components/schemas/ResolutionError' }, { properties: { error: { properties: { code: { enum: resolution } } } } }],
+  };
   const schema = typed.length && resolution.length ? { oneOf: [typedSchema, resolutionSchema] } : typed.length ? typedSchema : resolutionSchema;
   return {
     description: codes.map((c) => `\`${c}\`: ${ERROR_TABLE[c].message['en-US']}`).join(' '),
@@ -56,10 +58,14 @@ function errorResponse(codes: ErrorCode[]): JsonSchema {
 
 function security(route: RouteDef): JsonSchema[] {
   switch (route.auth) {
-    case 'none': return [];
-    case 'bearer': return [{ bearerAuth: [] }, { oauth2: [] }];
-    case 'session': return [{ sessionCookie: [] }];
-    case 'bearer-or-session': return [{ bearerAuth: [] }, { oauth2: [] }, { sessionCookie: [] }];
+    case 'none':
+      return [];
+    case 'bearer':
+      return [{ bearerAuth: [] }, { oauth2: [] }];
+    case 'session':
+      return [{ sessionCookie: [] }];
+    case 'bearer-or-session':
+      return [{ bearerAuth: [] }, { oauth2: [] }, { sessionCookie: [] }];
   }
 }
 
@@ -79,8 +85,11 @@ function operation(route: RouteDef): JsonSchema {
   const byStatus = new Map<number, ErrorCode[]>();
   // Any request may carry a Bearer token (401 when bad, 403 when its organization's MCP access is revoked), and a
   // route validating every Origin may refuse it: the pipeline's answers, documented on every route they reach.
-  const pipeline: ErrorCode[] = ['rate_limited', ...(route.path === '/ask' ? [] : ['unauthorized', 'MCP_ACCESS_REVOKED'] as const),
-    ...(route.origin === 'always' ? ['ORIGIN_NOT_ALLOWED'] as const : [])];
+  const pipeline: ErrorCode[] = [
+    'rate_limited',
+    ...(route.path === '/ask' ? [] : (['unauthorized', 'MCP_ACCESS_REVOKED'] as const)),
+    ...(route.origin === 'always' ? (['ORIGIN_NOT_ALLOWED'] as const) : []),
+  ];
   for (const code of new Set<ErrorCode>([...route.errors, ...pipeline])) {
     const status = ERROR_TABLE[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
@@ -107,7 +116,10 @@ function operation(route: RouteDef): JsonSchema {
   if (route.body) {
     op.requestBody = {
       required: true,
-      content: { [route.body.contentType]: route.body.schema || route.body.jsonSchema ? { schema: route.body.jsonSchema ?? jsonSchemaOf(route.body.schema!, 'input') } : {} },
+      content: {
+        [route.body.contentType]:
+          route.body.schema || route.body.jsonSchema ? { schema: route.body.jsonSchema ?? jsonSchemaOf(route.body.schema!, 'input') } : {},
+      },
     };
   }
   if (route.deprecated) {
@@ -140,16 +152,19 @@ export function buildOpenApi(routes: readonly RouteDef[], options: { publicBaseU
     components: {
       schemas: {
         TypedError: {
-          type: 'object', required: ['code', 'message'],
+          type: 'object',
+          required: ['code', 'message'],
           description: 'Domain-state error (spec section 7, typed shape).',
           properties: { code: { type: 'string' }, message: { type: 'string', description: 'Localized by x-service-locale.' } },
         },
         ResolutionError: {
-          type: 'object', required: ['error'],
+          type: 'object',
+          required: ['error'],
           description: 'Request or authentication error (spec section 7, resolution shape).',
           properties: {
             error: {
-              type: 'object', required: ['code', 'message', 'resolution'],
+              type: 'object',
+              required: ['code', 'message', 'resolution'],
               properties: { code: { type: 'string' }, message: { type: 'string' }, resolution: { type: 'string', description: 'How to fix the request.' } },
             },
           },
@@ -162,13 +177,30 @@ export function buildOpenApi(routes: readonly RouteDef[], options: { publicBaseU
         'RateLimit-Policy': { description: '`120;w=60`.', schema: { type: 'string' } },
       },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An ES256 access token (RFC 9068) from the authorization server, valid 1 hour; or an organization API key (`slk_…`, created with the `api_keys_create` binding, scoped, expiring, revocable).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An ES256 access token (RFC 9068) from the authorization server, valid 1 hour; or an organization API key (`slk_…`, created with the `api_keys_create` binding, scoped, expiring, revocable).',
+        },
         oauth2: {
           type: 'oauth2',
           description: 'Authorization code with PKCE (S256); public clients register dynamically at /oauth/register.',
-          flows: { authorizationCode: { authorizationUrl: `${base}/oauth/authorize`, tokenUrl: `${base}/oauth/token`, refreshUrl: `${base}/oauth/token`, scopes: Object.fromEntries(GRANTABLE_SCOPES.map((s) => [s, SCOPE_TEXT[s]])) } },
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${base}/oauth/authorize`,
+              tokenUrl: `${base}/oauth/token`,
+              refreshUrl: `${base}/oauth/token`,
+              scopes: Object.fromEntries(GRANTABLE_SCOPES.map((s) => [s, SCOPE_TEXT[s]])),
+            },
+          },
         },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'Set by the magic-link sign-in; HTTP-only, SameSite=Lax, 7 days sliding.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'session',
+          description: 'Set by the magic-link sign-in; HTTP-only, SameSite=Lax, 7 days sliding.',
+        },
       },
     },
   };

@@ -17,7 +17,12 @@ const LivenessSchema = v.object({ status: v.literal('ok') });
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export function healthRoutes(deps: AppDeps, lifecycle: Lifecycle | undefined): RouteDef[] {
@@ -25,33 +30,53 @@ export function healthRoutes(deps: AppDeps, lifecycle: Lifecycle | undefined): R
   async function readiness(): Promise<v.InferOutput<typeof ReadinessSchema>> {
     latestMigration ??= listMigrations().then((all) => Math.max(0, ...all.map((m) => m.version)));
     const [database, migrations] = await Promise.all([
-      withTimeout(deps.sql`select 1`, CHECK_TIMEOUT_MS).then(() => 'ok' as const, () => 'failed' as const),
-      withTimeout(deps.sql<{ v: number | null }[]>`select max(version) as v from schema_migrations`, CHECK_TIMEOUT_MS)
-        .then(async ([row]) => ((row?.v ?? 0) >= (await latestMigration!) ? 'ok' as const : 'failed' as const), () => 'failed' as const),
+      withTimeout(deps.sql`select 1`, CHECK_TIMEOUT_MS).then(
+        () => 'ok' as const,
+        () => 'failed' as const,
+      ),
+      withTimeout(deps.sql<{ v: number | null }[]>`select max(version) as v from schema_migrations`, CHECK_TIMEOUT_MS).then(
+        async ([row]) => ((row?.v ?? 0) >= (await latestMigration!) ? ('ok' as const) : ('failed' as const)),
+        () => 'failed' as const,
+      ),
     ]);
     let engine: 'ok' | 'failed' = 'failed';
     try {
       const s = deps.engine.stats();
       if (s.poolSize === 0 || s.slots.ready + s.slots.busy + s.slots.starting > 0) engine = 'ok';
-    } catch { /* closed */ }
+    } catch {
+      /* closed */
+    }
     const draining = lifecycle?.draining ?? false;
     const ready = database === 'ok' && migrations === 'ok' && engine === 'ok' && !draining;
     return { status: ready ? 'ready' : 'not_ready', checks: { database, migrations, engine, draining } };
   }
   return [
     defineRoute({
-      method: 'GET', path: '/health/live', operationId: 'getLiveness', tags: ['operations'], auth: 'none',
+      method: 'GET',
+      path: '/health/live',
+      operationId: 'getLiveness',
+      tags: ['operations'],
+      auth: 'none',
       summary: 'Liveness: the process answers (no dependency is checked)',
-      description: 'Always 200 while the process serves HTTP, draining included. Restart the instance when it stops answering. Probes count against the per-address rate limit like any request.',
+      description:
+        'Always 200 while the process serves HTTP, draining included. Restart the instance when it stops answering. Probes count against the per-address rate limit like any request.',
       responses: { 200: { description: 'The process is alive.', schema: LivenessSchema } },
       errors: [],
-      handle(ctx) { ctx.set('Cache-Control', 'no-store'); ctx.body = { status: 'ok' }; },
+      handle(ctx) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { status: 'ok' };
+      },
     }),
     defineRoute({
-      method: 'GET', path: '/health/ready', operationId: 'getReadiness', tags: ['operations'], auth: 'none',
+      method: 'GET',
+      path: '/health/ready',
+      operationId: 'getReadiness',
+      tags: ['operations'],
+      auth: 'none',
       summary: 'Readiness: whether this instance should receive traffic',
-      description: 'Checks that PostgreSQL answers (within 1 s), that every migration is applied, that the script engine has isolates, '
-        + 'and that the instance is not draining. 503 with the same body when any check fails; it turns 503 at once on SIGTERM.',
+      description:
+        'Checks that PostgreSQL answers (within 1 s), that every migration is applied, that the script engine has isolates, ' +
+        'and that the instance is not draining. 503 with the same body when any check fails; it turns 503 at once on SIGTERM.',
       responses: {
         200: { description: 'Ready for traffic.', schema: ReadinessSchema },
         503: { description: 'Not ready (a check failed, or the instance is draining); `checks` says which.', schema: ReadinessSchema },

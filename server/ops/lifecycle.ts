@@ -16,11 +16,17 @@ export class Lifecycle {
   #inFlight = 0;
   #idleWaiters: (() => void)[] = [];
 
-  get draining(): boolean { return this.#draining; }
-  get inFlight(): number { return this.#inFlight; }
+  get draining(): boolean {
+    return this.#draining;
+  }
+  get inFlight(): number {
+    return this.#inFlight;
+  }
 
   /** Stop taking new work. Idempotent. */
-  beginDrain(): void { this.#draining = true; }
+  beginDrain(): void {
+    this.#draining = true;
+  }
 
   refusal(): ServiceError {
     return new ServiceError('draining', { headers: { 'Retry-After': String(DRAIN_RETRY_AFTER_SECONDS) } });
@@ -70,8 +76,16 @@ export class Lifecycle {
   async idle(timeoutMs: number): Promise<boolean> {
     if (this.#inFlight === 0) return true;
     let timer: NodeJS.Timeout | undefined;
-    const woke = new Promise<boolean>((resolve) => { this.#idleWaiters.push(() => resolve(true)); });
-    const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
-    try { return await Promise.race([woke, late]); } finally { clearTimeout(timer); }
+    const woke = new Promise<boolean>((resolve) => {
+      this.#idleWaiters.push(() => resolve(true));
+    });
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([woke, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

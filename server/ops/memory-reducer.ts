@@ -15,7 +15,9 @@ const GROWTH_BYTES = 64 * 1024 * 1024;
 /** The event loop's utilization over the last EVERY_MS below which the server counts as idle. */
 const IDLE_UTILIZATION = 0.05;
 
-export interface ReducerState { mark: number }
+export interface ReducerState {
+  mark: number;
+}
 
 /**
  * One look: collect when the heap has grown by GROWTH_BYTES past the mark and the loop was idle. Returns whether it

@@ -35,8 +35,14 @@ export async function startMetricsServer(config: Config, metrics: Metrics): Prom
   if (config.metrics.port === undefined) return null;
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' || path !== '/metrics') { res.writeHead(404).end(); return; }
-    if (!authorized(req.headers.authorization, config.metrics.token)) { res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="metrics"' }).end(); return; }
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (!authorized(req.headers.authorization, config.metrics.token)) {
+      res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="metrics"' }).end();
+      return;
+    }
     try {
       const text = await metrics.text();
       res.writeHead(200, { 'Content-Type': CONTENT_TYPE }).end(text);
@@ -44,6 +50,9 @@ export async function startMetricsServer(config: Config, metrics: Metrics): Prom
       res.writeHead(500).end();
     }
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(config.metrics.port, config.metrics.host, resolve); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.metrics.port, config.metrics.host, resolve);
+  });
   return server;
 }

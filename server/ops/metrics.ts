@@ -16,7 +16,11 @@ export const MAX_RECORD_KEYS = 32;
 const UPLOAD_OPS = new Set(['putUploadPart']);
 const DOWNLOAD_OPS = new Set(['downloadFile']);
 
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^a-zA-Z0-9_]/g, '_').toLowerCase();
+const snake = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^a-zA-Z0-9_]/g, '_')
+    .toLowerCase();
 const label = (s: unknown, fallback = 'other') => (typeof s === 'string' && /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(s) ? s : fallback);
 
 export interface MetricsOptions {
@@ -34,45 +38,131 @@ export class Metrics {
   /** Reads the pool's use into its gauges; run before any collector (see text()). */
   readonly #samplePool: () => void;
 
-  readonly httpRequests = new Counter({ name: 'siglata_http_requests_total', help: 'HTTP requests by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
-  readonly httpDuration = new Histogram({ name: 'siglata_http_request_duration_seconds', help: 'Time from request to the last byte of the response, by route template and method.', labelNames: ['route', 'method'], buckets: SECONDS, registers: [this.registry] });
-  readonly rateLimited = new Counter({ name: 'siglata_rate_limit_refusals_total', help: 'Requests refused with 429 rate_limited.', registers: [this.registry] });
-  readonly drainRefusals = new Counter({ name: 'siglata_drain_refusals_total', help: 'Requests refused with 503 draining while the instance shuts down.', registers: [this.registry] });
-  readonly executions = new Counter({ name: 'siglata_executions_total', help: 'Script executions by outcome (ok, error) and error type.', labelNames: ['outcome', 'error_type'], registers: [this.registry] });
-  readonly execWall = new Histogram({ name: 'siglata_execution_wall_seconds', help: 'Wall time of executions (queue excluded).', buckets: SECONDS, registers: [this.registry] });
+  readonly httpRequests = new Counter({
+    name: 'siglata_http_requests_total',
+    help: 'HTTP requests by route template, method and status.',
+    labelNames: ['route', 'method', 'status'],
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'siglata_http_request_duration_seconds',
+    help: 'Time from request to the last byte of the response, by route template and method.',
+    labelNames: ['route', 'method'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly rateLimited = new Counter({
+    name: 'siglata_rate_limit_refusals_total',
+    help: 'Requests refused with 429 rate_limited.',
+    registers: [this.registry],
+  });
+  readonly drainRefusals = new Counter({
+    name: 'siglata_drain_refusals_total',
+    help: 'Requests refused with 503 draining while the instance shuts down.',
+    registers: [this.registry],
+  });
+  readonly executions = new Counter({
+    name: 'siglata_executions_total',
+    help: 'Script executions by outcome (ok, error) and error type.',
+    labelNames: ['outcome', 'error_type'],
+    registers: [this.registry],
+  });
+  readonly execWall = new Histogram({
+    name: 'siglata_execution_wall_seconds',
+    help: 'Wall time of executions (queue excluded).',
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
   readonly execCpu = new Histogram({ name: 'siglata_execution_cpu_seconds', help: 'CPU time of executions.', buckets: SECONDS, registers: [this.registry] });
-  readonly execQueue = new Histogram({ name: 'siglata_execution_queue_seconds', help: 'Time executions waited for an isolate.', buckets: SECONDS, registers: [this.registry] });
-  readonly orgExecutions = new Counter({ name: 'siglata_org_executions_total', help: 'Executions per organization (opt-in: METRICS_ORG_LABELS bounds how many get their own label; the rest are "other").', labelNames: ['org'], registers: [this.registry] });
-  readonly transferBytes = new Counter({ name: 'siglata_transfer_bytes_total', help: 'Bytes accepted by part uploads and sent by downloads.', labelNames: ['direction'], registers: [this.registry] });
-  readonly partDuration = new Histogram({ name: 'siglata_upload_part_duration_seconds', help: 'Time to receive, verify and store one upload part.', labelNames: ['status'], buckets: SECONDS, registers: [this.registry] });
+  readonly execQueue = new Histogram({
+    name: 'siglata_execution_queue_seconds',
+    help: 'Time executions waited for an isolate.',
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly orgExecutions = new Counter({
+    name: 'siglata_org_executions_total',
+    help: 'Executions per organization (opt-in: METRICS_ORG_LABELS bounds how many get their own label; the rest are "other").',
+    labelNames: ['org'],
+    registers: [this.registry],
+  });
+  readonly transferBytes = new Counter({
+    name: 'siglata_transfer_bytes_total',
+    help: 'Bytes accepted by part uploads and sent by downloads.',
+    labelNames: ['direction'],
+    registers: [this.registry],
+  });
+  readonly partDuration = new Histogram({
+    name: 'siglata_upload_part_duration_seconds',
+    help: 'Time to receive, verify and store one upload part.',
+    labelNames: ['status'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
 
   constructor(options: MetricsOptions) {
     this.#orgLimit = options.orgLabels;
     collectDefaultMetrics({ register: this.registry, prefix: 'siglata_' });
     const sql = options.sql;
-    new Gauge({ name: 'siglata_db_pool_max', help: 'Connections this instance may open to PostgreSQL (DATABASE_POOL_MAX).', registers: [this.registry], collect() { this.set(options.poolMax); } });
-    const inUse = new Gauge({ name: 'siglata_db_pool_in_use', help: 'Connections of this instance\'s pool in use at the start of the scrape: held by a transaction or reservation, or running a plain query (plain queries pipelined beyond the pool size count as waiting, so this never exceeds siglata_db_pool_max).', registers: [this.registry] });
-    const waiting = new Gauge({ name: 'siglata_db_pool_waiting', help: 'Requests waiting for a connection of this instance\'s pool at the start of the scrape: transactions and reservations not yet given one, plus plain queries beyond the pool size (queued in the pool or pipelined behind another query).', registers: [this.registry] });
+    new Gauge({
+      name: 'siglata_db_pool_max',
+      help: 'Connections this instance may open to PostgreSQL (DATABASE_POOL_MAX).',
+      registers: [this.registry],
+      collect() {
+        this.set(options.poolMax);
+      },
+    });
+    const inUse = new Gauge({
+      name: 'siglata_db_pool_in_use',
+      help: "Connections of this instance's pool in use at the start of the scrape: held by a transaction or reservation, or running a plain query (plain queries pipelined beyond the pool size count as waiting, so this never exceeds siglata_db_pool_max).",
+      registers: [this.registry],
+    });
+    const waiting = new Gauge({
+      name: 'siglata_db_pool_waiting',
+      help: "Requests waiting for a connection of this instance's pool at the start of the scrape: transactions and reservations not yet given one, plus plain queries beyond the pool size (queued in the pool or pipelined behind another query).",
+      registers: [this.registry],
+    });
     // Sampled before any collector runs, so the scrape's own pg_stat_activity query is not counted.
     let pool: ReturnType<typeof poolUsage>;
     this.#samplePool = () => {
       pool = poolUsage(sql);
-      if (pool) { inUse.set(pool.inUse); waiting.set(pool.waiting); }
+      if (pool) {
+        inUse.set(pool.inUse);
+        waiting.set(pool.waiting);
+      }
     };
     new Gauge({
-      name: 'siglata_db_connections', help: 'Connections of this database with our application name, by state (active = in use; idle; idle in transaction), across instances. Absent from a scrape taken while this instance\'s pool is full.',
-      labelNames: ['state'], registers: [this.registry],
+      name: 'siglata_db_connections',
+      help: "Connections of this database with our application name, by state (active = in use; idle; idle in transaction), across instances. Absent from a scrape taken while this instance's pool is full.",
+      labelNames: ['state'],
+      registers: [this.registry],
       async collect() {
         this.reset();
         // With no free connection the query would wait behind the very work that fills the pool and stall the scrape.
         if (pool && (pool.inUse >= pool.max || pool.waiting > 0)) return;
         const rows = await sql<{ state: string | null; n: number }[]>`select state, count(*)::int as n from pg_stat_activity
-          where datname = current_database() and application_name = current_setting('application_name') and pid <> pg_backend_pid() group by state`.catch(() => []);
+          where datname = current_database() and application_name = current_setting('application_name') and pid <> pg_backend_pid() group by state`.catch(
+          () => [],
+        );
         for (const r of rows) this.set({ state: label(r.state?.replace(/ /g, '_'), 'unknown') }, r.n);
       },
     });
-    new Gauge({ name: 'siglata_audit_log_queue', help: 'Execution audit rows waiting to be written.', registers: [this.registry], collect() { this.set(auditLogFor(sql).pending); } });
-    new Gauge({ name: 'siglata_audit_log_failed_batches', help: 'Audit-log batches that failed to write since start.', registers: [this.registry], collect() { this.set(auditLogFor(sql).failedBatches); } });
+    new Gauge({
+      name: 'siglata_audit_log_queue',
+      help: 'Execution audit rows waiting to be written.',
+      registers: [this.registry],
+      collect() {
+        this.set(auditLogFor(sql).pending);
+      },
+    });
+    new Gauge({
+      name: 'siglata_audit_log_failed_batches',
+      help: 'Audit-log batches that failed to write since start.',
+      registers: [this.registry],
+      collect() {
+        this.set(auditLogFor(sql).failedBatches);
+      },
+    });
   }
 
   /**

@@ -11,7 +11,9 @@ export function invitationPage(ctx: Koa.Context, inv: { id: string; orgName: str
   const t = texts(locale);
   if (!inv) {
     renderPage(ctx, {
-      locale, status: 404, title: INVITATION.unavailableTitle[locale],
+      locale,
+      status: 404,
+      title: INVITATION.unavailableTitle[locale],
       body: `<p>${t(INVITATION.unavailable)}</p>`,
     });
     return;
@@ -22,7 +24,8 @@ export function invitationPage(ctx: Koa.Context, inv: { id: string; orgName: str
     declined: INVITATION.declined[locale],
   };
   renderPage(ctx, {
-    locale, title: INVITATION.title(inv.orgName)[locale],
+    locale,
+    title: INVITATION.title(inv.orgName)[locale],
     body: `<p>${t(INVITATION.invited(inv.orgName, inv.role))}</p>
 <p class="note">${t(INVITATION.signInAs(inv.email))}</p>
 <p><button id="accept">${t(INVITATION.accept)}</button> <button id="reject" class="secondary">${t(INVITATION.decline)}</button></p>

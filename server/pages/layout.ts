@@ -24,7 +24,10 @@ export function renderPage(ctx: Koa.Context, opts: { locale: Locale; title: stri
   const nonce = randomBytes(16).toString('base64');
   ctx.status = opts.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+  ctx.set(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
   // same-origin, not no-referrer: with no-referrer a browser posts this page's forms with `Origin: null`, which
   // the origin check must refuse; the token in the URL still never leaves the site.
   ctx.set('Referrer-Policy', 'same-origin');

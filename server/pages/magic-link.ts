@@ -9,14 +9,17 @@ export function magicLinkLandingPage(ctx: Koa.Context, token: string): void {
   const t = texts(locale);
   if (!token) {
     renderPage(ctx, {
-      locale, status: 400, title: MAGIC_LINK.incompleteTitle[locale],
+      locale,
+      status: 400,
+      title: MAGIC_LINK.incompleteTitle[locale],
       body: `<p>${t(MAGIC_LINK.incomplete)}</p>
 <p><a href="/auth/sign-in?lang=${locale}">${t(MAGIC_LINK.signIn)}</a></p>`,
     });
     return;
   }
   renderPage(ctx, {
-    locale, title: MAGIC_LINK.title[locale],
+    locale,
+    title: MAGIC_LINK.title[locale],
     body: `<p>${t(MAGIC_LINK.pressButton)}</p>
 <form method="post" action="/auth/magic-link/verify">
 <input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="lang" value="${locale}">
@@ -29,7 +32,9 @@ export function magicLinkInvalidPage(ctx: Koa.Context): void {
   const locale = pageLocale(ctx);
   const t = texts(locale);
   renderPage(ctx, {
-    locale, status: 401, title: MAGIC_LINK.unusableTitle[locale],
+    locale,
+    status: 401,
+    title: MAGIC_LINK.unusableTitle[locale],
     body: `<p>${t(MAGIC_LINK.unusable)}</p>
 <p><a href="/auth/sign-in?lang=${locale}">${t(MAGIC_LINK.newLink)}</a></p>`,
   });

@@ -27,7 +27,9 @@ function allowFormTarget(ctx: Koa.Context, redirectUri: string): void {
   try {
     const url = new URL(redirectUri);
     source = url.host ? url.origin : url.protocol;
-  } catch { /* keep 'self' only */ }
+  } catch {
+    /* keep 'self' only */
+  }
   ctx.set('Content-Security-Policy', csp.replace("form-action 'self'", `form-action 'self' ${source}`));
   // With `no-referrer` a browser sends `Origin: null` on the form post, which the origin check must refuse;
   // `same-origin` keeps the referrer (and the real Origin) for our own origin only.
@@ -38,7 +40,8 @@ export function oauthErrorPage(ctx: Koa.Context, code: string, description: stri
   const locale = pageLocale(ctx);
   const t = texts(locale);
   renderPage(ctx, {
-    locale, status,
+    locale,
+    status,
     title: OAUTH.errorTitle[locale],
     body: `<p>${t(OAUTH.notSentBack)}</p>
 <p class="note"><code>${escapeHtml(code)}</code>: ${escapeHtml(description)}</p>`,
@@ -50,7 +53,8 @@ export function oauthSignInPage(ctx: Koa.Context, opts: { clientName: string; re
   const t = texts(locale);
   const form = signInForm(locale, opts.returnTo, OAUTH.linkSent[locale]);
   renderPage(ctx, {
-    locale, title: OAUTH.signInTitle[locale],
+    locale,
+    title: OAUTH.signInTitle[locale],
     body: `${opts.expired ? `<p class="note">${t(OAUTH.sessionExpired)}</p>` : ''}
 <p><strong>${escapeHtml(opts.clientName)}</strong> ${t(OAUTH.wantsAccess)}</p>
 ${form.body}`,
@@ -67,25 +71,36 @@ export interface ConsentOrganization {
   mcpRevoked: boolean;
 }
 
-export function oauthConsentPage(ctx: Koa.Context, opts: {
-  clientName: string; redirectUri: string; email: string; ticket: string; organizations: ConsentOrganization[]; selected: string | null; error?: string;
-}): void {
+export function oauthConsentPage(
+  ctx: Koa.Context,
+  opts: {
+    clientName: string;
+    redirectUri: string;
+    email: string;
+    ticket: string;
+    organizations: ConsentOrganization[];
+    selected: string | null;
+    error?: string;
+  },
+): void {
   const locale = pageLocale(ctx);
   const t = texts(locale);
   const client = `<strong>${escapeHtml(opts.clientName)}</strong>`;
   const selectable = opts.organizations.filter((o) => o.scopes.length && !o.mcpRevoked);
   const selected = selectable.find((o) => o.id === opts.selected)?.id ?? selectable[0]?.id;
-  const orgs = opts.organizations.map((o) => {
-    const disabled = !o.scopes.length || o.mcpRevoked;
-    const role = (ROLE_NAMES as Record<string, Localized>)[o.role]?.[locale] ?? o.role;
-    const detail = o.mcpRevoked
-      ? `<p class="note">${t(OAUTH.mcpRevoked)}</p>`
-      : !o.scopes.length
-        ? `<p class="note">${t(OAUTH.nothingGrantable)}</p>`
-        : `<ul>${o.scopes.map((s) => `<li data-scope="${escapeHtml(s)}">${escapeHtml(scopeLabel(locale, s))}</li>`).join('')}</ul>`;
-    return `<div class="org"><label><input type="radio" name="organization_id" value="${escapeHtml(o.id)}"${o.id === selected ? ' checked' : ''}${disabled ? ' disabled' : ''}>
+  const orgs = opts.organizations
+    .map((o) => {
+      const disabled = !o.scopes.length || o.mcpRevoked;
+      const role = (ROLE_NAMES as Record<string, Localized>)[o.role]?.[locale] ?? o.role;
+      const detail = o.mcpRevoked
+        ? `<p class="note">${t(OAUTH.mcpRevoked)}</p>`
+        : !o.scopes.length
+          ? `<p class="note">${t(OAUTH.nothingGrantable)}</p>`
+          : `<ul>${o.scopes.map((s) => `<li data-scope="${escapeHtml(s)}">${escapeHtml(scopeLabel(locale, s))}</li>`).join('')}</ul>`;
+      return `<div class="org"><label><input type="radio" name="organization_id" value="${escapeHtml(o.id)}"${o.id === selected ? ' checked' : ''}${disabled ? ' disabled' : ''}>
 <strong>${escapeHtml(o.name)}</strong> <span class="note">(${escapeHtml(role)})</span></label>${detail}</div>`;
-  }).join('\n');
+    })
+    .join('\n');
   const none = `<p>${t(OAUTH.noOrganization)}</p>`;
   // Newcomers create their first organization here instead of hitting a dead end; others may add one too.
   const create = `<details${opts.organizations.length ? '' : ' open'}><summary>${t(OAUTH.createOrganization)}</summary>
@@ -94,7 +109,8 @@ export function oauthConsentPage(ctx: Koa.Context, opts: {
 <button type="submit" name="decision" value="create" class="secondary" formnovalidate>${t(OAUTH.createAndSelect)}</button>
 </details>`;
   renderPage(ctx, {
-    locale, status: opts.error ? 400 : 200,
+    locale,
+    status: opts.error ? 400 : 200,
     title: OAUTH.consentTitle(opts.clientName)[locale],
     body: `${opts.error ? `<p class="note" role="alert">${escapeHtml(opts.error)}</p>` : ''}
 <p>${client} ${t(OAUTH.asks)}</p>

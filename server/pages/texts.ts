@@ -28,44 +28,64 @@ export const MAGIC_LINK = {
 
 export const INVITATION = {
   title: (orgName: string) => l10n(`Join ${orgName}`, `Participar de ${orgName}`),
-  invited: (orgName: string, role: Role) => l10n(`You are invited to join ${orgName} as ${ROLE_NAMES[role]['en-US']}.`,
-    `Você foi convidado para participar de ${orgName} como ${ROLE_NAMES[role]['pt-BR']}.`),
+  invited: (orgName: string, role: Role) =>
+    l10n(
+      `You are invited to join ${orgName} as ${ROLE_NAMES[role]['en-US']}.`,
+      `Você foi convidado para participar de ${orgName} como ${ROLE_NAMES[role]['pt-BR']}.`,
+    ),
   signInAs: (email: string) => l10n(`Sign in as ${email} to answer.`, `Entre como ${email} para responder.`),
   accept: l10n('Accept', 'Aceitar'),
   decline: l10n('Decline', 'Recusar'),
   joined: l10n('You joined the organization.', 'Você entrou na organização.'),
   declined: l10n('You declined the invitation.', 'Você recusou o convite.'),
   unavailableTitle: l10n('Invitation not available', 'Convite indisponível'),
-  unavailable: l10n('The invitation is unknown, cancelled, expired or already answered. Ask for a new one.', 'O convite é desconhecido, foi cancelado, expirou ou já foi respondido. Peça um novo.'),
+  unavailable: l10n(
+    'The invitation is unknown, cancelled, expired or already answered. Ask for a new one.',
+    'O convite é desconhecido, foi cancelado, expirou ou já foi respondido. Peça um novo.',
+  ),
 };
 
 export const OAUTH = {
   /** What each scope lets the application do, as the consent page lists it. */
   scopes: {
-    'files:read': l10n('List, read and download the organization\'s files', 'Listar, ler e baixar os arquivos da organização'),
+    'files:read': l10n("List, read and download the organization's files", 'Listar, ler e baixar os arquivos da organização'),
     'files:write': l10n('Upload, change, trash and delete files', 'Enviar, alterar, mover para a lixeira e excluir arquivos'),
     'org:read': l10n('See the organization, its members and invitations', 'Ver a organização, seus membros e convites'),
     'org:admin': l10n('Invite and remove members and change their roles', 'Convidar e remover membros e mudar seus papéis'),
     offline_access: l10n('Stay connected without asking you again (refresh tokens)', 'Continuar conectado sem perguntar de novo (tokens de renovação)'),
   } as Record<string, Localized>,
   errorTitle: l10n('This authorization request cannot be completed', 'Este pedido de autorização não pode ser concluído'),
-  notSentBack: l10n('The application that sent you here made an invalid request, so you were not sent back to it.', 'O aplicativo que enviou você até aqui fez um pedido inválido, por isso você não foi mandado de volta para ele.'),
+  notSentBack: l10n(
+    'The application that sent you here made an invalid request, so you were not sent back to it.',
+    'O aplicativo que enviou você até aqui fez um pedido inválido, por isso você não foi mandado de volta para ele.',
+  ),
   signInTitle: l10n('Sign in to continue', 'Entre para continuar'),
   sessionExpired: l10n('Your session has expired.', 'Sua sessão expirou.'),
   /** After the application's name. */
-  wantsAccess: l10n('wants to access your Siglata workspace. Sign in first; we will e-mail you a link.', 'quer acessar seu espaço de trabalho na Siglata. Entre primeiro; enviaremos um link por e-mail.'),
-  linkSent: l10n('Check your e-mail: we sent you a sign-in link. Opening it brings you back to this authorization.',
-    'Confira seu e-mail: enviamos um link de acesso. Ao abri-lo, você volta para esta autorização.'),
+  wantsAccess: l10n(
+    'wants to access your Siglata workspace. Sign in first; we will e-mail you a link.',
+    'quer acessar seu espaço de trabalho na Siglata. Entre primeiro; enviaremos um link por e-mail.',
+  ),
+  linkSent: l10n(
+    'Check your e-mail: we sent you a sign-in link. Opening it brings you back to this authorization.',
+    'Confira seu e-mail: enviamos um link de acesso. Ao abri-lo, você volta para esta autorização.',
+  ),
   consentTitle: (clientName: string) => l10n(`Authorize ${clientName}`, `Autorizar ${clientName}`),
   /** After the application's name. */
-  asks: l10n('asks to use Siglata on your behalf, with the permissions below, in the organization you choose.', 'pede para usar a Siglata em seu nome, com as permissões abaixo, na organização que você escolher.'),
+  asks: l10n(
+    'asks to use Siglata on your behalf, with the permissions below, in the organization you choose.',
+    'pede para usar a Siglata em seu nome, com as permissões abaixo, na organização que você escolher.',
+  ),
   signedInAs: l10n('Signed in as', 'Conectado como'),
   sentBackTo: l10n('You will be sent back to', 'Você será enviado de volta para'),
   trustedOnly: l10n('Allow only applications you trust.', 'Autorize apenas aplicativos em que você confia.'),
   organization: l10n('Organization', 'Organização'),
   mcpRevoked: l10n('MCP access is revoked for this organization.', 'O acesso MCP está revogado para esta organização.'),
   nothingGrantable: l10n('None of the requested permissions can be granted here.', 'Nenhuma das permissões pedidas pode ser concedida aqui.'),
-  noOrganization: l10n('You do not belong to any organization yet. Create one below (or ask for an invitation to an existing one).', 'Você ainda não faz parte de nenhuma organização. Crie uma abaixo (ou peça um convite para uma existente).'),
+  noOrganization: l10n(
+    'You do not belong to any organization yet. Create one below (or ask for an invitation to an existing one).',
+    'Você ainda não faz parte de nenhuma organização. Crie uma abaixo (ou peça um convite para uma existente).',
+  ),
   createOrganization: l10n('Create an organization', 'Criar uma organização'),
   name: l10n('Name', 'Nome'),
   shortName: l10n('Short name (letters, digits, hyphens)', 'Nome curto (letras, dígitos, hífens)'),

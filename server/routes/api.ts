@@ -27,7 +27,8 @@ export function apiRoutes(deps: AppDeps) {
       path: '/api',
       operationId: 'getHealth',
       summary: 'Health, active locale and the signed-in user (null without a session or token)',
-      description: '`status` is `ok` when every part works, `degraded` when one does not; `components.ask` says whether POST /ask can answer (its public corpus is loaded).',
+      description:
+        '`status` is `ok` when every part works, `degraded` when one does not; `components.ask` says whether POST /ask can answer (its public corpus is loaded).',
       tags: ['core'],
       auth: 'none',
       responses: { 200: { description: 'The service is available.', schema: HealthSchema } },

@@ -20,7 +20,12 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
   const filesList = findBinding('files_list')!;
   return [
     defineRoute({
-      method: 'GET', path: '/app/v1/context', operationId: 'appContext', tags: ['app'], auth: 'bearer-or-session', binding: contextBinding,
+      method: 'GET',
+      path: '/app/v1/context',
+      operationId: 'appContext',
+      tags: ['app'],
+      auth: 'bearer-or-session',
+      binding: contextBinding,
       summary: 'The current organization, role, effective scopes and usage limits (the `context` binding)',
       responses: { 200: { description: 'The context.', schema: contextBinding.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
@@ -29,8 +34,13 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/app/v1/files', operationId: 'appListFiles', tags: ['app'], auth: 'bearer-or-session', binding: filesList,
-      summary: 'A page of the organization\'s files (the `files_list` binding; query parameters map to its input)',
+      method: 'GET',
+      path: '/app/v1/files',
+      operationId: 'appListFiles',
+      tags: ['app'],
+      auth: 'bearer-or-session',
+      binding: filesList,
+      summary: "A page of the organization's files (the `files_list` binding; query parameters map to its input)",
       query: FilesQuery,
       responses: { 200: { description: 'A page of files.', schema: filesList.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
@@ -40,12 +50,30 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       },
     }),
     defineRoute({
-      method: 'POST', path: '/app/v1/execute', operationId: 'appExecute', tags: ['app'], auth: 'bearer-or-session',
+      method: 'POST',
+      path: '/app/v1/execute',
+      operationId: 'appExecute',
+      tags: ['app'],
+      auth: 'bearer-or-session',
       summary: 'Run a script, plan it (writes recorded, signed plan token) or apply a plan atomically',
-      description: 'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes (a write that is not the planned write at its position is refused before it runs, and mail such as an invitation goes out only once the apply commits). A script that fails during apply is rolled back (`applied: false`), as is one that returns while a write it started is still running (error code `write_in_flight`): every write is counted when the script starts it. A script that ends on an uncaught scope refusal (a binding needing a scope the caller lacks) is 403 `INSUFFICIENT_SCOPE`, as over MCP.',
+      description:
+        'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes (a write that is not the planned write at its position is refused before it runs, and mail such as an invitation goes out only once the apply commits). A script that fails during apply is rolled back (`applied: false`), as is one that returns while a write it started is still running (error code `write_in_flight`): every write is counted when the script starts it. A script that ends on an uncaught scope refusal (a binding needing a scope the caller lacks) is 403 `INSUFFICIENT_SCOPE`, as over MCP.',
       body: { contentType: 'application/json', schema: ExecuteInput },
       responses: { 200: { description: 'The execution result.', schema: ExecuteOutcomeSchema } },
-      errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'conflict', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'ORIGIN_NOT_ALLOWED', 'engine_busy', 'engine_quarantined'],
+      errors: [
+        'unauthorized',
+        'SESSION_EXPIRED',
+        'invalid_input',
+        'invalid_request',
+        'unsupported_media_type',
+        'payload_too_large',
+        'conflict',
+        'INSUFFICIENT_SCOPE',
+        'ORGANIZATION_MEMBERSHIP_REQUIRED',
+        'ORIGIN_NOT_ALLOWED',
+        'engine_busy',
+        'engine_quarantined',
+      ],
       async handle(ctx) {
         const request = await parseJsonBody(ctx, ExecuteInput, deps.config.jsonBodyMaxBytes);
         ctx.body = await executeInMode(executeContext(deps, 'app'), callerOf(ctx), request);

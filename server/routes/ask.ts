@@ -10,7 +10,15 @@ import { ServiceError } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { AskIndex } from '../ask/index.ts';
 import { answerBody, failureBody, FAILURE_STATUS, sseFrame } from '../ask/answer.ts';
-import { AskAnswerSchema, AskFailureSchema, AskRequestSchema, askRequestJsonSchema, describeAskIssue, MAX_BODY_BYTES, type AskErrorCode } from '../ask/schema.ts';
+import {
+  AskAnswerSchema,
+  AskFailureSchema,
+  AskRequestSchema,
+  askRequestJsonSchema,
+  describeAskIssue,
+  MAX_BODY_BYTES,
+  type AskErrorCode,
+} from '../ask/schema.ts';
 import { langOf } from '../ask/text.ts';
 
 const CORS_HEADERS = {
@@ -63,7 +71,9 @@ function checkContentType(ctx: Koa.Context): void {
 
 /** The service's body errors, in the NLWeb Failure shape this route answers with (its messages stay English). */
 const ASK_CODES: Partial<Record<string, AskErrorCode>> = {
-  payload_too_large: 'PAYLOAD_TOO_LARGE', unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE', invalid_request: 'INVALID_REQUEST',
+  payload_too_large: 'PAYLOAD_TOO_LARGE',
+  unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
+  invalid_request: 'INVALID_REQUEST',
 };
 
 async function readRequest(ctx: Koa.Context): Promise<unknown> {
@@ -72,7 +82,7 @@ async function readRequest(ctx: Koa.Context): Promise<unknown> {
   } catch (err) {
     const code = err instanceof ServiceError ? ASK_CODES[err.code] : undefined;
     if (!code || !(err instanceof ServiceError)) throw err;
-    const message = code === 'PAYLOAD_TOO_LARGE' ? `The body must be at most ${MAX_BODY_BYTES} bytes.` : err.resolutionFor('en-US') ?? err.message;
+    const message = code === 'PAYLOAD_TOO_LARGE' ? `The body must be at most ${MAX_BODY_BYTES} bytes.` : (err.resolutionFor('en-US') ?? err.message);
     throw fail(code, message);
   }
 }
@@ -92,9 +102,10 @@ export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null 
       path: '/ask',
       operationId: 'ask',
       summary: 'Natural-language search over the public site and documentation (NLWeb 0.54, list / conv_search)',
-      description: 'Public and unauthenticated. With `prefer.streaming: false` the answer is JSON; otherwise it is '
-        + '`text/event-stream` carrying exactly one `data:` event with the same JSON, then the stream ends. '
-        + 'Failures are NLWeb Failure bodies (always JSON) with real statuses: 415, then 413, then 400, then 503.',
+      description:
+        'Public and unauthenticated. With `prefer.streaming: false` the answer is JSON; otherwise it is ' +
+        '`text/event-stream` carrying exactly one `data:` event with the same JSON, then the stream ends. ' +
+        'Failures are NLWeb Failure bodies (always JSON) with real statuses: 415, then 413, then 400, then 503.',
       tags: ['search'],
       auth: 'none',
       // Spec 9.3: the public search endpoint's own description is version 1.0.0 of the NLWeb 0.54 profile.
@@ -105,12 +116,19 @@ export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null 
         400: { description: 'Invalid or unsupported query fields.', schema: AskFailureSchema },
         413: { description: 'Body over 8192 bytes.', schema: AskFailureSchema },
         415: { description: 'Content-Type is not application/json.', schema: AskFailureSchema },
-        503: { description: 'The public corpus is not loaded (GET /api then reports status "degraded" and components.ask "unavailable").', schema: AskFailureSchema },
+        503: {
+          description: 'The public corpus is not loaded (GET /api then reports status "degraded" and components.ask "unavailable").',
+          schema: AskFailureSchema,
+        },
       },
       errors: [],
       writeError(ctx, error) {
         ctx.set(CORS_HEADERS);
-        writeFailure(ctx, ctx.state.requestId ?? randomUUID(), fail('METHOD_NOT_ALLOWED', `${error.resolutionFor('en-US') ?? error.message} /ask takes a POST with a JSON body.`));
+        writeFailure(
+          ctx,
+          ctx.state.requestId ?? randomUUID(),
+          fail('METHOD_NOT_ALLOWED', `${error.resolutionFor('en-US') ?? error.message} /ask takes a POST with a JSON body.`),
+        );
       },
       async handle(ctx) {
         const requestId: string = ctx.state.requestId ?? randomUUID();
@@ -126,7 +144,11 @@ export function askRoutes(deps: Pick<AppDeps, 'logger'>, index: AskIndex | null 
           const request = parsed.output;
           const idx = currentIndex();
           // No Retry-After: the corpus is loaded at start-up, so retrying soon would not help; GET /api says the same.
-          if (!idx || idx.size === 0) throw fail('CORPUS_UNAVAILABLE', 'The public corpus is not loaded on this server, so /ask cannot answer; an operator must restore it (GET /api reports components.ask).');
+          if (!idx || idx.size === 0)
+            throw fail(
+              'CORPUS_UNAVAILABLE',
+              'The public corpus is not loaded on this server, so /ask cannot answer; an operator must restore it (GET /api reports components.ask).',
+            );
           const outcome = idx.search({
             text: request.query.text,
             site: request.query.site,

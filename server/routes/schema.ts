@@ -19,7 +19,7 @@ export function spreadsheetSchemaDocument(publicBaseUrl: string): JsonSchema {
 const SchemaDocument = v.pipe(
   v.looseObject({
     $schema: v.pipe(v.literal(JSON_SCHEMA_DIALECT), v.description('JSON Schema 2020-12.')),
-    $id: v.pipe(v.string(), v.description('This document\'s URL: {publicBaseUrl}/schema/spreadsheet/1.')),
+    $id: v.pipe(v.string(), v.description("This document's URL: {publicBaseUrl}/schema/spreadsheet/1.")),
     title: v.string(),
     type: v.literal('object'),
   }),
@@ -34,9 +34,10 @@ export function schemaRoutes(deps: AppDeps) {
       path: `/schema/spreadsheet/${WORKBOOK_VERSION}`,
       operationId: 'getSpreadsheetSchema',
       summary: 'JSON Schema (2020-12) of the spreadsheet workbook representation, version 1',
-      description: 'The shape spreadsheet_read returns and spreadsheet_write takes: `{version: 1, sheets: [{name, tables: [{name, columns: [{name, type}], rows}]}]}`. '
-        + 'Rules JSON Schema cannot state (one cell per column, each cell null or of its column\'s type, unique names) are in the descriptions and enforced by the service. '
-        + 'A breaking change gets a new version under a new path.',
+      description:
+        'The shape spreadsheet_read returns and spreadsheet_write takes: `{version: 1, sheets: [{name, tables: [{name, columns: [{name, type}], rows}]}]}`. ' +
+        "Rules JSON Schema cannot state (one cell per column, each cell null or of its column's type, unique names) are in the descriptions and enforced by the service. " +
+        'A breaking change gets a new version under a new path.',
       tags: ['discovery'],
       auth: 'none',
       responses: { 200: { description: 'The JSON Schema document.', contentType: 'application/schema+json', schema: SchemaDocument } },

@@ -36,36 +36,60 @@ export function wellKnownRoutes(deps: AppDeps): RouteDef[] {
     v1: JSON.stringify(protectedResourceMetadata(base, '/v1/mcp')),
     alias: JSON.stringify(protectedResourceMetadata(base, '/mcp')),
   };
-  const serve = (document: string): Koa.Middleware => (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.type = 'application/json';
-    ctx.body = document;
-  };
+  const serve =
+    (document: string): Koa.Middleware =>
+    (ctx) => {
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.type = 'application/json';
+      ctx.body = document;
+    };
   return [
     defineRoute({
-      method: 'GET', path: '/.well-known/oauth-authorization-server', operationId: 'oauthAuthorizationServerMetadata',
-      summary: 'Authorization server metadata (RFC 8414)', tags: ['discovery', 'oauth'], auth: 'none',
-      description: 'Authorization code with PKCE S256 only, dynamic registration, refresh tokens, revocation, the JWKS and the scopes; `issuer` is the public base URL.',
-      responses: { 200: { description: 'The metadata.', schema: AuthorizationServerMetadata } }, errors: [],
+      method: 'GET',
+      path: '/.well-known/oauth-authorization-server',
+      operationId: 'oauthAuthorizationServerMetadata',
+      summary: 'Authorization server metadata (RFC 8414)',
+      tags: ['discovery', 'oauth'],
+      auth: 'none',
+      description:
+        'Authorization code with PKCE S256 only, dynamic registration, refresh tokens, revocation, the JWKS and the scopes; `issuer` is the public base URL.',
+      responses: { 200: { description: 'The metadata.', schema: AuthorizationServerMetadata } },
+      errors: [],
       handle: serve(documents.as),
     }),
     defineRoute({
-      method: 'GET', path: '/.well-known/openid-configuration', operationId: 'openIdConfiguration',
-      summary: 'The authorization server metadata at the OpenID Connect Discovery path', tags: ['discovery', 'oauth'], auth: 'none',
-      description: 'The same RFC 8414 document, served here for clients that try this path first. The service is not an OpenID provider: no `openid` scope, ID tokens or userinfo, so none is advertised.',
-      responses: { 200: { description: 'The metadata.', schema: AuthorizationServerMetadata } }, errors: [],
+      method: 'GET',
+      path: '/.well-known/openid-configuration',
+      operationId: 'openIdConfiguration',
+      summary: 'The authorization server metadata at the OpenID Connect Discovery path',
+      tags: ['discovery', 'oauth'],
+      auth: 'none',
+      description:
+        'The same RFC 8414 document, served here for clients that try this path first. The service is not an OpenID provider: no `openid` scope, ID tokens or userinfo, so none is advertised.',
+      responses: { 200: { description: 'The metadata.', schema: AuthorizationServerMetadata } },
+      errors: [],
       handle: serve(documents.oidc),
     }),
     defineRoute({
-      method: 'GET', path: '/.well-known/oauth-protected-resource/v1/mcp', operationId: 'mcpProtectedResourceMetadata',
-      summary: 'Protected resource metadata of the MCP endpoint (RFC 9728)', tags: ['discovery', 'mcp'], auth: 'none',
-      responses: { 200: { description: '`resource` = `{base}/v1/mcp`.', schema: ProtectedResourceMetadata } }, errors: [],
+      method: 'GET',
+      path: '/.well-known/oauth-protected-resource/v1/mcp',
+      operationId: 'mcpProtectedResourceMetadata',
+      summary: 'Protected resource metadata of the MCP endpoint (RFC 9728)',
+      tags: ['discovery', 'mcp'],
+      auth: 'none',
+      responses: { 200: { description: '`resource` = `{base}/v1/mcp`.', schema: ProtectedResourceMetadata } },
+      errors: [],
       handle: serve(documents.v1),
     }),
     defineRoute({
-      method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', operationId: 'mcpAliasProtectedResourceMetadata',
-      summary: 'Protected resource metadata of the /mcp alias (RFC 9728)', tags: ['discovery', 'mcp'], auth: 'none',
-      responses: { 200: { description: '`resource` = `{base}/mcp`.', schema: ProtectedResourceMetadata } }, errors: [],
+      method: 'GET',
+      path: '/.well-known/oauth-protected-resource/mcp',
+      operationId: 'mcpAliasProtectedResourceMetadata',
+      summary: 'Protected resource metadata of the /mcp alias (RFC 9728)',
+      tags: ['discovery', 'mcp'],
+      auth: 'none',
+      responses: { 200: { description: '`resource` = `{base}/mcp`.', schema: ProtectedResourceMetadata } },
+      errors: [],
       handle: serve(documents.alias),
     }),
   ];

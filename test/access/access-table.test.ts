@@ -42,7 +42,8 @@ t.test('access table', async (t) => {
     const takesOrg = route.binding?.needsOrganization && route.path.startsWith('/auth/organization/');
     const url = `${app.url}${path}${route.method === 'GET' && takesOrg ? `?organizationId=${acme.id}` : ''}`;
     if (route.method === 'GET' || route.method === 'DELETE') return http(url, { method: route.method, headers });
-    if (route.method === 'PUT') return http(url, { method: 'PUT', body: Buffer.alloc(16), headers: { ...headers, 'content-type': 'application/octet-stream' } });
+    if (route.method === 'PUT')
+      return http(url, { method: 'PUT', body: Buffer.alloc(16), headers: { ...headers, 'content-type': 'application/octet-stream' } });
     return http(url, { method: route.method, json: takesOrg ? { organizationId: acme.id } : {}, headers });
   }
 
@@ -100,7 +101,8 @@ t.test('access table', async (t) => {
             t.equal(res.body?.error?.code, 'MCP_ACCESS_REVOKED', `${label}, access revoked: MCP_ACCESS_REVOKED`);
             continue;
           }
-          if (!PUBLIC_DOCUMENTS.test(route.path)) t.match(res.headers['cache-control'], /no-store|private/, `${label}: not cacheable (${res.status} ${res.text.slice(0, 200)})`);
+          if (!PUBLIC_DOCUMENTS.test(route.path))
+            t.match(res.headers['cache-control'], /no-store|private/, `${label}: not cacheable (${res.status} ${res.text.slice(0, 200)})`);
           if (SESSION_ONLY_ROUTES.has(name)) {
             t.equal(res.status, 401, `${label}: a session-only route refuses a token`);
             t.notMatch(res.body?.error?.resolution, /access token|Bearer/, `${label}: the resolution asks for a session, not for another token`);
@@ -135,7 +137,10 @@ t.test('access table', async (t) => {
     const mcp = (script: string, token: string) => http(`${app.url}/v1/mcp`, { json: rpc(script), token });
     for (const binding of BINDINGS) {
       const script = `return await ${binding.name}({});`;
-      for (const [kind, token] of [['token', tokens.token], ['narrow', tokens.narrow]] as const) {
+      for (const [kind, token] of [
+        ['token', tokens.token],
+        ['narrow', tokens.narrow],
+      ] as const) {
         const refused = kind === 'narrow' ? refusedTo(NARROW, binding) : binding.sessionOnly;
         const viaApp = await app1(script, { authorization: `Bearer ${token}` });
         const viaMcp = await mcp(script, token);

@@ -18,7 +18,11 @@ t.test('organization API keys', async (t) => {
   // Each step starts a new rate-limit window so that only the rate-limit step ever reaches the limit.
   const freshWindow = () => app.clock.advance!(61_000);
   const run = async (token: string, script: string) => {
-    const res = await http(`${app.url}/v1/mcp`, { token, headers: { accept: 'application/json, text/event-stream' }, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } } });
+    const res = await http(`${app.url}/v1/mcp`, {
+      token,
+      headers: { accept: 'application/json, text/event-stream' },
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } },
+    });
     const content = res.body?.result?.structuredContent;
     // The MCP endpoint refuses a missing scope before running the script (403 step-up); a binding refuses inside it.
     return { status: res.status, headers: res.headers, body: res.body, content, code: content?.error?.code ?? res.body?.error?.code };
@@ -66,14 +70,21 @@ t.test('organization API keys', async (t) => {
     } finally {
       await sql`update org_mcp_access set max_scopes = ${['files:read', 'files:write', 'org:read', 'org:admin']} where org_id = ${orgId}`;
     }
-    for (const bad of [{ name: '', scopes: ['files:read'] }, { name: 'a', scopes: [] }, { name: 'a', scopes: ['root'] }, { name: 'a', scopes: ['files:read'], expiresInDays: 0 },
-      { name: 'a', scopes: ['files:read'], expiresInDays: 366 }, { name: 'a', scopes: ['files:read'], expiresInDays: 1.5 }, { name: 'a', scopes: ['files:read'], extra: 1 }]) {
+    for (const bad of [
+      { name: '', scopes: ['files:read'] },
+      { name: 'a', scopes: [] },
+      { name: 'a', scopes: ['root'] },
+      { name: 'a', scopes: ['files:read'], expiresInDays: 0 },
+      { name: 'a', scopes: ['files:read'], expiresInDays: 366 },
+      { name: 'a', scopes: ['files:read'], expiresInDays: 1.5 },
+      { name: 'a', scopes: ['files:read'], extra: 1 },
+    ]) {
       const r = await call(owner, 'api_keys_create', bad);
       t.equal(r.content.error.code, 'invalid_input', JSON.stringify(bad));
     }
     const admin = await create({ name: 'admin-key', scopes: ['org:admin', 'org:read'] });
     const minted = await call(admin.key, 'api_keys_create', { name: 'child', scopes: ['org:read'] });
-    t.equal(minted.status, 403, 'an uncaught scope refusal is the request\'s 403');
+    t.equal(minted.status, 403, "an uncaught scope refusal is the request's 403");
     t.equal(minted.code, 'INSUFFICIENT_SCOPE');
     t.match(minted.body.error.resolution, /cannot create API keys/);
     t.equal((await call(admin.key, 'api_keys_list', {})).content.ok, true, 'but it may list them with org:admin');
@@ -91,7 +102,10 @@ t.test('organization API keys', async (t) => {
     t.equal(appCtx.status, 200);
     t.equal(appCtx.body.organization.slug, 'keys-org');
     const data = randomBytes(50_000);
-    const begin = await http(`${app.url}/app/v1/execute`, { token: k.key, json: { mode: 'run', script: `return await upload_begin({ name: "ci/build.bin", mediaType: "application/octet-stream", byteLength: ${data.length} });` } });
+    const begin = await http(`${app.url}/app/v1/execute`, {
+      token: k.key,
+      json: { mode: 'run', script: `return await upload_begin({ name: "ci/build.bin", mediaType: "application/octet-stream", byteLength: ${data.length} });` },
+    });
     t.equal(begin.status, 200, begin.text);
     const { uploadId } = begin.body.result;
     t.equal((await putPart(app, k.key, uploadId, 1, data)).status, 200);

@@ -28,7 +28,7 @@ t.test('MCP access management', async (t) => {
     c.check(t, 'get', '/auth/organization/mcp-access', res);
   });
 
-  t.test('revoking refuses the organization\'s tokens at once on every face; restoring re-admits them', async (t) => {
+  t.test("revoking refuses the organization's tokens at once on every face; restoring re-admits them", async (t) => {
     const issued = (await oauthFlow(app, { cookie: owner.cookie, organizationId: org.id })).tokens.access_token as string;
     t.equal((await mcp('return 1;')).status, 200, 'before: the token works');
     t.equal((await mcp('return 1;', issued)).status, 200, 'before: the token our OAuth server issued works');
@@ -49,7 +49,7 @@ t.test('MCP access management', async (t) => {
       t.equal(res.body.error.code, 'MCP_ACCESS_REVOKED');
     }
     t.equal((await app.deps.sql`select count(*)::int as n from files where name = 'x.txt'`)[0].n, 0, 'nothing was written');
-    t.equal((await owner.get('/app/v1/context')).status, 200, 'the owner\'s session is not an access token: it still works');
+    t.equal((await owner.get('/app/v1/context')).status, 200, "the owner's session is not an access token: it still works");
     t.equal((await owner.post('/auth/organization/set-mcp-access', { state: 'active' })).status, 200);
     t.equal((await mcp('return 1;')).status, 200, 'restored');
   });
@@ -64,10 +64,20 @@ t.test('MCP access management', async (t) => {
     await owner.post('/auth/organization/set-mcp-access', { state: 'active', maxScopes: ['files:read', 'files:write', 'org:read', 'org:admin'] });
     const got = await owner.get('/auth/organization/mcp-access');
     const [session] = await app.deps.sql`select id from users where email = 'boss@example.com'`;
-    t.same(got.body.changes.map((ch: any) => [ch.fromState, ch.toState, ch.toMaxScopes.length]), [
-      ['active', 'active', 4], ['active', 'active', 2], ['revoked', 'active', 4], ['testing', 'revoked', 4],
-    ], 'newest first, each with what it changed from');
-    t.ok(got.body.changes.every((ch: any) => ch.userId === session.id), 'each change names its author');
+    t.same(
+      got.body.changes.map((ch: any) => [ch.fromState, ch.toState, ch.toMaxScopes.length]),
+      [
+        ['active', 'active', 4],
+        ['active', 'active', 2],
+        ['revoked', 'active', 4],
+        ['testing', 'revoked', 4],
+      ],
+      'newest first, each with what it changed from',
+    );
+    t.ok(
+      got.body.changes.every((ch: any) => ch.userId === session.id),
+      'each change names its author',
+    );
   });
 
   t.test('an access token may read the state but never change it, not even with org:admin, on any face', async (t) => {
@@ -90,22 +100,28 @@ t.test('MCP access management', async (t) => {
       t.equal(res.status, 403);
       t.equal(res.body.error.code, 'ORGANIZATION_ADMIN_REQUIRED');
     }
-    const viaScript = await admin.post('/app/v1/execute', { script: 'await mcp_access_set({ state: "active" }); return (await mcp_access_get({})).changes[0];' });
+    const viaScript = await admin.post('/app/v1/execute', {
+      script: 'await mcp_access_set({ state: "active" }); return (await mcp_access_get({})).changes[0];',
+    });
     t.equal(viaScript.status, 200);
     t.equal(viaScript.body.ok, true, JSON.stringify(viaScript.body.error));
     const [adam] = await app.deps.sql`select id from users where email = 'adam@example.com'`;
     t.equal(viaScript.body.result.userId, adam.id);
   });
 
-  t.test('organization routes take the Bearer token; a token sees other organizations only as its person\'s, with org:read', async (t) => {
+  t.test("organization routes take the Bearer token; a token sees other organizations only as its person's, with org:read", async (t) => {
     const second = await app.token({ email: 'boss@example.com', org: 'gate-two' });
     const viaToken = await http(`${app.url}/auth/organization/list`, { token: second });
     t.equal(viaToken.status, 200);
-    t.same(viaToken.body.map((o: { slug: string }) => o.slug).sort(), ['gate', 'gate-two'], 'a person\'s token holding org:read lists their organizations');
+    t.same(viaToken.body.map((o: { slug: string }) => o.slug).sort(), ['gate', 'gate-two'], "a person's token holding org:read lists their organizations");
     t.match(viaToken.headers['cache-control'], /no-store/);
     const narrow = await app.token({ email: 'boss@example.com', org: 'gate-two', scopes: ['files:read'] });
     const viaNarrow = await http(`${app.url}/auth/organization/list`, { token: narrow });
-    t.same(viaNarrow.body.map((o: { slug: string }) => o.slug), ['gate-two'], 'a token without org:read lists only its own organization');
+    t.same(
+      viaNarrow.body.map((o: { slug: string }) => o.slug),
+      ['gate-two'],
+      'a token without org:read lists only its own organization',
+    );
     const viaSession = await owner.get('/auth/organization/list');
     t.same(viaSession.body.map((o: { slug: string }) => o.slug).sort(), ['gate', 'gate-two'], 'the session sees every organization of its user');
     const create = await http(`${app.url}/auth/organization/create`, { json: { name: 'Nope', slug: 'nope' }, token: narrow });
@@ -114,14 +130,20 @@ t.test('MCP access management', async (t) => {
     t.match(create.body.error.resolution, /org:read/);
   });
 
-  t.test('a new organization\'s first requests arriving together all succeed (its access record is made once)', async (t) => {
+  t.test("a new organization's first requests arriving together all succeed (its access record is made once)", async (t) => {
     // The first check creates the record; before, a check racing it read nothing and the request got a 500.
     for (const name of ['rush-1', 'rush-2', 'rush-3', 'rush-4']) {
       const fresh = await app.token({ email: `${name}@example.com` });
-      const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2
-        ? http(`${app.url}/app/v1/context`, { token: fresh })
-        : http(`${app.url}/v1/mcp`, { json: rpc('return 1;'), token: fresh }))));
-      t.same(burst.map((r) => r.status).filter((s) => s !== 200), [], `${name}: all 12 answered 200`);
+      const burst = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          i % 2 ? http(`${app.url}/app/v1/context`, { token: fresh }) : http(`${app.url}/v1/mcp`, { json: rpc('return 1;'), token: fresh }),
+        ),
+      );
+      t.same(
+        burst.map((r) => r.status).filter((s) => s !== 200),
+        [],
+        `${name}: all 12 answered 200`,
+      );
     }
     const res = await http(`${app.url}/app/v1/context`, { token: await app.token({ email: 'rush-1@example.com' }) });
     t.equal(res.status, 200);

@@ -25,11 +25,12 @@ t.test('path spellings', async (t) => {
     if (method === 'PUT') return http(url, { method, body: Buffer.alloc(16), headers: { ...headers, 'content-type': 'application/octet-stream' } });
     return http(url, { method, json: {}, headers });
   };
-  const spellings = (route: RouteDef) => [
-    ['upper case', route.path.replace(/^[^:]+/, (s) => s.toUpperCase()), route.method],
-    ['trailing slash', `${route.path}/`, route.method],
-    ...(route.method === 'GET' ? [['HEAD', route.path, 'HEAD']] : []),
-  ] as const;
+  const spellings = (route: RouteDef) =>
+    [
+      ['upper case', route.path.replace(/^[^:]+/, (s) => s.toUpperCase()), route.method],
+      ['trailing slash', `${route.path}/`, route.method],
+      ...(route.method === 'GET' ? [['HEAD', route.path, 'HEAD']] : []),
+    ] as const;
   const answer = (res: JsonResponse) => `${res.status} ${res.body?.error?.code ?? res.body?.code ?? ''}`;
 
   const callers: Record<string, () => Record<string, string>> = {
@@ -58,7 +59,8 @@ t.test('path spellings', async (t) => {
           const got = method === 'HEAD' ? `${res.status}` : answer(res);
           const want = method === 'HEAD' ? `${own.status}` : answer(own);
           t.equal(got, want, `${route.method} ${route.path} as ${label}, ${caller}: the route's own answer (${want})`);
-          if (res.status < 400 && route.auth !== 'none' && res.status !== 405) t.match(res.headers['cache-control'], /no-store|private/, `${route.method} ${route.path} as ${label}: not cacheable`);
+          if (res.status < 400 && route.auth !== 'none' && res.status !== 405)
+            t.match(res.headers['cache-control'], /no-store|private/, `${route.method} ${route.path} as ${label}: not cacheable`);
         }
       }
     });

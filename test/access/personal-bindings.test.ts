@@ -19,21 +19,36 @@ t.test('personal bindings', async (t) => {
   await w.org(owner, 'person-second');
   const token = await app.token({ email: 'person@personal.example', org: 'person-home' });
   const narrow = await app.token({ email: 'person@personal.example', org: 'person-home', scopes: ['files:read'] });
-  const keyRes = await http(`${app.url}/app/v1/execute`, { token, json: { script: 'return await api_keys_create({ name: "ci", scopes: ["files:read", "org:read", "org:admin"] });' } });
+  const keyRes = await http(`${app.url}/app/v1/execute`, {
+    token,
+    json: { script: 'return await api_keys_create({ name: "ci", scopes: ["files:read", "org:read", "org:admin"] });' },
+  });
   t.equal(keyRes.body?.ok, true, JSON.stringify(keyRes.body));
   const key = keyRes.body.result.key as string;
 
   const personal = BINDINGS.filter((b) => b.personal);
-  t.same(personal.map((b) => b.name).sort(), ['invitation_accept', 'invitation_reject', 'invitations_received', 'organization_create'], 'the personal bindings');
+  t.same(
+    personal.map((b) => b.name).sort(),
+    ['invitation_accept', 'invitation_reject', 'invitations_received', 'organization_create'],
+    'the personal bindings',
+  );
   const routes = routeTable(app.deps);
 
   let n = 0;
   for (const binding of personal) {
     // Inputs that pass validation, so only authorization decides (an unknown invitation is 404 past it).
-    const input = binding.name === 'organization_create' ? () => ({ name: 'Made', slug: `made-${++n}` })
-      : binding.name === 'invitations_received' ? () => ({}) : () => ({ invitationId: 'inv_missing' });
+    const input =
+      binding.name === 'organization_create'
+        ? () => ({ name: 'Made', slug: `made-${++n}` })
+        : binding.name === 'invitations_received'
+          ? () => ({})
+          : () => ({ invitationId: 'inv_missing' });
     const script = () => `return await ${binding.name}(${JSON.stringify(input())});`;
-    for (const [label, bearer, allowed] of [['person token', token, true], ['token without org:read', narrow, false], ['API key', key, false]] as const) {
+    for (const [label, bearer, allowed] of [
+      ['person token', token, true],
+      ['token without org:read', narrow, false],
+      ['API key', key, false],
+    ] as const) {
       const app1 = await http(`${app.url}/app/v1/execute`, { token: bearer, json: { script: script() } });
       const mcp = await http(`${app.url}/v1/mcp`, { token: bearer, json: rpc(script()) });
       const mcpCode = mcp.body?.error?.code ?? mcp.body?.result?.structuredContent?.error?.code;
@@ -62,11 +77,25 @@ t.test('personal bindings', async (t) => {
   const openapi = (await http(`${app.url}/openapi.json`)).body;
   t.match(openapi.paths['/auth/organization/create'].post.description, /an organization API key is refused/, 'OpenAPI says who may call it');
 
-  const pt = await http(`${app.url}/app/v1/execute`, { token: key, headers: { 'x-service-locale': 'pt-BR' }, json: { script: 'return await organization_create({ name: "X", slug: "x-pt" });' } });
+  const pt = await http(`${app.url}/app/v1/execute`, {
+    token: key,
+    headers: { 'x-service-locale': 'pt-BR' },
+    json: { script: 'return await organization_create({ name: "X", slug: "x-pt" });' },
+  });
   t.match(JSON.stringify(pt.body), /age por uma pessoa/, 'the refusal in Portuguese');
 
-  const list = async (bearer: string) => (await http(`${app.url}/app/v1/execute`, { token: bearer, json: { script: 'const p = await organizations_list({}); return (Array.isArray(p) ? p : p.items).map((o) => o.slug).sort();' } })).body.result;
-  t.same((await list(token)).filter((s: string) => s.startsWith('person-')), ['person-home', 'person-second'], 'a person\'s token lists all their organizations');
+  const list = async (bearer: string) =>
+    (
+      await http(`${app.url}/app/v1/execute`, {
+        token: bearer,
+        json: { script: 'const p = await organizations_list({}); return (Array.isArray(p) ? p : p.items).map((o) => o.slug).sort();' },
+      })
+    ).body.result;
+  t.same(
+    (await list(token)).filter((s: string) => s.startsWith('person-')),
+    ['person-home', 'person-second'],
+    "a person's token lists all their organizations",
+  );
   t.same(await list(key), ['person-home'], 'an API key: its own organization only');
   t.same(await list(narrow), ['person-home'], 'a token without org:read: its own organization only');
   t.ok(home.id, 'the home organization exists');

@@ -40,7 +40,9 @@ t.test('/app/v1', async (t) => {
   });
 
   t.test('create 100 files with a script, list them through /app/v1/files', async (t) => {
-    const res = await exec({ script: 'for (let i = 0; i < 100; i++) await files_write_text({ name: `draft-${String(i).padStart(3, "0")}.txt`, text: "v" + i }); return "ok";' });
+    const res = await exec({
+      script: 'for (let i = 0; i < 100; i++) await files_write_text({ name: `draft-${String(i).padStart(3, "0")}.txt`, text: "v" + i }); return "ok";',
+    });
     t.equal(res.status, 200);
     t.equal(res.body.ok, true, JSON.stringify(res.body.error));
     c.check(t, 'post', '/app/v1/execute', res);
@@ -89,7 +91,10 @@ t.test('/app/v1', async (t) => {
     // The counts follow the plan (100 under normal load), so they are read back from it.
     const n = plan.body.operations.length;
     // The extra write is refused before it runs: it is not the plan's write at its position.
-      t.equal(applied.body.message, `Write #${n + 1} (files_update) is not the planned write #${n + 1}; it was not run and nothing was applied. Plan again and review.`);
+    t.equal(
+      applied.body.message,
+      `Write #${n + 1} (files_update) is not the planned write #${n + 1}; it was not run and nothing was applied. Plan again and review.`,
+    );
     c.check(t, 'post', '/app/v1/execute', applied);
     const renamed = await http(`${app.url}/app/v1/files?prefix=final-b&limit=1000`, { token });
     t.equal(renamed.body.items.length, 0, 'the whole batch was rolled back');
@@ -122,7 +127,8 @@ t.test('/app/v1', async (t) => {
   });
 
   t.test('a script failing during apply rolls back everything it wrote', async (t) => {
-    const script = 'await files_write_text({ name: "half.txt", text: "1" }); const n = (await files_list({ prefix: "half" })).items.length; if (n > 0 && globalThis.fail !== false) throw new Error("boom"); return n;';
+    const script =
+      'await files_write_text({ name: "half.txt", text: "1" }); const n = (await files_list({ prefix: "half" })).items.length; if (n > 0 && globalThis.fail !== false) throw new Error("boom"); return n;';
     const plan = await exec({ script, mode: 'plan' });
     t.equal(plan.body.ok, true, 'in plan mode the write is recorded, so the listing is empty and the script succeeds');
     const applied = await exec({ script, mode: 'apply', planToken: plan.body.planToken });

@@ -15,11 +15,22 @@ t.test('deep values', async (t) => {
   const app = await startTestApp(t, {
     env: { RATE_LIMIT_MAX: '100000' },
     // A route whose body cannot be serialized: the error middleware must see it (JSON 500, not Koa's plain text).
-    extraRoutes: () => [defineRoute({
-      method: 'GET', path: '/test/unserializable', operationId: 'testUnserializable', summary: 'test', tags: ['test'], auth: 'none',
-      responses: {}, errors: [],
-      async handle(ctx) { const body: Record<string, unknown> = { n: 1n }; ctx.body = body; },
-    })],
+    extraRoutes: () => [
+      defineRoute({
+        method: 'GET',
+        path: '/test/unserializable',
+        operationId: 'testUnserializable',
+        summary: 'test',
+        tags: ['test'],
+        auth: 'none',
+        responses: {},
+        errors: [],
+        async handle(ctx) {
+          const body: Record<string, unknown> = { n: 1n };
+          ctx.body = body;
+        },
+      }),
+    ],
   });
   const token = await app.token({ email: 'deep@example.com' });
   const faces = async (script: string) => {
@@ -29,12 +40,18 @@ t.test('deep values', async (t) => {
   };
 
   t.test('deep results are a limit, never a 500', async (t) => {
-    for (const [label, build] of [['array', deepArray], ['object', deepObject]] as const) {
+    for (const [label, build] of [
+      ['array', deepArray],
+      ['object', deepObject],
+    ] as const) {
       for (const depth of [MAX_RESULT_DEPTH + 1, 5000, 100_000]) {
         const { viaApp, viaMcp, mcpContent } = await faces(`${build(depth)} return v;`);
         t.equal(viaApp.status, 200, `${label} ${depth}: /app/v1 200`);
         t.match(viaApp.headers['content-type'], /json/);
-        t.ok(viaApp.body.error.type === 'limit_exceeded' || viaApp.body.error.type === 'script_error', `${label} ${depth}: ${JSON.stringify(viaApp.body.error)}`);
+        t.ok(
+          viaApp.body.error.type === 'limit_exceeded' || viaApp.body.error.type === 'script_error',
+          `${label} ${depth}: ${JSON.stringify(viaApp.body.error)}`,
+        );
         if (depth === MAX_RESULT_DEPTH + 1) t.equal(viaApp.body.error.code, 'max_result_depth');
         t.equal(viaMcp.status, 200, `${label} ${depth}: MCP 200`);
         t.equal(mcpContent.ok, false);
@@ -53,7 +70,7 @@ t.test('deep values', async (t) => {
       'thrown object': `${deepObject(50_000)} throw v;`,
       'error causes': 'let e = new Error("root"); for (let i = 0; i < 50000; i++) e = new Error("wrap " + i, { cause: e }); throw e;',
       'error with deep property': `${deepObject(50_000)} const e = new Error("x"); e.detail = v; e.toJSON = () => v; throw e;`,
-      'rejection': `${deepArray(50_000)} await Promise.reject(v);`,
+      rejection: `${deepArray(50_000)} await Promise.reject(v);`,
       'deep log': `${deepArray(50_000)} console.log(v); console.log("after"); return 1;`,
       'deep log object': `${deepObject(50_000)} console.error("x", v); return 1;`,
       'deep binding argument': `${deepObject(5000)} await files_list({ prefix: v }); return 1;`,
@@ -117,7 +134,7 @@ t.test('deep values', async (t) => {
     }
   });
 
-  t.test('a body that cannot be serialized is a JSON 500 from the error middleware, not Koa\'s plain text', async (t) => {
+  t.test("a body that cannot be serialized is a JSON 500 from the error middleware, not Koa's plain text", async (t) => {
     const res = await http(`${app.url}/test/unserializable`);
     t.equal(res.status, 500);
     t.match(res.headers['content-type'], /application\/json/);

@@ -60,7 +60,9 @@ t.test('execution accounting', async (t) => {
     await new Promise((r) => setTimeout(r, 3000));
     const cpuAfter = process.cpuUsage(cpu0);
     const afterMs = (cpuAfter.user + cpuAfter.system - cpuAnswer.user - cpuAnswer.system) / 1000;
-    t.comment(`request to answer ${(answered - started).toFixed(0)} ms (script wall ${killed.stats.wallMs}), CPU after the answer ${afterMs.toFixed(0)} ms, one read ${one.stats.hostMs} ms`);
+    t.comment(
+      `request to answer ${(answered - started).toFixed(0)} ms (script wall ${killed.stats.wallMs}), CPU after the answer ${afterMs.toFixed(0)} ms, one read ${one.stats.hostMs} ms`,
+    );
     t.ok(afterMs < Math.max(150, one.stats.hostMs), `host work stopped: ${afterMs.toFixed(0)} ms of CPU after the answer`);
     // Uncancelled, the 16 reads would run to their end (16 × one read on the server's thread) before the answer, which
     // waits for every call to settle; cancelled, the answer comes well inside half of that.

@@ -135,7 +135,11 @@ return 1;`);
     t.equal((await app.deps.sql`select count(*)::int as n from invitations where email = 'held@example.com'`)[0].n, 0);
     const ok = await planApply(`await member_invite({ email: "held2@example.com", role: "member" }); return 1;`);
     t.equal(ok.apply.body.applied, true);
-    t.same(mailer.sent.slice(sent).map((m) => m.to), ['held2@example.com'], 'a committed apply sends its invitation once');
+    t.same(
+      mailer.sent.slice(sent).map((m) => m.to),
+      ['held2@example.com'],
+      'a committed apply sends its invitation once',
+    );
   });
 
   t.test('a write whose input differs from the plan only in key order is the planned write', async (t) => {
@@ -163,7 +167,11 @@ return settled.map((r) => r.status === "fulfilled" ? "ok" : r.reason.code);`;
     t.same(apply.body.result, ['ok', 'ok', 'ok', 'not_found', 'conflict', 'ok', 'ok'], 'each write fails or succeeds on its own');
     t.equal(apply.body.applied, true);
     const names = await app.deps.sql`select name from files where id in ${app.deps.sql(ids)} order by name`;
-    t.same(names.map((r) => r.name), ['conc-0.txt', 'conc-1.txt', 'conc-2.txt', 'conc-3.txt', 'conc-4.txt', 't-conc-5.txt'], 'every write that succeeded is committed');
+    t.same(
+      names.map((r) => r.name),
+      ['conc-0.txt', 'conc-1.txt', 'conc-2.txt', 'conc-3.txt', 'conc-4.txt', 't-conc-5.txt'],
+      'every write that succeeded is committed',
+    );
   });
 
   t.test('an apply whose transaction a failed statement aborted never answers applied', async (t) => {
@@ -178,7 +186,9 @@ return 1;`);
 
   t.test('a plan of many writes applies (its token carries each write)', async (t) => {
     const target = await file('t-bulk.txt');
-    const { plan, apply } = await planApply(`for (let i = 0; i < 50; i++) await files_update({ fileId: ${JSON.stringify(target)}, name: "bulk-" + i + ".txt" }); return 1;`);
+    const { plan, apply } = await planApply(
+      `for (let i = 0; i < 50; i++) await files_update({ fileId: ${JSON.stringify(target)}, name: "bulk-" + i + ".txt" }); return 1;`,
+    );
     t.equal(plan.body.operations.length, 50);
     // At most ~20 characters a write: a plan of 1,000 writes (the call cap) fits the 64 KB planToken.
     t.ok(plan.body.planToken.length < 1000 + 20 * 50, `token of ${plan.body.planToken.length} characters`);
@@ -195,7 +205,10 @@ return 1;`);
     ['plain object getters', `throw { get name() { ${LEAK('leak-obj-name.txt')}; return "N"; }, get message() { ${LEAK('leak-obj-msg.txt')}; return "M"; } };`],
     ['proxy thrown', `throw new Proxy(new Error("p"), { get(o, k) { ${LEAK('leak-proxy.txt')}; return Reflect.get(o, k); } });`],
     ['rejected promise', `await Promise.reject({ get message() { ${LEAK('leak-reject.txt')}; return "r"; } });`],
-    ['Symbol.toPrimitive', `throw { [Symbol.toPrimitive]() { ${LEAK('leak-prim.txt')}; return "p"; }, get name() { return { toString() { ${LEAK('leak-prim2.txt')}; return "x"; } }; } };`],
+    [
+      'Symbol.toPrimitive',
+      `throw { [Symbol.toPrimitive]() { ${LEAK('leak-prim.txt')}; return "p"; }, get name() { return { toString() { ${LEAK('leak-prim2.txt')}; return "x"; } }; } };`,
+    ],
     ['result toJSON', `return { toJSON() { ${LEAK('leak-tojson.txt')}; return 1; } };`],
     ['nested toJSON', `return [1, { a: { toJSON() { ${LEAK('leak-nested.txt')}; return 2; } } }];`],
     ['result getter', `return { get x() { ${LEAK('leak-getter.txt')}; return 1; } };`],
@@ -204,10 +217,19 @@ return 1;`);
     ['then chain queued before the return', `Promise.resolve().then(() => Promise.resolve()).then(() => ${LEAK('leak-then.txt')}); return 1;`],
     ['async generator finally', `async function* g() { try { yield 1; } finally { ${LEAK('leak-gen.txt')}; } } await g().next(); return 1;`],
     ['Promise.race loser answered after the return', `return await Promise.race([Promise.resolve(1), files_list({}).then(() => ${LEAK('leak-race.txt')})]);`],
-    ['captureStackTrace object with a stack getter', `const e = {}; Error.captureStackTrace(e); Object.defineProperty(e, "stack", { get() { ${LEAK('leak-cst.txt')}; return "s"; } }); throw e;`],
-    ['Error.prototype name getter', `Object.defineProperty(Error.prototype, "name", { get() { ${LEAK('leak-proto.txt')}; return "E"; } }); throw new Error("y");`],
+    [
+      'captureStackTrace object with a stack getter',
+      `const e = {}; Error.captureStackTrace(e); Object.defineProperty(e, "stack", { get() { ${LEAK('leak-cst.txt')}; return "s"; } }); throw e;`,
+    ],
+    [
+      'Error.prototype name getter',
+      `Object.defineProperty(Error.prototype, "name", { get() { ${LEAK('leak-proto.txt')}; return "E"; } }); throw new Error("y");`,
+    ],
     ['Error.prepareStackTrace', `Error.prepareStackTrace = () => { ${LEAK('leak-pst.txt')}; return "x"; }; throw new Error("y");`],
-    ['toJSON that throws an error with a getter', `return { toJSON() { const e = new Error("j"); Object.defineProperty(e, "message", { get() { ${LEAK('leak-json-err.txt')}; return "j"; } }); throw e; } };`],
+    [
+      'toJSON that throws an error with a getter',
+      `return { toJSON() { const e = new Error("j"); Object.defineProperty(e, "message", { get() { ${LEAK('leak-json-err.txt')}; return "j"; } }); throw e; } };`,
+    ],
   ];
 
   t.test('no binding call is accepted once the outcome is being read: /app/v1 run, plan and apply, and MCP', async (t) => {
@@ -223,7 +245,9 @@ return 1;`);
   });
 
   t.test('the same calls made while the script still runs do work (the refusal is about the end, not the getters)', async (t) => {
-    const r = await exec({ script: `const o = { get x() { return ${LEAK('live-getter.txt')}; } }; await o.x; return JSON.stringify({ toJSON() { return 1; } });` });
+    const r = await exec({
+      script: `const o = { get x() { return ${LEAK('live-getter.txt')}; } }; await o.x; return JSON.stringify({ toJSON() { return 1; } });`,
+    });
     t.equal(r.body.ok, true);
     t.equal(await leaked('live-'), 1);
   });

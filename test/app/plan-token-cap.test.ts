@@ -16,7 +16,11 @@ const rpc = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: 1, metho
 t.test('a plan of every call an execution may make, each a write, fits the cap', async (t) => {
   const { maxHostCalls } = loadConfig({}).engine;
   const { privateKey } = await generateKeyPair('ES256');
-  const operations = Array.from({ length: maxHostCalls }, (_, index) => ({ index, binding: 'files_update', input: { fileId: newId('file'), name: `${index}.txt` } }));
+  const operations = Array.from({ length: maxHostCalls }, (_, index) => ({
+    index,
+    binding: 'files_update',
+    input: { fileId: newId('file'), name: `${index}.txt` },
+  }));
   const token = await signPlan({ kid: newId('key'), privateKey }, { org: newId('org'), user: newId('usr'), source: 'return 1;', operations }, new Date());
   t.ok(token.length <= PLAN_TOKEN_MAX_CHARS, `${maxHostCalls} writes: ${token.length} characters`);
   t.ok(token.length > 8192, 'past the cap the MCP face used to have');

@@ -132,11 +132,24 @@ t.test('8. site: example.com → 400; the allowed values and null → 200 with s
 });
 
 t.test('9. mode, response_format and accept-language enums', async (t) => {
-  for (const prefer of [{ mode: 'summarize' }, { mode: 'generate' }, { mode: 'list, summarize' }, { response_format: 'chatgpt_app' }, { 'accept-language': 'fr' }, { 'accept-language': 'pt-PT' }]) {
+  for (const prefer of [
+    { mode: 'summarize' },
+    { mode: 'generate' },
+    { mode: 'list, summarize' },
+    { response_format: 'chatgpt_app' },
+    { 'accept-language': 'fr' },
+    { 'accept-language': 'pt-PT' },
+  ]) {
     checkFailure(t, await ask(srv.url, { ...B, prefer }), 400, 'INVALID_REQUEST');
   }
-  for (const prefer of [{ 'accept-language': 'pt-BR' }, { 'accept-language': 'en-US' }, { 'accept-language': 'pt' }, { 'accept-language': 'en' },
-    { mode: 'list', response_format: 'conv_search' }, { mode: null, response_format: null, 'accept-language': null }]) {
+  for (const prefer of [
+    { 'accept-language': 'pt-BR' },
+    { 'accept-language': 'en-US' },
+    { 'accept-language': 'pt' },
+    { 'accept-language': 'en' },
+    { mode: 'list', response_format: 'conv_search' },
+    { mode: null, response_format: null, 'accept-language': null },
+  ]) {
     t.equal((await ask(srv.url, { ...B, prefer: { ...prefer, streaming: false } })).status, 200, JSON.stringify(prefer));
   }
 });
@@ -159,7 +172,7 @@ t.test('11. Content-Type: text/plain or missing → 415; application/json; chars
   const res = await request(`${srv.url}/ask`, { method: 'POST', body: Buffer.from(JSON.stringify(B)) });
   t.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   t.equal(res.statusCode, 415);
-  t.equal((JSON.parse(await res.body.text())).error.code, 'UNSUPPORTED_MEDIA_TYPE');
+  t.equal(JSON.parse(await res.body.text()).error.code, 'UNSUPPORTED_MEDIA_TYPE');
   t.equal((await ask(srv.url, B, { headers: { 'content-type': 'application/json; charset=utf-8' } })).status, 200);
   t.equal((await ask(srv.url, B, { headers: { 'content-type': 'Application/JSON' } })).status, 200);
 });

@@ -25,18 +25,70 @@ t.test('at least 60 pages, half pt-BR and half en-US, one per canonical URL', as
 t.test('stated facts match the spec and design', async (t) => {
   const all = pages.map((p) => [p.title, p.description, ...p.blocks].join('\n')).join('\n');
   // No other figure for the same limits anywhere (a quick guard against a page drifting from the spec).
-  for (const wrong of [/\b5 MiB\b/, /\b16 MiB\b/, /\b(5|20|100) GiB\b/, /\b(7|14|60|90) (days|dias) (in|na) (the )?(trash|lixeira)/i, /\b(15|30|60) minut(es|os) .*magic/i]) {
+  for (const wrong of [
+    /\b5 MiB\b/,
+    /\b16 MiB\b/,
+    /\b(5|20|100) GiB\b/,
+    /\b(7|14|60|90) (days|dias) (in|na) (the )?(trash|lixeira)/i,
+    /\b(15|30|60) minut(es|os) .*magic/i,
+  ]) {
     t.notMatch(all, wrong);
   }
-  for (const right of ['8,388,608', '8.388.608', '10 GiB', '30 days', '30 dias', '120 requests', '120 requisições', '48 hours', '48 horas', '10 minutes', '10 minutos', '7 days', '7 dias', '1 hour', '1 hora',
-    'files:read', 'files:write', 'org:read', 'org:admin', 'offline_access', '/oauth/authorize', '/oauth/token', 'RateLimit-Policy', '120;w=60']) {
+  for (const right of [
+    '8,388,608',
+    '8.388.608',
+    '10 GiB',
+    '30 days',
+    '30 dias',
+    '120 requests',
+    '120 requisições',
+    '48 hours',
+    '48 horas',
+    '10 minutes',
+    '10 minutos',
+    '7 days',
+    '7 dias',
+    '1 hour',
+    '1 hora',
+    'files:read',
+    'files:write',
+    'org:read',
+    'org:admin',
+    'offline_access',
+    '/oauth/authorize',
+    '/oauth/token',
+    'RateLimit-Policy',
+    '120;w=60',
+  ]) {
     t.ok(all.includes(right), right);
   }
-  for (const code of ['invalid_input', 'part_mismatch', 'upload_incomplete', 'SESSION_EXPIRED', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED',
-    'ORGANIZATION_MEMBERSHIP_REQUIRED', 'ORGANIZATION_ADMIN_REQUIRED', 'ORIGIN_NOT_ALLOWED', 'not_found', 'INVITATION_NOT_FOUND',
-    'quota_exceeded', 'conflict', 'upload_expired', 'restore_expired', 'storage_failure', 'database_failure']) {
-    t.ok(pages.some((p) => p.url.endsWith('/en/errors') && p.blocks.join(' ').includes(`\`${code}\``)), `en errors page lists ${code}`);
-    t.ok(pages.some((p) => p.url.endsWith('/pt/erros') && p.blocks.join(' ').includes(`\`${code}\``)), `pt errors page lists ${code}`);
+  for (const code of [
+    'invalid_input',
+    'part_mismatch',
+    'upload_incomplete',
+    'SESSION_EXPIRED',
+    'INSUFFICIENT_SCOPE',
+    'MCP_ACCESS_REVOKED',
+    'ORGANIZATION_MEMBERSHIP_REQUIRED',
+    'ORGANIZATION_ADMIN_REQUIRED',
+    'ORIGIN_NOT_ALLOWED',
+    'not_found',
+    'INVITATION_NOT_FOUND',
+    'quota_exceeded',
+    'conflict',
+    'upload_expired',
+    'restore_expired',
+    'storage_failure',
+    'database_failure',
+  ]) {
+    t.ok(
+      pages.some((p) => p.url.endsWith('/en/errors') && p.blocks.join(' ').includes(`\`${code}\``)),
+      `en errors page lists ${code}`,
+    );
+    t.ok(
+      pages.some((p) => p.url.endsWith('/pt/erros') && p.blocks.join(' ').includes(`\`${code}\``)),
+      `pt errors page lists ${code}`,
+    );
   }
 });
 
@@ -50,10 +102,11 @@ t.test('loader: duplicates by canonical URL are dropped, a malformed page names 
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   t.same(await loadCorpus(join(dir, 'nothing-here')), []);
   await mkdir(join(dir, 'pages'), { recursive: true });
-  const page = (url: string, name: string) => JSON.stringify({
-    jsonld: { '@context': 'https://schema.org', '@type': 'WebPage', url, name, description: 'A page about the trash.', inLanguage: 'en-US' },
-    body: ['Files stay in the trash for 30 days.'],
-  });
+  const page = (url: string, name: string) =>
+    JSON.stringify({
+      jsonld: { '@context': 'https://schema.org', '@type': 'WebPage', url, name, description: 'A page about the trash.', inLanguage: 'en-US' },
+      body: ['Files stay in the trash for 30 days.'],
+    });
   await writeFile(join(dir, 'pages', 'a.json'), page('https://siglata.com/x', 'First'));
   await writeFile(join(dir, 'pages', 'b.json'), page('https://www.siglata.com/x/', 'Second'));
   const loaded = await loadCorpus(dir);

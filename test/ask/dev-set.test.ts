@@ -85,7 +85,11 @@ t.test('the held-out set (never tuned on) is well formed and keeps its figures',
   t.same(new Set(held.map((q) => q.split)), new Set(['holdout']));
   const floor = await loadQueries(fileURLToPath(new URL('../../fixtures/site/queries.json', import.meta.url)));
   const seen = new Set([...dev, ...floor].map((q) => q.text.toLowerCase()));
-  t.same(held.filter((q) => seen.has(q.text.toLowerCase())).map((q) => q.text), [], 'no query of the dev set or queries.json');
+  t.same(
+    held.filter((q) => seen.has(q.text.toLowerCase())).map((q) => q.text),
+    [],
+    'no query of the dev set or queries.json',
+  );
   await keepsFigures(t, held, { ndcg: 0.914, recall: 0.92, unanswered: 5 });
 });
 

@@ -5,7 +5,8 @@ import { corpusIndex } from './server.ts';
 import type { Lang } from '../../server/ask/text.ts';
 
 const index = await corpusIndex();
-const top = (text: string, lang: Lang) => index.search({ text, lang, maxResults: 5 }).hits.map((h) => h.page.url.replace(/^https:\/\/(www\.)?siglata\.com/, ''));
+const top = (text: string, lang: Lang) =>
+  index.search({ text, lang, maxResults: 5 }).hits.map((h) => h.page.url.replace(/^https:\/\/(www\.)?siglata\.com/, ''));
 
 t.test('a shared title word does not beat the body that answers', async (t) => {
   // "The execute tool: running scripts in the sandbox" shares "sandbox"; the security page explains sandbox security.
@@ -24,9 +25,12 @@ t.test('the long pages that answer in their body reach the top five', async (t) 
 t.test("a question that is a page's short name gets that page first, above the pages sharing one word of it", async (t) => {
   // "Limits at a glance" (/limits) and "Rate limits" (/rate-limits) both hold "limits"; the shorter-titled one won.
   const cases: Array<[string, Lang, string]> = [
-    ['limits', 'en', '/docs/en/limits'], ['limites', 'pt', '/docs/pt/limites'],
-    ['rate limits', 'en', '/docs/en/rate-limits'], ['limites de requisicoes', 'pt', '/docs/pt/limites-de-requisicoes'],
-    ['storage quota', 'en', '/docs/en/storage-quota'], ['trash', 'en', '/docs/en/trash'],
+    ['limits', 'en', '/docs/en/limits'],
+    ['limites', 'pt', '/docs/pt/limites'],
+    ['rate limits', 'en', '/docs/en/rate-limits'],
+    ['limites de requisicoes', 'pt', '/docs/pt/limites-de-requisicoes'],
+    ['storage quota', 'en', '/docs/en/storage-quota'],
+    ['trash', 'en', '/docs/en/trash'],
   ];
   for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, `${text}: ${top(text, lang).join(' ')}`);
   // Only in the question's language: "mcp acess" (a typo) spells the Portuguese name's stems, not the question's.

@@ -12,8 +12,14 @@ t.test('accept-language puts that language first without hiding the other', asyn
   const en = index.search({ text: 'upload_begin quota_exceeded', lang: 'en', maxResults: 20 }).hits;
   t.equal(pt[0].page.inLanguage, 'pt-BR');
   t.equal(en[0].page.inLanguage, 'en-US');
-  t.ok(pt.some((h) => h.page.inLanguage === 'en-US'), 'English pages still listed');
-  t.ok(en.some((h) => h.page.inLanguage === 'pt-BR'), 'Portuguese pages still listed');
+  t.ok(
+    pt.some((h) => h.page.inLanguage === 'en-US'),
+    'English pages still listed',
+  );
+  t.ok(
+    en.some((h) => h.page.inLanguage === 'pt-BR'),
+    'Portuguese pages still listed',
+  );
 });
 
 t.test('without accept-language the query language is guessed', async (t) => {
@@ -43,15 +49,22 @@ t.test('typos fall back to the nearest vocabulary words', async (t) => {
 });
 
 t.test('duplicates by canonical URL appear once; equal scores are ordered by URL', async (t) => {
-  const page = (url: string, topic = 'trash') => pageFromJson({
-    jsonld: { '@context': 'https://schema.org', '@type': 'Article', url, headline: topic, description: `About the ${topic}.`, inLanguage: 'en-US' },
-    body: [`Files stay in the ${topic} for 30 days.`],
-  }, url);
+  const page = (url: string, topic = 'trash') =>
+    pageFromJson(
+      {
+        jsonld: { '@context': 'https://schema.org', '@type': 'Article', url, headline: topic, description: `About the ${topic}.`, inLanguage: 'en-US' },
+        body: [`Files stay in the ${topic} for 30 days.`],
+      },
+      url,
+    );
   // Other topics beside, so that "trash" is a rare (meaningful) word in this small corpus.
   const others = ['quota', 'roles', 'tokens', 'scopes', 'uploads', 'sessions'].map((topic) => page(`https://siglata.com/${topic}`, topic));
   const small = buildAskIndex([page('https://siglata.com/b'), page('https://www.siglata.com/b/'), page('https://siglata.com/a'), ...others]);
   const hits = small.search({ text: 'trash' }).hits;
-  t.same(hits.map((h) => h.page.url), ['https://siglata.com/a', 'https://siglata.com/b']);
+  t.same(
+    hits.map((h) => h.page.url),
+    ['https://siglata.com/a', 'https://siglata.com/b'],
+  );
   t.equal(hits[0].score, hits[1].score);
   t.same(hits[0].citations, ['Files stay in the trash for 30 days.']);
 });

@@ -10,12 +10,15 @@ import { ask, corpusIndex, startAskServer } from './server.ts';
 const index = await corpusIndex();
 const langs = (text: string, lang: Lang) => index.search({ text, lang, maxResults: 20 }).hits.map((h) => h.page.inLanguage);
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/site/${name}`, import.meta.url));
-const texts = [...await loadQueries(fixture('dev-queries.json')), ...await loadQueries(fixture('queries.json'))].map((q) => q.text);
+const texts = [...(await loadQueries(fixture('dev-queries.json'))), ...(await loadQueries(fixture('queries.json')))].map((q) => q.text);
 
 t.test('every query of the dev set and of queries.json, in each stated language, lists that language first', async (t) => {
   let mixed = 0;
   for (const text of texts) {
-    for (const [lang, tag] of [['en', 'en-US'], ['pt', 'pt-BR']] as const) {
+    for (const [lang, tag] of [
+      ['en', 'en-US'],
+      ['pt', 'pt-BR'],
+    ] as const) {
       const order = langs(text, lang);
       if (new Set(order).size > 1) mixed++;
       if (violatesLanguageOrder(tag, order)) t.fail(`${tag} "${text}": ${order.join(' ')}`);
@@ -45,7 +48,12 @@ t.test('the other language still follows when it is relevant', async (t) => {
 t.test('over HTTP, accept-language orders the results and is echoed in _meta', async (t) => {
   const srv = await startAskServer();
   t.teardown(() => srv.close());
-  for (const [tag, text] of [['en-US', 'login'], ['pt-BR', 'magic link expired'], ['en', 'lixeira restaurar'], ['pt', 'rate limit headers']]) {
+  for (const [tag, text] of [
+    ['en-US', 'login'],
+    ['pt-BR', 'magic link expired'],
+    ['en', 'lixeira restaurar'],
+    ['pt', 'rate limit headers'],
+  ]) {
     const res = await ask(srv.url, { query: { text, max_results: 20 }, prefer: { streaming: false, 'accept-language': tag } });
     t.equal(res.status, 200);
     const order = res.json.results.map((r: { inLanguage: string }) => r.inLanguage);
@@ -55,7 +63,7 @@ t.test('over HTTP, accept-language orders the results and is echoed in _meta', a
   }
 });
 
-t.test('without accept-language, a question in one language\'s grammar answers first in that language, borrowed words aside', async (t) => {
+t.test("without accept-language, a question in one language's grammar answers first in that language, borrowed words aside", async (t) => {
   const hits = (text: string) => index.search({ text, maxResults: 20 }).hits;
   const cases: Array<[string, string, string]> = [
     ['deu erro de rate limit', 'pt-BR', 'https://siglata.com/docs/pt/limites-de-requisicoes'],
@@ -69,9 +77,15 @@ t.test('without accept-language, a question in one language\'s grammar answers f
   for (const [text, tag, page] of cases) {
     const found = hits(text);
     t.equal(found[0]?.page.inLanguage, tag, `"${text}" first: ${found[0]?.page.url}`);
-    t.ok(found.slice(0, 5).some((h) => h.page.url === page), `"${text}" finds ${page}`);
+    t.ok(
+      found.slice(0, 5).some((h) => h.page.url === page),
+      `"${text}" finds ${page}`,
+    );
     // Not stated, so the list stays in score order (conformance case 15).
-    t.ok(found.every((h, i) => i === 0 || found[i - 1].score >= h.score), `"${text}" in score order`);
+    t.ok(
+      found.every((h, i) => i === 0 || found[i - 1].score >= h.score),
+      `"${text}" in score order`,
+    );
   }
 });
 

@@ -17,37 +17,65 @@ const dev = await loadQueries(fileURLToPath(new URL('../../fixtures/site/dev-que
 // a lexical rule: a question whose topic is a homonym of a page word, "windows" (the rate-limit window) or
 // "assinatura" (a signature), is answered.)
 const OFF_TOPIC: Array<[string, Lang | null]> = [
-  ['pricing plans', 'en'], ['dark mode', 'en'], ['annual subscription discount', null], ['free trial', 'en'],
-  ['slack integration', null], ['quanto custa o plano', 'pt'], ['tema escuro', 'pt'], ['integracao com dropbox', null],
-  ['iphone app', 'en'], ['pagamento com cartao', 'pt'],
+  ['pricing plans', 'en'],
+  ['dark mode', 'en'],
+  ['annual subscription discount', null],
+  ['free trial', 'en'],
+  ['slack integration', null],
+  ['quanto custa o plano', 'pt'],
+  ['tema escuro', 'pt'],
+  ['integracao com dropbox', null],
+  ['iphone app', 'en'],
+  ['pagamento com cartao', 'pt'],
 ];
 
 t.test('off-topic questions get no results', async (t) => {
-  for (const [text, lang] of OFF_TOPIC) t.same(hits(text, lang).map((h) => h.page.url), [], text);
+  for (const [text, lang] of OFF_TOPIC)
+    t.same(
+      hits(text, lang).map((h) => h.page.url),
+      [],
+      text,
+    );
 });
 
 t.test('an unknown word that tells how or when, or that a synonym covers, does not empty the answer', async (t) => {
   // Two topic words, one of them unknown: without the circumstance rule half the question would be unknown.
   const cases: Array<[string, Lang | null, string]> = [
-    ['deleted accidentally', 'en', '/docs/en/trash'], ['apagado acidentalmente', 'pt', '/docs/pt/lixeira'],
-    ['logged out suddenly', 'en', '/docs/en/sessions'], ['removido de repente', 'pt', '/docs/pt/membros'],
+    ['deleted accidentally', 'en', '/docs/en/trash'],
+    ['apagado acidentalmente', 'pt', '/docs/pt/lixeira'],
+    ['logged out suddenly', 'en', '/docs/en/sessions'],
+    ['removido de repente', 'pt', '/docs/pt/membros'],
     // "key" is a word no page uses; the synonym table maps "api key" to the pages' "access token".
     ['api key', 'en', '/docs/en/'],
   ];
-  for (const [text, lang, url] of cases) t.ok(hits(text, lang).some((h) => h.page.url.includes(url)), text);
+  for (const [text, lang, url] of cases)
+    t.ok(
+      hits(text, lang).some((h) => h.page.url.includes(url)),
+      text,
+    );
 });
 
 t.test('a word naming the documentation beside a topic neither empties the answer nor draws it away', async (t) => {
   // "docs", "guia", "tutorial" are no page's topic: left in, "api docs" had half its words unknown and no answer.
   const cases: Array<[string, Lang | null, string]> = [
-    ['api docs', 'en', '/docs/en/api-overview'], ['trash documentation', null, '/docs/en/trash'],
-    ['upload guide', null, '/docs/en/uploads'], ['sessions reference page', 'en', '/docs/en/sessions'],
-    ['documentacao da lixeira', 'pt', '/docs/pt/lixeira'], ['guia de envios', null, '/docs/pt/envios'],
+    ['api docs', 'en', '/docs/en/api-overview'],
+    ['trash documentation', null, '/docs/en/trash'],
+    ['upload guide', null, '/docs/en/uploads'],
+    ['sessions reference page', 'en', '/docs/en/sessions'],
+    ['documentacao da lixeira', 'pt', '/docs/pt/lixeira'],
+    ['guia de envios', null, '/docs/pt/envios'],
     ['tutorial de convites', 'pt', '/docs/pt/convites'],
     // The last word is still completed while typed when a word naming the docs comes first.
-    ['docs about spreadsh', 'en', '/docs/en/spreadsheets'], ['guia de planil', 'pt', '/docs/pt/planilhas'],
+    ['docs about spreadsh', 'en', '/docs/en/spreadsheets'],
+    ['guia de planil', 'pt', '/docs/pt/planilhas'],
   ];
-  for (const [text, lang, url] of cases) t.ok(hits(text, lang)[0]?.page.url.endsWith(url), `${text}: ${hits(text, lang).map((h) => h.page.url).join(' ')}`);
+  for (const [text, lang, url] of cases)
+    t.ok(
+      hits(text, lang)[0]?.page.url.endsWith(url),
+      `${text}: ${hits(text, lang)
+        .map((h) => h.page.url)
+        .join(' ')}`,
+    );
 });
 
 t.test('a question of function words alone gets no results', async (t) => {
@@ -64,9 +92,15 @@ t.test('a long question told in everyday words keeps its answer; one about somet
   for (const [text, lang, url] of situations) {
     const found = index.search({ text, lang, maxResults: 5 });
     t.ok(found.words.unknown.length * 2 >= found.words.content.length, `${text}: mostly words the pages do not use`);
-    t.ok(found.hits.some((h) => h.page.url.endsWith(url)), text);
+    t.ok(
+      found.hits.some((h) => h.page.url.endsWith(url)),
+      text,
+    );
   }
-  for (const [text, lang] of [['my cat keeps sneezing at night', 'en'], ['receita de bolo de cenoura com chocolate', 'pt']] as const) {
+  for (const [text, lang] of [
+    ['my cat keeps sneezing at night', 'en'],
+    ['receita de bolo de cenoura com chocolate', 'pt'],
+  ] as const) {
     t.same(hits(text, lang), [], text);
   }
 });
@@ -79,7 +113,10 @@ t.test('most unanswerable questions of the dev set get no results; no answerable
   // new one shows up by name.
   const lost = dev.filter((q) => q.relevant.length > 0 && hits(q.text).length === 0).map((q) => q.text);
   t.ok(lost.length <= 2, `${lost.length} answerable questions empty: ${lost.join(' | ')}`);
-  t.same(dev.filter((q) => q.relevant.length > 0 && q.kind !== 'paraphrase' && hits(q.text).length === 0).map((q) => q.text), []);
+  t.same(
+    dev.filter((q) => q.relevant.length > 0 && q.kind !== 'paraphrase' && hits(q.text).length === 0).map((q) => q.text),
+    [],
+  );
 });
 
 t.test('a question keeps its answer when the unknown words are the minority or mere fillers', async (t) => {
@@ -93,7 +130,11 @@ t.test('a question keeps its answer when the unknown words are the minority or m
     ['cadê a lixeira', 'pt', '/docs/pt/lixeira'],
     ['cade o trash', 'pt', '/docs/pt/lixeira'],
   ];
-  for (const [text, lang, url] of cases) t.ok(hits(text, lang).some((h) => h.page.url.endsWith(url)), text);
+  for (const [text, lang, url] of cases)
+    t.ok(
+      hits(text, lang).some((h) => h.page.url.endsWith(url)),
+      text,
+    );
 });
 
 t.test('over HTTP, no answer is an Answer with results: [] (JSON and SSE)', async (t) => {

@@ -5,7 +5,8 @@ import type { Lang } from '../../server/ask/text.ts';
 import { corpusIndex } from './server.ts';
 
 const index = await corpusIndex();
-const top = (text: string, lang: Lang) => index.search({ text, lang, maxResults: 5 }).hits.map((h) => h.page.url.replace(/^https:\/\/(www\.)?siglata\.com/, ''));
+const top = (text: string, lang: Lang) =>
+  index.search({ text, lang, maxResults: 5 }).hits.map((h) => h.page.url.replace(/^https:\/\/(www\.)?siglata\.com/, ''));
 
 t.test('a question combining topics gets the page that treats them, not the overview that lists them', async (t) => {
   t.equal(top('equipe sem espaco de armazenamento', 'pt')[0], '/docs/pt/cota-de-armazenamento');

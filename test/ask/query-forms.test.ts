@@ -5,13 +5,19 @@ import { corpusIndex } from './server.ts';
 import type { Lang } from '../../server/ask/text.ts';
 
 const index = await corpusIndex();
-const top = (text: string, lang: Lang | null = null) => index.search({ text, lang, maxResults: 5 }).hits.map((h) => h.page.url.replace(/^https:\/\/(www\.)?siglata\.com/, ''));
+const top = (text: string, lang: Lang | null = null) =>
+  index.search({ text, lang, maxResults: 5 }).hits.map((h) => h.page.url.replace(/^https:\/\/(www\.)?siglata\.com/, ''));
 
 t.test('the last word is completed while it is typed', async (t) => {
   const cases: Array<[string, Lang | null, string]> = [
-    ['planil', 'pt', '/docs/pt/planilhas'], ['downl', 'en', '/docs/en/downloads'], ['spreadsh', null, '/docs/en/spreadsheets'],
-    ['how do i upl', 'en', '/docs/en/uploads'], ['lixe', null, '/docs/pt/lixeira'], ['troublesh', 'en', '/docs/en/troubleshooting'],
-    ['versionam', 'pt', '/docs/pt/versionamento'], ['rate lim', 'en', '/docs/en/rate-limits'],
+    ['planil', 'pt', '/docs/pt/planilhas'],
+    ['downl', 'en', '/docs/en/downloads'],
+    ['spreadsh', null, '/docs/en/spreadsheets'],
+    ['how do i upl', 'en', '/docs/en/uploads'],
+    ['lixe', null, '/docs/pt/lixeira'],
+    ['troublesh', 'en', '/docs/en/troubleshooting'],
+    ['versionam', 'pt', '/docs/pt/versionamento'],
+    ['rate lim', 'en', '/docs/en/rate-limits'],
   ];
   for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, text);
 });
@@ -20,13 +26,21 @@ t.test('only the last word is a prefix, and not once the user typed past it', as
   // "planil" as a finished word (followed by a space or a question mark) is not completed.
   t.same(top('planil '), [], 'a trailing space ends the word');
   t.same(top('planil?'), [], 'punctuation ends the word');
-  t.same(top('planil files', 'en').filter((u) => u.includes('planilhas')), [], 'an earlier word is not completed');
+  t.same(
+    top('planil files', 'en').filter((u) => u.includes('planilhas')),
+    [],
+    'an earlier word is not completed',
+  );
 });
 
 t.test('short typos: a dropped or swapped letter finds the word', async (t) => {
   const cases: Array<[string, Lang | null, string]> = [
-    ['qota', 'en', '/docs/en/storage-quota'], ['rols', 'en', '/docs/en/roles'], ['tash', 'en', '/docs/en/trash'],
-    ['scops', 'en', '/docs/en/scopes'], ['erors', 'en', '/docs/en/errors'], ['cot cheia', 'pt', '/docs/pt/cota-de-armazenamento'],
+    ['qota', 'en', '/docs/en/storage-quota'],
+    ['rols', 'en', '/docs/en/roles'],
+    ['tash', 'en', '/docs/en/trash'],
+    ['scops', 'en', '/docs/en/scopes'],
+    ['erors', 'en', '/docs/en/errors'],
+    ['cot cheia', 'pt', '/docs/pt/cota-de-armazenamento'],
     ['rloes', 'en', '/docs/en/roles'],
   ];
   for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, text);
@@ -38,9 +52,14 @@ t.test('short typos stay precise: other short words find nothing', async (t) => 
 
 t.test('words split or joined unlike the pages meet the pages', async (t) => {
   const cases: Array<[string, Lang | null, string]> = [
-    ['down load a file', 'en', '/docs/en/downloads'], ['magiclink', 'en', '/docs/en/sign-in'], ['ratelimit', 'en', '/docs/en/rate-limits'],
-    ['spread sheet', 'en', '/docs/en/spreadsheets'], ['up load a big file', 'en', '/docs/en/uploads'], ['linkmagico', 'pt', '/docs/pt/entrar'],
-    ['e mail de convite', 'pt', '/docs/pt/convites'], ['work space', 'en', '/en/'],
+    ['down load a file', 'en', '/docs/en/downloads'],
+    ['magiclink', 'en', '/docs/en/sign-in'],
+    ['ratelimit', 'en', '/docs/en/rate-limits'],
+    ['spread sheet', 'en', '/docs/en/spreadsheets'],
+    ['up load a big file', 'en', '/docs/en/uploads'],
+    ['linkmagico', 'pt', '/docs/pt/entrar'],
+    ['e mail de convite', 'pt', '/docs/pt/convites'],
+    ['work space', 'en', '/en/'],
   ];
   for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, text);
 });
@@ -68,8 +87,11 @@ t.test('a past form the pages never write is the verb they write, not an unknown
 
 t.test('a word of the same root under another derivational ending meets the page ("lixo" → lixeira)', async (t) => {
   const cases: Array<[string, Lang | null, string]> = [
-    ['lixo', 'pt', '/docs/pt/lixeira'], ['lixo', null, '/docs/pt/lixeira'], ['recuperar do lixo', 'pt', '/docs/pt/lixeira'],
-    ['onde fica o lixo', 'pt', '/docs/pt/lixeira'], ['planilheiro', 'pt', '/docs/pt/planilhas'],
+    ['lixo', 'pt', '/docs/pt/lixeira'],
+    ['lixo', null, '/docs/pt/lixeira'],
+    ['recuperar do lixo', 'pt', '/docs/pt/lixeira'],
+    ['onde fica o lixo', 'pt', '/docs/pt/lixeira'],
+    ['planilheiro', 'pt', '/docs/pt/planilhas'],
   ];
   for (const [text, lang, url] of cases) t.ok(top(text, lang).slice(0, 3).includes(url), `${text}: ${top(text, lang).join(' ')}`);
   // The root stays long enough that unrelated words do not meet: these remain unknown, so the question gets no answer.

@@ -7,7 +7,11 @@ import { startAskServer } from './server.ts';
 const srv = await startAskServer();
 t.teardown(() => srv.close());
 
-interface RawResponse { status: number; headers: Record<string, string>; body: string }
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** Writes `parts` (with an optional pause between them) and reads one HTTP/1.1 response until the server ends it or
  * its Content-Length is reached. */
@@ -30,10 +34,16 @@ function raw(parts: Array<string | Buffer>, pauseMs = 0): Promise<RawResponse> {
     socket.on('data', (chunk) => {
       data = Buffer.concat([data, chunk]);
       const res = tryParse();
-      if (res) { socket.destroy(); resolve(res); }
+      if (res) {
+        socket.destroy();
+        resolve(res);
+      }
     });
     socket.on('error', reject);
-    socket.on('end', () => { const res = tryParse(); res ? resolve(res) : reject(new Error(`incomplete response: ${data.toString()}`)); });
+    socket.on('end', () => {
+      const res = tryParse();
+      res ? resolve(res) : reject(new Error(`incomplete response: ${data.toString()}`));
+    });
     socket.on('connect', async () => {
       for (const p of parts) {
         if (socket.destroyed) return;

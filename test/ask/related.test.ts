@@ -7,14 +7,35 @@ import { corpusIndex } from './server.ts';
 t.test('terms used together in several sentences are related; chance companions are not', async (t) => {
   const s = (...terms: string[]) => new Set(terms);
   const related = relatedTerms([
-    s('deprec', 'sunset', 'header'), s('deprec', 'sunset', 'endpoint'), s('deprec', 'sunset'), s('header', 'rate'),
-    s('rate', 'limit'), s('rate', 'limit', 'header'), s('file', 'trash'), s('file', 'upload'), s('file', 'quota'), s('quota', 'file'),
+    s('deprec', 'sunset', 'header'),
+    s('deprec', 'sunset', 'endpoint'),
+    s('deprec', 'sunset'),
+    s('header', 'rate'),
+    s('rate', 'limit'),
+    s('rate', 'limit', 'header'),
+    s('file', 'trash'),
+    s('file', 'upload'),
+    s('file', 'quota'),
+    s('quota', 'file'),
     s('deprec sunset', 'deprec', 'sunset'),
   ]);
-  t.same(related.get('deprec')?.map((r) => r.term), ['sunset'], 'deprecation and sunset go together');
-  t.same(related.get('sunset')?.map((r) => r.term), ['deprec']);
-  t.notOk(related.get('file')?.some((r) => r.term === 'trash'), 'one shared sentence is chance');
-  t.notOk([...related.values()].flat().some((r) => r.term.includes(' ')), 'word pairs are not related terms');
+  t.same(
+    related.get('deprec')?.map((r) => r.term),
+    ['sunset'],
+    'deprecation and sunset go together',
+  );
+  t.same(
+    related.get('sunset')?.map((r) => r.term),
+    ['deprec'],
+  );
+  t.notOk(
+    related.get('file')?.some((r) => r.term === 'trash'),
+    'one shared sentence is chance',
+  );
+  t.notOk(
+    [...related.values()].flat().some((r) => r.term.includes(' ')),
+    'word pairs are not related terms',
+  );
 });
 
 t.test('a paraphrase reaches the page through a related term', async (t) => {

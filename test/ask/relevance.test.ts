@@ -11,7 +11,11 @@ const index = await corpusIndex();
 t.test('the relevance set is broad', async (t) => {
   t.ok(queries.length >= 40, `${queries.length} queries`);
   for (const lang of ['pt-BR', 'en-US']) t.ok(queries.filter((q) => q.lang === lang).length >= 15, lang);
-  for (const kind of ['direct', 'paraphrase', 'no-accents', 'typo']) t.ok(queries.some((q) => q.kind === kind), kind);
+  for (const kind of ['direct', 'paraphrase', 'no-accents', 'typo'])
+    t.ok(
+      queries.some((q) => q.kind === kind),
+      kind,
+    );
   const known = new Set(index.pages.map((p) => p.url));
   for (const q of queries) for (const u of q.relevant) t.ok(known.has(u), `${q.id}: ${u} is in the corpus`);
 });

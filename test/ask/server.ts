@@ -57,8 +57,14 @@ export async function startAskServer(index?: AskIndex | null): Promise<AskServer
     url: `http://127.0.0.1:${port}`,
     port,
     index: loaded,
-    setIndex(next) { current = next; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    setIndex(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -72,7 +78,11 @@ export async function ask(base: string, body: unknown, options: { headers?: Reco
   });
   const text = await res.body.text();
   let json: any;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 

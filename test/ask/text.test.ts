@@ -10,8 +10,16 @@ t.test('fold and tokenize', async (t) => {
 });
 
 t.test('Portuguese stems meet with and without accents, singular and plural', async (t) => {
-  for (const [a, b] of [['sessão', 'sessoes'], ['requisição', 'requisicoes'], ['organizações', 'organizacao'], ['papéis', 'papel'],
-    ['erros', 'erro'], ['disponíveis', 'disponivel'], ['expiração', 'expiracao'], ['limites', 'limite']]) {
+  for (const [a, b] of [
+    ['sessão', 'sessoes'],
+    ['requisição', 'requisicoes'],
+    ['organizações', 'organizacao'],
+    ['papéis', 'papel'],
+    ['erros', 'erro'],
+    ['disponíveis', 'disponivel'],
+    ['expiração', 'expiracao'],
+    ['limites', 'limite'],
+  ]) {
     t.equal(stem(tokenize(a)[0], 'pt'), stem(tokenize(b)[0], 'pt'), `${a} = ${b}`);
   }
   t.same(analyze('Como restaurar os arquivos da lixeira', 'pt'), analyze('restaurar arquivo lixeira', 'pt'));
@@ -20,18 +28,43 @@ t.test('Portuguese stems meet with and without accents, singular and plural', as
 
 t.test('Portuguese verb forms stem like their infinitive, by rule', async (t) => {
   // -guei/-quei: the past of -gar/-car verbs; -amos/-emos/-imos: the first person plural, not a plural noun.
-  for (const [a, b] of [['joguei', 'jogar'], ['apaguei', 'apagar'], ['fiquei', 'ficar'], ['troquei', 'trocar'], ['cheguei', 'chegou'],
-    ['apagamos', 'apagar'], ['jogamos', 'jogou'], ['perdemos', 'perder'], ['excluímos', 'excluir'], ['perdeu', 'perder'],
-    ['entrei', 'entrar'], ['mandei', 'mandar']]) {
+  for (const [a, b] of [
+    ['joguei', 'jogar'],
+    ['apaguei', 'apagar'],
+    ['fiquei', 'ficar'],
+    ['troquei', 'trocar'],
+    ['cheguei', 'chegou'],
+    ['apagamos', 'apagar'],
+    ['jogamos', 'jogou'],
+    ['perdemos', 'perder'],
+    ['excluímos', 'excluir'],
+    ['perdeu', 'perder'],
+    ['entrei', 'entrar'],
+    ['mandei', 'mandar'],
+  ]) {
     t.equal(stem(tokenize(a)[0], 'pt'), stem(tokenize(b)[0], 'pt'), `${a} = ${b}`);
   }
   // Nouns keep their plurals: the verb rules do not swallow them.
-  for (const [a, b] of [['termos', 'termo'], ['arquivos', 'arquivo'], ['limites', 'limite']]) t.equal(stem(a, 'pt'), stem(b, 'pt'), `${a} = ${b}`);
+  for (const [a, b] of [
+    ['termos', 'termo'],
+    ['arquivos', 'arquivo'],
+    ['limites', 'limite'],
+  ])
+    t.equal(stem(a, 'pt'), stem(b, 'pt'), `${a} = ${b}`);
 });
 
 t.test('English irregular past forms stem like the verb, short ones too', async (t) => {
-  for (const [a, b] of [['threw', 'throw'], ['thrown', 'throwing'], ['broke', 'breaks'], ['forgotten', 'forget'], ['sent', 'sending'],
-    ['ran', 'runs'], ['wrote', 'written'], ['chose', 'choose'], ['took', 'takes']]) {
+  for (const [a, b] of [
+    ['threw', 'throw'],
+    ['thrown', 'throwing'],
+    ['broke', 'breaks'],
+    ['forgotten', 'forget'],
+    ['sent', 'sending'],
+    ['ran', 'runs'],
+    ['wrote', 'written'],
+    ['chose', 'choose'],
+    ['took', 'takes'],
+  ]) {
     t.equal(stem(a, 'en'), stem(b, 'en'), `${a} = ${b}`);
   }
   // Forms that are words of another sense keep their own stem.

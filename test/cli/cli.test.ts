@@ -24,13 +24,28 @@ t.test('siglata, end to end', async (t) => {
   const configDir = join(home, 'config');
   const work = join(home, 'work');
   await import('node:fs/promises').then((fs) => fs.mkdir(work));
-  const env = { SIGLATA_CONFIG_DIR: configDir, SIGLATA_SERVER: undefined, SIGLATA_TOKEN: undefined, SIGLATA_LANG: undefined, BROWSER: undefined, DISPLAY: undefined };
+  const env = {
+    SIGLATA_CONFIG_DIR: configDir,
+    SIGLATA_SERVER: undefined,
+    SIGLATA_TOKEN: undefined,
+    SIGLATA_LANG: undefined,
+    BROWSER: undefined,
+    DISPLAY: undefined,
+  };
   const cli = (args: string[], input?: string) => runCli(args, { env, input, cwd: work });
   const credentials = async () => JSON.parse(await readFile(join(configDir, 'credentials.json'), 'utf8'));
   /** Call a binding with the stored access token, as the test's own independent view of the server. */
   const binding = async (name: string, input: unknown) => {
     const token = (await credentials()).logins[app.url].accessToken;
-    const res = await http(`${app.url}/v1/mcp`, { token, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: `return await ${name}(${JSON.stringify(input)})` } } } });
+    const res = await http(`${app.url}/v1/mcp`, {
+      token,
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'execute', arguments: { script: `return await ${name}(${JSON.stringify(input)})` } },
+      },
+    });
     return res.body.result.structuredContent;
   };
 
@@ -89,7 +104,7 @@ t.test('siglata, end to end', async (t) => {
     t.match(bad.stderr, /resolution: /);
     const pt = await cli(['exec', 'missing.js', '--lang', 'pt-BR']);
     t.match(pt.stderr, /^erro: not_found: /m, 'pt-BR labels');
-    t.notMatch(pt.stderr.split('\n')[0], /not found\.$/i, 'and the server\'s message in Portuguese');
+    t.notMatch(pt.stderr.split('\n')[0], /not found\.$/i, "and the server's message in Portuguese");
 
     const syntax = await cli(['exec', '-'], 'return (;');
     t.equal(syntax.code, 1);
@@ -123,7 +138,15 @@ t.test('siglata, end to end', async (t) => {
     t.equal(second.code, 0, second.stderr);
     t.match(second.stderr, new RegExp(`Resuming ${uploadId}: ${received.length} of ${partCount} part\\(s\\) already stored`));
     const out = JSON.parse(second.stdout);
-    t.match(out, { uploadId, resumed: true, partsSkipped: received.length, partsSent: partCount - received.length, name: 'big.bin', byteLength: source.length, state: 'active' });
+    t.match(out, {
+      uploadId,
+      resumed: true,
+      partsSkipped: received.length,
+      partsSent: partCount - received.length,
+      name: 'big.bin',
+      byteLength: source.length,
+      state: 'active',
+    });
     bigFileId = out.fileId;
     t.equal((await binding('files_list', {})).result.items.filter((f: any) => f.name === 'big.bin').length, 1, 'one file, not two');
   });
@@ -199,9 +222,12 @@ t.test('siglata, end to end', async (t) => {
     const seed = await cli(['exec', '-'], 'for (const n of ["a.txt", "b.txt", "c.txt"]) await files_write_text({ name: `inbox/${n}`, text: n }); return true;');
     t.equal(seed.code, 0, seed.stderr);
     const rename = join(work, 'rename.js');
-    await writeFile(rename, `const { items } = await files_list({ prefix: "inbox/" });
+    await writeFile(
+      rename,
+      `const { items } = await files_list({ prefix: "inbox/" });
 for (const f of items) await files_update({ fileId: f.fileId, name: f.name.replace("inbox/", "archive/") });
-return items.length;`);
+return items.length;`,
+    );
     const plan = await cli(['exec', 'rename.js', '--plan']);
     t.equal(plan.code, 0, plan.stderr);
     t.match(plan.stdout, /3 planned write\(s\), nothing changed yet:/);
@@ -231,7 +257,11 @@ return items.length;`);
     t.match(table.stdout, /^ID\s+SIZE\s+UPDATED\s+TYPE\s+NAME$/m);
     t.match(table.stdout, new RegExp(`^${bigFileId}\\s+47\\.7 MiB\\s+.*big\\.bin$`, 'm'));
     const info = JSON.parse((await cli(['info', bigFileId, '--json'])).stdout);
-    t.match(info, { fileId: bigFileId, name: 'big.bin', byteLength: 50_000_000, state: 'active', sha256: null, crc32: crc32(source).toString(16).padStart(8, '0') }, 'a multi-part upload has its whole-content CRC-32');
+    t.match(
+      info,
+      { fileId: bigFileId, name: 'big.bin', byteLength: 50_000_000, state: 'active', sha256: null, crc32: crc32(source).toString(16).padStart(8, '0') },
+      'a multi-part upload has its whole-content CRC-32',
+    );
     t.match((await cli(['info', bigFileId])).stdout, /^size\s+47\.7 MiB \(50000000 bytes\)$/m);
 
     const listed = JSON.parse((await cli(['ls', '--prefix', 'archive/', '--json'])).stdout).files;
@@ -248,7 +278,14 @@ return items.length;`);
     const mixed = await cli(['rm', b, a, '--json']);
     t.equal(mixed.code, 1, 'one of the ids failed');
     const outcomes = JSON.parse(mixed.stdout);
-    t.match(outcomes, [{ id: b, ok: true, value: { deleted: true } }, { id: a, ok: false, error: { code: 'conflict' } }], 'an active file cannot be deleted');
+    t.match(
+      outcomes,
+      [
+        { id: b, ok: true, value: { deleted: true } },
+        { id: a, ok: false, error: { code: 'conflict' } },
+      ],
+      'an active file cannot be deleted',
+    );
     t.match(mixed.stderr, new RegExp(`${a}: error: conflict: .*\\n  resolution: `));
     const gone = await binding('files_get', { fileId: b });
     t.match(gone.error, { code: 'not_found' });
@@ -267,12 +304,18 @@ return items.length;`);
 
   t.test('--token / SIGLATA_TOKEN for CI, without any stored sign-in', async (t) => {
     const token = await app.token({ email: 'ci@example.com' });
-    const r = await runCli(['exec', '-', '--server', app.url], { env: { SIGLATA_CONFIG_DIR: join(home, 'empty'), SIGLATA_TOKEN: token }, input: 'return (await context()).user.email' });
+    const r = await runCli(['exec', '-', '--server', app.url], {
+      env: { SIGLATA_CONFIG_DIR: join(home, 'empty'), SIGLATA_TOKEN: token },
+      input: 'return (await context()).user.email',
+    });
     t.equal(r.code, 0, r.stderr);
     t.equal(JSON.parse(r.stdout), 'ci@example.com');
-    const flag = await runCli(['exec', '-', '--server', app.url, '--token', 'not-a-token'], { env: { SIGLATA_CONFIG_DIR: join(home, 'empty') }, input: 'return 1' });
+    const flag = await runCli(['exec', '-', '--server', app.url, '--token', 'not-a-token'], {
+      env: { SIGLATA_CONFIG_DIR: join(home, 'empty') },
+      input: 'return 1',
+    });
     t.equal(flag.code, 1);
-    t.match(flag.stderr, /^error: unauthorized: /m, 'the server\'s own code');
+    t.match(flag.stderr, /^error: unauthorized: /m, "the server's own code");
     t.match(flag.stderr, /resolution: .*Authorization: Bearer/, 'and its resolution');
   });
 
@@ -281,14 +324,17 @@ return items.length;`);
     // refresh token is reuse, and the server revokes the whole grant.
     const saved = process.env.SIGLATA_CONFIG_DIR;
     process.env.SIGLATA_CONFIG_DIR = configDir;
-    t.teardown(() => { if (saved === undefined) delete process.env.SIGLATA_CONFIG_DIR; else process.env.SIGLATA_CONFIG_DIR = saved; });
+    t.teardown(() => {
+      if (saved === undefined) delete process.env.SIGLATA_CONFIG_DIR;
+      else process.env.SIGLATA_CONFIG_DIR = saved;
+    });
     const { storedTokens } = await import('../../cli/auth.ts');
     const login = (await credentials()).logins[app.url];
     app.clock.advance!(3600_000 + 60_000);
     const [a, b] = [storedTokens(app.url, login), storedTokens(app.url, login)];
     const [ta, tb] = await Promise.all([a.renew(login.accessToken), b.renew(login.accessToken)]);
     t.ok(ta && ta !== login.accessToken, 'a new access token');
-    t.equal(tb, ta, 'the second source took the first one\'s result');
+    t.equal(tb, ta, "the second source took the first one's result");
     t.equal((await http(`${app.url}/app/v1/context`, { token: ta! })).status, 200, 'and the grant stands');
   });
 

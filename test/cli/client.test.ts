@@ -30,7 +30,7 @@ t.test('429 answers are waited out as Retry-After says, then the request is sent
   t.match(notices, [/Rate limited; retrying in 1 s/]);
 });
 
-t.test('a 401 asks the token source for a new token once, then gives up with the server\'s error', async (t) => {
+t.test("a 401 asks the token source for a new token once, then gives up with the server's error", async (t) => {
   let calls = 0;
   const server = createServer((req, res) => {
     calls++;
@@ -53,7 +53,7 @@ t.test('every error shape becomes code, message and resolution', async (t) => {
   const resolution = errorFromBody(403, { error: { code: 'INSUFFICIENT_SCOPE', message: 'Missing scope.', resolution: 'Ask for files:write.' } });
   t.match(resolution, { code: 'INSUFFICIENT_SCOPE', message: 'Missing scope.', resolution: 'Ask for files:write.', status: 403 });
   const typed = errorFromBody(409, { code: 'quota_exceeded', message: 'Storage quota exceeded.' });
-  t.match(typed, { code: 'quota_exceeded', resolution: /empty the trash/ }, 'typed bodies get the CLI\'s resolution for their code');
+  t.match(typed, { code: 'quota_exceeded', resolution: /empty the trash/ }, "typed bodies get the CLI's resolution for their code");
   const oauth = errorFromBody(400, { error: 'invalid_grant', error_description: 'the grant was revoked' });
   t.match(oauth, { code: 'invalid_grant', message: 'the grant was revoked' });
   const junk = errorFromBody(502, '<html>bad gateway</html>');
@@ -67,7 +67,13 @@ t.test('every error shape becomes code, message and resolution', async (t) => {
 
 t.test('progress: a redrawn bar with throughput and ETA on a terminal, plain lines otherwise', async (t) => {
   let tty = '';
-  const bar = progress(100 * 1024 * 1024, 0, { tty: true, write: (s) => { tty += s; }, label: 'big.bin' });
+  const bar = progress(100 * 1024 * 1024, 0, {
+    tty: true,
+    write: (s) => {
+      tty += s;
+    },
+    label: 'big.bin',
+  });
   await new Promise((r) => setTimeout(r, 120));
   bar.add(25 * 1024 * 1024);
   bar.line('part 1/4 stored');
@@ -76,19 +82,39 @@ t.test('progress: a redrawn bar with throughput and ETA on a terminal, plain lin
   t.notMatch(tty, /part 1\/4 stored/, 'milestone lines are for logs, not terminals');
   t.ok(tty.endsWith('\n'));
   let plain = '';
-  const log = progress(100, 0, { tty: false, write: (s) => { plain += s; }, label: 'x' });
+  const log = progress(100, 0, {
+    tty: false,
+    write: (s) => {
+      plain += s;
+    },
+    label: 'x',
+  });
   log.add(50);
   log.line('part 1/2 stored');
   log.done();
   t.equal(plain, 'part 1/2 stored\n', 'no escape codes in logs');
   let many = '';
-  const files = progress(300, 0, { tty: true, write: (s) => { many += s; }, label: 'files', files: 3 });
+  const files = progress(300, 0, {
+    tty: true,
+    write: (s) => {
+      many += s;
+    },
+    label: 'files',
+    files: 3,
+  });
   for (const n of [100, 100, 100]) files.fileDone(n, 'copied x');
   files.done();
   t.match(many, /\r\x1b\[2K3\/3 files \[#{24}\] 100% {2}300 B\/300 B/, 'a many-file bar counts files done');
   t.notMatch(many, /copied x/);
   let manyPlain = '';
-  const filesLog = progress(200, 0, { tty: false, write: (s) => { manyPlain += s; }, label: 'files', files: 2 });
+  const filesLog = progress(200, 0, {
+    tty: false,
+    write: (s) => {
+      manyPlain += s;
+    },
+    label: 'files',
+    files: 2,
+  });
   filesLog.fileDone(100, 'copied a');
   filesLog.fileDone(100, 'copied b');
   t.equal(manyPlain, 'copied a\ncopied b\n', 'off a terminal: a line per file');

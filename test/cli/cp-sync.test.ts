@@ -26,7 +26,13 @@ t.test('siglata cp and sync', async (t) => {
     await writeFile(join(src, rel), data);
   }
   const remoteNames = async (prefix: string) => {
-    const res = await http(`${app.url}/app/v1/execute`, { token: owner, json: { mode: 'run', script: `const out = []; let cursor = null; do { const p = await files_list({ prefix: ${JSON.stringify(prefix)}, limit: 1000, ...(cursor ? { cursor } : {}) }); out.push(...p.items.map((f) => f.name)); cursor = p.nextCursor; } while (cursor); return out;` } });
+    const res = await http(`${app.url}/app/v1/execute`, {
+      token: owner,
+      json: {
+        mode: 'run',
+        script: `const out = []; let cursor = null; do { const p = await files_list({ prefix: ${JSON.stringify(prefix)}, limit: 1000, ...(cursor ? { cursor } : {}) }); out.push(...p.items.map((f) => f.name)); cursor = p.nextCursor; } while (cursor); return out;`,
+      },
+    });
     return res.body.result as string[];
   };
 
@@ -48,7 +54,10 @@ t.test('siglata cp and sync', async (t) => {
     const out = JSON.parse(up.stdout);
     t.equal(out.summary.copied, 200);
     t.ok(out.summary.requests < 60, `${out.summary.requests} requests for 200 files (three per file would be 600)`);
-    t.ok(out.files.every((f: any) => f.requests > 0 && f.requests <= 1), 'each small file cost at most one request (most a fraction)');
+    t.ok(
+      out.files.every((f: any) => f.requests > 0 && f.requests <= 1),
+      'each small file cost at most one request (most a fraction)',
+    );
     t.equal(up.stderr.split('\n').filter((l) => /^copied batch\/.* \[requests: (0\.\d+|1)\]$/.test(l)).length, 200, 'a line per file off a terminal');
     t.comment(`200 small files: ${out.summary.seconds} s, ${out.summary.requests} requests`);
     // The 15 s bound is the bench's to measure (bench/cli-batch.ts, on a quiet machine); what makes it reachable is
@@ -107,12 +116,22 @@ t.test('siglata cp and sync', async (t) => {
     for (let i = 0; i < 30; i++) await writeFile(join(home, 'tty', `t${i}.txt`), randomBytes(2000 + i));
     // `script` gives the command a pseudo-terminal, as an interactive shell would.
     const command = `"${process.execPath}" "${BIN}" cp tty remote:tty/`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: home, env: { ...process.env, ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: home,
+      env: { ...process.env, ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let screen = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { screen += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      screen += d;
+    });
     const code = await new Promise((r) => child.on('close', r));
     t.equal(code, 0, screen);
-    t.match(screen, /\r\x1b\[2K30\/30 files \[#{24}\] 100% {2}5[89]\.\d KiB\/5[89]\.\d KiB {2}\S+ (B|KiB|MiB)\/s {2}ETA \d+:\d\d/, 'the bar ends at 30 of 30 files, with bytes, rate and ETA');
+    t.match(
+      screen,
+      /\r\x1b\[2K30\/30 files \[#{24}\] 100% {2}5[89]\.\d KiB\/5[89]\.\d KiB {2}\S+ (B|KiB|MiB)\/s {2}ETA \d+:\d\d/,
+      'the bar ends at 30 of 30 files, with bytes, rate and ETA',
+    );
     t.notMatch(screen, /^copied tty\//m, 'no line per file on a terminal');
     t.match(screen, /30 copied, 0 unchanged/);
     t.equal((await remoteNames('tty/')).length, 30);

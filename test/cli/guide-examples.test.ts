@@ -23,16 +23,19 @@ export function cliExamples(section: string): string[] {
   const withoutComment = (line: string) => {
     for (const m of line.matchAll(/\s#\s/g)) {
       const before = line.slice(0, m.index);
-      if ((before.split('"').length - 1) % 2 === 0 && (before.split('\'').length - 1) % 2 === 0) return before.trimEnd();
+      if ((before.split('"').length - 1) % 2 === 0 && (before.split("'").length - 1) % 2 === 0) return before.trimEnd();
     }
     return line.trimEnd();
   };
-  return blocks.flatMap((b) => b.split('\n')).map(withoutComment).filter((l) => l.trim() !== '');
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .map(withoutComment)
+    .filter((l) => l.trim() !== '');
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-t.test('the command-line guide\'s examples run', async (t) => {
+t.test("the command-line guide's examples run", async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
   const cookie = await signInCookie(app, 'readme@cli.example');
   const orgId = await createOrganization(app, cookie, 'readme-org');
@@ -46,15 +49,30 @@ t.test('the command-line guide\'s examples run', async (t) => {
   // What the examples act on: local files and folders, and catalogue files named as the guide names them.
   const work = await mkdtemp(join(tmpdir(), 'siglata-readme-'));
   await writeFile(join(work, 'backup.tar.gz'), Buffer.alloc(300_000, 7));
-  await writeFile(join(work, 'rename.js'), 'const page = await files_list({ prefix: "reports/2026/" });\nfor (const f of page.items ?? page.files ?? page) await files_update({ fileId: f.fileId, name: f.name.replace("reports/2026/", "reports/2026-archive/") });\nreturn "renamed";');
+  await writeFile(
+    join(work, 'rename.js'),
+    'const page = await files_list({ prefix: "reports/2026/" });\nfor (const f of page.items ?? page.files ?? page) await files_update({ fileId: f.fileId, name: f.name.replace("reports/2026/", "reports/2026-archive/") });\nreturn "renamed";',
+  );
   await mkdir(join(work, 'reports', 'q'), { recursive: true });
-  for (const [name, text] of [['a.csv', 'x,y\n1,2\n'], ['q/b.csv', 'x\n3\n'], ['notes.txt', 'not a csv\n']]) await writeFile(join(work, 'reports', name), text);
+  for (const [name, text] of [
+    ['a.csv', 'x,y\n1,2\n'],
+    ['q/b.csv', 'x\n3\n'],
+    ['notes.txt', 'not a csv\n'],
+  ])
+    await writeFile(join(work, 'reports', name), text);
   for (const name of ['reports/2026/q3.csv', 'reports/old.csv', 'reports/older.csv']) await binding('files_write_text', { name, text: 'a,b\n1,2\n' });
   const ciKey = await binding('api_keys_create', { name: 'readme-ci', scopes: ['files:read', 'files:write'] });
   const spareKey = await binding('api_keys_create', { name: 'readme-spare', scopes: ['files:read'] });
 
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', SIGLATA_CONFIG_DIR: join(work, 'config'), SIGLATA_NODE: process.execPath, SIGLATA_BIN: BIN };
-  for (const name of ['SIGLATA_SERVER', 'SIGLATA_TOKEN', 'SIGLATA_LANG', 'SIGLATA_PROFILE', 'BROWSER', 'DISPLAY', 'WAYLAND_DISPLAY', 'NODE_V8_COVERAGE']) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    SIGLATA_CONFIG_DIR: join(work, 'config'),
+    SIGLATA_NODE: process.execPath,
+    SIGLATA_BIN: BIN,
+  };
+  for (const name of ['SIGLATA_SERVER', 'SIGLATA_TOKEN', 'SIGLATA_LANG', 'SIGLATA_PROFILE', 'BROWSER', 'DISPLAY', 'WAYLAND_DISPLAY', 'NODE_V8_COVERAGE'])
+    delete env[name];
   let planToken: string | null = null;
 
   /** The example as bash will run it: the real CLI, the test server, the placeholders filled in. */
@@ -83,13 +101,17 @@ t.test('the command-line guide\'s examples run', async (t) => {
       let stdout = '';
       let stderr = '';
       let answered = false;
-      child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+      child.stdout.setEncoding('utf8').on('data', (d) => {
+        stdout += d;
+      });
       child.stderr.setEncoding('utf8').on('data', (d) => {
         stderr += d;
         const url = /(http:\/\/\S+\/oauth\/authorize\?\S+)/.exec(stderr)?.[1];
         if (url && !answered) {
           answered = true;
-          approveAuthorization(url, { cookie, organizationId: orgId }).then((a) => http(a.location.toString())).catch(reject);
+          approveAuthorization(url, { cookie, organizationId: orgId })
+            .then((a) => http(a.location.toString()))
+            .catch(reject);
         }
       });
       child.on('close', (code) => resolve({ code, stdout, stderr }));

@@ -12,7 +12,10 @@ import { http } from '../helpers/http.ts';
 import { COMMANDS } from '../../cli/main.ts';
 import { BIN, runCli } from './run-cli.ts';
 
-interface Case { args: string[]; input?: string }
+interface Case {
+  args: string[];
+  input?: string;
+}
 /** Per command: a run that succeeds and one that fails, in the command table's order (later ones use earlier ones' files). */
 const CASES: Record<string, { ok: Case; fail: Case }> = {
   login: { ok: { args: ['login', '--token', '$TOKEN'] }, fail: { args: ['login', '--token', 'slk_not-a-key'] } },
@@ -42,9 +45,21 @@ t.test('--json on every command', async (t) => {
   await writeFile(join(home, 'a.txt'), 'alpha\n');
   await mkdir(join(home, 'tree'));
   await writeFile(join(home, 'tree', 'b.txt'), 'beta\n');
-  const env = { SIGLATA_CONFIG_DIR: join(home, 'config'), SIGLATA_SERVER: app.url, SIGLATA_TOKEN: undefined, SIGLATA_LANG: undefined, SIGLATA_PROFILE: undefined };
+  const env = {
+    SIGLATA_CONFIG_DIR: join(home, 'config'),
+    SIGLATA_SERVER: app.url,
+    SIGLATA_TOKEN: undefined,
+    SIGLATA_LANG: undefined,
+    SIGLATA_PROFILE: undefined,
+  };
   const cli = (c: Case) => runCli([...c.args.map((a) => a.replace('$TOKEN', token)), '--json'], { env, input: c.input, cwd: home });
-  const parse = (text: string) => { try { return JSON.parse(text); } catch { return undefined; } };
+  const parse = (text: string) => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
 
   t.test('the cases cover the command table exactly', async (t) => {
     t.same(Object.keys(CASES).sort(), COMMANDS.map((c) => c.name).sort(), 'one case per command: add one for a new command');
@@ -83,19 +98,30 @@ t.test('--json on every command', async (t) => {
   t.test('ls --json | head -1 exits quietly', async (t) => {
     // Enough names that the listing is several times a pipe's buffer, so the writer does meet the closed pipe.
     for (let from = 0; from < 400; from += 100) {
-      const res = await http(`${app.url}/app/v1/execute`, { token, json: { mode: 'run', script: `await Promise.all(Array.from({ length: 100 }, (_, i) => files_write_text({ name: \`pipe/\${${from} + i}-\${"z".repeat(150)}.txt\`, text: "p" }))); return 1;` } });
+      const res = await http(`${app.url}/app/v1/execute`, {
+        token,
+        json: {
+          mode: 'run',
+          script: `await Promise.all(Array.from({ length: 100 }, (_, i) => files_write_text({ name: \`pipe/\${${from} + i}-\${"z".repeat(150)}.txt\`, text: "p" }))); return 1;`,
+        },
+      });
       t.equal(res.body.ok, true, JSON.stringify(res.body.error));
     }
     const child = spawn('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" ls --json | head -1`], {
-      env: { ...process.env, ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
     const code = await new Promise((r) => child.on('close', r));
     t.equal(stdout, '{\n', 'head got the first line');
     t.equal(stderr, '', 'nothing on stderr (no EPIPE trace)');
-    t.equal(code, 0, 'exit status 0 through pipefail: closing the pipe is the reader\'s choice');
+    t.equal(code, 0, "exit status 0 through pipefail: closing the pipe is the reader's choice");
   });
 });

@@ -61,11 +61,14 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
   });
 
   t.test('files addressed by path; an ambiguous path lists the ids', async (t) => {
-    const ids = await script(owner, `const a = await files_write_text({ name: "dup/hello.txt", text: "one" });
+    const ids = await script(
+      owner,
+      `const a = await files_write_text({ name: "dup/hello.txt", text: "one" });
       const b = await files_write_text({ name: "dup/hello.txt", text: "two" });
       const c = await files_write_text({ name: "reports/2026/q3.csv", text: "a,b\\n1,2\\n" });
       const d = await files_write_text({ name: "reports/2026/q3.csv.bak", text: "old" });
-      return [a.fileId, b.fileId, c.fileId, d.fileId];`);
+      return [a.fileId, b.fileId, c.fileId, d.fileId];`,
+    );
     const amb = await cli(['download', 'dup/hello.txt']);
     t.equal(amb.code, 1);
     t.match(amb.stderr, /error: ambiguous_path: "dup\/hello\.txt" names 2 files: /);
@@ -94,7 +97,10 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
   });
 
   t.test('bulk trash and restore of 50 files: every outcome reported, exit 0', async (t) => {
-    const ids: string[] = await script(owner, 'const ids = []; for (let i = 0; i < 50; i++) ids.push((await files_write_text({ name: `bulk/${"x".repeat(180)}-${i}.txt`, text: String(i) })).fileId); return ids;');
+    const ids: string[] = await script(
+      owner,
+      'const ids = []; for (let i = 0; i < 50; i++) ids.push((await files_write_text({ name: `bulk/${"x".repeat(180)}-${i}.txt`, text: String(i) })).fileId); return ids;',
+    );
     const trashed = await cli(['trash', ...ids]);
     t.equal(trashed.code, 0, trashed.stderr);
     t.equal(trashed.stdout.trim().split('\n').length, 50);
@@ -110,7 +116,13 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
     const twice = await cli(['restore', ...gone, ids[0]]);
     t.equal(twice.code, 1, 'unknown ids fail one by one, without a crash');
     t.match(twice.stdout, new RegExp(`^${ids[0]}\\s+restored`, 'm'), 'the others still done');
-    t.equal(twice.stderr.trim().split('\n').filter((l) => l.startsWith('fil_')).length, 2);
+    t.equal(
+      twice.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('fil_')).length,
+      2,
+    );
     t.notMatch(twice.stderr, /TypeError|at .*\.ts:\d+/);
   });
 
@@ -146,12 +158,20 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
 
   t.test('ls --json | head: a closed pipe ends quietly', async (t) => {
     for (let from = 0; from < 400; from += 100) {
-      await script(owner, `for (let i = ${from}; i < ${from + 100}; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => files_write_text({ name: \`pipe/\${String(i + j).padStart(4, "0")}-\${"y".repeat(120)}.txt\`, text: "p" }))); return 1;`);
+      await script(
+        owner,
+        `for (let i = ${from}; i < ${from + 100}; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => files_write_text({ name: \`pipe/\${String(i + j).padStart(4, "0")}-\${"y".repeat(120)}.txt\`, text: "p" }))); return 1;`,
+      );
     }
     for (const args of [['ls', '--json'], ['ls']]) {
-      const child = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')} | head -c 100 >/dev/null; echo "status=\${PIPESTATUS:-ok}"`], { env: { ...process.env, ...env(owner), NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')} | head -c 100 >/dev/null; echo "status=\${PIPESTATUS:-ok}"`], {
+        env: { ...process.env, ...env(owner), NODE_OPTIONS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+      child.stderr.setEncoding('utf8').on('data', (d) => {
+        stderr += d;
+      });
       child.stdout.resume();
       await new Promise((r) => child.on('close', r));
       t.equal(stderr, '', `${args.join(' ')}: nothing on stderr (no EPIPE trace)`);

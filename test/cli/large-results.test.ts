@@ -16,7 +16,13 @@ t.test('siglata with large results', async (t) => {
   const cli = (args: string[], input?: string) => runCli(args, { env, input, cwd: home });
 
   t.test('trash 50 files in one command: every outcome reported, exit 0', async (t) => {
-    const made = await http(`${app.url}/app/v1/execute`, { token, json: { script: 'const ids = []; for (let i = 0; i < 50; i++) ids.push((await files_write_text({ name: `bulk-${i}-${"n".repeat(120)}.txt`, text: "x" })).fileId); return ids;' } });
+    const made = await http(`${app.url}/app/v1/execute`, {
+      token,
+      json: {
+        script:
+          'const ids = []; for (let i = 0; i < 50; i++) ids.push((await files_write_text({ name: `bulk-${i}-${"n".repeat(120)}.txt`, text: "x" })).fileId); return ids;',
+      },
+    });
     const ids: string[] = made.body.result;
     t.equal(ids.length, 50);
     const r = await cli(['trash', ...ids]);

@@ -16,7 +16,15 @@ t.test('siglata org, for every kind of credential', async (t) => {
   const cookie = await signInCookie(app, 'founder@org-cli.example');
   const alphaId = await createOrganization(app, cookie, 'alpha');
   const home = await mkdtemp(join(tmpdir(), 'siglata-org-'));
-  const base = { SIGLATA_CONFIG_DIR: join(home, 'config'), SIGLATA_SERVER: app.url, SIGLATA_TOKEN: undefined, SIGLATA_LANG: undefined, SIGLATA_PROFILE: undefined, BROWSER: undefined, DISPLAY: undefined };
+  const base = {
+    SIGLATA_CONFIG_DIR: join(home, 'config'),
+    SIGLATA_SERVER: app.url,
+    SIGLATA_TOKEN: undefined,
+    SIGLATA_LANG: undefined,
+    SIGLATA_PROFILE: undefined,
+    BROWSER: undefined,
+    DISPLAY: undefined,
+  };
   const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: { ...base, ...env }, cwd: home });
   const json = async (args: string[], env: Record<string, string | undefined> = {}) => {
     const r = await cli([...args, '--json'], env);
@@ -56,24 +64,34 @@ t.test('siglata org, for every kind of credential', async (t) => {
     t.match(table.stdout, /\*\s+alpha\s+owner/);
     t.match(table.stdout, /\n\s+beta-labs\s+owner\s+org_\w+\s+Beta Lábs/);
     const all = await json(['org', 'list']);
-    t.same(all.map((o: any) => o.slug).sort(), ['alpha', 'beta-labs', 'gamma-team'], 'a person\'s sign-in lists every organization of theirs');
+    t.same(all.map((o: any) => o.slug).sort(), ['alpha', 'beta-labs', 'gamma-team'], "a person's sign-in lists every organization of theirs");
 
     const switched = await browserSignIn(['org', 'switch', '--no-browser'], all.find((o: any) => o.slug === 'beta-labs').id);
     t.equal(switched.code, 0, switched.stderr);
     t.match(switched.stderr, /Pick the organization on the page that opens/);
     t.match(switched.stdout, /organization beta-labs/);
-    t.match(await json(['org', 'list']), [{ slug: 'alpha', current: false }, { slug: 'beta-labs', current: true }, { slug: 'gamma-team', current: false }].sort((a, b) => a.slug.localeCompare(b.slug)));
+    t.match(
+      await json(['org', 'list']),
+      [
+        { slug: 'alpha', current: false },
+        { slug: 'beta-labs', current: true },
+        { slug: 'gamma-team', current: false },
+      ].sort((a, b) => a.slug.localeCompare(b.slug)),
+    );
     t.equal((await json(['whoami'])).organization.slug, 'beta-labs', 'later commands act on the new organization');
   });
 
-  t.test('invitations: sent by an admin, answered with `login --token` (a person\'s access token)', async (t) => {
+  t.test("invitations: sent by an admin, answered with `login --token` (a person's access token)", async (t) => {
     const inviteeToken = await app.token({ email: 'invitee@org-cli.example', org: 'invitee-home' });
     const env = { SIGLATA_PROFILE: 'invitee' };
     const stored = await cli(['login', '--token', inviteeToken], env);
     t.equal(stored.code, 0, stored.stderr);
     // One pending invitation per address and organization: the second comes from another of the founder's.
     const fromGamma = { SIGLATA_TOKEN: await app.token({ email: 'founder@org-cli.example', org: 'gamma-team' }) };
-    for (const [role, e] of [['admin', {}], ['member', fromGamma]] as const) {
+    for (const [role, e] of [
+      ['admin', {}],
+      ['member', fromGamma],
+    ] as const) {
       const sent = await cli(['org', 'invite', 'invitee@org-cli.example', '--role', role], e);
       t.equal(sent.code, 0, sent.stderr);
       t.match(sent.stdout, new RegExp(`pending\\s+${role}`));
@@ -82,7 +100,7 @@ t.test('siglata org, for every kind of credential', async (t) => {
     t.equal(received.length, 2);
     const beta = received.find((i: any) => i.organizationName === 'Beta Lábs');
     const gamma = received.find((i: any) => i.organizationName === 'Gamma');
-    t.ok(beta && gamma, 'both invitations, with their organizations\' names');
+    t.ok(beta && gamma, "both invitations, with their organizations' names");
     const declined = await cli(['org', 'decline', gamma.id], env);
     t.equal(declined.code, 0, declined.stderr);
     t.match(declined.stdout, /Declined/);
@@ -95,7 +113,7 @@ t.test('siglata org, for every kind of credential', async (t) => {
     const members = await cli(['org', 'members']);
     t.match(members.stdout, /\w+\s+(admin|member)\s+.*invitee@org-cli\.example/);
     const list = await json(['org', 'list'], env);
-    t.same(list.map((o: any) => o.slug).sort(), ['beta-labs', 'invitee-home'], 'the token\'s person sees the organization joined');
+    t.same(list.map((o: any) => o.slug).sort(), ['beta-labs', 'invitee-home'], "the token's person sees the organization joined");
   });
 
   t.test('an organization API key: its own organization only, clear refusals for the rest', async (t) => {
@@ -104,14 +122,20 @@ t.test('siglata org, for every kind of credential', async (t) => {
     const key = made.stdout.trim();
     const env = { SIGLATA_PROFILE: 'ci' };
     t.equal((await cli(['login', '--token', key], env)).code, 0);
-    for (const [label, e] of [['stored key', env], ['SIGLATA_TOKEN', { SIGLATA_TOKEN: key }]] as const) {
+    for (const [label, e] of [
+      ['stored key', env],
+      ['SIGLATA_TOKEN', { SIGLATA_TOKEN: key }],
+    ] as const) {
       const list = await json(['org', 'list'], e);
       t.match(list, [{ slug: 'beta-labs', current: true }], `${label}: org list shows the key's organization only`);
       t.equal(list.length, 1, `${label}: none of its creator's other organizations`);
       t.equal((await cli(['org', 'members'], e)).code, 0, `${label}: members with org:read`);
       const create = await cli(['org', 'create', 'Keyed'], e);
       t.equal(create.code, 1, `${label}: create refused`);
-      t.match(create.stderr, /error: INSUFFICIENT_SCOPE: .*\n\s+resolution: organization_create acts for a person, and an organization API key belongs to its organization only; sign in as yourself/);
+      t.match(
+        create.stderr,
+        /error: INSUFFICIENT_SCOPE: .*\n\s+resolution: organization_create acts for a person, and an organization API key belongs to its organization only; sign in as yourself/,
+      );
       const createJson = await cli(['org', 'create', 'Keyed', '--json'], e);
       t.match(JSON.parse(createJson.stdout), { error: { code: 'INSUFFICIENT_SCOPE' } }, `${label}: --json gives the error as JSON`);
       const received = await cli(['org', 'received'], e);
@@ -135,13 +159,13 @@ t.test('siglata org, for every kind of credential', async (t) => {
     const swPt = await cli(['org', 'switch', '--lang', 'pt-BR'], env);
     t.match(swPt.stderr, /erro: api_key_bound: a credencial salva é uma chave de API[\s\S]*solução: Entre como você mesmo/);
     const createPt = await cli(['org', 'create', 'Keyed', '--lang', 'pt-BR'], env);
-    t.match(createPt.stderr, /solução: organization_create age por uma pessoa/, 'the server\'s refusal in Portuguese');
+    t.match(createPt.stderr, /solução: organization_create age por uma pessoa/, "the server's refusal in Portuguese");
     const fixed = await cli(['org', 'switch', '--token', key]);
     t.equal(fixed.code, 2);
     t.match(fixed.stderr, /error: fixed_credential: --token \/ SIGLATA_TOKEN fixes the credential/);
   });
 
-  t.test('a person\'s token without org:read: only its organization, and no creating', async (t) => {
+  t.test("a person's token without org:read: only its organization, and no creating", async (t) => {
     const narrow = await app.token({ email: 'founder@org-cli.example', org: 'alpha', scopes: ['files:read'] });
     const env = { SIGLATA_TOKEN: narrow };
     t.match(await json(['org', 'list'], env), [{ slug: 'alpha' }]);

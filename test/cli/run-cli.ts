@@ -24,11 +24,19 @@ export function startCli(args: string[], options: { env?: Record<string, string 
   const check = () => {
     for (const w of [...waiters]) {
       const line = stderr.split('\n').find((l) => w.pattern.test(l));
-      if (line !== undefined) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
+      if (line !== undefined) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
     }
   };
-  child.stdout!.on('data', (d: Buffer) => { stdout.push(d); });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; check(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout.push(d);
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    check();
+  });
   if (options.input !== undefined) child.stdin!.end(options.input);
   else child.stdin!.end();
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stdoutBytes: Buffer; stderr: string }>((resolve) => {
@@ -39,9 +47,14 @@ export function startCli(args: string[], options: { env?: Record<string, string 
     });
   });
   return {
-    child, done, stderr: () => stderr,
+    child,
+    done,
+    stderr: () => stderr,
     waitForStderr(pattern) {
-      return new Promise((resolve, reject) => { waiters.push({ pattern, resolve, reject }); check(); });
+      return new Promise((resolve, reject) => {
+        waiters.push({ pattern, resolve, reject });
+        check();
+      });
     },
   };
 }

@@ -21,11 +21,19 @@ t.test('siglata sync --delete', async (t) => {
     if (!res.body?.ok) throw new Error(JSON.stringify(res.body));
     return res.body.result;
   };
-  const names = async (state: 'active' | 'trashed') => (await run(`const page = await files_list({ state: "${state}", limit: 1000 }); return (page.items ?? page.files ?? page).map((f) => f.name).sort();`)) as string[];
+  const names = async (state: 'active' | 'trashed') =>
+    (await run(
+      `const page = await files_list({ state: "${state}", limit: 1000 }); return (page.items ?? page.files ?? page).map((f) => f.name).sort();`,
+    )) as string[];
   const write = (name: string) => run(`return (await files_write_text({ name: ${JSON.stringify(name)}, text: "remote only" })).fileId;`);
 
   await mkdir(join(home, 'mirror', 'keep'), { recursive: true });
-  for (const [rel, text] of [['a.txt', 'a'], ['keep/b.txt', 'b'], ['c.log', 'log']]) await writeFile(join(home, 'mirror', rel), text);
+  for (const [rel, text] of [
+    ['a.txt', 'a'],
+    ['keep/b.txt', 'b'],
+    ['c.log', 'log'],
+  ])
+    await writeFile(join(home, 'mirror', rel), text);
 
   t.test('up: remote files the folder lacks', async (t) => {
     const first = await cli(['sync', 'mirror', 'remote:m/']);
@@ -46,7 +54,13 @@ t.test('siglata sync --delete', async (t) => {
     t.same(await names('trashed'), [], 'a dry run trashes nothing');
 
     const json = JSON.parse((await cli(['sync', 'mirror', 'remote:m/', '--delete', '--exclude', '*.log', '--dry-run', '--json'])).stdout);
-    t.same(json.files.filter((f: any) => f.decision === 'trash').map((f: any) => f.name).sort(), ['m/extra.txt', 'm/sub/old.txt']);
+    t.same(
+      json.files
+        .filter((f: any) => f.decision === 'trash')
+        .map((f: any) => f.name)
+        .sort(),
+      ['m/extra.txt', 'm/sub/old.txt'],
+    );
     t.equal(json.summary.deleted, 2);
 
     const real = await cli(['sync', 'mirror', 'remote:m/', '--delete', '--exclude', '*.log', '--verbose']);
@@ -85,7 +99,11 @@ t.test('siglata sync --delete', async (t) => {
     t.notOk(existsSync(join(home, 'copy', 'deep', 'stray2.txt')));
     t.ok(existsSync(join(home, 'copy', 'keep.log')), 'an excluded file is kept');
     t.ok(existsSync(join(home, 'beside.txt')), 'nothing outside the folder is touched');
-    t.same((await readdir(join(home, 'copy'))).sort(), ['a.txt', 'c.log', 'deep', 'extra.txt', 'keep', 'keep.log', 'skip.log'], 'the mirror, plus what the filter protects');
+    t.same(
+      (await readdir(join(home, 'copy'))).sort(),
+      ['a.txt', 'c.log', 'deep', 'extra.txt', 'keep', 'keep.log', 'skip.log'],
+      'the mirror, plus what the filter protects',
+    );
   });
 
   t.test('pt-BR words, and cp does not delete', async (t) => {

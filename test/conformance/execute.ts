@@ -40,7 +40,7 @@ export const UNSUPPORTED_FLAGS: Record<string, string> = {
   CanBlockIsTrue: 'needs $262.agent (threads sharing memory), which an isolated-vm host does not provide',
 };
 export const UNSUPPORTED_FEATURES: Record<string, string> = {
-  'cross-realm': 'needs $262.createRealm: contexts of one isolated-vm isolate cannot reach each other\'s objects',
+  'cross-realm': "needs $262.createRealm: contexts of one isolated-vm isolate cannot reach each other's objects",
   IsHTMLDDA: 'needs the [[IsHTMLDDA]] host object, which only browsers have',
   'host-gc-required': 'needs $262.gc, which V8 only exposes with --expose-gc (not a flag the sandbox runs with)',
 };
@@ -111,7 +111,10 @@ export function runFile(realms: Realms, root: string, file: string, harnessRoot 
   const meta = parseMeta(source);
   if (meta.features.length) out.features = meta.features;
   const skip = skipReason(file, source, meta);
-  if (skip) { out.skip = skip; return out; }
+  if (skip) {
+    out.skip = skip;
+    return out;
+  }
   for (const { strict, code } of programs(harnessRoot, source, meta)) {
     for (const mode of modes) {
       let ev = realms.evaluate(mode, code, TEST_TIMEOUT_MS);

@@ -22,14 +22,19 @@ export interface V8Failures {
 export function loadV8Failures(path = V8_FAILURES_FILE): V8Failures {
   const text = readFileSync(path, 'utf8');
   const commit = /^# test262 commit: (\S+)/m.exec(text)?.[1] ?? 'unknown';
-  const files = new Set(text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')));
+  const files = new Set(
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#')),
+  );
   return { commit, files };
 }
 
 export function writeV8Failures(commit: string, files: Iterable<string>, path = V8_FAILURES_FILE): void {
   const header = [
-    '# Files of the test262 selection that fail in a plain isolated-vm context (no prelude; the sandbox\'s V8 flags):',
-    '# V8\'s own gaps, not the sandbox\'s. Measured with `npm run test262 -- <test262 dir> --update-v8-failures`',
+    "# Files of the test262 selection that fail in a plain isolated-vm context (no prelude; the sandbox's V8 flags):",
+    "# V8's own gaps, not the sandbox's. Measured with `npm run test262 -- <test262 dir> --update-v8-failures`",
     '# (docs/conformance.md); a file here may fail in the sandbox too.',
     `# test262 commit: ${commit}`,
     `# node ${process.versions.node}, V8 ${process.versions.v8}`,
@@ -52,7 +57,11 @@ export function loadRemovals(path = REMOVALS_FILE): Removal[] {
 }
 
 function globMatch(glob: string, file: string): boolean {
-  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*');
+  const re = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*/g, '\u0000')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\u0000/g, '.*');
   return new RegExp(`^${re}$`).test(file);
 }
 
@@ -83,7 +92,10 @@ export function judgeAll(results: FileResult[], v8: V8Failures, removals: readon
   const v: Verdict = { run: [], skipped: [], plainFailures: [], sandboxOnly: [], unexplained: [], staleV8: [], unusedRemovals: [] };
   const used = new Set<Removal>();
   for (const result of [...results].sort((a, b) => (a.file < b.file ? -1 : 1))) {
-    if (result.skip) { v.skipped.push(result); continue; }
+    if (result.skip) {
+      v.skipped.push(result);
+      continue;
+    }
     v.run.push(result);
     const plainOk = passed(result, 'plain');
     const sandboxOk = passed(result, 'sandbox');

@@ -16,7 +16,13 @@ function listValue(inline: string, lines: string[], at: number): { values: strin
   const trimmed = inline.trim();
   if (trimmed.startsWith('[')) {
     const body = trimmed.slice(1, trimmed.lastIndexOf(']'));
-    return { values: body.split(',').map((s) => s.trim()).filter((s) => s !== ''), next: at };
+    return {
+      values: body
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      next: at,
+    };
   }
   if (trimmed !== '') return { values: [trimmed], next: at };
   // A block list: following lines "  - value".
@@ -51,8 +57,15 @@ export function parseMeta(source: string): TestMeta {
       const negative = { phase: '', type: '' };
       for (let j = i + 1; j < lines.length; j++) {
         const n = /^\s+(phase|type):\s*(\S+)\s*$/.exec(lines[j]);
-        if (n) { negative[n[1] as 'phase' | 'type'] = n[2]; i = j; continue; }
-        if (/^\s+\S/.test(lines[j])) { i = j; continue; }
+        if (n) {
+          negative[n[1] as 'phase' | 'type'] = n[2];
+          i = j;
+          continue;
+        }
+        if (/^\s+\S/.test(lines[j])) {
+          i = j;
+          continue;
+        }
         break;
       }
       meta.negative = negative;

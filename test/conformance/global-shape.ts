@@ -166,7 +166,9 @@ export const WALKER = `(function () {
 })()`;
 
 export function walkerSource(): string {
-  const roots = Object.entries(EXTRA_ROOTS).map(([name, expr]) => `${JSON.stringify(name)}: function () { return ${expr}; }`).join(',\n');
+  const roots = Object.entries(EXTRA_ROOTS)
+    .map(([name, expr]) => `${JSON.stringify(name)}: function () { return ${expr}; }`)
+    .join(',\n');
   return WALKER.replace('ROOTS', `{ ${roots} }`);
 }
 
@@ -225,23 +227,33 @@ export function compareShapes(plain: Shape, sandbox: Shape, allowed: readonly Al
     const b = sandbox[path];
     if (!b) {
       const r = removedRoot(path) ?? allowed.find((x) => x.kind === 'replaced' && under(path, x.path));
-      if (r) { used.add(r); continue; }
+      if (r) {
+        used.add(r);
+        continue;
+      }
       // Reported once, where it hangs from something both contexts have.
       if (a.parent === null || sandbox[a.parent]) differences.push(`${path}: missing in the sandbox`);
       continue;
     }
     if (!a) {
       const r = addedRoot(path) ?? allowed.find((x) => x.kind === 'replaced' && under(path, x.path));
-      if (r) { used.add(r); continue; }
+      if (r) {
+        used.add(r);
+        continue;
+      }
       if (b.parent === null || plain[b.parent]) differences.push(`${path}: only in the sandbox`);
       continue;
     }
     const replaced = allowed.find((x) => x.kind === 'replaced' && under(path, x.path));
-    if (replaced) { used.add(replaced); continue; }
+    if (replaced) {
+      used.add(replaced);
+      continue;
+    }
     if (removedRoot(path) || addedRoot(path)) continue;
     if (a.type !== b.type) differences.push(`${path}: a ${a.type} in plain, a ${b.type} in the sandbox`);
     if (a.proto !== b.proto) differences.push(`${path}: [[Prototype]] is ${a.proto} in plain, ${b.proto} in the sandbox`);
-    if (a.source !== b.source) differences.push(`${path}: Function.prototype.toString gives ${show(a.source)} in plain, ${show(b.source?.slice(0, 120))} in the sandbox`);
+    if (a.source !== b.source)
+      differences.push(`${path}: Function.prototype.toString gives ${show(a.source)} in plain, ${show(b.source?.slice(0, 120))} in the sandbox`);
     for (const key of [...new Set([...Object.keys(a.props), ...Object.keys(b.props)])].sort()) {
       const keyPath = path + key;
       const pa = a.props[key];
@@ -249,13 +261,19 @@ export function compareShapes(plain: Shape, sandbox: Shape, allowed: readonly Al
       const removed = allowed.find((x) => x.kind === 'removed' && x.path === keyPath);
       const added = allowed.find((x) => x.kind === 'added' && x.path === keyPath);
       const replacedKey = allowed.find((x) => x.kind === 'replaced' && x.path === keyPath);
-      if (replacedKey && pa && pb) { used.add(replacedKey); continue; }
+      if (replacedKey && pa && pb) {
+        used.add(replacedKey);
+        continue;
+      }
       if (removed) {
         used.add(removed);
         if (pb) differences.push(`${keyPath}: declared removed, but present in the sandbox (${propText(pb)})`);
         continue;
       }
-      if (added && !pa) { used.add(added); continue; }
+      if (added && !pa) {
+        used.add(added);
+        continue;
+      }
       if (propText(pa) !== propText(pb)) differences.push(`${keyPath}: ${propText(pa)} in plain, ${propText(pb)} in the sandbox`);
     }
     const ra = a.reads ?? {};
@@ -265,9 +283,15 @@ export function compareShapes(plain: Shape, sandbox: Shape, allowed: readonly Al
       if (allowed.some((x) => x.kind === 'removed' && (x.path === keyPath || x.path.endsWith(key)) && !rb[key])) continue;
       const x = ra[key];
       const y = rb[key];
-      if (!x || !y) { differences.push(`${keyPath} (read): ${x ? x.result : 'absent'} in plain, ${y ? y.result : 'absent'} in the sandbox`); continue; }
+      if (!x || !y) {
+        differences.push(`${keyPath} (read): ${x ? x.result : 'absent'} in plain, ${y ? y.result : 'absent'} in the sandbox`);
+        continue;
+      }
       if (x.result !== y.result) differences.push(`${keyPath} (read): ${x.result} in plain, ${y.result} in the sandbox`);
-      if (x.same !== y.same) differences.push(`${keyPath} (read twice): ${x.same ? 'the same value' : 'different values'} in plain, ${y.same ? 'the same value' : 'different values'} in the sandbox`);
+      if (x.same !== y.same)
+        differences.push(
+          `${keyPath} (read twice): ${x.same ? 'the same value' : 'different values'} in plain, ${y.same ? 'the same value' : 'different values'} in the sandbox`,
+        );
     }
   }
   return { differences, unused: allowed.filter((x) => !used.has(x)) };

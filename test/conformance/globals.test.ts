@@ -12,6 +12,10 @@ t.test('a sandbox context has the shape of a plain one, short of the declared di
   const { differences, unused, nodes } = globalDifferences();
   t.ok(nodes.plain > 500, `the walk reached the plain context's objects (${nodes.plain})`);
   t.same(differences, [], 'no undeclared difference between the plain context and the sandbox');
-  t.same(unused.map((u) => `${u.kind} ${u.path}`), [], 'every declared difference still applies');
+  t.same(
+    unused.map((u) => `${u.kind} ${u.path}`),
+    [],
+    'every declared difference still applies',
+  );
   t.end();
 });

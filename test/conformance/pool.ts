@@ -34,12 +34,16 @@ export function runPool(options: PoolOptions): Promise<FileResult[]> {
   const results: FileResult[] = [];
   return new Promise((resolve) => {
     let live = 0;
-    const finishIfDone = () => { if (live === 0 && queue.length === 0) resolve(results); };
+    const finishIfDone = () => {
+      if (live === 0 && queue.length === 0) resolve(results);
+    };
     const spawnWorker = () => {
       live++;
       const child: ChildProcess = fork(WORKER, [], { execArgv: ['--no-node-snapshot'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
+      child.stderr!.on('data', (d: Buffer) => {
+        stderr = (stderr + d.toString()).slice(-2000);
+      });
       let batch: string[] | null = null;
       let next = 0;
       let watchdog: NodeJS.Timeout | undefined;
@@ -51,7 +55,11 @@ export function runPool(options: PoolOptions): Promise<FileResult[]> {
       const give = () => {
         batch = queue.shift() ?? null;
         next = 0;
-        if (!batch) { clearTimeout(watchdog); child.disconnect(); return; }
+        if (!batch) {
+          clearTimeout(watchdog);
+          child.disconnect();
+          return;
+        }
         watch();
         child.send({ root, harnessRoot, files: batch } satisfies Batch);
       };

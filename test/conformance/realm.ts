@@ -59,8 +59,18 @@ const DETACH = `(function () { var transfer = ArrayBuffer.prototype.transfer; re
 
 function conformanceTarget(): RunTarget {
   return {
-    id: 1, source: '', tenant: TENANT, names: '', limits: DEFAULT_LIMITS, closed: false, inFlight: 0, breach: null,
-    call: () => 'E{}', log: () => {}, unansweredAtEnd: () => {}, close: () => {},
+    id: 1,
+    source: '',
+    tenant: TENANT,
+    names: '',
+    limits: DEFAULT_LIMITS,
+    closed: false,
+    inFlight: 0,
+    breach: null,
+    call: () => 'E{}',
+    log: () => {},
+    unansweredAtEnd: () => {},
+    close: () => {},
   };
 }
 
@@ -88,7 +98,9 @@ export class Realms {
   private helper!: ivm.Context;
   private printed: string[] = [];
   private current: ivm.Context | null = null;
-  private readonly printCallback = new ivm.Callback((m: unknown) => { this.printed.push(String(m)); });
+  private readonly printCallback = new ivm.Callback((m: unknown) => {
+    this.printed.push(String(m));
+  });
   private readonly evalCallback = new ivm.Callback((source: unknown) => {
     // Re-entering the isolate from a synchronous callback is allowed; the value is copied back.
     if (!this.current) throw new Error('no context');
@@ -115,12 +127,20 @@ export class Realms {
 
   /** Replaces the isolate (after it was lost, or to bound what a long batch accumulates). */
   rebuild(): void {
-    try { this.iso.dispose(); } catch { /* already gone */ }
+    try {
+      this.iso.dispose();
+    } catch {
+      /* already gone */
+    }
     this.build();
   }
 
   dispose(): void {
-    try { this.iso.dispose(); } catch { /* already gone */ }
+    try {
+      this.iso.dispose();
+    } catch {
+      /* already gone */
+    }
   }
 
   /**
@@ -179,8 +199,16 @@ export class Realms {
       return this.failed(result, 'runtime', err);
     } finally {
       this.current = null;
-      try { script?.release(); } catch { /* isolate gone */ }
-      try { ctx?.release(); } catch { /* isolate gone */ }
+      try {
+        script?.release();
+      } catch {
+        /* isolate gone */
+      }
+      try {
+        ctx?.release();
+      } catch {
+        /* isolate gone */
+      }
       if (result.lost || this.iso.isDisposed) {
         result.lost = true;
         this.rebuild();

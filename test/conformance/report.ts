@@ -18,7 +18,9 @@ function failures(runs: RunResult[]): RunResult[] {
 }
 
 function line(result: FileResult, mode: 'plain' | 'sandbox'): string {
-  return failures(result.results[mode]).map((r) => `${result.file}\t${r.strict ? 'strict' : 'sloppy'}\t${r.message ?? ''}`).join('\n');
+  return failures(result.results[mode])
+    .map((r) => `${result.file}\t${r.strict ? 'strict' : 'sloppy'}\t${r.message ?? ''}`)
+    .join('\n');
 }
 
 /** A message with its particulars (numbers, quoted values) blanked, so that failures of one cause group together. */
@@ -45,7 +47,7 @@ function subject(file: string): string {
 /** Failures whose cause is not where the file is: one message across many builtins. */
 function crossCause(message: string): string | undefined {
   if (/Resizable ArrayBuffers are not available/.test(message)) {
-    return 'resizable ArrayBuffer refused while ArrayBuffer.prototype.resize is still there (test262\'s TypedArray harness, like any feature detection, then builds resizable buffers)';
+    return "resizable ArrayBuffer refused while ArrayBuffer.prototype.resize is still there (test262's TypedArray harness, like any feature detection, then builds resizable buffers)";
   }
   return undefined;
 }
@@ -56,18 +58,33 @@ export function writeReport(dir: string, v: Verdict, info: RunInfo): void {
   const declared = v.sandboxOnly.filter((s) => s.removal);
   const runsOf = (list: FileResult[], mode: 'plain' | 'sandbox') => list.reduce((n, r) => n + failures(r.results[mode]).length, 0);
 
-  writeFileSync(join(dir, 'sandbox-only.txt'), [
-    `# Pass in plain V8, fail in the sandbox, not explained by removals.txt: ${unexplained.length} files (${runsOf(unexplained.map((s) => s.result), 'sandbox')} runs). file<TAB>strictness<TAB>message`,
-    ...unexplained.map((s) => line(s.result, 'sandbox')),
-    '',
-    `# Explained by a declared removal: ${declared.length} files`,
-    ...declared.map((s) => `${line(s.result, 'sandbox').split('\n').map((l) => `${l}\t[removal ${s.removal!.selector}]`).join('\n')}`),
-  ].join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'sandbox-only.txt'),
+    [
+      `# Pass in plain V8, fail in the sandbox, not explained by removals.txt: ${unexplained.length} files (${runsOf(
+        unexplained.map((s) => s.result),
+        'sandbox',
+      )} runs). file<TAB>strictness<TAB>message`,
+      ...unexplained.map((s) => line(s.result, 'sandbox')),
+      '',
+      `# Explained by a declared removal: ${declared.length} files`,
+      ...declared.map(
+        (s) =>
+          `${line(s.result, 'sandbox')
+            .split('\n')
+            .map((l) => `${l}\t[removal ${s.removal!.selector}]`)
+            .join('\n')}`,
+      ),
+    ].join('\n') + '\n',
+  );
 
-  writeFileSync(join(dir, 'plain-failures.txt'), [
-    `# Fail in a plain isolated-vm context (V8's own gaps): ${v.plainFailures.length} files. file<TAB>strictness<TAB>message`,
-    ...v.plainFailures.map((r) => line(r, 'plain')),
-  ].join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'plain-failures.txt'),
+    [
+      `# Fail in a plain isolated-vm context (V8's own gaps): ${v.plainFailures.length} files. file<TAB>strictness<TAB>message`,
+      ...v.plainFailures.map((r) => line(r, 'plain')),
+    ].join('\n') + '\n',
+  );
 
   writeFileSync(join(dir, 'skipped.txt'), v.skipped.map((r) => `${r.file}\t${r.skip}`).join('\n') + '\n');
 
@@ -88,7 +105,10 @@ export function writeReport(dir: string, v: Verdict, info: RunInfo): void {
     '# test262: sandbox-only failures by cause',
     '',
     `test262 ${info.commit}; ${info.files} files selected, ${v.run.length} run, ${v.skipped.length} skipped; ${info.workers} workers, ${(info.ms / 1000).toFixed(1)} s wall${info.cpuMs ? `, ${(info.cpuMs / 1000).toFixed(0)} CPU-seconds` : ''}.`,
-    `Plain failures: ${v.plainFailures.length} files (${runsOf(v.plainFailures, 'plain')} runs). Sandbox-only: ${unexplained.length} files (${runsOf(unexplained.map((s) => s.result), 'sandbox')} runs) unexplained, ${declared.length} explained by declared removals.`,
+    `Plain failures: ${v.plainFailures.length} files (${runsOf(v.plainFailures, 'plain')} runs). Sandbox-only: ${unexplained.length} files (${runsOf(
+      unexplained.map((s) => s.result),
+      'sandbox',
+    )} runs) unexplained, ${declared.length} explained by declared removals.`,
     `Unexplained in all: ${v.unexplained.length} (including plain failures missing from v8-failures.txt: ${v.unexplained.length - unexplained.length}).`,
     '',
     '| files | cause |',
@@ -112,13 +132,37 @@ export function writeReport(dir: string, v: Verdict, info: RunInfo): void {
 
   const slowest = [...v.run].sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0)).slice(0, 15);
   const totalMs = v.run.reduce((n, r) => n + (r.ms ?? 0), 0);
-  md.push('', `## Time: ${(totalMs / 1000).toFixed(0)} s of runs in all (both contexts, every strictness); the slowest files`, '',
-    ...slowest.map((r) => `- ${r.ms} ms ${r.file}`));
+  md.push(
+    '',
+    `## Time: ${(totalMs / 1000).toFixed(0)} s of runs in all (both contexts, every strictness); the slowest files`,
+    '',
+    ...slowest.map((r) => `- ${r.ms} ms ${r.file}`),
+  );
   writeFileSync(join(dir, 'by-cause.md'), md.join('\n') + '\n');
 
-  writeFileSync(join(dir, 'summary.json'), JSON.stringify({
-    commit: info.commit, selected: info.files, run: v.run.length, skipped: v.skipped.length, seconds: info.ms / 1000, cpuSeconds: (info.cpuMs ?? 0) / 1000, workers: info.workers,
-    plainFailures: v.plainFailures.length, sandboxOnly: unexplained.length, sandboxOnlyRuns: runsOf(unexplained.map((s) => s.result), 'sandbox'),
-    declaredRemovals: declared.length, unexplained: v.unexplained.length, causes: sorted.map(([k, g]) => ({ cause: k, files: g.files.length })),
-  }, null, 2) + '\n');
+  writeFileSync(
+    join(dir, 'summary.json'),
+    JSON.stringify(
+      {
+        commit: info.commit,
+        selected: info.files,
+        run: v.run.length,
+        skipped: v.skipped.length,
+        seconds: info.ms / 1000,
+        cpuSeconds: (info.cpuMs ?? 0) / 1000,
+        workers: info.workers,
+        plainFailures: v.plainFailures.length,
+        sandboxOnly: unexplained.length,
+        sandboxOnlyRuns: runsOf(
+          unexplained.map((s) => s.result),
+          'sandbox',
+        ),
+        declaredRemovals: declared.length,
+        unexplained: v.unexplained.length,
+        causes: sorted.map(([k, g]) => ({ cause: k, files: g.files.length })),
+      },
+      null,
+      2,
+    ) + '\n',
+  );
 }

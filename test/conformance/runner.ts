@@ -23,8 +23,16 @@ export interface ConformanceRun {
 
 /** The test262 commit of a checkout: its COMMIT file (written by scripts/test262-checkout.sh) or its git HEAD. */
 export function test262Commit(root: string): string {
-  try { return readFileSync(join(root, 'COMMIT'), 'utf8').trim(); } catch { /* not written */ }
-  try { return execFileSync('git', ['-C', root, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { /* not a git work tree */ }
+  try {
+    return readFileSync(join(root, 'COMMIT'), 'utf8').trim();
+  } catch {
+    /* not written */
+  }
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    /* not a git work tree */
+  }
   return 'unknown';
 }
 

@@ -38,7 +38,11 @@ export const DEFAULT_SELECTION: readonly string[] = [
 function walk(root: string, rel: string, out: string[]): void {
   const abs = join(root, rel);
   let st;
-  try { st = statSync(abs); } catch { return; }
+  try {
+    st = statSync(abs);
+  } catch {
+    return;
+  }
   if (st.isFile()) {
     if (rel.endsWith('.js')) out.push(rel);
     return;
@@ -50,8 +54,11 @@ function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') { re += '.*'; i++; if (glob[i + 1] === '/') i++; }
-    else if (c === '*') re += '[^/]*';
+    if (c === '*' && glob[i + 1] === '*') {
+      re += '.*';
+      i++;
+      if (glob[i + 1] === '/') i++;
+    } else if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
     else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }

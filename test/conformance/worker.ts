@@ -4,7 +4,11 @@ import { applyIsolateFlags } from '../../engine/v8-flags.ts';
 import { Realms } from './realm.ts';
 import { runFile, type FileResult } from './execute.ts';
 
-export interface Batch { root: string; harnessRoot: string; files: string[] }
+export interface Batch {
+  root: string;
+  harnessRoot: string;
+  files: string[];
+}
 /** `cpuMs`: this process's CPU time so far (user + system), its isolates' threads included. */
 export type WorkerMessage = { type: 'file'; result: FileResult } | { type: 'batch'; cpuMs: number };
 
@@ -34,4 +38,7 @@ process.on('message', (batch: Batch) => {
   const cpu = process.cpuUsage();
   send({ type: 'batch', cpuMs: (cpu.user + cpu.system) / 1000 });
 });
-process.on('disconnect', () => { realms.dispose(); process.exit(0); });
+process.on('disconnect', () => {
+  realms.dispose();
+  process.exit(0);
+});

@@ -9,9 +9,11 @@ import { contract } from '../helpers/openapi-contract.ts';
 import { oauthFlow, refreshGrant } from '../helpers/oauth.ts';
 import { consoleForm, consolePage } from './helpers.ts';
 
-const mcpCall = (url: string, token: string) => http(`${url}/v1/mcp`, {
-  token, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: 'return (await context()).organization.slug' } } },
-});
+const mcpCall = (url: string, token: string) =>
+  http(`${url}/v1/mcp`, {
+    token,
+    json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: 'return (await context()).organization.slug' } } },
+  });
 
 t.test('console: agents and access', async (t) => {
   const w = await world(t);
@@ -28,7 +30,7 @@ t.test('console: agents and access', async (t) => {
   const refreshed = await refreshGrant(app, { clientId: agent.client.client_id, refreshToken: agent.tokens.refresh_token! });
   t.equal(refreshed.status, 200);
 
-  t.test('the page lists the organization\'s apps with who allowed them and their last use', async (t) => {
+  t.test("the page lists the organization's apps with who allowed them and their last use", async (t) => {
     const page = await consolePage(owner, '/console/agents');
     t.equal(page.status, 200);
     c.check(t, 'get', '/console/agents', page);
@@ -36,7 +38,7 @@ t.test('console: agents and access', async (t) => {
     t.equal(rows.length, 1, 'one app holds tokens for this organization');
     t.match(rows[0], /<code>files:read<\/code>/);
     t.match(rows[0], /<td><time datetime="[^"]+">[^<]+ UTC<\/time><\/td>\s*<td><time datetime="[^"]+">/, 'a last use (the refresh)');
-    t.notMatch(page.text, /other@example\.com/, 'another organization\'s apps are not shown');
+    t.notMatch(page.text, /other@example\.com/, "another organization's apps are not shown");
     t.notOk(page.text.includes(agent.tokens.access_token) || page.text.includes(refreshed.body.refresh_token), 'no token in the page');
     t.match((await consolePage(owner, '/console/agents', 'pt-BR')).text, /Aplicativos com tokens/);
   });
@@ -53,11 +55,11 @@ t.test('console: agents and access', async (t) => {
     t.equal((await mcpCall(app.url, agent.tokens.access_token)).status, 200, 'the agent still works');
   });
 
-  t.test('revoking from the console refuses the agent\'s next MCP call and its refresh token', async (t) => {
+  t.test("revoking from the console refuses the agent's next MCP call and its refresh token", async (t) => {
     const grantId = (await app.deps.sql`select id from oauth_grants where org_id = ${org.id}`)[0].id as string;
     const foreignGrant = (await app.deps.sql`select id from oauth_grants where org_id = ${otherOrg.id}`)[0].id as string;
     const cross = await consoleForm(owner, 'grant-revoke', { grantId: foreignGrant });
-    t.equal(cross.status, 404, 'another organization\'s grant is unknown here');
+    t.equal(cross.status, 404, "another organization's grant is unknown here");
     t.equal((await mcpCall(app.url, foreign.tokens.access_token)).status, 200, 'and keeps working');
     const res = await consoleForm(owner, 'grant-revoke', { grantId });
     t.equal(res.status, 303);

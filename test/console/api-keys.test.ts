@@ -6,9 +6,11 @@ import { world } from '../identity/org-helpers.ts';
 import { http } from '../helpers/http.ts';
 import { consoleForm, consolePage } from './helpers.ts';
 
-const mcpCall = (url: string, token: string) => http(`${url}/v1/mcp`, {
-  token, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: 'return (await context()).organization.slug' } } },
-});
+const mcpCall = (url: string, token: string) =>
+  http(`${url}/v1/mcp`, {
+    token,
+    json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: 'return (await context()).organization.slug' } } },
+  });
 
 t.test('console: API keys', async (t) => {
   const w = await world(t);

@@ -13,7 +13,15 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(process.cwd(), '.data', 'screenshots');
 
@@ -23,7 +31,9 @@ async function browserContext(t: Test, browser: Awaited<ReturnType<typeof chromi
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const cspErrors: string[] = [];
-  page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+  });
   t.teardown(() => context.close());
   return { context, page, cspErrors };
 }
@@ -48,12 +58,21 @@ async function accessibility(t: Test, page: Page, label: string): Promise<void> 
     const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
-  t.same(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${label}: no serious or critical accessibility violation`);
+  t.same(
+    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    [],
+    `${label}: no serious or critical accessibility violation`,
+  );
 }
 
 /** Each console page in both languages: screenshot and accessibility check. */
 async function review(t: Test, page: Page, app: TestApp, name: string): Promise<void> {
-  for (const [path, shot] of [['/console', 'home'], ['/console/members', 'members'], ['/console/files', 'files'], ['/console/agents', 'agents']]) {
+  for (const [path, shot] of [
+    ['/console', 'home'],
+    ['/console/members', 'members'],
+    ['/console/files', 'files'],
+    ['/console/agents', 'agents'],
+  ]) {
     for (const lang of ['en-US', 'pt-BR']) {
       await page.goto(`${app.url}${path}?lang=${lang}`);
       t.equal(await page.getAttribute('html', 'lang'), lang, `${path} ${lang}`);
@@ -123,7 +142,9 @@ t.test('browser: the console, end to end', { timeout: 180_000 }, async (t) => {
   // 6. A file written and trashed (through /app/v1 with the browser's session), restored from the console.
   const run = await page.request.post(`${app.url}/app/v1/execute`, {
     headers: { origin: app.url },
-    data: { script: 'const f = await files_write_text({ name: "reports/q3.txt", text: "quarterly" }); await files_trash({ fileId: f.fileId }); return f.fileId;' },
+    data: {
+      script: 'const f = await files_write_text({ name: "reports/q3.txt", text: "quarterly" }); await files_trash({ fileId: f.fileId }); return f.fileId;',
+    },
   });
   t.equal(run.status(), 200);
   await page.goto(`${app.url}/console/files`);
@@ -141,19 +162,22 @@ t.test('browser: the console, end to end', { timeout: 180_000 }, async (t) => {
   // 7. Agents and access: the owner revokes the organization's MCP access and the agent's next MCP call is refused;
   // then, access restored, creates an API key (shown once), which works as Bearer until the owner revokes it.
   const agent = await app.token({ email: 'olivia@example.com', org: 'acme-docs' });
-  const agentCall = () => page.request.post(`${app.url}/v1/mcp`, {
-    headers: { authorization: `Bearer ${agent}`, accept: 'application/json, text/event-stream' },
-    data: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: 'return 1' } } },
-  });
+  const agentCall = () =>
+    page.request.post(`${app.url}/v1/mcp`, {
+      headers: { authorization: `Bearer ${agent}`, accept: 'application/json, text/event-stream' },
+      data: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script: 'return 1' } } },
+    });
   t.equal((await agentCall()).status(), 200, 'the agent is served before');
   page.on('dialog', (dialog) => void dialog.accept()); // destructive forms ask first (console.js)
-  const submit = async (selector: string) => { await Promise.all([page.waitForNavigation(), page.click(selector)]); };
+  const submit = async (selector: string) => {
+    await Promise.all([page.waitForNavigation(), page.click(selector)]);
+  };
   await page.goto(`${app.url}/console/agents`);
   await page.check('input[name=state][value=revoked]');
   await submit('button:has-text("Save access")');
   t.equal(await page.locator('#mcp-state').textContent(), 'revoked');
   const refused = await agentCall();
-  t.equal(refused.status(), 403, 'the agent\'s next MCP call is refused');
+  t.equal(refused.status(), 403, "the agent's next MCP call is refused");
   t.equal((await refused.json()).error?.code, 'MCP_ACCESS_REVOKED');
   await page.check('input[name=state][value=active]');
   await submit('button:has-text("Save access")');
@@ -172,6 +196,6 @@ t.test('browser: the console, end to end', { timeout: 180_000 }, async (t) => {
   t.match(await page.locator('section:has(#keys) tbody').textContent(), /ci-job[\s\S]*revoked/);
   t.equal((await withKey()).status(), 401, 'a revoked key is refused');
 
-  t.same(owner.cspErrors, [], 'no CSP violation in the owner\'s pages');
-  t.same(guest.cspErrors, [], 'no CSP violation in the member\'s pages');
+  t.same(owner.cspErrors, [], "no CSP violation in the owner's pages");
+  t.same(guest.cspErrors, [], "no CSP violation in the member's pages");
 });

@@ -17,12 +17,18 @@ export async function consolePage(jar: SessionJar, path = '/console', lang = 'en
  * Post a console form; `fields.csrf` defaults to the token of the console home page. A header given as '' is left
  * out (e.g. `{origin: ''}` for a request without Origin).
  */
-export async function consoleForm(jar: SessionJar, action: string, fields: Record<string, string>,
-  options: { headers?: Record<string, string>; lang?: string } = {}): Promise<JsonResponse<string>> {
+export async function consoleForm(
+  jar: SessionJar,
+  action: string,
+  fields: Record<string, string>,
+  options: { headers?: Record<string, string>; lang?: string } = {},
+): Promise<JsonResponse<string>> {
   const csrf = fields.csrf ?? csrfOf((await consolePage(jar)).text);
   const headers: Record<string, string> = { ...jar.headers(), 'content-type': 'application/x-www-form-urlencoded', ...options.headers };
   for (const [k, value] of Object.entries(headers)) if (value === '') delete headers[k];
   return http(`${jar.headers().origin}/console/actions/${action}?lang=${options.lang ?? 'en-US'}`, {
-    method: 'POST', body: new URLSearchParams({ ...fields, csrf }).toString(), headers,
+    method: 'POST',
+    body: new URLSearchParams({ ...fields, csrf }).toString(),
+    headers,
   });
 }

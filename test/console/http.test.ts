@@ -68,7 +68,9 @@ t.test('console over HTTP', async (t) => {
     t.equal(withCookieToo.status, 401, 'a Bearer token next to the cookie is refused too');
     const csrf = csrfOf((await consolePage(alice)).text);
     const post = await http(`${app.url}/console/actions/organization-create`, {
-      method: 'POST', token, body: new URLSearchParams({ csrf, name: 'Via token', slug: 'via-token' }).toString(),
+      method: 'POST',
+      token,
+      body: new URLSearchParams({ csrf, name: 'Via token', slug: 'via-token' }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
     });
     t.equal(post.status, 401);
@@ -81,7 +83,7 @@ t.test('console over HTTP', async (t) => {
     const cases: [string, Record<string, string>, Record<string, string>, number, string][] = [
       ['no token', { csrf: '' }, {}, 403, 'ORIGIN_NOT_ALLOWED'],
       ['a wrong token', { csrf: 'x'.repeat(43) }, {}, 403, 'ORIGIN_NOT_ALLOWED'],
-      ['another session\'s token', { csrf: bobCsrf }, {}, 403, 'ORIGIN_NOT_ALLOWED'],
+      ["another session's token", { csrf: bobCsrf }, {}, 403, 'ORIGIN_NOT_ALLOWED'],
       ['a foreign Origin', {}, { origin: 'https://evil.example' }, 403, 'ORIGIN_NOT_ALLOWED'],
       ['Origin: null', {}, { origin: 'null' }, 403, 'ORIGIN_NOT_ALLOWED'],
       ['no Origin', {}, { origin: '' }, 403, 'ORIGIN_NOT_ALLOWED'],
@@ -117,7 +119,7 @@ t.test('console over HTTP', async (t) => {
     t.same(await orgsOf(), ['real-one']);
   });
 
-  t.test('members: the last owner\'s controls are disabled with the reason; members see no controls', async (t) => {
+  t.test("members: the last owner's controls are disabled with the reason; members see no controls", async (t) => {
     const page = await consolePage(alice, '/console/members');
     t.match(page.text, /<button type="submit" disabled aria-describedby="why-[^"]+">Change role<\/button>/);
     t.match(page.text, /The last owner cannot be removed or demoted/);
@@ -195,7 +197,9 @@ t.test('console over HTTP', async (t) => {
     t.same(await w.roles(two.id), { 'dana@example.com': 'owner' });
 
     // The trash: a file written and trashed through /app/v1 (the session cookie), restored from the console.
-    const run = await dana.post('/app/v1/execute', { script: 'const f = await files_write_text({ name: "notes/plan.txt", text: "hello" }); await files_trash({ fileId: f.fileId }); return f.fileId;' });
+    const run = await dana.post('/app/v1/execute', {
+      script: 'const f = await files_write_text({ name: "notes/plan.txt", text: "hello" }); await files_trash({ fileId: f.fileId }); return f.fileId;',
+    });
     t.equal(run.status, 200, run.text);
     const fileId = run.body.result as string;
     const files = await consolePage(dana, '/console/files');
@@ -208,8 +212,18 @@ t.test('console over HTTP', async (t) => {
 
     // Refusals before any binding runs: JSON in the spec's shapes.
     c.check(t, 'post', '/console/actions/member-invite', await consoleForm(dana, 'member-invite', { email: 'x@example.com', role: 'member', csrf: 'bad' }));
-    c.check(t, 'post', '/console/actions/member-invite', await consoleForm(dana, 'member-invite', { email: 'x@example.com', role: 'member' }, { headers: { cookie: '' } }));
-    c.check(t, 'post', '/console/actions/member-invite', await consoleForm(dana, 'member-invite', { email: 'x@example.com', role: 'member' }, { headers: { 'content-type': 'text/plain' } }));
+    c.check(
+      t,
+      'post',
+      '/console/actions/member-invite',
+      await consoleForm(dana, 'member-invite', { email: 'x@example.com', role: 'member' }, { headers: { cookie: '' } }),
+    );
+    c.check(
+      t,
+      'post',
+      '/console/actions/member-invite',
+      await consoleForm(dana, 'member-invite', { email: 'x@example.com', role: 'member' }, { headers: { 'content-type': 'text/plain' } }),
+    );
 
     const out = await form(dana, 'sign-out', {}, 303);
     t.match(out.headers.location, /^\/auth\/sign-in\?/);

@@ -7,9 +7,11 @@ import { http } from '../helpers/http.ts';
 import { oauthFlow } from '../helpers/oauth.ts';
 import { consoleForm, consolePage } from './helpers.ts';
 
-const run = (url: string, token: string, script: string) => http(`${url}/v1/mcp`, {
-  token, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } },
-});
+const run = (url: string, token: string, script: string) =>
+  http(`${url}/v1/mcp`, {
+    token,
+    json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } },
+  });
 
 t.test('console: MCP access', async (t) => {
   const w = await world(t);
@@ -25,7 +27,7 @@ t.test('console: MCP access', async (t) => {
   t.equal(revoked.status, 303, revoked.text.match(/role="alert">([^<]*)/)?.[1] ?? '');
   t.match((await consolePage(owner, '/console/agents')).text, /id="mcp-state">revoked</);
   const refused = await run(app.url, token, 'return 1');
-  t.not(refused.status, 200, 'the agent\'s next MCP call is refused');
+  t.not(refused.status, 200, "the agent's next MCP call is refused");
   t.equal(refused.body?.error?.code, 'MCP_ACCESS_REVOKED');
 
   // Active again, but with a read-only ceiling: reads work, writes are refused.

@@ -42,15 +42,22 @@ export function blobStoreContract(t: Test, make: () => Promise<BlobStore>): void
     t.notOk((await store.listUploads()).includes(up), 'staging is gone after finalize');
   });
 
-  t.test('parts received in the store\'s own partBuffer: a short final part, re-sent with other bytes', async (t) => {
+  t.test("parts received in the store's own partBuffer: a short final part, re-sent with other bytes", async (t) => {
     const store = await make();
     const partSize = 64 * 1024;
     const data = randomBytes(3 * partSize + 1234);
     const up = id('upl');
     // As the transfer route does: each part copied into a buffer the store handed out, reused once stored.
-    const buffers = await Promise.all([0, 1].map(() => store.partBuffer ? store.partBuffer(partSize) : Promise.resolve(Buffer.alloc(partSize))));
-    t.ok(buffers.every((b) => b.length === partSize), 'partBuffer gives the size asked for');
-    if (store.partBuffer) t.ok(buffers.every((b) => b.buffer instanceof SharedArrayBuffer), 'over shared memory (the checksum thread reads it)');
+    const buffers = await Promise.all([0, 1].map(() => (store.partBuffer ? store.partBuffer(partSize) : Promise.resolve(Buffer.alloc(partSize)))));
+    t.ok(
+      buffers.every((b) => b.length === partSize),
+      'partBuffer gives the size asked for',
+    );
+    if (store.partBuffer)
+      t.ok(
+        buffers.every((b) => b.buffer instanceof SharedArrayBuffer),
+        'over shared memory (the checksum thread reads it)',
+      );
     const put = async (n: number, bytes: Buffer, buf: Buffer) => {
       bytes.copy(buf);
       await store.putPart(up, { number: n, offset: (n - 1) * partSize, data: buf.subarray(0, bytes.length), last: n === 4 });
@@ -132,9 +139,15 @@ export function blobStoreContract(t: Test, make: () => Promise<BlobStore>): void
     await store.write(`${org}/a`, Buffer.from('1'), { contentType: 'text/plain' });
     await store.write(`${org}x/c`, Buffer.from('3'), { contentType: 'text/plain' });
     const listed = await store.listKeys(`${org}/`);
-    t.same(listed.map((l) => l.key), [`${org}/a`, `${org}/b`]);
+    t.same(
+      listed.map((l) => l.key),
+      [`${org}/a`, `${org}/b`],
+    );
     for (const l of listed) t.ok(l.updatedAt instanceof Date && Math.abs(l.updatedAt.getTime() - Date.now()) < 60_000, 'updatedAt is a recent Date');
-    t.same((await store.listKeys(org)).map((l) => l.key), [`${org}/a`, `${org}/b`, `${org}x/c`]);
+    t.same(
+      (await store.listKeys(org)).map((l) => l.key),
+      [`${org}/a`, `${org}/b`, `${org}x/c`],
+    );
     t.ok((await store.listKeys('')).length >= 3);
   });
 

@@ -5,7 +5,12 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 /** Top-level folders of the repository: a backticked path starting with one of them names a file or folder. */
 const TOP = ['engine', 'runtime-api', 'server', 'cli', 'test', 'bench', 'scripts', 'bin', 'fixtures', 'sandbox-typings', 'docs'];
 

@@ -18,7 +18,7 @@ async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await sources(path));
+    if (entry.isDirectory()) out.push(...(await sources(path)));
     else if (entry.name.endsWith('.ts')) out.push(path);
   }
   return out;
@@ -46,7 +46,10 @@ t.test('a localized resolution: toBody, resolutionFor, err.resolution and hostEr
   const typed = new ServiceError('conflict', { resolution: l10n('Do it in English.', 'Faça em português.') });
   t.equal(typed.resolution, 'Do it in English.', 'err.resolution stays the en-US text');
   t.equal(typed.resolutionFor('pt-BR'), 'Faça em português.');
-  t.same(hostError(typed, 'pt-BR'), { ok: false, error: { code: 'conflict', message: 'A requisição conflita com o estado atual.', resolution: 'Faça em português.' } });
+  t.same(hostError(typed, 'pt-BR'), {
+    ok: false,
+    error: { code: 'conflict', message: 'A requisição conflita com o estado atual.', resolution: 'Faça em português.' },
+  });
   t.match(hostError(typed, 'en-US'), { ok: false, error: { resolution: 'Do it in English.' } });
   const shaped = new ServiceError('invalid_request', { resolution: l10n('Fix it.', 'Corrija.') });
   t.equal((shaped.toBody('pt-BR').error as { resolution: string }).resolution, 'Corrija.');
@@ -60,9 +63,13 @@ t.test('a localized resolution: toBody, resolutionFor, err.resolution and hostEr
 t.test('over real HTTP, pt-BR callers get the Portuguese specific resolution', async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
   const token = await app.token({ email: 'l10n@example.com' });
-  const badJson = (headers: Record<string, string>) => http(`${app.url}/app/v1/execute`, {
-    method: 'POST', token, body: '{"script": ', headers: { 'content-type': 'application/json', ...headers },
-  });
+  const badJson = (headers: Record<string, string>) =>
+    http(`${app.url}/app/v1/execute`, {
+      method: 'POST',
+      token,
+      body: '{"script": ',
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   const pt = await badJson({ 'x-service-locale': 'pt-BR' });
   t.equal(pt.status, 400);
@@ -76,9 +83,15 @@ t.test('over real HTTP, pt-BR callers get the Portuguese specific resolution', a
   const run = (headers: Record<string, string>) => http(`${app.url}/app/v1/execute`, { json: { script }, token, headers });
   const ptRun = await run({ 'x-service-locale': 'pt-BR' });
   t.equal(ptRun.status, 200);
-  t.same(ptRun.body.result, { code: 'invalid_input', resolution: '`cursor`: não é um cursor devolvido por files_list; passe `nextCursor` sem alterações, ou omita-o para começar da primeira página.' });
+  t.same(ptRun.body.result, {
+    code: 'invalid_input',
+    resolution: '`cursor`: não é um cursor devolvido por files_list; passe `nextCursor` sem alterações, ou omita-o para começar da primeira página.',
+  });
   const enRun = await run({});
-  t.same(enRun.body.result, { code: 'invalid_input', resolution: '`cursor`: not a cursor returned by files_list; pass `nextCursor` unchanged, or omit it to start from the first page.' });
+  t.same(enRun.body.result, {
+    code: 'invalid_input',
+    resolution: '`cursor`: not a cursor returned by files_list; pass `nextCursor` unchanged, or omit it to start from the first page.',
+  });
 });
 
 t.test('every 409 conflict says its own reason and fix, in both languages (no bare conflict throw site)', async (t) => {

@@ -51,7 +51,7 @@ t.test('fs: parts in buffers from partBuffer() skip the page cache (O_DIRECT); m
   await store.finalize('upl_direct', { partCount: 3, partSize, byteLength: data.length }, 'org_d/fil_direct', { contentType: 'x/y' });
   const stored = await readFile(join(root, 'objects', 'org_d', 'fil_direct'));
   t.equal(stored.length, data.length, 'finalize cut the padding: exactly the declared length');
-  t.ok(stored.equals(data), 'the bytes are the parts\' bytes');
+  t.ok(stored.equals(data), "the bytes are the parts' bytes");
 });
 
 t.test('fs: a staging directory removed by another instance is made again for the next part', async (t) => {

@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LAYERS = ['engine', 'runtime-api', 'server', 'cli'] as const;
-type Layer = typeof LAYERS[number];
+type Layer = (typeof LAYERS)[number];
 
 /** Relative specifiers in static imports and re-exports, `import type`, and dynamic `import('…')`. */
 export function importsOf(text: string): string[] {
@@ -30,17 +30,31 @@ const graph = new Map<string, string[]>();
 for (const layer of LAYERS) {
   for (const file of productFiles(layer)) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    graph.set(file, importsOf(text).map((s) => relative(ROOT, resolve(ROOT, dirname(file), s))));
+    graph.set(
+      file,
+      importsOf(text).map((s) => relative(ROOT, resolve(ROOT, dirname(file), s))),
+    );
   }
 }
 const layerOf = (file: string) => LAYERS.find((l) => file.startsWith(`${l}/`));
 
 t.test('the import reader sees every form of import', async (t) => {
-  t.same(importsOf([
-    "import a from './a.ts';", "import type { B } from '../b.ts';", "import {\n  c,\n  type D,\n} from './c.ts';",
-    "export { e } from './e.ts';", "export * as f from './f.ts';", "import './g.ts';",
-    "const h = await import('./h.ts');", "import * as i from 'node:fs';", "// import x from 'nowhere'",
-  ].join('\n')), ['./a.ts', '../b.ts', './c.ts', './e.ts', './f.ts', './g.ts', './h.ts']);
+  t.same(
+    importsOf(
+      [
+        "import a from './a.ts';",
+        "import type { B } from '../b.ts';",
+        "import {\n  c,\n  type D,\n} from './c.ts';",
+        "export { e } from './e.ts';",
+        "export * as f from './f.ts';",
+        "import './g.ts';",
+        "const h = await import('./h.ts');",
+        "import * as i from 'node:fs';",
+        "// import x from 'nowhere'",
+      ].join('\n'),
+    ),
+    ['./a.ts', '../b.ts', './c.ts', './e.ts', './f.ts', './g.ts', './h.ts'],
+  );
   t.ok(graph.size > 250, `${graph.size} product files read`);
 });
 
@@ -49,9 +63,11 @@ t.test('each layer imports only the layers below it, through their front doors',
   const allowed: Record<Layer, (from: string, to: string) => boolean> = {
     engine: () => false,
     'runtime-api': (_from, to) => to === 'engine/index.ts',
-    server: (from, to) => to === 'runtime-api/index.ts' || to === 'engine/index.ts'
+    server: (from, to) =>
+      to === 'runtime-api/index.ts' ||
+      to === 'engine/index.ts' ||
       // Bootstrap opens the database and the blob stores before there is anything to call through the door.
-      || (from === 'server/bootstrap.ts' && (to === 'runtime-api/store/migrate.ts' || to.startsWith('runtime-api/blobs/'))),
+      (from === 'server/bootstrap.ts' && (to === 'runtime-api/store/migrate.ts' || to.startsWith('runtime-api/blobs/'))),
     cli: () => false,
   };
   const breaches: string[] = [];
@@ -70,7 +86,9 @@ t.test("the server's plumbing knows none of its endpoints", async (t) => {
   // HTTP plumbing and middleware are mounted by the app, which hands them what they need to know of the routes.
   const plumbing = /^server\/(http|middleware|i18n|mail)\//;
   const endpoints = /^server\/(routes|console|mcp|oauth|ask|openapi|pages|ops)\//;
-  const breaches = [...graph].flatMap(([from, targets]) => plumbing.test(from) ? targets.filter((to) => endpoints.test(to)).map((to) => `${from} → ${to}`) : []);
+  const breaches = [...graph].flatMap(([from, targets]) =>
+    plumbing.test(from) ? targets.filter((to) => endpoints.test(to)).map((to) => `${from} → ${to}`) : [],
+  );
   t.same(breaches, []);
 });
 
@@ -81,7 +99,8 @@ t.test('inside the runtime API, script orchestration sits above the registry and
   const core = new Set(['runtime-api/invoke.ts', 'runtime-api/registry.ts', 'runtime-api/define.ts', 'runtime-api/caller.ts']);
   const breaches = [...graph].flatMap(([from, targets]) => {
     if (!from.startsWith('runtime-api/') || from === 'runtime-api/index.ts') return [];
-    return targets.filter((to) => (execution(to) && !execution(from)) || (core.has(from) && /^runtime-api\/(services|execution)\//.test(to)))
+    return targets
+      .filter((to) => (execution(to) && !execution(from)) || (core.has(from) && /^runtime-api\/(services|execution)\//.test(to)))
       .map((to) => `${from} → ${to}`);
   });
   t.same(breaches, []);

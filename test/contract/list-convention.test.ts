@@ -22,7 +22,10 @@ const isList = (b: Binding) => b.name.endsWith('_list') || (b.output.type === 'o
 t.test('every list binding declares the one list shape', async (t) => {
   const lists = BINDINGS.filter(isList);
   t.ok(lists.length >= 8, `${lists.map((b) => b.name).join(', ')}`);
-  t.ok(lists.some((b) => b.name === 'invitations_received'), 'a list not named *_list is found by its output');
+  t.ok(
+    lists.some((b) => b.name === 'invitations_received'),
+    'a list not named *_list is found by its output',
+  );
   for (const b of BINDINGS) t.not((b.output as Schema).type, 'array', `${b.name} does not answer a bare array`);
   for (const b of lists) {
     const out = b.output as Schema;
@@ -91,13 +94,15 @@ return { walked, whole, pages, last: cursor };`);
     t.ok(whole.items.length >= 3, `${b.name}: ${whole.items.length} items seeded`);
     t.same(walked, whole.items, `${b.name}: pages of one give the same items in the same order`);
     t.equal(pages, whole.items.length, `${b.name}: one page per item`);
-    const foreign = await run(`const c = (await ${b.name === 'files_list' ? 'members_list' : 'files_list'}({ limit: 1 })).nextCursor; try { await ${b.name}({ cursor: c }); return "accepted"; } catch (e) { return [e.code, e.resolution]; }`);
+    const foreign = await run(
+      `const c = (await ${b.name === 'files_list' ? 'members_list' : 'files_list'}({ limit: 1 })).nextCursor; try { await ${b.name}({ cursor: c }); return "accepted"; } catch (e) { return [e.code, e.resolution]; }`,
+    );
     t.equal(foreign.result[0], 'invalid_input', `${b.name}: another list's cursor is refused`);
     t.match(foreign.result[1], /`cursor`/, `${b.name}: and the resolution names the field`);
   }
 });
 
-t.test('the spec\'s array faces answer every item, however many pages the binding takes', async (t) => {
+t.test("the spec's array faces answer every item, however many pages the binding takes", async (t) => {
   const w = await world(t);
   const { app } = w;
   const owner = await w.user('owner@many.example');
@@ -126,9 +131,16 @@ t.test('a whole-list walk stops on a cursor that does not advance instead of loo
   const c = await callerFor(app, { email: 'loop@lists.example' });
   let calls = 0;
   const stuck = defineBinding({
-    name: 'stuck_list', summary: 'A broken list.', input: v.strictObject({ ...listInputEntries() }), output: listOutput(v.number(), 'numbers'),
-    scope: null, writes: false,
-    async handler() { calls++; return { items: [calls], nextCursor: 'same' }; },
+    name: 'stuck_list',
+    summary: 'A broken list.',
+    input: v.strictObject({ ...listInputEntries() }),
+    output: listOutput(v.number(), 'numbers'),
+    scope: null,
+    writes: false,
+    async handler() {
+      calls++;
+      return { items: [calls], nextCursor: 'same' };
+    },
   });
   await t.rejects(invokeWholeList(stuck, {}, c, invokeDeps(app.deps)), { code: 'internal_error' });
   t.equal(calls, 2, 'the second page, which handed back the same cursor, ends the walk');

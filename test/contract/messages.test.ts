@@ -32,9 +32,7 @@ const MESSAGES: Record<string, string[]> = {
  * table (where l10n and tr are defined), the database's refusals beside the SQLSTATE mapping, and the list
  * convention's cursor refusal.
  */
-const SHARED_MESSAGES = [
-  'runtime-api/errors.ts', 'runtime-api/store/errors.ts', 'runtime-api/list-page.ts',
-];
+const SHARED_MESSAGES = ['runtime-api/errors.ts', 'runtime-api/store/errors.ts', 'runtime-api/list-page.ts'];
 
 /** The code held to it: every .ts file of these folders, so that a new file cannot start pairing texts inline. */
 const CODE = ['runtime-api/', 'server/'];
@@ -42,13 +40,24 @@ const CODE = ['runtime-api/', 'server/'];
 /** English texts that are rightly the same in pt-BR (names, codes, loanwords). */
 const SAME_IN_BOTH = new Set<string>(['Console', 'E-mail', 'Via']);
 
-interface Node { type: string; start: number; end: number; [key: string]: unknown }
-interface Pair { line: number; en: Node; pt: Node }
+interface Node {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+interface Pair {
+  line: number;
+  en: Node;
+  pt: Node;
+}
 
 function filesOf(entry: string): string[] {
   if (!entry.endsWith('/')) return [entry];
   return readdirSync(join(ROOT, entry), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts')).map((f) => join(entry, f)).sort();
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(entry, f))
+    .sort();
 }
 
 function parse(file: string): { source: string; ast: Node } {
@@ -73,7 +82,8 @@ const lineAt = (source: string, offset: number) => source.slice(0, offset).split
  */
 function pairCalls(file: string): { source: string; calls: Pair[]; rows: Pair[] } {
   const { source, ast } = parse(file);
-  const calls: Pair[] = [], rows: Pair[] = [];
+  const calls: Pair[] = [],
+    rows: Pair[] = [];
   for (const node of walk(ast)) {
     if (node.type !== 'CallExpression') continue;
     const callee = node.callee as Node & { name?: string };
@@ -83,7 +93,8 @@ function pairCalls(file: string): { source: string; calls: Pair[]; rows: Pair[] 
     if (callee.name === 'l10n') calls.push({ line, en: args[0], pt: args[1] });
     if (callee.name === 'tr') calls.push({ line, en: args[1], pt: args[2] });
     if (callee.name === 'entry' && args[2]?.type === 'ArrayExpression' && args[3]?.type === 'ArrayExpression') {
-      const en = args[2].elements as Node[], pt = args[3].elements as Node[];
+      const en = args[2].elements as Node[],
+        pt = args[3].elements as Node[];
       en.forEach((text, i) => rows.push({ line, en: text, pt: pt[i] }));
     }
   }
@@ -107,11 +118,11 @@ function codeFiles(): string[] {
   return CODE.flatMap(filesOf).filter((f) => !modules.has(f));
 }
 
-t.test('code pairs no texts of its own: they are in its area\'s messages module', async (t) => {
+t.test("code pairs no texts of its own: they are in its area's messages module", async (t) => {
   const code = codeFiles();
   t.ok(code.length > 200, `${code.length} files read`);
   const inline = code.flatMap((file) => pairCalls(file).calls.map((c) => `${file}:${c.line}`));
-  t.same(inline, [], 'name a text of the area\'s messages module (MESSAGES) instead of writing l10n()/tr() here');
+  t.same(inline, [], "name a text of the area's messages module (MESSAGES) instead of writing l10n()/tr() here");
 });
 
 t.test('each messages module fills every pair in both languages and translates it', async (t) => {
@@ -121,7 +132,8 @@ t.test('each messages module fills every pair in both languages and translates i
     t.ok(texts.length > 0, `${file}: ${texts.length} pairs of texts`);
     const problems: string[] = [];
     for (const { line, en, pt } of texts) {
-      const enText = source.slice(en.start, en.end), ptText = source.slice(pt.start, pt.end);
+      const enText = source.slice(en.start, en.end),
+        ptText = source.slice(pt.start, pt.end);
       if (isEmpty(en) || isEmpty(pt)) problems.push(`${file}:${line}: an empty text`);
       else if (enText === ptText && !SAME_IN_BOTH.has(enText.slice(1, -1))) problems.push(`${file}:${line}: the pt-BR text is the English one: ${enText}`);
     }

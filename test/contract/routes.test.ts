@@ -11,26 +11,63 @@ import { approveAuthorization, authorizeUrl, createOrganization, pkce, registerC
 
 const CHECKED_ELSEWHERE = [
   // test/identity/openapi.test.ts
-  'POST /auth/sign-in/magic-link', 'GET /auth/magic-link/verify', 'GET /auth/magic-link', 'GET /auth/sign-in', 'GET /auth/get-session',
-  'POST /auth/sign-out', 'POST /auth/organization/create', 'GET /auth/organization/list', 'GET /auth/organization/get',
-  'POST /auth/organization/invite-member', 'GET /auth/organization/list-invitations', 'POST /auth/organization/accept-invitation',
-  'POST /auth/organization/update-member-role', 'POST /auth/organization/cancel-invitation', 'POST /auth/organization/set-active',
-  'POST /auth/organization/remove-member', 'POST /auth/organization/reject-invitation', 'GET /auth/organization/invitation',
+  'POST /auth/sign-in/magic-link',
+  'GET /auth/magic-link/verify',
+  'GET /auth/magic-link',
+  'GET /auth/sign-in',
+  'GET /auth/get-session',
+  'POST /auth/sign-out',
+  'POST /auth/organization/create',
+  'GET /auth/organization/list',
+  'GET /auth/organization/get',
+  'POST /auth/organization/invite-member',
+  'GET /auth/organization/list-invitations',
+  'POST /auth/organization/accept-invitation',
+  'POST /auth/organization/update-member-role',
+  'POST /auth/organization/cancel-invitation',
+  'POST /auth/organization/set-active',
+  'POST /auth/organization/remove-member',
+  'POST /auth/organization/reject-invitation',
+  'GET /auth/organization/invitation',
   // test/access/mcp-access.test.ts
-  'GET /auth/organization/mcp-access', 'POST /auth/organization/set-mcp-access',
+  'GET /auth/organization/mcp-access',
+  'POST /auth/organization/set-mcp-access',
   // test/oauth/discovery.test.ts
-  'GET /.well-known/oauth-authorization-server', 'GET /.well-known/openid-configuration', 'GET /.well-known/oauth-protected-resource/v1/mcp',
-  'GET /.well-known/oauth-protected-resource/mcp', 'GET /oauth/jwks', 'POST /oauth/register',
+  'GET /.well-known/oauth-authorization-server',
+  'GET /.well-known/openid-configuration',
+  'GET /.well-known/oauth-protected-resource/v1/mcp',
+  'GET /.well-known/oauth-protected-resource/mcp',
+  'GET /oauth/jwks',
+  'POST /oauth/register',
   // test/console/http.test.ts
-  'GET /console', 'GET /console/members', 'GET /console/files', 'POST /console/actions/organization-create', 'POST /console/actions/organization-switch',
-  'POST /console/actions/invitation-accept', 'POST /console/actions/invitation-reject', 'POST /console/actions/member-invite',
-  'POST /console/actions/invitation-cancel', 'POST /console/actions/member-role', 'POST /console/actions/member-remove',
-  'POST /console/actions/file-restore', 'POST /console/actions/sign-out', 'GET /console/assets/console.css', 'GET /console/assets/console.js',
+  'GET /console',
+  'GET /console/members',
+  'GET /console/files',
+  'POST /console/actions/organization-create',
+  'POST /console/actions/organization-switch',
+  'POST /console/actions/invitation-accept',
+  'POST /console/actions/invitation-reject',
+  'POST /console/actions/member-invite',
+  'POST /console/actions/invitation-cancel',
+  'POST /console/actions/member-role',
+  'POST /console/actions/member-remove',
+  'POST /console/actions/file-restore',
+  'POST /console/actions/sign-out',
+  'GET /console/assets/console.css',
+  'GET /console/assets/console.js',
   // test/console/agents.test.ts
-  'GET /console/agents', 'POST /console/actions/grant-revoke', 'POST /console/actions/mcp-access-set', 'POST /console/actions/api-key-create',
+  'GET /console/agents',
+  'POST /console/actions/grant-revoke',
+  'POST /console/actions/mcp-access-set',
+  'POST /console/actions/api-key-create',
   'POST /console/actions/api-key-revoke',
   // test/app/app-v1.test.ts, test/spreadsheets/schema-route.test.ts, test/contract/openapi.test.ts
-  'GET /app/v1/context', 'GET /app/v1/files', 'POST /app/v1/execute', 'GET /schema/spreadsheet/1', 'GET /openapi.json', 'GET /api',
+  'GET /app/v1/context',
+  'GET /app/v1/files',
+  'POST /app/v1/execute',
+  'GET /schema/spreadsheet/1',
+  'GET /openapi.json',
+  'GET /api',
 ];
 
 t.test('every documented route answers as documented', async (t) => {
@@ -38,7 +75,10 @@ t.test('every documented route answers as documented', async (t) => {
   const doc = (await http(`${app.url}/openapi.json`)).body;
   const c = contract(doc);
   const checked = new Set<string>();
-  const check = (method: string, path: string, res: JsonResponse) => { checked.add(`${method.toUpperCase()} ${path}`); c.check(t, method, path, res); };
+  const check = (method: string, path: string, res: JsonResponse) => {
+    checked.add(`${method.toUpperCase()} ${path}`);
+    c.check(t, method, path, res);
+  };
   const token = await app.token({ email: 'routes@example.com' });
   const rpc = (method: string, params?: unknown) => ({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) });
 
@@ -53,19 +93,31 @@ t.test('every documented route answers as documented', async (t) => {
   }
 
   // Transfers: a part, a wrong-size part, a download, a range, a missing file
-  const exec = async (script: string) => (await http(`${app.url}/v1/mcp`, { token, json: rpc('tools/call', { name: 'execute', arguments: { script } }) })).body.result.structuredContent.result;
+  const exec = async (script: string) =>
+    (await http(`${app.url}/v1/mcp`, { token, json: rpc('tools/call', { name: 'execute', arguments: { script } }) })).body.result.structuredContent.result;
   const data = randomBytes(1000);
   const up = await exec(`return await upload_begin({ name: "contract.bin", mediaType: "application/x-contract", byteLength: ${data.length} });`);
-  const put = (body: Buffer, n = 1) => request(`${app.url}/v1/mcp/uploads/${up.uploadId}/parts/${n}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body })
-    .then(async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text() })).then((r) => ({ ...r, body: r.text ? JSON.parse(r.text) : undefined }));
+  const put = (body: Buffer, n = 1) =>
+    request(`${app.url}/v1/mcp/uploads/${up.uploadId}/parts/${n}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body,
+    })
+      .then(async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text() }))
+      .then((r) => ({ ...r, body: r.text ? JSON.parse(r.text) : undefined }));
   const partPath = '/v1/mcp/uploads/{uploadId}/parts/{partNumber}';
   check('put', partPath, await put(data.subarray(0, 10)));
   check('put', partPath, await put(data));
   check('put', partPath, await put(data, 2));
   const done = await exec(`return await upload_complete({ uploadId: ${JSON.stringify(up.uploadId)} });`);
   const dl = '/v1/mcp/files/{fileId}/download';
-  const download = (headers: Record<string, string> = {}) => request(`${app.url}/v1/mcp/files/${done.file.fileId}/download`, { headers: { authorization: `Bearer ${token}`, ...headers } })
-    .then(async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text(), body: undefined as unknown }));
+  const download = (headers: Record<string, string> = {}) =>
+    request(`${app.url}/v1/mcp/files/${done.file.fileId}/download`, { headers: { authorization: `Bearer ${token}`, ...headers } }).then(async (r) => ({
+      status: r.statusCode,
+      headers: r.headers,
+      text: await r.body.text(),
+      body: undefined as unknown,
+    }));
   check('get', dl, await download());
   check('get', dl, await download({ range: 'bytes=0-9' }));
   check('get', dl, await download({ range: 'bytes=5000-6000' }));
@@ -92,7 +144,15 @@ t.test('every documented route answers as documented', async (t) => {
   check('get', '/oauth/authorize', page);
   check('get', '/oauth/authorize', await http(authorizeUrl(app, { clientId: 'unknown', challenge: pair.challenge })));
   const approved = await approveAuthorization(url, { cookie });
-  check('post', '/oauth/authorize', await http(`${app.url}/oauth/authorize`, { method: 'POST', body: 'csrf_token=bad', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: app.url } }));
+  check(
+    'post',
+    '/oauth/authorize',
+    await http(`${app.url}/oauth/authorize`, {
+      method: 'POST',
+      body: 'csrf_token=bad',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+    }),
+  );
   const tokens = await exchangeCode(app, { clientId: client.client_id, code: approved.code!, verifier: pair.verifier });
   check('post', '/oauth/token', tokens);
   check('post', '/oauth/token', await exchangeCode(app, { clientId: client.client_id, code: approved.code!, verifier: pair.verifier }));
@@ -101,5 +161,9 @@ t.test('every documented route answers as documented', async (t) => {
   const documented = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
   const unchecked = documented.filter((op) => !checked.has(op) && !CHECKED_ELSEWHERE.includes(op));
   t.same(unchecked, [], 'every documented operation has a contract check');
-  t.same(CHECKED_ELSEWHERE.filter((op) => !documented.includes(op)), [], 'no stale entries');
+  t.same(
+    CHECKED_ELSEWHERE.filter((op) => !documented.includes(op)),
+    [],
+    'no stale entries',
+  );
 });

@@ -6,8 +6,18 @@ import { ERROR_TABLE, ServiceError, isErrorCode } from '../../runtime-api/errors
 
 const SPEC = fileURLToPath(new URL('../../docs/spec.md', import.meta.url));
 // The two shapes of spec section 7, assigned per design.md section 4.
-const TYPED = new Set(['not_found', 'conflict', 'quota_exceeded', 'upload_expired', 'restore_expired', 'upload_incomplete',
-  'part_mismatch', 'INVITATION_NOT_FOUND', 'storage_failure', 'database_failure']);
+const TYPED = new Set([
+  'not_found',
+  'conflict',
+  'quota_exceeded',
+  'upload_expired',
+  'restore_expired',
+  'upload_incomplete',
+  'part_mismatch',
+  'INVITATION_NOT_FOUND',
+  'storage_failure',
+  'database_failure',
+]);
 
 t.test('every spec error code is in the table with its status and shape', async (t) => {
   const spec = await readFile(SPEC, 'utf8');

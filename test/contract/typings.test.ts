@@ -46,10 +46,23 @@ async function typecheck(scripts: Record<string, string>): Promise<{ ok: boolean
     for (const [name, source] of Object.entries(scripts)) {
       await writeFile(join(dir, 'scripts', name), `export {};\nasync function script() {\n${source}\n}\nvoid script;\n`);
     }
-    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { allowJs: true, checkJs: true, noEmit: true, strict: false, target: 'es2024', lib: ['es2024'], types: [], module: 'esnext', moduleResolution: 'bundler' },
-      files: [join(ROOT, 'sandbox-typings/index.d.ts'), ...Object.keys(scripts).map((n) => `scripts/${n}`)],
-    }));
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          allowJs: true,
+          checkJs: true,
+          noEmit: true,
+          strict: false,
+          target: 'es2024',
+          lib: ['es2024'],
+          types: [],
+          module: 'esnext',
+          moduleResolution: 'bundler',
+        },
+        files: [join(ROOT, 'sandbox-typings/index.d.ts'), ...Object.keys(scripts).map((n) => `scripts/${n}`)],
+      }),
+    );
     try {
       const { stdout } = await run(nativeTsc(), ['-p', dir], { env: cleanEnv() });
       return { ok: true, output: stdout };

@@ -23,14 +23,20 @@ t.test('bindings are non-writable, non-configurable async global functions', asy
 
 t.test('the one argument crosses as JSON; no argument arrives as null', async (t) => {
   const host = new FakeHost();
-  const r = await run(`
+  const r = await run(
+    `
     const page = await files_list({ state: 'active', limit: 2, cursor: null, skip: undefined, f() {} });
     await context();
-    return page`, host);
-  t.same(host.calls.map((c) => [c.name, c.argsJson]), [
-    ['files_list', '{"state":"active","limit":2,"cursor":null}'],
-    ['context', 'null'],
-  ]);
+    return page`,
+    host,
+  );
+  t.same(
+    host.calls.map((c) => [c.name, c.argsJson]),
+    [
+      ['files_list', '{"state":"active","limit":2,"cursor":null}'],
+      ['context', 'null'],
+    ],
+  );
   t.same(r.result, { items: host.files.slice(0, 2), nextCursor: '2' }, 'the reply arrives parsed');
 });
 
@@ -39,7 +45,10 @@ t.test('a binding error is a catchable Error with code and resolution', async (t
     try { await files_get({ fileId: 'nope' }); }
     catch (e) { return { isError: e instanceof Error, name: e.name, message: e.message, code: e.code, resolution: e.resolution }; }`);
   t.same(r.result, {
-    isError: true, name: 'ToolError', message: 'Not found.', code: 'not_found',
+    isError: true,
+    name: 'ToolError',
+    message: 'Not found.',
+    code: 'not_found',
     resolution: 'Check the identifier; it may belong to another organization or have been deleted.',
   });
 });
@@ -47,13 +56,21 @@ t.test('a binding error is a catchable Error with code and resolution', async (t
 t.test('an uncaught binding error is a tool_error with the code and the line of the call', async (t) => {
   const r = await run('const ok = await context();\nawait files_get({ fileId: "nope" });');
   t.equal(r.ok, false);
-  t.same(r.error, { type: 'tool_error', code: 'not_found', message: 'Not found.', resolution: 'Check the identifier; it may belong to another organization or have been deleted.', line: 2 });
+  t.same(r.error, {
+    type: 'tool_error',
+    code: 'not_found',
+    message: 'Not found.',
+    resolution: 'Check the identifier; it may belong to another organization or have been deleted.',
+    line: 2,
+  });
   const renamed = await run('try { await files_get({ fileId: "x" }) } catch (e) { e.code = "forged"; throw e }');
   t.equal(renamed.error?.code, 'not_found', 'a rethrown error keeps the code the host gave');
 });
 
 t.test('a host that throws is an internal_error tool error, with nothing of the exception', async (t) => {
-  const throwing: HostCall = async () => { throw new Error('database password is hunter2'); };
+  const throwing: HostCall = async () => {
+    throw new Error('database password is hunter2');
+  };
   const r = await engine.execute({ source: 'await context()', bindings: ['context'], hostCall: throwing });
   t.equal(r.error?.type, 'tool_error');
   t.equal(r.error?.code, 'internal_error');
@@ -66,32 +83,50 @@ t.test('caps: the host-call cap ends the execution; calls past the in-flight cap
   t.equal(calls.error?.code, 'max_host_calls');
   t.equal(calls.stats.hostCalls, 20, 'the 21st never reached the host');
   // A host that counts how many calls it holds at once.
-  let now = 0, peak = 0, seen = 0;
+  let now = 0,
+    peak = 0,
+    seen = 0;
   const counting: HostCall = async (name, json, signal) => {
-    now++; seen++; peak = Math.max(peak, now);
+    now++;
+    seen++;
+    peak = Math.max(peak, now);
     await new Promise((r) => setTimeout(r, 3));
     now--;
     return new FakeHost().hostCall(name, json, signal);
   };
-  const all = await runWith('const r = await Promise.all(Array.from({ length: 20 }, (_, i) => context().then(() => i))); return r.reduce((a, b) => a + b, 0)', counting);
+  const all = await runWith(
+    'const r = await Promise.all(Array.from({ length: 20 }, (_, i) => context().then(() => i))); return r.reduce((a, b) => a + b, 0)',
+    counting,
+  );
   t.same({ ok: all.ok, result: all.result, error: all.error }, { ok: true, result: 190, error: undefined }, 'Promise.all over 20 calls with 4 in flight');
   t.equal(seen, 20);
   t.equal(peak, 4, 'never more than maxInFlight at the host');
   const order: number[] = [];
-  const ordered = await runWith('await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => files_get({ fileId: "fil_" + "a".repeat(25) + "bcdefghi"[i] }).catch(() => 0))); return 1',
-    async (name, json, signal) => { order.push(JSON.parse(json).fileId.at(-1).charCodeAt(0) - 98); return new FakeHost().hostCall(name, json, signal); });
+  const ordered = await runWith(
+    'await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => files_get({ fileId: "fil_" + "a".repeat(25) + "bcdefghi"[i] }).catch(() => 0))); return 1',
+    async (name, json, signal) => {
+      order.push(JSON.parse(json).fileId.at(-1).charCodeAt(0) - 98);
+      return new FakeHost().hostCall(name, json, signal);
+    },
+  );
   t.equal(ordered.result, 1);
   t.same(order, [0, 1, 2, 3, 4, 5, 6, 7], 'waiting calls cross in the order they were made');
   const over = await run('await Promise.all(Array.from({ length: 21 }, () => context()))');
   t.equal(over.error?.code, 'max_host_calls', 'only the total-calls cap fails');
-  const caught = await run('const r = await Promise.allSettled(Array.from({ length: 6 }, () => files_get({ fileId: "nope" }))); return r.map((x) => x.status)', new FakeHost({ delayMs: 2 }));
+  const caught = await run(
+    'const r = await Promise.allSettled(Array.from({ length: 6 }, () => files_get({ fileId: "nope" }))); return r.map((x) => x.status)',
+    new FakeHost({ delayMs: 2 }),
+  );
   t.same(caught.result, Array(6).fill('rejected'), 'queued calls reject like any other');
 });
 
 t.test('caps: an oversized argument is a catchable limit error', async (t) => {
   const host = new FakeHost();
-  const r = await run(`
-    try { await files_list({ prefix: 'x'.repeat(2000) }); } catch (e) { return [e.name, e.code]; }`, host);
+  const r = await run(
+    `
+    try { await files_list({ prefix: 'x'.repeat(2000) }); } catch (e) { return [e.name, e.code]; }`,
+    host,
+  );
   t.same(r.result, ['LimitError', 'max_arg_bytes']);
   t.equal(host.calls.length, 0, 'it never crossed');
   const multibyte = await run('await files_list({ prefix: "é".repeat(600) })', host);
@@ -103,7 +138,10 @@ t.test('a call made after the script returned is refused and never reaches the h
   const r = await run('context().then(() => files_trash({ fileId: "fil_aaaaaaaaaaaaaaaaaaaaaaaaab" })); return "done"', host);
   t.equal(r.result, 'done');
   await new Promise((resolve) => setTimeout(resolve, 30));
-  t.same(host.calls.map((c) => c.name), ['context']);
+  t.same(
+    host.calls.map((c) => c.name),
+    ['context'],
+  );
   t.equal(host.files[0].state, 'active', 'nothing was trashed');
 });
 
@@ -124,16 +162,27 @@ t.test('a reply arriving after the execution ended never runs script code', asyn
   t.equal(r.result, 'returned');
   await new Promise((resolve) => setTimeout(resolve, 80));
   const after = await Promise.all([run('return 1'), run('return 2'), run('return 3')]);
-  t.same(after.map((x) => x.result), [1, 2, 3], 'no slot is stuck in the late continuation');
+  t.same(
+    after.map((x) => x.result),
+    [1, 2, 3],
+    'no slot is stuck in the late continuation',
+  );
 });
 
 t.test('host CPU in bindings is reported as hostMs; waiting on I/O is not', async (t) => {
   const engine = await startEngine({ poolSize: 1 });
   t.teardown(() => engine.close());
   // A binding that works (a fixed amount of CPU on the server thread, like a parse) against one that waits (60 ms timer).
-  const work = () => { let h = 0; for (let i = 0; i < 3e7; i++) h = (h * 31 + i) | 0; return h; };
+  const work = () => {
+    let h = 0;
+    for (let i = 0; i < 3e7; i++) h = (h * 31 + i) | 0;
+    return h;
+  };
   const busy = async () => ({ ok: true as const, json: String(work()) });
-  const idle = async () => { await new Promise((r) => setTimeout(r, 60)); return { ok: true as const, json: 'null' }; };
+  const idle = async () => {
+    await new Promise((r) => setTimeout(r, 60));
+    return { ok: true as const, json: 'null' };
+  };
   const source = 'await files_list({}); await Promise.all([context(), context()]); return 1';
   const from = process.threadCpuUsage();
   work();
@@ -143,7 +192,10 @@ t.test('host CPU in bindings is reported as hostMs; waiting on I/O is not', asyn
   const waiting = await engine.execute({ source, bindings: BINDINGS, hostCall: idle });
   t.equal(working.result, 1);
   t.equal(waiting.result, 1);
-  t.ok(working.stats.hostMs >= 2 * one && working.stats.hostMs <= working.stats.wallMs + 5, `3 calls of ${one.toFixed(1)} ms CPU each: hostMs ${working.stats.hostMs} (wall ${working.stats.wallMs})`);
+  t.ok(
+    working.stats.hostMs >= 2 * one && working.stats.hostMs <= working.stats.wallMs + 5,
+    `3 calls of ${one.toFixed(1)} ms CPU each: hostMs ${working.stats.hostMs} (wall ${working.stats.wallMs})`,
+  );
   t.ok(waiting.stats.hostMs < 40, `3 calls waiting 60 ms: hostMs ${waiting.stats.hostMs} (wall ${waiting.stats.wallMs})`);
   t.ok(working.stats.cpuMs < 40, 'while the isolate itself barely worked');
 });

@@ -15,8 +15,11 @@ t.test('list-active-files pages through every active file', async (t) => {
   const r = await run('list-active-files');
   t.equal(r.ok, true, r.error?.message ?? 'ok');
   t.same(r.result, [
-    'report-1.csv (text/csv, 1000 bytes)', 'report-2.csv (text/csv, 2000 bytes)', 'report-3.csv (text/csv, 3000 bytes)',
-    'report-4.csv (text/csv, 4000 bytes)', 'photo.png (image/png, 5000 bytes)',
+    'report-1.csv (text/csv, 1000 bytes)',
+    'report-2.csv (text/csv, 2000 bytes)',
+    'report-3.csv (text/csv, 3000 bytes)',
+    'report-4.csv (text/csv, 4000 bytes)',
+    'photo.png (image/png, 5000 bytes)',
   ]);
   t.same(r.logs, [{ level: 'log', message: '5 active files' }]);
 });
@@ -39,13 +42,24 @@ t.test('begin-upload returns the part plan', async (t) => {
   const r = await run('begin-upload');
   const plan = r.result as { parts: { partNumber: number; bytes: number; url: string }[] };
   t.equal(plan.parts.length, 3);
-  t.same(plan.parts.map((p) => p.bytes), [8388608, 8388608, 4194304]);
+  t.same(
+    plan.parts.map((p) => p.bytes),
+    [8388608, 8388608, 4194304],
+  );
   t.match(plan.parts[2].url, /\/parts\/3$/);
 });
 
 t.test('check-context summarises the caller', async (t) => {
   const r = await run('check-context');
-  t.same(r.result, { organization: 'org-a', user: 'ana@example.com', role: 'member', canRead: true, canWrite: true, canAdminister: false, trashRetentionDays: 30 });
+  t.same(r.result, {
+    organization: 'org-a',
+    user: 'ana@example.com',
+    role: 'member',
+    canRead: true,
+    canWrite: true,
+    canAdminister: false,
+    trashRetentionDays: 30,
+  });
 });
 
 t.test('every example stays far inside the default limits', async (t) => {

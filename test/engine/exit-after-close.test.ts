@@ -12,7 +12,9 @@ function closeAndExit(): Promise<{ code: number | null; signal: NodeJS.Signals |
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--no-node-snapshot', 'test/engine/helpers/close-and-exit.ts'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
     child.on('close', (code, signal) => resolve({ code, signal, stderr: stderr.slice(-500) }));
   });
 }

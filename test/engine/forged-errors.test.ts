@@ -29,7 +29,9 @@ t.test('a forged name never becomes a type', async (t) => {
     const r = await run(`const e = new Error("stopped"); e.name = ${JSON.stringify(name)}; e.code = "wall_time"; e.type = "timeout"; throw e`);
     t.same(r.error, { type: 'script_error', message: `${name}: stopped`, line: 1 }, name);
   }
-  const rethrown = await run('try { await files_get({ fileId: "nope" }); } catch (e) { const f = new Error(e.message); f.name = "ToolError"; f.code = e.code; throw f; }');
+  const rethrown = await run(
+    'try { await files_get({ fileId: "nope" }); } catch (e) { const f = new Error(e.message); f.name = "ToolError"; f.code = e.code; throw f; }',
+  );
   t.equal(rethrown.error?.type, 'script_error', 'a copy of a binding error is not the binding error');
 });
 
@@ -54,7 +56,23 @@ t.test('the host re-checks argument depth itself: a deep argument that got past 
   const { resolveConfig, effectiveLimits } = await import('../../engine/limits.ts');
   const { MAX_RESULT_DEPTH } = await import('../../engine/prelude.ts');
   const host = new FakeHost();
-  const limits = effectiveLimits(resolveConfig({ wallMs: 1000, cpuMs: 1000, memoryMb: 64, maxSourceBytes: 100_000, maxResultBytes: 1_000_000, maxArgBytes: 1_000_000, maxHostCalls: 10, maxInFlight: 4, maxLogBytes: 1000, poolSize: 1, queueMax: 1, queueWaitMs: 100 }), {});
+  const limits = effectiveLimits(
+    resolveConfig({
+      wallMs: 1000,
+      cpuMs: 1000,
+      memoryMb: 64,
+      maxSourceBytes: 100_000,
+      maxResultBytes: 1_000_000,
+      maxArgBytes: 1_000_000,
+      maxHostCalls: 10,
+      maxInFlight: 4,
+      maxLogBytes: 1000,
+      poolSize: 1,
+      queueMax: 1,
+      queueWaitMs: 100,
+    }),
+    {},
+  );
   if (typeof limits === 'string') throw new Error(limits);
   const ex = new Execution(1, 'return 1', ['files_list'], host.hostCall, limits);
   const deep = `${'['.repeat(MAX_RESULT_DEPTH + 1)}${']'.repeat(MAX_RESULT_DEPTH + 1)}`;

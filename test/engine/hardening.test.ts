@@ -39,9 +39,13 @@ t.test('thrown and rejected looping proxies never escape the isolate to be read 
 
 t.test('odd thrown values are reported safely', async (t) => {
   const cases: [string, string][] = [
-    ['throw null', 'Uncaught null'], ['throw 42', 'Uncaught 42'], ['throw undefined', 'Uncaught undefined'],
-    ['throw Symbol("s")', 'Uncaught Symbol(s)'], ['throw { message: 7 }', 'Error: '],
-    ['throw Object.create(null)', 'Error: '], ['const e = new TypeError("bad"); e.name = 7; throw e', 'Error: bad'],
+    ['throw null', 'Uncaught null'],
+    ['throw 42', 'Uncaught 42'],
+    ['throw undefined', 'Uncaught undefined'],
+    ['throw Symbol("s")', 'Uncaught Symbol(s)'],
+    ['throw { message: 7 }', 'Error: '],
+    ['throw Object.create(null)', 'Error: '],
+    ['const e = new TypeError("bad"); e.name = 7; throw e', 'Error: bad'],
   ];
   for (const [source, message] of cases) {
     const r = await run(source);

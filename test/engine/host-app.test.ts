@@ -9,7 +9,8 @@ import { http } from '../helpers/http.ts';
 const FATAL = 'const s = new Set(); for (;;) s.add(Math.random())';
 const BENIGN = 'let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s';
 /** A benign script that reads through bindings: if a storm script kills its host, it must run again, not fail. */
-const BENIGN_READ = 'const { items } = await files_list({}); const c = await context(); let s = 0; for (let i = 0; i < 1e5; i++) s += i; return items.length + s + c.scopes.length';
+const BENIGN_READ =
+  'const { items } = await files_list({}); const c = await context(); let s = 0; for (let i = 0; i < 1e5; i++) s += i; return items.length + s + c.scopes.length';
 /** Crash-storm length: 60 s in `npm run bench -- engine`; shorter here to keep the suite quick (STORM_MS overrides). */
 const STORM_MS = Number(process.env.STORM_MS ?? 8000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -27,7 +28,10 @@ function rateAware(tokens: string[]): () => Promise<string> {
       const now = performance.now();
       for (let i = 0; i < tokens.length; i++) {
         sent[i] = sent[i].filter((at) => now - at < 61_000);
-        if (sent[i].length < PER_TOKEN_PER_MINUTE) { sent[i].push(now); return tokens[i]; }
+        if (sent[i].length < PER_TOKEN_PER_MINUTE) {
+          sent[i].push(now);
+          return tokens[i];
+        }
       }
       await sleep(100);
     }
@@ -39,8 +43,7 @@ t.test('sandbox host processes behind the real app', async (t) => {
   // script still reaches V8's limits (a crash) before its deadline (a timeout).
   const app = await startTestApp(t, { env: { SCRIPT_WALL_MS: '30000', SCRIPT_CPU_MS: '30000' } });
   await app.deps.engine.ready(); // built and warm before the first measured request
-  const exec = (token: string, body: unknown, headers: Record<string, string> = {}) =>
-    http(`${app.url}/app/v1/execute`, { json: body, token, headers });
+  const exec = (token: string, body: unknown, headers: Record<string, string> = {}) => http(`${app.url}/app/v1/execute`, { json: body, token, headers });
   /** `n` access tokens of one user (one organization), each with its own rate-limit budget. */
   const tokensOf = async (email: string, n: number) => {
     const tokens: string[] = [];
@@ -53,7 +56,9 @@ t.test('sandbox host processes behind the real app', async (t) => {
     const good = rateAware(await tokensOf('calm@example.com', 6));
     const fatal = exec(bad, { script: FATAL });
     let done = false;
-    void fatal.then(() => { done = true; });
+    void fatal.then(() => {
+      done = true;
+    });
     const served: Promise<{ status: number; ok: unknown }>[] = [];
     while (!done) {
       served.push(exec(await good(), { script: BENIGN }).then((r) => ({ status: r.status, ok: r.body.ok })));
@@ -67,14 +72,19 @@ t.test('sandbox host processes behind the real app', async (t) => {
     t.match(r.body.error.message, /out of memory/);
     const results = await Promise.all(served);
     t.ok(results.length >= 2, `${results.length} requests of another organization meanwhile`);
-    t.same(results.filter((x) => x.status !== 200 || x.ok !== true), [], 'every one of them answered and succeeded');
+    t.same(
+      results.filter((x) => x.status !== 200 || x.ok !== true),
+      [],
+      'every one of them answered and succeeded',
+    );
     const log = await exec(bad, { script: 'return (await executions_list({ limit: 5 })).items.map((e) => e.errorType)' });
     t.same(log.body.result, ['memory_limit'], 'the audit log records how it ended');
   });
 
   t.test('an apply whose script crashes after writing is rolled back', async (t) => {
     const token = await app.token({ email: 'apply@example.com' });
-    const script = 'const w = await files_write_text({ name: "half.txt", text: "x" }); if (!w.planned) { const s = new Set(); for (;;) s.add(Math.random()); } return 1';
+    const script =
+      'const w = await files_write_text({ name: "half.txt", text: "x" }); if (!w.planned) { const s = new Set(); for (;;) s.add(Math.random()); } return 1';
     const plan = await exec(token, { script, mode: 'plan' });
     t.equal(plan.body.ok, true, JSON.stringify(plan.body.error));
     const applied = await exec(token, { script, mode: 'apply', planToken: plan.body.planToken });
@@ -99,7 +109,10 @@ t.test('sandbox host processes behind the real app', async (t) => {
         const r = await exec(storm, { script: FATAL }, { 'x-service-locale': 'pt-BR' });
         stormStatuses.push(r.status);
         // Refusals come at once: slow down to stay under the token's rate limit (its 429 would hide ours).
-        if (r.status === 429) { if (r.body.error?.code === 'engine_quarantined') lastRefusal = r; await sleep(1000); }
+        if (r.status === 429) {
+          if (r.body.error?.code === 'engine_quarantined') lastRefusal = r;
+          await sleep(1000);
+        }
       }
     };
     const benign: { status: number; ok: unknown; ms: number }[] = [];
@@ -107,17 +120,30 @@ t.test('sandbox host processes behind the real app', async (t) => {
       const pending: Promise<void>[] = [];
       while (storming()) {
         const t0 = performance.now();
-        pending.push(exec(await steady(), { script: pending.length % 2 ? BENIGN_READ : BENIGN }).then((r) => { benign.push({ status: r.status, ok: r.body.ok, ms: performance.now() - t0 }); }));
+        pending.push(
+          exec(await steady(), { script: pending.length % 2 ? BENIGN_READ : BENIGN }).then((r) => {
+            benign.push({ status: r.status, ok: r.body.ok, ms: performance.now() - t0 });
+          }),
+        );
         await sleep(100);
       }
       await Promise.all(pending);
     };
     await Promise.all([stormLoop(), stormLoop(), steadyLoop()]);
     t.ok(benign.length >= STORM_MS / 150, `${benign.length} benign executions at a steady rate`);
-    t.same(benign.filter((b) => b.status !== 200 || b.ok !== true), [], 'none of them failed');
+    t.same(
+      benign.filter((b) => b.status !== 200 || b.ok !== true),
+      [],
+      'none of them failed',
+    );
     const sorted = benign.map((b) => b.ms).sort((a, b) => a - b);
-    t.comment(`benign p50 ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} ms during the storm`);
-    t.ok(stormStatuses.includes(429), `the storm was refused once quarantined (${stormStatuses.filter((s) => s === 200).length} ran, ${stormStatuses.filter((s) => s === 429).length} refused)`);
+    t.comment(
+      `benign p50 ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} ms during the storm`,
+    );
+    t.ok(
+      stormStatuses.includes(429),
+      `the storm was refused once quarantined (${stormStatuses.filter((s) => s === 200).length} ran, ${stormStatuses.filter((s) => s === 429).length} refused)`,
+    );
     const refusal = lastRefusal as Awaited<ReturnType<typeof exec>> | null;
     t.equal(refusal?.body.error.code, 'engine_quarantined');
     t.match(refusal?.body.error.message, /derrubaram a sandbox/, 'localized (pt-BR)');
@@ -180,13 +206,19 @@ t.test('sandbox host processes behind the real app', async (t) => {
     const plan = await exec(token, { script, mode: 'plan' });
     const applies = Array.from({ length: 5 }, () => exec(token, { script, mode: 'apply', planToken: plan.body.planToken }));
     let done = false;
-    void Promise.all(applies).then(() => { done = true; });
+    void Promise.all(applies).then(() => {
+      done = true;
+    });
     let most = 0;
     while (!done) {
       most = Math.max(most, await openTransactions());
       await sleep(20);
     }
-    t.same((await Promise.all(applies)).map((r) => r.body.applied), [true, true, true, true, true], 'every apply succeeded');
+    t.same(
+      (await Promise.all(applies)).map((r) => r.body.applied),
+      [true, true, true, true, true],
+      'every apply succeeded',
+    );
     t.ok(most >= 1 && most <= 2, `at most two transactions open at once (saw ${most})`);
   });
 
@@ -194,9 +226,11 @@ t.test('sandbox host processes behind the real app', async (t) => {
     const flooders = await Promise.all([1, 2, 3, 4].map((i) => app.mint({ email: `flood${i}@example.com`, org: 'org-flood', role: 'member' })));
     const other = await app.token({ email: 'victim@example.com' });
     let flooding = true;
-    const flood = flooders.flatMap(({ token }) => [1, 2, 3].map(async () => {
-      while (flooding) await exec(token, { script: 'const t = Date.now(); while (Date.now() - t < 3000) {} return 1' });
-    }));
+    const flood = flooders.flatMap(({ token }) =>
+      [1, 2, 3].map(async () => {
+        while (flooding) await exec(token, { script: 'const t = Date.now(); while (Date.now() - t < 3000) {} return 1' });
+      }),
+    );
     await sleep(500); // every isolate is held and the queue is full of the flood
     const answers: number[] = [];
     const refused: string[] = [];
@@ -205,7 +239,10 @@ t.test('sandbox host processes behind the real app', async (t) => {
       const r = await exec(other, { script: 'return 1' });
       answers.push(r.status === 200 && r.body.ok ? 200 : r.status);
       // What a failure needs to be understood: which request, what it said, and how long it took.
-      if (answers.at(-1) !== 200) refused.push(`#${i} ${r.status} ${r.body.error?.code ?? r.body.error?.type} after ${(performance.now() - t0).toFixed(0)} ms (${JSON.stringify(app.deps.engine.stats().slots)})`);
+      if (answers.at(-1) !== 200)
+        refused.push(
+          `#${i} ${r.status} ${r.body.error?.code ?? r.body.error?.type} after ${(performance.now() - t0).toFixed(0)} ms (${JSON.stringify(app.deps.engine.stats().slots)})`,
+        );
       await sleep(50);
     }
     flooding = false;

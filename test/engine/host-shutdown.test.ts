@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { ROOT } from './helpers/engine.ts';
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function until<T>(what: string, ms: number, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
@@ -34,12 +39,17 @@ async function hostPids(pid: number): Promise<number[]> {
 
 async function startServer(dataDir: string) {
   const child = spawn(process.execPath, ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'server/main.ts'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ENGINE_HOSTS: '2', ENGINE_POOL_SIZE: '2' },
   });
   let out = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return { child, exited, output: () => out };
 }
@@ -57,13 +67,18 @@ t.test('SIGTERM of a running server: it exits 0, PostgreSQL and the sandbox host
   await chmod(dataDir, 0o755); // the postgres user must traverse it when we run as root
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const server = await startServer(dataDir);
-  t.teardown(() => { if (server.child.exitCode === null) server.child.kill('SIGKILL'); });
+  t.teardown(() => {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  });
   const url = await until('listening', 60_000, () => /"url":"(http:[^"]+)"/.exec(server.output())?.[1]);
   const health = await fetch(`${url}/.well-known/oauth-protected-resource/v1/mcp`);
   t.equal(health.status, 200, 'it answers HTTP');
   const pg = await until('PostgreSQL', 5000, () => postgresPid(dataDir));
   // Two hosts and the warm spare.
-  const hosts = await until('the hosts', 5000, async () => { const p = await hostPids(server.child.pid!); return p.length >= 3 ? p : undefined; });
+  const hosts = await until('the hosts', 5000, async () => {
+    const p = await hostPids(server.child.pid!);
+    return p.length >= 3 ? p : undefined;
+  });
   server.child.kill('SIGTERM');
   const exit = await Promise.race([server.exited, hung(25_000)]);
   t.same(exit, { code: 0, signal: null }, `exited cleanly: ${server.output().slice(-300)}`);
@@ -73,7 +88,9 @@ t.test('SIGTERM of a running server: it exits 0, PostgreSQL and the sandbox host
 
   // Again, SIGTERM while it is still starting (the database is up, the server not yet listening).
   const early = await startServer(dataDir);
-  t.teardown(() => { if (early.child.exitCode === null) early.child.kill('SIGKILL'); });
+  t.teardown(() => {
+    if (early.child.exitCode === null) early.child.kill('SIGKILL');
+  });
   const pg2 = await until('PostgreSQL', 60_000, () => postgresPid(dataDir));
   early.child.kill('SIGTERM');
   const exit2 = await Promise.race([early.exited, hung(25_000)]);

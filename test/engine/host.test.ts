@@ -22,10 +22,15 @@ const OVER_CAP = "let s = 'xy'; for (let i = 0; i < 25; i++) s += s; return s.sp
 const answer: HostCall = async () => ({ ok: true, json: 'null' });
 /** A binding that answers after `ms` and records whether it was told to stop. */
 function slowCall(ms: number, aborted: boolean[]): HostCall {
-  return (_name, _json, signal) => new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ ok: true, json: '"late"' }), ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); aborted.push(true); resolve({ ok: true, json: 'null' }); });
-  });
+  return (_name, _json, signal) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ ok: true, json: '"late"' }), ms);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        aborted.push(true);
+        resolve({ ok: true, json: 'null' });
+      });
+    });
 }
 
 const hostsOf = (engine: Engine) => engine.stats().hosts!;
@@ -41,7 +46,7 @@ async function fullCapacity(engine: Engine, poolSize: number, hosts: number): Pr
   }
 }
 
-t.test('SIGKILL of a host mid-execution: its execution ends crashed, the other host\'s is unaffected, capacity is back', async (t) => {
+t.test("SIGKILL of a host mid-execution: its execution ends crashed, the other host's is unaffected, capacity is back", async (t) => {
   const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 2 });
   t.teardown(() => engine.close());
   const [pidA, pidB] = hostsOf(engine).pids;
@@ -75,7 +80,11 @@ t.test('SIGKILL of a host mid-execution: its execution ends crashed, the other h
   t.equal(s.restarts, 1);
   t.not(s.pids[0], pidA, 'a new process replaced it');
   const again = await Promise.all([1, 2, 3, 4].map((n) => engine.execute({ source: `return ${n}`, bindings: [], hostCall: answer })));
-  t.same(again.map((r) => r.result), [1, 2, 3, 4], 'the replacement serves');
+  t.same(
+    again.map((r) => r.result),
+    [1, 2, 3, 4],
+    'the replacement serves',
+  );
 });
 
 t.test('fatal V8 errors end one execution as crashed; another organization runs meanwhile', async (t) => {
@@ -85,10 +94,17 @@ t.test('fatal V8 errors end one execution as crashed; another organization runs 
     const fatal = engine.execute({ source, bindings: [], hostCall: answer, tenant: 'org_bad' });
     const benign: unknown[] = [];
     let done = false;
-    void fatal.then(() => { done = true; });
+    void fatal.then(() => {
+      done = true;
+    });
     // Another organization's scripts back to back (a steady stream whatever the machine's load) until it is over.
     while (!done) {
-      const r = await engine.execute({ source: 'let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s', bindings: [], hostCall: answer, tenant: 'org_good' });
+      const r = await engine.execute({
+        source: 'let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s',
+        bindings: [],
+        hostCall: answer,
+        tenant: 'org_good',
+      });
       benign.push(r.ok ? r.result : r.error);
       await sleep(10);
     }
@@ -147,51 +163,92 @@ t.test('a host that stops answering is killed after the heartbeat timeout', asyn
   await fullCapacity(engine, 1, 1);
 });
 
-t.test('an execution that never reached the outside runs again when another\'s script killed its host', async (t) => {
+t.test("an execution that never reached the outside runs again when another's script killed its host", async (t) => {
   const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 100, wallMs: 20_000, cpuMs: 20_000 });
   t.teardown(() => engine.close());
   const fatal = engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_bad' });
   await sleep(50);
   // Shares the host with the fatal script, spins past the moment it dies.
-  const quiet = engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 3000) {} return "ran"', bindings: [], hostCall: answer, tenant: 'org_good' });
+  const quiet = engine.execute({
+    source: 'const t = Date.now(); while (Date.now() - t < 3000) {} return "ran"',
+    bindings: [],
+    hostCall: answer,
+    tenant: 'org_good',
+  });
   const r = await fatal;
   t.equal(r.error?.type, 'memory_limit');
-  t.equal((await quiet).result, 'ran', 'the other organization\'s script ran again and finished');
+  t.equal((await quiet).result, 'ran', "the other organization's script ran again and finished");
 });
 
 t.test('beside a script V8 gives up on, a reader and a writer of other organizations finish on the draining host; only the culprit is blamed', async (t) => {
   const deaths: HostDeath[] = [];
-  const engine = await startEngine({ poolSize: 3, maxPoolSize: 3, hosts: 1, quarantineAfter: 100, wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  const engine = await startEngine({
+    poolSize: 3,
+    maxPoolSize: 3,
+    hosts: 1,
+    quarantineAfter: 100,
+    wallMs: 20_000,
+    cpuMs: 20_000,
+    onHostCrash: (d) => deaths.push(d),
+  });
   t.teardown(() => engine.close());
   // Each binding answers after 1.5 s: the calls are in flight when the culprit's isolate is lost.
   const calls: string[] = [];
-  const hostCall: HostCall = (name) => new Promise((resolve) => { calls.push(name); setTimeout(() => resolve({ ok: true, json: `"${name}"` }), 1500); });
-  const good = (binding: string, tenant: string) => engine.execute({ source: `console.log("before"); return await ${binding}()`, bindings: ['read_it', 'write_it'], hostCall, tenant, repeatable: ['read_it'] });
+  const hostCall: HostCall = (name) =>
+    new Promise((resolve) => {
+      calls.push(name);
+      setTimeout(() => resolve({ ok: true, json: `"${name}"` }), 1500);
+    });
+  const good = (binding: string, tenant: string) =>
+    engine.execute({
+      source: `console.log("before"); return await ${binding}()`,
+      bindings: ['read_it', 'write_it'],
+      hostCall,
+      tenant,
+      repeatable: ['read_it'],
+    });
   const reading = good('read_it', 'org_reader');
   const writing = good('write_it', 'org_writer');
   while (calls.length < 2) await sleep(5);
   const fatal = await engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_bad' });
   t.equal(fatal.error?.type, 'memory_limit', 'the culprit ends at its memory limit');
-  for (const [r, value] of [[await reading, 'read_it'], [await writing, 'write_it']] as const) {
+  for (const [r, value] of [
+    [await reading, 'read_it'],
+    [await writing, 'write_it'],
+  ] as const) {
     t.equal(r.result, value, `${value}: finished (${JSON.stringify(r.error)})`);
-    t.same(r.logs.map((l) => l.message), ['before'], `${value}: ran once`);
+    t.same(
+      r.logs.map((l) => l.message),
+      ['before'],
+      `${value}: ran once`,
+    );
   }
   t.same(calls.sort(), ['read_it', 'write_it'], 'no call was repeated');
   while (deaths.length === 0) await sleep(5);
-  t.same(deaths.map((d) => [d.reason, d.tenants]), [['fatal', ['org_bad']]], 'the host ended after them, blamed on the culprit alone');
+  t.same(
+    deaths.map((d) => [d.reason, d.tenants]),
+    [['fatal', ['org_bad']]],
+    'the host ended after them, blamed on the culprit alone',
+  );
 });
 
 t.test('a host process holds no secrets, no data directory and no privileges', async (t) => {
   process.env.DATABASE_URL = 'postgres://secret@db/siglata';
   process.env.SMTP_URL = 'smtp://user:password@mail';
-  t.teardown(() => { delete process.env.DATABASE_URL; delete process.env.SMTP_URL; });
+  t.teardown(() => {
+    delete process.env.DATABASE_URL;
+    delete process.env.SMTP_URL;
+  });
   const engine = await startEngine({ poolSize: 1, hosts: 1 });
   t.teardown(() => engine.close());
   const pid = hostsOf(engine).pids[0];
   const environ = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').filter(Boolean);
-  t.notOk(environ.some((e) => /DATABASE_URL|SMTP|SECRET|KEY|TOKEN|NODE_OPTIONS/.test(e)), `environment is scrubbed: ${environ.join(' ')}`);
+  t.notOk(
+    environ.some((e) => /DATABASE_URL|SMTP|SECRET|KEY|TOKEN|NODE_OPTIONS/.test(e)),
+    `environment is scrubbed: ${environ.join(' ')}`,
+  );
   const cwd = readlinkSync(`/proc/${pid}/cwd`);
-  t.not(cwd, process.cwd(), 'not the server\'s directory');
+  t.not(cwd, process.cwd(), "not the server's directory");
   t.same(readdirSync(`/proc/${pid}/cwd`), [], `its working directory ${cwd} is empty`);
   const uid = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
   if (process.getuid!() === 0) t.not(uid, 0, `runs as an unprivileged user (uid ${uid}), not root`);
@@ -210,11 +267,14 @@ t.test('after a clean end a host slot takes its next execution at once; one sent
   // Four at a time (within the queue's 8): each next one is sent the moment the one before it has answered.
   const results: unknown[] = [];
   for (let wave = 0; wave < 5; wave++) {
-    const answers = await Promise.all([0, 1, 2, 3].map((k) =>
-      engine.execute({ source: `return ${4 * wave + k} * 2`, bindings: [], hostCall: answer })));
+    const answers = await Promise.all([0, 1, 2, 3].map((k) => engine.execute({ source: `return ${4 * wave + k} * 2`, bindings: [], hostCall: answer })));
     results.push(...answers.map((r) => r.result ?? r.error));
   }
-  t.same(results, Array.from({ length: 20 }, (_, i) => i * 2), 'each ran on a rebuilt isolate, none refused as not ready');
+  t.same(
+    results,
+    Array.from({ length: 20 }, (_, i) => i * 2),
+    'each ran on a rebuilt isolate, none refused as not ready',
+  );
   await sleep(200); // the gauges ride on the host's heartbeat
   t.ok(engine.stats().isolatesBuilt >= built + 19, `a new isolate for each (${engine.stats().isolatesBuilt - built})`);
   t.same(hostsOf(engine).crashes, {}, 'no host died');
@@ -227,21 +287,39 @@ t.test('work that arrives while every host process is being replaced waits for t
   process.kill(hostsOf(engine).pids[0], 'SIGKILL');
   // Until its replacement is up, no slot is.
   while (engine.stats().slots.starting === 0) await sleep(1);
-  const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-    engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer })));
-  t.same(results.map((r) => r.result ?? r.error?.type), [0, 1, 2, 3, 4, 5], 'none refused as busy (queueMax 2)');
+  const results = await Promise.all(Array.from({ length: 6 }, (_, i) => engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer })));
+  t.same(
+    results.map((r) => r.result ?? r.error?.type),
+    [0, 1, 2, 3, 4, 5],
+    'none refused as busy (queueMax 2)',
+  );
   // Once a slot is up the usual bound applies again.
   await fullCapacity(engine, 1, 1);
-  const burst = await Promise.all(Array.from({ length: 6 }, () =>
-    engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 50) {} return 1', bindings: [], hostCall: answer })));
-  t.ok(burst.some((r) => r.error?.type === 'engine_busy'), 'with the host up, a burst beyond the queue is refused');
+  const burst = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      engine.execute({ source: 'const t = Date.now(); while (Date.now() - t < 50) {} return 1', bindings: [], hostCall: answer }),
+    ),
+  );
+  t.ok(
+    burst.some((r) => r.error?.type === 'engine_busy'),
+    'with the host up, a burst beyond the queue is refused',
+  );
 });
 
-t.test('work that arrives while the only capacity left runs a suspect\'s script waits for it, beyond queueMax', async (t) => {
+t.test("work that arrives while the only capacity left runs a suspect's script waits for it, beyond queueMax", async (t) => {
   // A crash storm, once its organization is a suspect: the other hosts are being replaced and the one still up runs
   // the suspect's next script (and may die of it any moment). The queue's length then says nothing about load.
   const wait = 2000;
-  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, hosts: 1, queueMax: 2, queueWaitMs: wait, quarantineAfter: 3, wallMs: 20_000, cpuMs: 20_000 });
+  const engine = await startEngine({
+    poolSize: 1,
+    maxPoolSize: 1,
+    hosts: 1,
+    queueMax: 2,
+    queueWaitMs: wait,
+    quarantineAfter: 3,
+    wallMs: 20_000,
+    cpuMs: 20_000,
+  });
   t.teardown(() => engine.close());
   const spin = (ms: number, value: unknown) => `const t = Date.now(); while (Date.now() - t < ${ms}) {} return ${JSON.stringify(value)}`;
   const crash = await engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_suspect' });
@@ -253,24 +331,45 @@ t.test('work that arrives while the only capacity left runs a suspect\'s script 
   while (engine.stats().slots.busy === 0) await sleep(1);
   // The first of them runs past 2 queueWaitMs after the others arrived: each has queueWaitMs from the moment the slot
   // could be counted on again, not from its arrival.
-  const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-    engine.execute({ source: i === 0 ? spin(0.6 * wait, 0) : `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' })));
-  t.same(results.map((r) => r.result ?? r.error?.type), [0, 1, 2, 3, 4, 5], `none refused as busy (queueMax 2, queueWaitMs ${wait})`);
+  const results = await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      engine.execute({ source: i === 0 ? spin(0.6 * wait, 0) : `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' }),
+    ),
+  );
+  t.same(
+    results.map((r) => r.result ?? r.error?.type),
+    [0, 1, 2, 3, 4, 5],
+    `none refused as busy (queueMax 2, queueWaitMs ${wait})`,
+  );
   t.equal((await long).result, 'spun');
   // The same wait behind another organization's long script, not a suspect's, is refused as usual.
   const plain = engine.execute({ source: spin(1.5 * wait, 'spun'), bindings: [], hostCall: answer, tenant: 'org_plain' });
   while (engine.stats().slots.busy === 0) await sleep(1);
-  const refused = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-    engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' })));
-  t.ok(refused.every((r) => r.error?.type === 'engine_busy'), `refused as busy: ${refused.map((r) => r.result ?? r.error?.type)}`);
+  const refused = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => engine.execute({ source: `return ${i}`, bindings: [], hostCall: answer, tenant: 'org_calm' })),
+  );
+  t.ok(
+    refused.every((r) => r.error?.type === 'engine_busy'),
+    `refused as busy: ${refused.map((r) => r.result ?? r.error?.type)}`,
+  );
   t.equal((await plain).result, 'spun');
 });
 
-t.test('a fatal error while the host\'s channel is backed up still blames only the script that caused it', async (t) => {
+t.test("a fatal error while the host's channel is backed up still blames only the script that caused it", async (t) => {
   // The host names the execution to blame in a frame; with earlier frames still queued on its channel (the server
   // reading slowly), it names it on stderr instead. Blame decides who is quarantined and whose work runs again.
   const deaths: HostDeath[] = [];
-  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 1, quarantineMs: 60_000, maxResultBytes: 8 * 1024 * 1024, wallMs: 20_000, cpuMs: 20_000, onHostCrash: (d) => deaths.push(d) });
+  const engine = await startEngine({
+    poolSize: 2,
+    maxPoolSize: 2,
+    hosts: 1,
+    quarantineAfter: 1,
+    quarantineMs: 60_000,
+    maxResultBytes: 8 * 1024 * 1024,
+    wallMs: 20_000,
+    cpuMs: 20_000,
+    onHostCrash: (d) => deaths.push(d),
+  });
   t.teardown(() => engine.close());
   const pid = hostsOf(engine).pids[0];
   const fatal = engine.execute({ source: FATAL.set, bindings: [], hostCall: answer, tenant: 'org_fatal' });
@@ -280,10 +379,15 @@ t.test('a fatal error while the host\'s channel is backed up still blames only t
   // This process stops reading (its event loop held) until the host has died of the fatal script.
   const until = performance.now() + 30_000;
   const dead = () => !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1][0] === 'Z';
-  while (!dead() && performance.now() < until) { /* held */ }
+  while (!dead() && performance.now() < until) {
+    /* held */
+  }
   t.equal((await fatal).error?.type, 'crashed');
-  t.same(deaths.map((d) => [d.reason, d.tenants, d.detail]), [['fatal', ['org_fatal'], 'V8 gave up on an isolate (a fatal engine error)']],
-    'blamed from the name on stderr');
+  t.same(
+    deaths.map((d) => [d.reason, d.tenants, d.detail]),
+    [['fatal', ['org_fatal'], 'V8 gave up on an isolate (a fatal engine error)']],
+    'blamed from the name on stderr',
+  );
   const bigResult = await big;
   t.equal(bigResult.ok, true, `the other organization's execution ran again (${bigResult.error?.type ?? 'ok'})`);
   t.equal((bigResult.result as string | null)?.length, 4_000_000);
@@ -293,35 +397,72 @@ t.test('a fatal error while the host\'s channel is backed up still blames only t
   t.equal(refused.error?.type, 'quarantined', 'the culprit is');
 });
 
-t.test('a host that dies naming no script, with two organizations\' scripts on it: the reader runs again and succeeds, the culprit alone is blamed', async (t) => {
-  // Over its memory cap, the host is killed from outside: nothing names the script (as with a V8 check that stops the
-  // process, `new Array(1.3e8).fill(0.5)` under a higher cap, or a missed heartbeat).
-  const deaths: HostDeath[] = [];
-  const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 1, quarantineMs: 60_000, wallMs: 30_000, cpuMs: 30_000,
-    hostMemoryMb: 300, onHostCrash: (d) => deaths.push(d) });
-  t.teardown(() => engine.close());
-  const reader = engine.execute({ source: 'const t0 = Date.now(); while (Date.now() - t0 < 4000) {} return "read"', bindings: [], hostCall: answer, tenant: 'org_reader' });
-  while (engine.stats().slots.busy === 0) await sleep(1);
-  const culprit = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, tenant: 'org_bomb' });
-  t.equal(culprit.error?.type, 'memory_limit', 'alone on its host the second time, its memory limit');
-  const read = await reader;
-  t.equal(read.result, 'read', `the other organization's script ran again (${read.error?.type ?? 'ok'})`);
-  t.same(deaths.map((d) => [d.reason, d.tenants]), [['memory', []], ['memory', ['org_bomb']]], 'blamed when it died again alone, on probation');
-  t.equal((await engine.execute({ source: 'return 2', bindings: [], hostCall: answer, tenant: 'org_reader' })).result, 2, 'the reader\'s organization is not quarantined');
-  t.equal((await engine.execute({ source: 'return 3', bindings: [], hostCall: answer, tenant: 'org_bomb' })).error?.type, 'quarantined', 'the culprit\'s is');
-});
+t.test(
+  "a host that dies naming no script, with two organizations' scripts on it: the reader runs again and succeeds, the culprit alone is blamed",
+  async (t) => {
+    // Over its memory cap, the host is killed from outside: nothing names the script (as with a V8 check that stops the
+    // process, `new Array(1.3e8).fill(0.5)` under a higher cap, or a missed heartbeat).
+    const deaths: HostDeath[] = [];
+    const engine = await startEngine({
+      poolSize: 2,
+      maxPoolSize: 2,
+      hosts: 1,
+      quarantineAfter: 1,
+      quarantineMs: 60_000,
+      wallMs: 30_000,
+      cpuMs: 30_000,
+      hostMemoryMb: 300,
+      onHostCrash: (d) => deaths.push(d),
+    });
+    t.teardown(() => engine.close());
+    const reader = engine.execute({
+      source: 'const t0 = Date.now(); while (Date.now() - t0 < 4000) {} return "read"',
+      bindings: [],
+      hostCall: answer,
+      tenant: 'org_reader',
+    });
+    while (engine.stats().slots.busy === 0) await sleep(1);
+    const culprit = await engine.execute({ source: OVER_CAP, bindings: [], hostCall: answer, tenant: 'org_bomb' });
+    t.equal(culprit.error?.type, 'memory_limit', 'alone on its host the second time, its memory limit');
+    const read = await reader;
+    t.equal(read.result, 'read', `the other organization's script ran again (${read.error?.type ?? 'ok'})`);
+    t.same(
+      deaths.map((d) => [d.reason, d.tenants]),
+      [
+        ['memory', []],
+        ['memory', ['org_bomb']],
+      ],
+      'blamed when it died again alone, on probation',
+    );
+    t.equal(
+      (await engine.execute({ source: 'return 2', bindings: [], hostCall: answer, tenant: 'org_reader' })).result,
+      2,
+      "the reader's organization is not quarantined",
+    );
+    t.equal((await engine.execute({ source: 'return 3', bindings: [], hostCall: answer, tenant: 'org_bomb' })).error?.type, 'quarantined', "the culprit's is");
+  },
+);
 
-t.test('a host killed from outside with two organizations\' reads on it: both run again and succeed, nobody is blamed', async (t) => {
+t.test("a host killed from outside with two organizations' reads on it: both run again and succeed, nobody is blamed", async (t) => {
   const deaths: HostDeath[] = [];
   const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, hosts: 1, quarantineAfter: 1, quarantineMs: 60_000, onHostCrash: (d) => deaths.push(d) });
   t.teardown(() => engine.close());
-  const read = (tenant: string) => engine.execute({ source: `const t0 = Date.now(); while (Date.now() - t0 < 1000) {} return "${tenant}"`, bindings: [], hostCall: answer, tenant });
+  const read = (tenant: string) =>
+    engine.execute({ source: `const t0 = Date.now(); while (Date.now() - t0 < 1000) {} return "${tenant}"`, bindings: [], hostCall: answer, tenant });
   const runs = [read('org_a'), read('org_b')];
   while (engine.stats().slots.busy < 2) await sleep(1);
   process.kill(hostsOf(engine).pids[0], 'SIGKILL');
-  t.same((await Promise.all(runs)).map((r) => r.result ?? r.error?.type), ['org_a', 'org_b'], 'each ran again and succeeded');
-  t.same(deaths.map((d) => [d.reason, d.tenants]), [['killed', []]]);
-  for (const tenant of ['org_a', 'org_b']) t.equal((await engine.execute({ source: 'return 1', bindings: [], hostCall: answer, tenant })).result, 1, `${tenant} is not quarantined`);
+  t.same(
+    (await Promise.all(runs)).map((r) => r.result ?? r.error?.type),
+    ['org_a', 'org_b'],
+    'each ran again and succeeded',
+  );
+  t.same(
+    deaths.map((d) => [d.reason, d.tenants]),
+    [['killed', []]],
+  );
+  for (const tenant of ['org_a', 'org_b'])
+    t.equal((await engine.execute({ source: 'return 1', bindings: [], hostCall: answer, tenant })).result, 1, `${tenant} is not quarantined`);
 });
 
 t.test('an execution whose script killed its host still reports the CPU it used', async (t) => {
@@ -368,7 +509,7 @@ t.test('each host process runs on a CPU of its own, so does its replacement; pin
   process.kill(pids[0], 'SIGKILL');
   // Until the engine has seen the death (a loaded machine may take longer than any fixed pause), capacity still looks
   // full and the next execution may go to the dead host.
-  for (const t0 = performance.now(); hostsOf(engine).pids[0] === pids[0] && performance.now() - t0 < 10_000;) await sleep(5);
+  for (const t0 = performance.now(); hostsOf(engine).pids[0] === pids[0] && performance.now() - t0 < 10_000; ) await sleep(5);
   await fullCapacity(engine, 2, 2);
   const next = hostsOf(engine).pids[0];
   t.not(next, pids[0]);
@@ -413,8 +554,12 @@ t.test('a new execution goes to a host with nothing else to do, not to a free sl
   const burnt = pids.map((pid, i) => cpuMsOf(pid) - before[i]);
   const busy = burnt[0] > burnt[1] ? 0 : 1;
   t.ok(burnt[busy] - burnt[1 - busy] >= 30, `the running execution's host is known by its CPU (${burnt.join(' / ')} ms)`);
-  gates[0](); gates[1]();
-  t.same((await Promise.all(first)).map((r) => r.result), [1, 1]);
+  gates[0]();
+  gates[1]();
+  t.same(
+    (await Promise.all(first)).map((r) => r.result),
+    [1, 1],
+  );
   // Both slots freed are warm again (their hosts have prepared the next contexts).
   while (engine.stats().slots.ready < 3) await sleep(1);
   await sleep(100);
@@ -422,7 +567,10 @@ t.test('a new execution goes to a host with nothing else to do, not to a free sl
   const r = await engine.execute({ source: `${burn(200)}; return 4`, bindings: [], hostCall: answer });
   t.equal(r.result, 4);
   const used = pids.map((pid, i) => cpuMsOf(pid) - at[i]);
-  t.ok(used[1 - busy] - used[busy] >= 30, `it ran on the host with nothing running, not beside the third (${used.join(' / ')} ms; host ${busy} runs the third)`);
+  t.ok(
+    used[1 - busy] - used[busy] >= 30,
+    `it ran on the host with nothing running, not beside the third (${used.join(' / ')} ms; host ${busy} runs the third)`,
+  );
   gates[2]();
   t.equal((await third).result, 3);
 });

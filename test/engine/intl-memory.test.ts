@@ -18,11 +18,16 @@ t.test('Intl objects held or piled up stay within the isolate limit', async (t) 
   t.teardown(() => engine.close());
   const before = isolatesRss(engine);
   let peak = before;
-  const sampler = setInterval(() => { peak = Math.max(peak, isolatesRss(engine)); }, 2);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, isolatesRss(engine));
+  }, 2);
   // 20,000 of them hold 560 MB of ICU memory: refused long before.
-  const held = await run(engine, `const held = [];
+  const held = await run(
+    engine,
+    `const held = [];
     try { for (let i = 0; i < 20000; i++) held.push(new Intl.DateTimeFormat('en', { timeZone: 'UTC' })); return 'accepted'; }
-    catch (e) { return [e.name, e.message, held.length]; }`);
+    catch (e) { return [e.name, e.message, held.length]; }`,
+  );
   // Past the limit a RangeError; or, when the script's own heap grows while its charges fill the isolate's one
   // budget, memory_limit (isolated-vm's own stop). Both end the pile.
   const [name, message, made] = (held.result ?? []) as [string, string, number];
@@ -33,8 +38,11 @@ t.test('Intl objects held or piled up stay within the isolate limit', async (t) 
   } else {
     t.equal(held.error?.type, 'memory_limit', `kept formatters are stopped (${held.error?.type})`);
   }
-  const segments = await run(engine, `const words = new Intl.Segmenter('en', { granularity: 'word' }); const text = 'ab '.repeat(349525);
-    const held = []; try { for (let i = 0; i < 200; i++) held.push(words.segment(text)); return 'accepted'; } catch (e) { return [e.name, held.length]; }`);
+  const segments = await run(
+    engine,
+    `const words = new Intl.Segmenter('en', { granularity: 'word' }); const text = 'ab '.repeat(349525);
+    const held = []; try { for (let i = 0; i < 200; i++) held.push(words.segment(text)); return 'accepted'; } catch (e) { return [e.name, held.length]; }`,
+  );
   const [segError, kept] = (segments.result ?? []) as [string, number];
   if (segments.ok) {
     t.equal(segError, 'RangeError', 'Segments of a 1 M-character text (a 2 MB copy each) are charged by length');
@@ -43,10 +51,13 @@ t.test('Intl objects held or piled up stay within the isolate limit', async (t) 
     t.equal(segments.error?.type, 'memory_limit', 'Segments of a 1 M-character text are stopped');
   }
   // Made and dropped: the same work ends ok, collected as it goes.
-  const garbage = await run(engine, `let n = 0;
+  const garbage = await run(
+    engine,
+    `let n = 0;
     for (let i = 0; i < 20000; i++) n += new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format(i * 864e5).length;
     for (let i = 0; i < 5000; i++) n += new Date(i * 864e5).toLocaleDateString('pt-BR', { timeZone: 'UTC', dateStyle: 'full' }).length;
-    return n`);
+    return n`,
+  );
   t.equal(garbage.ok, true, `garbage formatters: ${garbage.error?.type ?? 'ok'} ${garbage.error?.message ?? ''}`);
   t.ok((garbage.result as number) > 200000, 'every one formatted');
   clearInterval(sampler);
@@ -78,10 +89,16 @@ t.test('Intl behaves as before', async (t) => {
     `'a'.localeCompare('B', 'en', { sensitivity: 'base' })`,
   ];
   const formatted = await run(engine, `return [${expressions.join(',\n')}]`);
-  t.same(formatted.result, expressions.map((e) => new Function(`return ${e}`)()), 'the same output as this process');
+  t.same(
+    formatted.result,
+    expressions.map((e) => new Function(`return ${e}`)()),
+    'the same output as this process',
+  );
   t.equal((formatted.result as string[])[9], 'hello|big|world');
 
-  const shape = await run(engine, `const names = ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'];
+  const shape = await run(
+    engine,
+    `const names = ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat'];
     const out = {};
     for (const n of names) {
       const C = Intl[n];
@@ -94,16 +111,35 @@ t.test('Intl behaves as before', async (t) => {
     const m = new Money('en');
     const without = (n) => { try { Intl[n]('en'); return 'made'; } catch (e) { return e.name; } };
     return { out, global: g.value === Intl && g.writable && !g.enumerable && g.configurable, v8BreakIterator: 'v8BreakIterator' in Intl,
-      subclass: [m instanceof Money, m instanceof Intl.NumberFormat, m.twice(2)], without: ['DateTimeFormat', 'Collator', 'PluralRules', 'Segmenter', 'Locale'].map(without) };`);
+      subclass: [m instanceof Money, m instanceof Intl.NumberFormat, m.twice(2)], without: ['DateTimeFormat', 'Collator', 'PluralRules', 'Segmenter', 'Locale'].map(without) };`,
+  );
   const expected: Record<string, unknown[]> = {};
-  for (const n of ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Segmenter', 'Locale', 'DurationFormat']) {
+  for (const n of [
+    'DateTimeFormat',
+    'NumberFormat',
+    'Collator',
+    'PluralRules',
+    'RelativeTimeFormat',
+    'ListFormat',
+    'DisplayNames',
+    'Segmenter',
+    'Locale',
+    'DurationFormat',
+  ]) {
     const C = (Intl as unknown as Record<string, { name: string; length: number; supportedLocalesOf?: unknown }>)[n];
     expected[n] = [C.name, C.length, true, typeof C.supportedLocalesOf, true, false];
   }
-  t.same(shape.result, {
-    out: expected, global: true, v8BreakIterator: false, subclass: [true, true, '4'],
-    without: ['made', 'made', 'TypeError', 'TypeError', 'TypeError'],
-  }, 'constructors keep their names, lengths, statics, prototypes and descriptors; subclasses work; v8BreakIterator is gone');
+  t.same(
+    shape.result,
+    {
+      out: expected,
+      global: true,
+      v8BreakIterator: false,
+      subclass: [true, true, '4'],
+      without: ['made', 'made', 'TypeError', 'TypeError', 'TypeError'],
+    },
+    'constructors keep their names, lengths, statics, prototypes and descriptors; subclasses work; v8BreakIterator is gone',
+  );
 });
 
 t.test('a script cannot switch the guards off before it first reaches Intl', async (t) => {
@@ -111,7 +147,9 @@ t.test('a script cannot switch the guards off before it first reaches Intl', asy
   t.teardown(() => engine.close());
   // The guards install on first use of Intl, from what the prelude captured: a script that replaced what a naive
   // installer would call (array iteration, Reflect, Object.defineProperty) still gets charged formatters.
-  const tampered = await run(engine, `
+  const tampered = await run(
+    engine,
+    `
     Array.prototype[Symbol.iterator] = function* () {};
     Reflect.ownKeys = () => [];
     Reflect.construct = (C) => ({});
@@ -119,7 +157,8 @@ t.test('a script cannot switch the guards off before it first reaches Intl', asy
     Object.defineProperty = (o) => o;
     WeakMap.prototype.set = function () { return this; };
     const held = [];
-    try { for (let i = 0; i < 20000; i++) held.push(new Intl.DateTimeFormat('en')); return 'accepted'; } catch (e) { return e.name; }`);
+    try { for (let i = 0; i < 20000; i++) held.push(new Intl.DateTimeFormat('en')); return 'accepted'; } catch (e) { return e.name; }`,
+  );
   // Charged means stopped: by the charge's RangeError, or by isolated-vm's memory_limit when the script's own heap
   // grows while the charges fill the isolate's one budget (as in the first case above). Uncharged, the pile is
   // accepted or kills the host (`crashed`).
@@ -128,12 +167,15 @@ t.test('a script cannot switch the guards off before it first reaches Intl', asy
   // Other ways to construct: another newTarget, the legacy call form, the constructor reached from an instance. Each
   // in its own execution, so that one pile's charges are not still in the heap when the next starts.
   const routes = [
-    'Reflect.construct(Intl.DateTimeFormat, [\'en\'], class X {})',
-    'Intl.DateTimeFormat.call(Object.create(Intl.DateTimeFormat.prototype), \'en\')',
-    'new (Object.getPrototypeOf(new Intl.RelativeTimeFormat(\'en\')).constructor)(\'pt-BR\')',
+    "Reflect.construct(Intl.DateTimeFormat, ['en'], class X {})",
+    "Intl.DateTimeFormat.call(Object.create(Intl.DateTimeFormat.prototype), 'en')",
+    "new (Object.getPrototypeOf(new Intl.RelativeTimeFormat('en')).constructor)('pt-BR')",
   ];
   for (const make of routes) {
-    const r = await run(engine, `const held = []; try { for (let i = 0; i < 100000; i++) held.push(${make}); return 'accepted'; } catch (e) { return e.name; }`);
+    const r = await run(
+      engine,
+      `const held = []; try { for (let i = 0; i < 100000; i++) held.push(${make}); return 'accepted'; } catch (e) { return e.name; }`,
+    );
     t.ok(stopped(r), `charged: ${make} (${r.error?.type ?? r.result})`);
   }
   const frozen = await run(engine, `Object.freeze(globalThis); return [new Intl.NumberFormat('en').format(1234.5), typeof Intl.DateTimeFormat]`);
@@ -146,9 +188,17 @@ t.test("one organization's Intl memory is not another's", async (t) => {
   // A pool of one: B runs on the isolate A filled to its limit with formatters (dead with A's context).
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
   t.teardown(() => engine.close());
-  const a = await run(engine, `const held = []; try { for (;;) held.push(new Intl.DateTimeFormat('en')); } catch (e) { return [e.name, held.length]; }`, 'org_a');
+  const a = await run(
+    engine,
+    `const held = []; try { for (;;) held.push(new Intl.DateTimeFormat('en')); } catch (e) { return [e.name, held.length]; }`,
+    'org_a',
+  );
   t.ok(a.ok ? (a.result as [string, number])[0] === 'RangeError' : a.error?.type === 'memory_limit', `A is stopped (${a.error?.type ?? 'RangeError'})`);
-  const b = await run(engine, `const buf = new Uint8Array(40 * 1024 * 1024); buf.fill(7); const f = new Intl.DateTimeFormat('en', { timeZone: 'UTC' });
-    return [buf[buf.length - 1], f.format(0)]`, 'org_b');
+  const b = await run(
+    engine,
+    `const buf = new Uint8Array(40 * 1024 * 1024); buf.fill(7); const f = new Intl.DateTimeFormat('en', { timeZone: 'UTC' });
+    return [buf[buf.length - 1], f.format(0)]`,
+    'org_b',
+  );
   t.same(b.result, [7, '1/1/1970'], `B gets the whole limit (${b.error?.type ?? 'ok'} ${b.error?.message ?? ''})`);
 });

@@ -14,18 +14,54 @@ const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 
 // A small seeded generator, so a failure names a case that can be replayed.
 let seed = 0x2f6b1d;
-const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x80000000;
+};
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
-const CHARS = ['a', 'b', 'Z', '0', ' ', '"', '\\', '/', '\n', '\t', '\b', '\f', '\r', '\u0001', '\u001f', '\u007f', 'é', '€', '\u2028',
-  '😀', '\ud800', '\udc00', '\udbff\udfff'];
+const CHARS = [
+  'a',
+  'b',
+  'Z',
+  '0',
+  ' ',
+  '"',
+  '\\',
+  '/',
+  '\n',
+  '\t',
+  '\b',
+  '\f',
+  '\r',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  'é',
+  '€',
+  '\u2028',
+  '😀',
+  '\ud800',
+  '\udc00',
+  '\udbff\udfff',
+];
 const str = () => Array.from({ length: Math.floor(rnd() * 8) }, () => pick(CHARS)).join('');
 const NUMBERS = [0, -0, 1, -1, 3.5, 1e21, 1e-7, 5e-324, -1.7976931348623157e308, NaN, Infinity, -Infinity, 123456789];
 function value(depth: number): unknown {
   const r = rnd();
   if (depth <= 0 || r < 0.35) {
-    return pick<() => unknown>([str, () => pick(NUMBERS), () => rnd() < 0.5, () => null, () => undefined, () => () => 1,
-      () => Symbol('s'), () => new Date(Math.floor(rnd() * 1e12)), () => new String(str()), () => rawJSON(pick(['1', '"q"', 'null', '-2e5'])),
-      () => ({ toJSON: (k: string) => (k.length % 2 ? k : [k, 1]) })])();
+    return pick<() => unknown>([
+      str,
+      () => pick(NUMBERS),
+      () => rnd() < 0.5,
+      () => null,
+      () => undefined,
+      () => () => 1,
+      () => Symbol('s'),
+      () => new Date(Math.floor(rnd() * 1e12)),
+      () => new String(str()),
+      () => rawJSON(pick(['1', '"q"', 'null', '-2e5'])),
+      () => ({ toJSON: (k: string) => (k.length % 2 ? k : [k, 1]) }),
+    ])();
   }
   if (r < 0.65) {
     const a: unknown[] = [];
@@ -36,12 +72,24 @@ function value(depth: number): unknown {
   }
   const o: Record<string, unknown> = {};
   const n = Math.floor(rnd() * 5);
-  for (let i = 0; i < n; i++) Object.defineProperty(o, pick([str(), String(i), 'k' + i, '__proto__', '']), { value: value(depth - 1), enumerable: true, configurable: true, writable: true });
+  for (let i = 0; i < n; i++)
+    Object.defineProperty(o, pick([str(), String(i), 'k' + i, '__proto__', '']), {
+      value: value(depth - 1),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
   return o;
 }
 const replacers: [string, () => unknown][] = [
   ['none', () => undefined],
-  ['function', () => function (this: unknown, k: string, v: unknown) { return typeof v === 'number' ? v * 2 : k.startsWith('k1') ? undefined : v; }],
+  [
+    'function',
+    () =>
+      function (this: unknown, k: string, v: unknown) {
+        return typeof v === 'number' ? v * 2 : k.startsWith('k1') ? undefined : v;
+      },
+  ],
   ['list', () => [...Array.from({ length: 4 }, () => pick(['k0', 'k1', 'k2', '', '0', '1', '__proto__'])), 1, new String('k3'), new Number(0)]],
   ['other', () => pick([null, 'x', 42, {}])],
 ];
@@ -57,7 +105,10 @@ t.test('the count is exact and the text is the native one, on 600 generated valu
     const space = pick(spaces);
     const native = JSON.stringify(v, replacer as never, space as never);
     const label = `case ${i} (${kind}, space ${JSON.stringify(space)}): ${native?.slice(0, 60)}`;
-    if (within(v, replacer, space, 1e9) !== native) { wrong.push(`${label}: different text`); continue; }
+    if (within(v, replacer, space, 1e9) !== native) {
+      wrong.push(`${label}: different text`);
+      continue;
+    }
     if (native === undefined) continue;
     checked++;
     if (within(v, replacer, space, native.length) !== native) wrong.push(`${label}: refused at its own length ${native.length}`);
@@ -71,8 +122,13 @@ t.test('the count is exact and the text is the native one, on 600 generated valu
 t.test('Number and Boolean objects are counted at their widest, and only they are', async (t) => {
   // The count sees '{}' and cannot call valueOf a second time: a Number object is charged the 24 characters of the
   // widest number, a Boolean object the 5 of false. [value, characters charged beyond the text]:
-  const cases: [unknown, number][] = [[new Number(-1.7976931348623157e308), 0], [new Number(1), 23], [new Boolean(false), 0], [new Boolean(true), 1],
-    [[new Number(5), { a: new Boolean(true) }], 24]];
+  const cases: [unknown, number][] = [
+    [new Number(-1.7976931348623157e308), 0],
+    [new Number(1), 23],
+    [new Boolean(false), 0],
+    [new Boolean(true), 1],
+    [[new Number(5), { a: new Boolean(true) }], 24],
+  ];
   for (const [v, slack] of cases) {
     const native = JSON.stringify(v);
     t.equal(within(v, undefined, undefined, native.length + slack), native, `${native} fits ${slack} characters above its length`);
@@ -87,13 +143,34 @@ t.test('Number and Boolean objects are counted at their widest, and only they ar
 t.test('user code runs as often and in the same order as without the bound', async (t) => {
   const trace = (log: string[]) => {
     const o = {
-      get a() { log.push('get a'); return { toJSON(k: string) { log.push(`toJSON ${k}`); return [1, new String('s')]; } }; },
-      b: Object.assign(new String('x'), { toString() { log.push('toString'); return 'y'; } }),
+      get a() {
+        log.push('get a');
+        return {
+          toJSON(k: string) {
+            log.push(`toJSON ${k}`);
+            return [1, new String('s')];
+          },
+        };
+      },
+      b: Object.assign(new String('x'), {
+        toString() {
+          log.push('toString');
+          return 'y';
+        },
+      }),
     };
     return o;
   };
-  const replacer = (log: string[]) => function (this: unknown, k: string, v: unknown) { log.push(`replacer ${k}`); return v; };
-  for (const [name, r] of [['no replacer', () => undefined], ['a replacer', replacer], ['a list', () => ['b', 'a']]] as const) {
+  const replacer = (log: string[]) =>
+    function (this: unknown, k: string, v: unknown) {
+      log.push(`replacer ${k}`);
+      return v;
+    };
+  for (const [name, r] of [
+    ['no replacer', () => undefined],
+    ['a replacer', replacer],
+    ['a list', () => ['b', 'a']],
+  ] as const) {
     const native: string[] = [];
     const bounded: string[] = [];
     const a = JSON.stringify(trace(native), (r as (l: string[]) => never)(native), 1);
@@ -139,10 +216,16 @@ t.test('up to the limit of a built string it writes; past it, a RangeError befor
   // {"a":"…"} is 8 characters around the string: 2 ** 24 in all is the most a built string may have.
   t.equal(await run(`return JSON.stringify({ a: 'x'.repeat(2 ** 24 - 8) }).length`), 2 ** 24);
   t.equal(await run(`try { JSON.stringify({ a: 'x'.repeat(2 ** 24 - 7) }); return 'built' } catch (e) { return e.message }`), 'Invalid string length');
-  t.equal(await run(`try { JSON.stringify({ a: '\\n'.repeat(2 ** 23 - 3) }); return 'built' } catch (e) { return e.message }`), 'Invalid string length',
-    'escapes count twice');
-  t.equal(await run(`let d = []; for (let i = 0; i < 3000; i++) d = [d]; try { JSON.stringify(d, null, 10); return 'built' } catch (e) { return e.message }`),
-    'Invalid string length', 'indentation that grows with depth counts');
+  t.equal(
+    await run(`try { JSON.stringify({ a: '\\n'.repeat(2 ** 23 - 3) }); return 'built' } catch (e) { return e.message }`),
+    'Invalid string length',
+    'escapes count twice',
+  );
+  t.equal(
+    await run(`let d = []; for (let i = 0; i < 3000; i++) d = [d]; try { JSON.stringify(d, null, 10); return 'built' } catch (e) { return e.message }`),
+    'Invalid string length',
+    'indentation that grows with depth counts',
+  );
 });
 
 t.test('results, arguments and logs are measured before their text is built', async (t) => {
@@ -150,7 +233,9 @@ t.test('results, arguments and logs are measured before their text is built', as
   // The isolates live in this process (poolSize 1, no host processes): its RSS is what they allocate.
   const rssBefore = process.memoryUsage.rss();
   let peak = rssBefore;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 5);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
   t.equal(await run(`${shared} return refs`), 'limit_exceeded: The result is larger than 1048576 bytes.');
   t.equal(await run(`${shared} await files_list({ refs }); return 'called'`), 'limit_exceeded: files_list: the argument is larger than 262144 bytes.');
   t.equal(await run(`${shared} console.log(refs); return 'logged'`), 'logged');

@@ -56,12 +56,18 @@ t.test('logs are cut at the byte budget with a marker and truncated: true', asyn
   t.ok(bytes <= 300, `kept ${bytes} bytes`);
   t.match(r.logs.at(-1), { level: 'warn', message: /logs truncated/ });
   const lines = await run('for (let i = 0; i < 10; i++) console.info(i)');
-  t.same(lines.logs.slice(0, 5).map((l) => l.message), ['0', '1', '2', '3', '4']);
+  t.same(
+    lines.logs.slice(0, 5).map((l) => l.message),
+    ['0', '1', '2', '3', '4'],
+  );
   t.equal(lines.logs.length, 6, 'five lines and the marker');
   t.equal(lines.truncated, true);
   const fits = await run('console.log("a"); console.warn("b")');
   t.equal(fits.truncated, false);
-  t.same(fits.logs, [{ level: 'log', message: 'a' }, { level: 'warn', message: 'b' }]);
+  t.same(fits.logs, [
+    { level: 'log', message: 'a' },
+    { level: 'warn', message: 'b' },
+  ]);
 });
 
 t.test('overrides only tighten: a larger request is capped by the configuration', async (t) => {

@@ -18,15 +18,20 @@ t.test('a huge string reaches the outcome and the logs by its length, without fl
   const run = (source: string) => engine.execute({ source, bindings: BINDINGS, hostCall: new FakeHost().hostCall, limits: { wallMs: 5000, cpuMs: 5000 } });
   const before = isolatesRss(engine);
   let peak = before;
-  const sampler = setInterval(() => { peak = Math.max(peak, isolatesRss(engine)); }, 2);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, isolatesRss(engine));
+  }, 2);
   const cases: [string, string, string][] = [
     ['thrown string', `${ROPE} throw s`, `Uncaught ${NOT_SHOWN}`],
     ['Error message', `${ROPE} throw new Error(s)`, `Error: ${NOT_SHOWN}`],
     ['Error name', `${ROPE} const e = new Error('m'); e.name = s; throw e`, `${NOT_SHOWN}: m`],
     ['plain object', `${ROPE} throw { name: 'E', message: s }`, `E: ${NOT_SHOWN}`],
     ['rejection', `${ROPE} await Promise.reject(new TypeError(s))`, `TypeError: ${NOT_SHOWN}`],
-    ['toJSON of an argument', `${ROPE} await files_list({ toJSON() { throw new Error(s); } })`,
-      `TypeError: files_list: the argument must be JSON-serializable (Error: ${NOT_SHOWN})`],
+    [
+      'toJSON of an argument',
+      `${ROPE} await files_list({ toJSON() { throw new Error(s); } })`,
+      `TypeError: files_list: the argument must be JSON-serializable (Error: ${NOT_SHOWN})`,
+    ],
     ['toJSON of the result', `${ROPE} return { toJSON() { throw new Error(s); } }`, `The result is not JSON-serializable: Error: ${NOT_SHOWN}`],
   ];
   for (const [name, source, message] of cases) {
@@ -37,8 +42,15 @@ t.test('a huge string reaches the outcome and the logs by its length, without fl
   const logged = await run(`${ROPE} console.log(s); console.info('a', s, 'b'); console.warn(new RangeError(s));
     console.error({ toJSON() {}, toString() { return s; } }); return s.length`);
   t.equal(logged.result, 2 ** 28, 'the script itself still has its string');
-  t.same(logged.logs.map((l) => [l.level, l.message]),
-    [['log', NOT_SHOWN], ['info', `a ${NOT_SHOWN} b`], ['warn', `RangeError: ${NOT_SHOWN}`], ['error', NOT_SHOWN]]);
+  t.same(
+    logged.logs.map((l) => [l.level, l.message]),
+    [
+      ['log', NOT_SHOWN],
+      ['info', `a ${NOT_SHOWN} b`],
+      ['warn', `RangeError: ${NOT_SHOWN}`],
+      ['error', NOT_SHOWN],
+    ],
+  );
   clearInterval(sampler);
   t.ok(peak - before < 150 * 1024 * 1024, `host RSS grew ${((peak - before) / 1048576).toFixed(0)} MB (flattening one would take 256 MB)`);
 });

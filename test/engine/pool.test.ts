@@ -24,9 +24,18 @@ t.test('one execution per isolate at a time; the rest wait in FIFO order', async
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, queueMax: 10 });
   t.teardown(() => engine.close());
   const order: number[] = [];
-  const runs = Array.from({ length: 5 }, (_, i) => engine.execute({
-    source: `const t = Date.now(); while (Date.now() - t < 20) {} return ${i}`, bindings: [], hostCall: host(),
-  }).then((r) => { order.push(r.result as number); return r; }));
+  const runs = Array.from({ length: 5 }, (_, i) =>
+    engine
+      .execute({
+        source: `const t = Date.now(); while (Date.now() - t < 20) {} return ${i}`,
+        bindings: [],
+        hostCall: host(),
+      })
+      .then((r) => {
+        order.push(r.result as number);
+        return r;
+      }),
+  );
   t.equal(engine.stats().queued, 4, 'four wait while one runs');
   const results = await Promise.all(runs);
   t.same(order, [0, 1, 2, 3, 4], 'finished in arrival order');
@@ -66,8 +75,12 @@ t.test('long executions get overflow isolates so short ones are not stuck behind
   // Ordering, not a time budget: the short one must end while the long one still waits on its binding (1 s,
   // room for building the overflow isolate on a loaded machine).
   let longDone = false;
-  const long = engine.execute({ source: 'await files_list({}); return "slow io"', bindings: BINDINGS, hostCall: new FakeHost({ delayMs: 1000 }).hostCall })
-    .then((r) => { longDone = true; return r; });
+  const long = engine
+    .execute({ source: 'await files_list({}); return "slow io"', bindings: BINDINGS, hostCall: new FakeHost({ delayMs: 1000 }).hostCall })
+    .then((r) => {
+      longDone = true;
+      return r;
+    });
   const t0 = performance.now();
   const short = await engine.execute({ source: 'return "quick"', bindings: [], hostCall: host() });
   t.equal(short.result, 'quick');
@@ -83,17 +96,29 @@ t.test('long executions get overflow isolates so short ones are not stuck behind
   t.equal(engine.stats().overflowSlots, 1, 'a burst of short scripts does not grow the pool');
 });
 
-t.test('one organization\'s long scripts cannot hold every isolate while another organization waits', async (t) => {
+t.test("one organization's long scripts cannot hold every isolate while another organization waits", async (t) => {
   // poolSize 2: each tenant runs at most 1 at once while others wait (half the pool), all of it when alone.
   const engine = await startEngine({ poolSize: 2, maxPoolSize: 2, queueMax: 10 });
   t.teardown(() => engine.close());
   const done: string[] = [];
-  const spin = (name: string) => engine.execute({
-    source: `const t = Date.now(); while (Date.now() - t < 150) {} return '${name}'`, bindings: [], hostCall: host(), tenant: 'org_a',
-  }).then((r) => { done.push(r.result as string); return r; });
+  const spin = (name: string) =>
+    engine
+      .execute({
+        source: `const t = Date.now(); while (Date.now() - t < 150) {} return '${name}'`,
+        bindings: [],
+        hostCall: host(),
+        tenant: 'org_a',
+      })
+      .then((r) => {
+        done.push(r.result as string);
+        return r;
+      });
   const a = ['a1', 'a2', 'a3', 'a4'].map(spin);
   t.same(engine.stats().slots.busy, 2, 'alone, org_a runs on both isolates');
-  const b = engine.execute({ source: 'return \'b\'', bindings: [], hostCall: host(), tenant: 'org_b' }).then((r) => { done.push(r.result as string); return r; });
+  const b = engine.execute({ source: "return 'b'", bindings: [], hostCall: host(), tenant: 'org_b' }).then((r) => {
+    done.push(r.result as string);
+    return r;
+  });
   const [ra, rb] = await Promise.all([Promise.all(a), b]);
   t.ok(ra[0].stats.queueMs < 50 && ra[1].stats.queueMs < 50, 'a1 and a2 started at once');
   t.equal(rb.ok, true);
@@ -109,18 +134,32 @@ async function tenantsWithHistory(t: Test, poolSize: number) {
   // A long queue wait: the grace test's stream of short scripts queues for ~4 s, and must not be refused while it does.
   const engine = await startEngine({ poolSize, maxPoolSize: poolSize, queueMax: 110, queueWaitMs: 30_000 });
   t.teardown(() => engine.close());
-  const run = (tenant: string, ms: number, name = '') => engine.execute({
-    source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`, bindings: [], hostCall: host(), tenant,
-  });
+  const run = (tenant: string, ms: number, name = '') =>
+    engine.execute({
+      source: `const t = Date.now(); while (Date.now() - t < ${ms}) {} return '${name}'`,
+      bindings: [],
+      hostCall: host(),
+      tenant,
+    });
   for (let i = 0; i < 2; i++) await run('org_long', 150);
   for (let i = 0; i < 5; i++) await run('org_short', 0);
   // Holds an isolate for `ms` while using almost no CPU (awaiting a slow host call): its tenant stays 'short'.
-  const hold = (tenant: string, ms: number, name: string) => engine.execute({
-    source: `await pause(); return '${name}'`, bindings: ['pause'], tenant,
-    hostCall: async () => { await new Promise((r) => setTimeout(r, ms)); return { ok: true, json: 'null' }; },
-  });
+  const hold = (tenant: string, ms: number, name: string) =>
+    engine.execute({
+      source: `await pause(); return '${name}'`,
+      bindings: ['pause'],
+      tenant,
+      hostCall: async () => {
+        await new Promise((r) => setTimeout(r, ms));
+        return { ok: true, json: 'null' };
+      },
+    });
   const done: string[] = [];
-  const note = (p: Promise<ExecutionResult>) => p.then((r) => { done.push(r.result as string); return r; });
+  const note = (p: Promise<ExecutionResult>) =>
+    p.then((r) => {
+      done.push(r.result as string);
+      return r;
+    });
   return { run, hold, note, done };
 }
 
@@ -134,7 +173,7 @@ t.test('when every waiting organization has its share, a freed isolate goes to t
   t.ok(done.indexOf('short2') < done.indexOf('long2'), `org_short's script went first although org_long's waited longer (order ${done.join(', ')})`);
 });
 
-t.test('an organization whose scripts run long gets its share only after a short grace while others\' short scripts wait', async (t) => {
+t.test("an organization whose scripts run long gets its share only after a short grace while others' short scripts wait", async (t) => {
   const { run, hold, note, done } = await tenantsWithHistory(t, 2);
   const held = [note(hold('org_short', 60, 'short1')), note(hold('org_short', 400, 'short2'))];
   // At ~60 ms one isolate frees. org_long runs nothing (under its share) but has waited far less than its grace
@@ -148,7 +187,11 @@ t.test('an organization whose scripts run long gets its share only after a short
   const stream = Array.from({ length: 100 }, (_, i) => note(hold('org_short', 80, `s${i}`)));
   const late = note(run('org_long', 0, 'long-late'));
   const results = await Promise.all([...stream, late]);
-  t.same(results.filter((r) => !r.ok).map((r) => r.error?.type), [], 'every script of the stream ran');
+  t.same(
+    results.filter((r) => !r.ok).map((r) => r.error?.type),
+    [],
+    'every script of the stream ran',
+  );
   const at = done.indexOf('long-late');
   t.ok(at > done.indexOf('s3'), `not before its grace (after ${at - 4} of the stream)`);
   t.ok(at < done.indexOf('s90'), 'but well before the short stream ran out');

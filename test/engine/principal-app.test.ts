@@ -31,14 +31,19 @@ async function innocents(app: TestApp) {
   return async (until: (n: number) => boolean) => {
     const failed: string[] = [];
     let n = 0;
-    await Promise.all([[reader, 'read'], [writer, 'write']].map(async ([token, kind]) => {
-      while (!until(n)) {
-        const r = await exec(app, token, kind === 'read' ? READ : write(n)).catch((err: Error) => ({ status: 0, body: { error: { code: err.message } } }));
-        n++;
-        if (r.status !== 200 || r.body.ok !== true) failed.push(`${kind}: ${r.status} ${r.body.error?.code ?? r.body.error?.type}`);
-        await sleep(60); // under the per-token rate limit
-      }
-    }));
+    await Promise.all(
+      [
+        [reader, 'read'],
+        [writer, 'write'],
+      ].map(async ([token, kind]) => {
+        while (!until(n)) {
+          const r = await exec(app, token, kind === 'read' ? READ : write(n)).catch((err: Error) => ({ status: 0, body: { error: { code: err.message } } }));
+          n++;
+          if (r.status !== 200 || r.body.ok !== true) failed.push(`${kind}: ${r.status} ${r.body.error?.code ?? r.body.error?.type}`);
+          await sleep(60); // under the per-token rate limit
+        }
+      }),
+    );
     return { failed, n };
   };
 }
@@ -56,19 +61,27 @@ t.test('one person rotating a host-killing script over fresh organizations is qu
   const answers: string[] = [];
   for (const { token } of rotator.slice(0, 4)) {
     const r = await exec(app, token, GROWER);
-    const type = r.body.error?.type === 'memory_limit' ? 'crashed' : r.body.error?.type ?? 'ok';
+    const type = r.body.error?.type === 'memory_limit' ? 'crashed' : (r.body.error?.type ?? 'ok');
     answers.push(r.status === 200 ? type : `${r.status} ${r.body.error?.code}`);
   }
   const fifth = await exec(app, rotator[4].token, 'return 1');
   done = true;
   const { failed, n } = await beside;
-  t.same(answers, ['crashed', 'crashed', 'crashed', '429 engine_quarantined'], 'three hosts killed over three organizations (crashed or memory_limit), then refused');
+  t.same(
+    answers,
+    ['crashed', 'crashed', 'crashed', '429 engine_quarantined'],
+    'three hosts killed over three organizations (crashed or memory_limit), then refused',
+  );
   t.equal(fifth.status, 429, 'a fifth organization of the same person is refused too, even for a benign script');
   t.equal(fifth.body.error.code, 'engine_quarantined');
   t.same(failed, [], `${n} innocent reads and writes beside the storm, none failed`);
   const blamed = (await app.deps.sql`select distinct principal from engine_strikes order by principal`).map((r) => r.principal as string);
   const rotatorOrgs = new Set(rotator.map((m) => `org:${m.orgId}`));
-  t.same(blamed.filter((p) => !rotatorOrgs.has(p) && p !== `person:${rotator[0].userId}`), [], 'strikes name only the rotator and its organizations');
+  t.same(
+    blamed.filter((p) => !rotatorOrgs.has(p) && p !== `person:${rotator[0].userId}`),
+    [],
+    'strikes name only the rotator and its organizations',
+  );
   t.ok(blamed.includes(`person:${rotator[0].userId}`), 'the person was struck');
 
   // Another instance on the same database: the person is refused there from its first request.
@@ -81,7 +94,7 @@ t.test('one person rotating a host-killing script over fresh organizations is qu
   t.equal((await exec(second, calm, 'return 2')).body.result, 2, 'an innocent is served there');
 });
 
-t.test('twelve organizations of one person, two spinning scripts each, cannot make another person\'s organization answer engine_busy', async (t) => {
+t.test("twelve organizations of one person, two spinning scripts each, cannot make another person's organization answer engine_busy", async (t) => {
   const app = await startTestApp(t, { env: { SCRIPT_WALL_MS: '5000', SCRIPT_CPU_MS: '5000' } });
   await app.deps.engine.ready();
   const load = await innocents(app);
@@ -91,14 +104,19 @@ t.test('twelve organizations of one person, two spinning scripts each, cannot ma
   let spinning = true;
   let spun = 0;
   const lost: string[] = [];
-  const spins = spinner.flatMap((token) => [1, 2].map(async () => {
-    while (spinning) {
-      // The spinner's own connection errors are its business; they are reported, not thrown.
-      const r = await exec(app, token, SPIN).catch((err: Error) => { lost.push(err.message); return { status: 0 }; });
-      if (r.status === 200) spun++;
-      else await sleep(1000); // refused: try again in a second (a tighter loop of refusals loads the server, not the engine)
-    }
-  }));
+  const spins = spinner.flatMap((token) =>
+    [1, 2].map(async () => {
+      while (spinning) {
+        // The spinner's own connection errors are its business; they are reported, not thrown.
+        const r = await exec(app, token, SPIN).catch((err: Error) => {
+          lost.push(err.message);
+          return { status: 0 };
+        });
+        if (r.status === 200) spun++;
+        else await sleep(1000); // refused: try again in a second (a tighter loop of refusals loads the server, not the engine)
+      }
+    }),
+  );
   await sleep(500); // every isolate is held and the queue is full of spinners
   // A count, not a time: on a loaded machine every request is slower, and what matters is that none is refused.
   const { failed, n } = await load((sent) => sent >= 30);

@@ -18,24 +18,53 @@ const answer: HostCall = async () => ({ ok: true, json: '{"items":[]}' });
  */
 const KILLED = ['crashed', 'memory_limit'];
 /** What a host-killing run answered: 'killed' for either outcome above. */
-const outcome = (r: ExecutionResult) => (KILLED.includes(r.error?.type ?? '') ? 'killed' : r.error?.type ?? 'ok');
+const outcome = (r: ExecutionResult) => (KILLED.includes(r.error?.type ?? '') ? 'killed' : (r.error?.type ?? 'ok'));
 const GROWER = 'const a = []; for (;;) a.push(new Array(10000).fill(1.5))';
 /** The server's defaults on a 2-core machine (server/config.ts), with hosts whose memory cap GROWER reaches. */
 const SERVER_LIKE: Partial<EngineConfig> = {
-  poolSize: 2, maxPoolSize: 4, reservedSlots: 1, maxRunningPerTenant: 1, queueMax: 8, queueWaitMs: 2000, hosts: 2,
-  memoryMb: 256, hostMemoryMb: 200, wallMs: 20_000, cpuMs: 20_000,
+  poolSize: 2,
+  maxPoolSize: 4,
+  reservedSlots: 1,
+  maxRunningPerTenant: 1,
+  queueMax: 8,
+  queueWaitMs: 2000,
+  hosts: 2,
+  memoryMb: 256,
+  hostMemoryMb: 200,
+  wallMs: 20_000,
+  cpuMs: 20_000,
 };
 const READ = 'const { items } = await files_list({}); let s = 0; for (let i = 0; i < 1e4; i++) s += i; return items.length + s';
 const WRITE = 'await files_write({ name: "a.txt" }); return "written"';
 
-interface Innocent { name: string; tenant: string; person: string; source: string; repeatable: string[] }
+interface Innocent {
+  name: string;
+  tenant: string;
+  person: string;
+  source: string;
+  repeatable: string[];
+}
 const INNOCENTS: Innocent[] = [
   { name: 'reader', tenant: 'org_reader', person: 'usr_reader', source: READ, repeatable: ['files_list'] },
   { name: 'writer', tenant: 'org_writer', person: 'usr_writer', source: WRITE, repeatable: ['files_list'] },
 ];
 
-function run(engine: Engine, who: { tenant: string; person: string }, source: string, repeatable: string[] = [], limits?: { wallMs: number }): Promise<ExecutionResult> {
-  return engine.execute({ source, bindings: ['files_list', 'files_write'], repeatable, hostCall: answer, tenant: who.tenant, person: who.person, ...(limits ? { limits } : {}) });
+function run(
+  engine: Engine,
+  who: { tenant: string; person: string },
+  source: string,
+  repeatable: string[] = [],
+  limits?: { wallMs: number },
+): Promise<ExecutionResult> {
+  return engine.execute({
+    source,
+    bindings: ['files_list', 'files_write'],
+    repeatable,
+    hostCall: answer,
+    tenant: who.tenant,
+    person: who.person,
+    ...(limits ? { limits } : {}),
+  });
 }
 
 /** The person's scripts have so far only been stopped (a timeout): unproven, so in the cordon from the start. */
@@ -50,17 +79,21 @@ async function innocentLoad(engine: Engine, until: () => boolean, loops = 1) {
   const ms: number[] = [];
   let n = 0;
   let queued = 0;
-  await Promise.all(INNOCENTS.flatMap((who) => Array.from({ length: loops }, async () => {
-    while (!until()) {
-      const t0 = performance.now();
-      const r = await run(engine, who, who.source, who.repeatable);
-      ms.push(performance.now() - t0);
-      queued = Math.max(queued, r.stats.queueMs);
-      n++;
-      if (!r.ok) failed.push(`${who.name}: ${r.error?.type} ${r.error?.message}`);
-      await sleep(10);
-    }
-  })));
+  await Promise.all(
+    INNOCENTS.flatMap((who) =>
+      Array.from({ length: loops }, async () => {
+        while (!until()) {
+          const t0 = performance.now();
+          const r = await run(engine, who, who.source, who.repeatable);
+          ms.push(performance.now() - t0);
+          queued = Math.max(queued, r.stats.queueMs);
+          n++;
+          if (!r.ok) failed.push(`${who.name}: ${r.error?.type} ${r.error?.message}`);
+          await sleep(10);
+        }
+      }),
+    ),
+  );
   ms.sort((a, b) => a - b);
   return { failed, n, p99: ms[Math.floor(ms.length * 0.99)] ?? 0, queued };
 }
@@ -71,7 +104,7 @@ async function established(engine: Engine, who: { tenant: string; person: string
   if (!r.ok) throw new Error(`warm-up failed: ${r.error?.type}`);
 }
 
-t.test('twelve organizations of one person spinning cannot make another person\'s organization answer engine_busy', async (t) => {
+t.test("twelve organizations of one person spinning cannot make another person's organization answer engine_busy", async (t) => {
   const engine = await startEngine({ ...SERVER_LIKE, wallMs: 5000, cpuMs: 5000 });
   t.teardown(() => engine.close());
   const orgs = Array.from({ length: 12 }, (_, i) => ({ tenant: `org_spin${i}`, person: 'usr_spinner' }));
@@ -79,13 +112,15 @@ t.test('twelve organizations of one person spinning cannot make another person\'
   for (const who of [orgs[0], ...INNOCENTS]) await established(engine, who);
   let stop = false;
   let spun = 0;
-  const spinners = orgs.flatMap((who) => [1, 2].map(async () => {
-    while (!stop) {
-      const r = await run(engine, who, 'const t = Date.now(); while (Date.now() - t < 1000) {} return 1');
-      if (r.ok) spun++;
-      else await sleep(100); // refused as busy: the spinner tries again shortly
-    }
-  }));
+  const spinners = orgs.flatMap((who) =>
+    [1, 2].map(async () => {
+      while (!stop) {
+        const r = await run(engine, who, 'const t = Date.now(); while (Date.now() - t < 1000) {} return 1');
+        if (r.ok) spun++;
+        else await sleep(100); // refused as busy: the spinner tries again shortly
+      }
+    }),
+  );
   await sleep(500); // every isolate is held and the queue is full of spinners
   const started = performance.now();
   const innocents = await innocentLoad(engine, () => performance.now() - started > 6000);
@@ -114,16 +149,27 @@ t.test('one person rotating a host-killing script over fresh organizations spend
   const fifth = await run(engine, { tenant: 'org_rot5', person: 'usr_rotator' }, 'return 1');
   done = true;
   const innocents = await load;
-  t.same(types, ['killed', 'killed', 'killed', 'quarantined'], 'three hosts killed over three organizations, then refused: as quickly as one organization would be');
+  t.same(
+    types,
+    ['killed', 'killed', 'killed', 'quarantined'],
+    'three hosts killed over three organizations, then refused: as quickly as one organization would be',
+  );
   t.equal(fifth.error?.type, 'quarantined', 'a fresh organization of the same person is refused too');
   t.match(fifth.error?.message, /this account/);
   t.same(innocents.failed, [], `${innocents.n} innocent reads and writes, none failed`);
-  t.same(deaths.flatMap((d) => d.persons), ['usr_rotator', 'usr_rotator', 'usr_rotator'], 'every death blamed on the rotating person');
-  t.ok(deaths.every((d) => d.tenants.every((o) => o.startsWith('org_rot'))), `no innocent organization blamed: ${JSON.stringify(deaths.map((d) => d.tenants))}`);
+  t.same(
+    deaths.flatMap((d) => d.persons),
+    ['usr_rotator', 'usr_rotator', 'usr_rotator'],
+    'every death blamed on the rotating person',
+  );
+  t.ok(
+    deaths.every((d) => d.tenants.every((o) => o.startsWith('org_rot'))),
+    `no innocent organization blamed: ${JSON.stringify(deaths.map((d) => d.tenants))}`,
+  );
   for (const who of INNOCENTS) t.equal((await run(engine, who, 'return 2')).result, 2, `${who.name} is not quarantined`);
 });
 
-t.test('a suspect\'s next script never takes the last host others can use while the one it killed is replaced', async (t) => {
+t.test("a suspect's next script never takes the last host others can use while the one it killed is replaced", async (t) => {
   const deaths: HostDeath[] = [];
   const engine = await startEngine({ ...SERVER_LIKE, quarantineAfter: 100, onHostCrash: (d) => deaths.push(d) });
   t.teardown(() => engine.close());
@@ -144,7 +190,7 @@ t.test('a suspect\'s next script never takes the last host others can use while 
   t.ok(innocents.queued < 150, `the innocents never queued behind the storm (longest wait ${innocents.queued.toFixed(0)} ms)`);
 });
 
-t.test('an unproven person\'s host-killing scripts run in the cordon: writers of others on the same engine are never on the host that dies', async (t) => {
+t.test("an unproven person's host-killing scripts run in the cordon: writers of others on the same engine are never on the host that dies", async (t) => {
   const deaths: HostDeath[] = [];
   // Two slots per host, so that without a cordon the killer would share its host with others' work.
   const engine = await startEngine({ ...SERVER_LIKE, poolSize: 4, maxPoolSize: 4, quarantineAfter: 100, onHostCrash: (d) => deaths.push(d) });
@@ -161,15 +207,29 @@ t.test('an unproven person\'s host-killing scripts run in the cordon: writers of
   const innocents = await load;
   t.same(types, ['killed', 'killed', 'killed']);
   t.same(innocents.failed, [], `${innocents.n} innocent reads and writes beside three host deaths, none failed`);
-  t.same(deaths.map((d) => [d.tenants.length, d.persons]), [[1, ['usr_new']], [1, ['usr_new']], [1, ['usr_new']]], 'each death blamed on the unproven person alone');
+  t.same(
+    deaths.map((d) => [d.tenants.length, d.persons]),
+    [
+      [1, ['usr_new']],
+      [1, ['usr_new']],
+      [1, ['usr_new']],
+    ],
+    'each death blamed on the unproven person alone',
+  );
 });
 
 /** An in-memory ledger two Quarantine instances share, as two server instances share PostgreSQL. */
 class SharedLedger implements StrikeLedger {
   rows: Strike[] = [];
-  async record(strikes: readonly Strike[]) { for (const s of strikes) if (!this.rows.some((r) => r.id === s.id)) this.rows.push(s); }
-  async recent(sinceMs: number) { return this.rows.filter((s) => s.at >= sinceMs); }
-  async prune(beforeMs: number) { this.rows = this.rows.filter((s) => s.at >= beforeMs); }
+  async record(strikes: readonly Strike[]) {
+    for (const s of strikes) if (!this.rows.some((r) => r.id === s.id)) this.rows.push(s);
+  }
+  async recent(sinceMs: number) {
+    return this.rows.filter((s) => s.at >= sinceMs);
+  }
+  async prune(beforeMs: number) {
+    this.rows = this.rows.filter((s) => s.at >= beforeMs);
+  }
 }
 
 t.test('strikes recorded by one instance count on another: a crash budget spent on A quarantines on B', async (t) => {
@@ -182,9 +242,12 @@ t.test('strikes recorded by one instance count on another: a crash budget spent 
   b.strike(['org:o2', 'person:p'], now - 2000);
   a.strike(['org:o3', 'person:p'], now - 1000);
   await sleep(10); // records are written asynchronously
-  t.equal(a.remainingMs('person:p'), 0, 'A alone has seen two of the person\'s strikes');
+  t.equal(a.remainingMs('person:p'), 0, "A alone has seen two of the person's strikes");
   await Promise.all([a.sync(), b.sync()]);
-  for (const [name, q] of [['A', a], ['B', b]] as const) {
+  for (const [name, q] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
     t.ok(q.remainingMs('person:p') > 55_000, `${name}: the person is quarantined from its third strike`);
     for (const org of ['org:o1', 'org:o2', 'org:o3']) t.equal(q.remainingMs(org), 0, `${name}: ${org} had one strike`);
     t.ok(q.suspect('org:o2'), `${name}: each organization is a suspect`);
@@ -198,7 +261,14 @@ t.test('strikes recorded by one instance count on another: a crash budget spent 
 t.test('an idle instance asks the ledger nothing; executions read it back at most once a second, and wait for it only after a long idle', async (t) => {
   let reads = 0;
   const ledger = new SharedLedger();
-  const counting: StrikeLedger = { record: (s) => ledger.record(s), recent: (since) => { reads++; return ledger.recent(since); }, prune: (b) => ledger.prune(b) };
+  const counting: StrikeLedger = {
+    record: (s) => ledger.record(s),
+    recent: (since) => {
+      reads++;
+      return ledger.recent(since);
+    },
+    prune: (b) => ledger.prune(b),
+  };
   const q = new Quarantine(3, 60_000, 60_000, counting);
   await q.loaded;
   t.equal(reads, 1, 'read once at start');
@@ -222,45 +292,69 @@ t.test('an idle instance asks the ledger nothing; executions read it back at mos
   t.ok(q.remainingMs('person:r') > 55_000, 'and is judged on what the other instance recorded meanwhile');
 });
 
-t.test('one person\'s spinning scripts over many organizations hold at most one slot per core while another person is active, and never a reserved slot', async (t) => {
-  const engine = await startEngine({ ...SERVER_LIKE, queueMax: 32, wallMs: 1500, cpuMs: 1500 });
-  t.teardown(() => engine.close());
-  const storm = { tenant: 'org_storm1', person: 'usr_storm' };
-  // Both persons are proven (a clean script each), so nothing here is in the cordon: only the shares are at work.
-  for (const who of [storm, INNOCENTS[0]]) t.ok((await run(engine, who, 'return 1')).ok);
-  // The pool has seen the person's scripts spin (a burst that arrives before it knows their cost takes what is free).
-  t.same((await Promise.all([1, 2].map(() => run(engine, storm, 'while (true) {}', [], { wallMs: 300 })))).map((r) => r.error?.type), ['timeout', 'timeout']);
-  // The other person is active: a steady light load, running before the storm and through it.
-  let stop = false;
-  const light = innocentLoad(engine, () => stop);
-  await sleep(300);
-  // Every spinner says when it started: how many of the person's scripts ran at once before the first deadline.
-  const started: number[] = [];
-  const t0 = performance.now();
-  const enter: HostCall = async () => { started.push(performance.now() - t0); return { ok: true, json: 'null' }; };
-  const spinners = Array.from({ length: 24 }, (_, i) => engine.execute({ source: 'await enter(); while (true) {}', bindings: ['enter'], hostCall: enter, tenant: `org_storm${1 + (i % 12)}`, person: 'usr_storm' }));
-  await sleep(1200);
-  const atOnce = started.filter((at) => at < 1200).length;
-  stop = true;
-  const { failed } = await light;
-  await Promise.all(spinners);
-  t.ok(atOnce <= 2, `the person ran at most 2 scripts at once before the first deadline (${atOnce})`);
-  t.same(failed, [], 'the other person\'s reads and writes all succeeded');
-});
+t.test(
+  "one person's spinning scripts over many organizations hold at most one slot per core while another person is active, and never a reserved slot",
+  async (t) => {
+    const engine = await startEngine({ ...SERVER_LIKE, queueMax: 32, wallMs: 1500, cpuMs: 1500 });
+    t.teardown(() => engine.close());
+    const storm = { tenant: 'org_storm1', person: 'usr_storm' };
+    // Both persons are proven (a clean script each), so nothing here is in the cordon: only the shares are at work.
+    for (const who of [storm, INNOCENTS[0]]) t.ok((await run(engine, who, 'return 1')).ok);
+    // The pool has seen the person's scripts spin (a burst that arrives before it knows their cost takes what is free).
+    t.same(
+      (await Promise.all([1, 2].map(() => run(engine, storm, 'while (true) {}', [], { wallMs: 300 })))).map((r) => r.error?.type),
+      ['timeout', 'timeout'],
+    );
+    // The other person is active: a steady light load, running before the storm and through it.
+    let stop = false;
+    const light = innocentLoad(engine, () => stop);
+    await sleep(300);
+    // Every spinner says when it started: how many of the person's scripts ran at once before the first deadline.
+    const started: number[] = [];
+    const t0 = performance.now();
+    const enter: HostCall = async () => {
+      started.push(performance.now() - t0);
+      return { ok: true, json: 'null' };
+    };
+    const spinners = Array.from({ length: 24 }, (_, i) =>
+      engine.execute({
+        source: 'await enter(); while (true) {}',
+        bindings: ['enter'],
+        hostCall: enter,
+        tenant: `org_storm${1 + (i % 12)}`,
+        person: 'usr_storm',
+      }),
+    );
+    await sleep(1200);
+    const atOnce = started.filter((at) => at < 1200).length;
+    stop = true;
+    const { failed } = await light;
+    await Promise.all(spinners);
+    t.ok(atOnce <= 2, `the person ran at most 2 scripts at once before the first deadline (${atOnce})`);
+    t.same(failed, [], "the other person's reads and writes all succeeded");
+  },
+);
 
-t.test('a full queue is shared between persons, not organizations: one person\'s many organizations cannot crowd out another person\'s second request', async (t) => {
-  const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, reservedSlots: 0, queueMax: 4, queueWaitMs: 5000, wallMs: 1500, cpuMs: 1500 });
-  t.teardown(() => engine.close());
-  const spin = (i: number) => engine.execute({ source: 'while (true) {}', bindings: [], hostCall: answer, tenant: `org_a${i}`, person: 'usr_a' });
-  const b = () => engine.execute({ source: 'return "b"', bindings: [], hostCall: answer, tenant: 'org_b', person: 'usr_b' });
-  const blocker = spin(0);
-  await sleep(100);
-  // The queue: three of A's organizations and one request of B's: full.
-  const queued = [spin(1), spin(2), spin(3)];
-  const firstB = b();
-  await sleep(20);
-  const secondB = b();
-  const results = await Promise.all([blocker, ...queued, firstB, secondB]);
-  t.same([results[4].result, results[5].result], ['b', 'b'], `both of B's requests ran (${JSON.stringify(results[5].error)})`);
-  t.same(results.slice(1, 4).map((r) => r.error?.type), ['timeout', 'timeout', 'engine_busy'], 'A\'s newest entry gave up its place');
-});
+t.test(
+  "a full queue is shared between persons, not organizations: one person's many organizations cannot crowd out another person's second request",
+  async (t) => {
+    const engine = await startEngine({ poolSize: 1, maxPoolSize: 1, reservedSlots: 0, queueMax: 4, queueWaitMs: 5000, wallMs: 1500, cpuMs: 1500 });
+    t.teardown(() => engine.close());
+    const spin = (i: number) => engine.execute({ source: 'while (true) {}', bindings: [], hostCall: answer, tenant: `org_a${i}`, person: 'usr_a' });
+    const b = () => engine.execute({ source: 'return "b"', bindings: [], hostCall: answer, tenant: 'org_b', person: 'usr_b' });
+    const blocker = spin(0);
+    await sleep(100);
+    // The queue: three of A's organizations and one request of B's: full.
+    const queued = [spin(1), spin(2), spin(3)];
+    const firstB = b();
+    await sleep(20);
+    const secondB = b();
+    const results = await Promise.all([blocker, ...queued, firstB, secondB]);
+    t.same([results[4].result, results[5].result], ['b', 'b'], `both of B's requests ran (${JSON.stringify(results[5].error)})`);
+    t.same(
+      results.slice(1, 4).map((r) => r.error?.type),
+      ['timeout', 'timeout', 'engine_busy'],
+      "A's newest entry gave up its place",
+    );
+  },
+);

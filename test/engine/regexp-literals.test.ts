@@ -14,8 +14,10 @@ for (const [label, script] of [
   ['in the script', (tag: string) => `return ${literal(tag)}.test('zz')`],
   ['in code given to eval', (tag: string) => `return (0, eval)(${JSON.stringify(literal(tag))}).test('zz')`],
   ['in code given to new Function', (tag: string) => `return new Function('x', ${JSON.stringify(`return ${literal(tag)}.test(x)`)})('zz')`],
-  ['in a parameter given to the AsyncFunction constructor', (tag: string) =>
-    `return await new (async function () {}).constructor(${JSON.stringify(`r = ${literal(tag)}`)}, 'return r.test("zz")')()`],
+  [
+    'in a parameter given to the AsyncFunction constructor',
+    (tag: string) => `return await new (async function () {}).constructor(${JSON.stringify(`r = ${literal(tag)}`)}, 'return r.test("zz")')()`,
+  ],
 ] as const) {
   t.test(`a long regular-expression literal ${label} of one organization is not a cache hit for another`, async (t) => {
     const m = await sameAgainstFresh(script);
@@ -28,8 +30,18 @@ t.test('what a text holds of regular-expression literals is bounded from above',
   // looks like one: classes and escapes holding slashes, a literal right after a block comment, divisions, comments,
   // strings and template text with slashes; lines end with each line terminator, some with a comment holding slashes.
   const pieces: [string, number][] = [
-    ['/[/]x\\//', 6], ['/a|b/g', 3], ['/\\//', 2], ['/[*/]k/', 5], ['/[//]q/iu', 5], ['/* c *//m/', 1],
-    ['x / y / z', 0], ["'g/h'", 0], ['"//"', 0], ['`i/${x}/`', 0], ['(1) / 2', 0], ['/* e/f */ 0', 0],
+    ['/[/]x\\//', 6],
+    ['/a|b/g', 3],
+    ['/\\//', 2],
+    ['/[*/]k/', 5],
+    ['/[//]q/iu', 5],
+    ['/* c *//m/', 1],
+    ['x / y / z', 0],
+    ["'g/h'", 0],
+    ['"//"', 0],
+    ['`i/${x}/`', 0],
+    ['(1) / 2', 0],
+    ['/* e/f */ 0', 0],
   ];
   for (const [piece, length] of pieces) {
     if (regExpLiteralChars(`v.push(${piece});`) < length) t.fail(`under: ${piece} alone`);
@@ -61,12 +73,16 @@ t.test('what a text holds of regular-expression literals is bounded from above',
 t.test("V8's gc, which the engine empties the cache with, is out of the scripts' reach", async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
   t.teardown(() => engine.close());
-  const r = await runAs(engine, `
+  const r = await runAs(
+    engine,
+    `
     const out = [typeof gc, typeof globalThis.gc];
     try { globalThis.gc = () => 1; } catch (e) { out.push(e.name); }
     try { Object.defineProperty(globalThis, 'gc', { value: () => 1 }); } catch (e) { out.push(e.name); }
     out.push(typeof globalThis.gc, new Function('return typeof gc')(), (0, eval)('typeof gc'));
-    return out;`, 'org_a');
+    return out;`,
+    'org_a',
+  );
   t.same(r.result, ['undefined', 'undefined', 'TypeError', 'undefined', 'undefined', 'undefined']);
 });
 

@@ -40,7 +40,10 @@ const CASES = (subject: string) => [
 ];
 
 t.test('replacing answers as the native methods do, on a short subject and on a long one', async (t) => {
-  for (const [label, subject] of [['short', `'2024-05 and 1999-12-31'`], ['long', `('2024-05 and 1999-12-31 ' + 'z'.repeat(5000))`]]) {
+  for (const [label, subject] of [
+    ['short', `'2024-05 and 1999-12-31'`],
+    ['long', `('2024-05 and 1999-12-31 ' + 'z'.repeat(5000))`],
+  ]) {
     const source = `return [${CASES(subject).map(attempt).join(',\n')}]`;
     t.same(await run(source), new Function(source)(), `${label} subject`);
   }
@@ -57,15 +60,38 @@ t.test('a result up to 2^24 characters is built; past it, a RangeError before an
   t.equal(await thrown(`'x'.repeat(2 ** 14).replaceAll('x', '$\`')`), 'RangeError: Invalid string length', 'the prefix, repeated at each match');
   t.equal(await thrown(`'x'.repeat(30).replace(/x/g, () => 'y'.repeat(2 ** 23))`), 'RangeError: Invalid string length', 'a function returning one big string');
   t.equal(await thrown(`'x'.repeat(30).replaceAll('x', () => 'y'.repeat(2 ** 23))`), 'RangeError: Invalid string length', 'the same with a string pattern');
-  t.equal(await thrown(`RegExp.prototype[Symbol.replace].call(/x/g, 'x'.repeat(30), () => 'y'.repeat(2 ** 23))`), 'RangeError: Invalid string length', 'called directly');
+  t.equal(
+    await thrown(`RegExp.prototype[Symbol.replace].call(/x/g, 'x'.repeat(30), () => 'y'.repeat(2 ** 23))`),
+    'RangeError: Invalid string length',
+    'called directly',
+  );
   // An exec of the script's own decides what matched, where, and how often: nothing about the subject bounds it.
-  const ownExec = (result: string, times: number) => `(() => { const re = /x/g; let n = 0; const r = ${result}; re.exec = () => (n++ < ${times} ? r : null); return re })()`;
-  t.equal(await thrown(`'x'.replace(${ownExec(`{ index: 0, 0: '', 1: 'y'.repeat(2 ** 24), length: 2 }`, 30)}, '$1')`), 'RangeError: Invalid string length', 'a capture of its own, 30 times at one position');
-  t.equal(await thrown(`'x'.replace(${ownExec(`{ index: 0, 0: '', length: 1 }`, 2 ** 16)}, 'z'.repeat(4096))`), 'RangeError: Invalid string length', 'a template without $, 2^16 times at one position');
+  const ownExec = (result: string, times: number) =>
+    `(() => { const re = /x/g; let n = 0; const r = ${result}; re.exec = () => (n++ < ${times} ? r : null); return re })()`;
+  t.equal(
+    await thrown(`'x'.replace(${ownExec(`{ index: 0, 0: '', 1: 'y'.repeat(2 ** 24), length: 2 }`, 30)}, '$1')`),
+    'RangeError: Invalid string length',
+    'a capture of its own, 30 times at one position',
+  );
+  t.equal(
+    await thrown(`'x'.replace(${ownExec(`{ index: 0, 0: '', length: 1 }`, 2 ** 16)}, 'z'.repeat(4096))`),
+    'RangeError: Invalid string length',
+    'a template without $, 2^16 times at one position',
+  );
   // Used matches at position 1 alternate with skipped ones at 0 whose matched string is long and whose replacement
   // is empty: subtracting what the skipped ones "remove" would cancel what the used ones add.
-  t.equal(await thrown(`(() => { const big = 'y'.repeat(2 ** 23); const re = /x/g; let n = 0; re.exec = () => (n++ < 60 ? (n % 2 ? { index: 1, 0: '', length: 1 } : { index: 0, 0: big, length: 1 }) : null); return 'xx'.replace(re, (m) => (m === '' ? big : '')) })()`),
-    'RangeError: Invalid string length', 'skipped matches with long matched strings do not cancel what the used ones add');
-  t.equal(await thrown(`(() => { let n = 0; const re = /x/g; Object.defineProperty(RegExp.prototype, 'global', { configurable: true, get() { re.exec = () => (n++ < 2 ** 16 ? { index: 0, 0: '', length: 1 } : null); return 'g' } }); return 'x'.replace(re, 'z'.repeat(4096)) })()`),
-    'RangeError: Invalid string length', 'a flag getter that swaps exec midway');
+  t.equal(
+    await thrown(
+      `(() => { const big = 'y'.repeat(2 ** 23); const re = /x/g; let n = 0; re.exec = () => (n++ < 60 ? (n % 2 ? { index: 1, 0: '', length: 1 } : { index: 0, 0: big, length: 1 }) : null); return 'xx'.replace(re, (m) => (m === '' ? big : '')) })()`,
+    ),
+    'RangeError: Invalid string length',
+    'skipped matches with long matched strings do not cancel what the used ones add',
+  );
+  t.equal(
+    await thrown(
+      `(() => { let n = 0; const re = /x/g; Object.defineProperty(RegExp.prototype, 'global', { configurable: true, get() { re.exec = () => (n++ < 2 ** 16 ? { index: 0, 0: '', length: 1 } : null); return 'g' } }); return 'x'.replace(re, 'z'.repeat(4096)) })()`,
+    ),
+    'RangeError: Invalid string length',
+    'a flag getter that swaps exec midway',
+  );
 });

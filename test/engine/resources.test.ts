@@ -9,7 +9,9 @@ t.test("a GC callback of organization A never runs during organization B's execu
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
   t.teardown(() => engine.close());
   // 200,000 registrations of dead objects whose callbacks spin 1 ms each: ~200 s of work.
-  const a = await run(engine, `
+  const a = await run(
+    engine,
+    `
     const spin = () => { const t = Date.now(); while (Date.now() - t < 1) {} };
     const registry = new FinalizationRegistry(spin);
     globalThis.registry = registry;
@@ -17,17 +19,23 @@ t.test("a GC callback of organization A never runs during organization B's execu
     // Full collections during A queue the cleanup task; A returns before the isolate gets to run it.
     const keep = [];
     for (let i = 0; i < 300000; i++) keep.push({ a: i, b: [i] });
-    return 'registered';`, 'org_a');
+    return 'registered';`,
+    'org_a',
+  );
   t.equal(a.ok, false, 'A cannot register GC callbacks');
   t.match(a.error?.message, /FinalizationRegistry is not defined/);
   // B allocates enough garbage to force full collections on the isolate A just used, and makes host calls:
   // cleanup tasks V8 posts after a collection run between an execution's tasks.
   const bStarted = performance.now();
-  const b = await run(engine, `
+  const b = await run(
+    engine,
+    `
     const keep = [];
     for (let i = 0; i < 300000; i++) keep.push({ a: i, b: [i] });
     for (let i = 0; i < 5; i++) await context();
-    return keep.length;`, 'org_b');
+    return keep.length;`,
+    'org_b',
+  );
   t.equal(b.ok, true, `B's execution succeeds (${b.error?.type ?? 'ok'})`);
   t.equal(b.result, 300_000);
   // What B's caller waits, queue included (the callbacks could also run while the isolate prepares B's context).
@@ -43,8 +51,11 @@ t.test('a WeakRef cannot observe collections caused by another execution', async
 });
 
 /** A source of ~90 KB (under the 100 KB cap) whose compilation takes a measurable time; `k` makes it unique. */
-const bigSource = (k: number) => `const k = ${k};\n${Array.from({ length: 900 }, (_, i) =>
-  `function f${i}(a, b) { const x = [a, b, ${i}]; return x.map((v) => v * 2).filter(Boolean).length + k; }`).join('\n')}\nreturn f1(1, 2);`;
+const bigSource = (k: number) =>
+  `const k = ${k};\n${Array.from(
+    { length: 900 },
+    (_, i) => `function f${i}(a, b) { const x = [a, b, ${i}]; return x.map((v) => v * 2).filter(Boolean).length + k; }`,
+  ).join('\n')}\nreturn f1(1, 2);`;
 
 t.test("the compiled-script cache is per organization: B's first run of A's source is a miss", async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
@@ -55,7 +66,7 @@ t.test("the compiled-script cache is per organization: B's first run of A's sour
   await run(engine, source, 'org_a');
   t.equal(engine.stats().cachedScripts, 1, 'A hits its own entry');
   await run(engine, source, 'org_b');
-  t.equal(engine.stats().cachedScripts, 2, 'B compiles its own copy instead of using A\'s');
+  t.equal(engine.stats().cachedScripts, 2, "B compiles its own copy instead of using A's");
   // Latency, as B would measure it: its first run costs a compilation like A's first, not a cache hit. Before
   // keying, B's "first" run took what A's second did (0.15 vs 0.16 ms median here, 0.99 ms cold); after: 0.96 ms.
   const aCold: number[] = [];
@@ -70,12 +81,16 @@ t.test("the compiled-script cache is per organization: B's first run of A's sour
   t.ok(median(bFirst) > 2 * median(aWarm), `B's first run (${median(bFirst)} ms) is not a hit (A cold ${median(aCold)}, warm ${median(aWarm)} ms)`);
 });
 
-t.test('the syntax cache is per organization, V8\'s eval cache included', async (t) => {
+t.test("the syntax cache is per organization, V8's eval cache included", async (t) => {
   const { checkSyntax } = await import('../../engine/compile.ts');
   const cold: number[] = [];
   const warm: number[] = [];
   const other: number[] = [];
-  const time = (f: () => unknown) => { const t0 = performance.now(); f(); return performance.now() - t0; };
+  const time = (f: () => unknown) => {
+    const t0 = performance.now();
+    f();
+    return performance.now() - t0;
+  };
   for (let round = 0; round < 15; round++) {
     const s = bigSource(round + Math.random());
     cold.push(time(() => checkSyntax(s, 'org_a')));
@@ -83,7 +98,10 @@ t.test('the syntax cache is per organization, V8\'s eval cache included', async 
     other.push(time(() => checkSyntax(s, 'org_b')));
   }
   // Before: 1.4 ms cold, 0.001 ms for A again and for B. After: B pays a parse (~2 ms) like A's first check.
-  t.ok(median(other) > 5 * median(warm), `B's check (${median(other).toFixed(3)} ms) parses like A's first (${median(cold).toFixed(3)}), not a hit (${median(warm).toFixed(3)})`);
+  t.ok(
+    median(other) > 5 * median(warm),
+    `B's check (${median(other).toFixed(3)} ms) parses like A's first (${median(cold).toFixed(3)}), not a hit (${median(warm).toFixed(3)})`,
+  );
   t.same(checkSyntax('return 1 +', 'org_b'), checkSyntax('return 1 +', 'org_a'), 'the verdict is the same for every tenant');
   t.equal(checkSyntax('return 1 // trailing comment', 'org_a'), null, 'a source ending in a line comment stays valid');
 });
@@ -106,7 +124,6 @@ for (const [label, compile] of [
   });
 }
 
-
 // A ~30 KB alternation built in the script: compiling it (and its first match) takes milliseconds.
 const longPattern = (tag: string) => `const p = Array.from({ length: 2500 }, (_, i) => 'w' + i + 'q${tag}').join('|') + '|z';`;
 
@@ -125,7 +142,7 @@ for (const [label, use] of [
   });
 }
 
-t.test('a long pattern reads, matches and fails exactly as V8 says without the organization\'s prefix', async (t) => {
+t.test("a long pattern reads, matches and fails exactly as V8 says without the organization's prefix", async (t) => {
   const engine = await startEngine({ poolSize: 1, maxPoolSize: 1 });
   t.teardown(() => engine.close());
   const body = Array.from({ length: 60 }, (_, i) => `ab${i}`).join('|');
@@ -148,8 +165,22 @@ t.test('a long pattern reads, matches and fails exactly as V8 says without the o
     attempt(() => new RegExp(new RegExp(p, 'g')).source);
     attempt(() => new RegExp(p, 'gg'));
     return out;`;
-  const cases = [body, `^(?:${body})$`, `(?<n>${body})\\k<n>`, `${body}|`, `|${body}`, `?${body}`, `*${body}`, `{2}${body}`,
-    `)${body}`, `(${body}`, `[${body}`, `${body}\\`, `]${body}`, `${body}\n/`];
+  const cases = [
+    body,
+    `^(?:${body})$`,
+    `(?<n>${body})\\k<n>`,
+    `${body}|`,
+    `|${body}`,
+    `?${body}`,
+    `*${body}`,
+    `{2}${body}`,
+    `)${body}`,
+    `(${body}`,
+    `[${body}`,
+    `${body}\\`,
+    `]${body}`,
+    `${body}\n/`,
+  ];
   for (const p of cases) {
     t.ok(p.length >= 256, 'past the threshold');
     const r = await engine.execute({ source: probe(p), bindings: [], hostCall: new FakeHost().hostCall, tenant: 'org_a' });

@@ -9,7 +9,9 @@ t.teardown(() => engine.close());
 const run = (source: string) => engine.execute({ source, bindings: BINDINGS, hostCall: new FakeHost().hostCall });
 
 t.test('a successful result has exactly the documented fields', async (t) => {
-  const r = await run('const page = await files_list({ limit: 1 }); console.log("n", page.items.length); return { when: new Date(0), page, set: new Set([1]) }');
+  const r = await run(
+    'const page = await files_list({ limit: 1 }); console.log("n", page.items.length); return { when: new Date(0), page, set: new Set([1]) }',
+  );
   t.same(Object.keys(r).sort(), ['logs', 'ok', 'result', 'stats', 'truncated']);
   t.equal(r.ok, true);
   t.same(r.result, { when: '1970-01-01T00:00:00.000Z', page: { items: [new FakeHost().files[0]], nextCursor: '1' }, set: {} });

@@ -15,21 +15,36 @@ const HOSTILE_WALL_MS = 200;
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
-const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await new Promise((r) => setTimeout(r, 20)); } };
+const settle = async () => {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
 
 const hostile = loadFixtures('hostile');
 const examplesDir = join(ROOT, 'fixtures/scripts/examples');
 const benign: Fixture[] = [
   ...readdirSync(examplesDir).map((file) => ({ file, source: readFileSync(join(examplesDir, file), 'utf8'), expect: ['ok'], repeat: 1 })),
   { file: 'trivial', source: 'return 1 + 1', expect: ['ok'], result: 2, repeat: 1 },
-  { file: 'two-calls', source: 'const a = await files_list({ limit: 2 }); const c = await context(); return a.items.length + c.scopes.length', expect: ['ok'], result: 5, repeat: 1 },
+  {
+    file: 'two-calls',
+    source: 'const a = await files_list({ limit: 2 }); const c = await context(); return a.items.length + c.scopes.length',
+    expect: ['ok'],
+    result: 5,
+    repeat: 1,
+  },
   { file: 'logs', source: 'for (let i = 0; i < 20; i++) console.log("line", i); return "logged"', expect: ['ok'], result: 'logged', repeat: 1 },
 ];
 
 t.test(`${TOTAL} mixed executions keep memory and handles flat`, async (t) => {
   const engine = await startEngine({ poolSize: POOL, queueMax: 100, queueWaitMs: 60_000, maxExecutionsPerIsolate: 500, idleRetireMs: 100 });
   // Idle long enough for overflow isolates to be retired: back to exactly POOL slots.
-  const quiesce = async () => { await engine.ready(); await new Promise((r) => setTimeout(r, 250)); await settle(); };
+  const quiesce = async () => {
+    await engine.ready();
+    await new Promise((r) => setTimeout(r, 250));
+    await settle();
+  };
   t.teardown(() => engine.close());
   // Short deadlines for scripts meant to hit them; the rest may need more under this load.
   const limitsFor = (fx: Fixture) => {
@@ -46,13 +61,13 @@ t.test(`${TOTAL} mixed executions keep memory and handles flat`, async (t) => {
   const fast: Fixture[] = [];
   for (const fx of hostile) {
     const r = await runOne(fx);
-    (r.stats.wallMs > 25 || !r.ok && ['timeout', 'memory_limit'].includes(r.error!.type) ? slow : fast).push(fx);
+    (r.stats.wallMs > 25 || (!r.ok && ['timeout', 'memory_limit'].includes(r.error!.type)) ? slow : fast).push(fx);
   }
   t.ok(slow.length > 10 && fast.length > 10, `${slow.length} slow and ${fast.length} fast hostile fixtures`);
 
   const plan: Fixture[] = Array.from({ length: TOTAL }, (_, i) => {
-    if (i % 250 === 125) return slow[(i / 250 | 0) % slow.length];
-    if (i % 10 === 5) return fast[(i / 10 | 0) % fast.length];
+    if (i % 250 === 125) return slow[((i / 250) | 0) % slow.length];
+    if (i % 10 === 5) return fast[((i / 10) | 0) % fast.length];
     return benign[i % benign.length];
   });
   const problems: string[] = [];
@@ -88,14 +103,22 @@ t.test(`${TOTAL} mixed executions keep memory and handles flat`, async (t) => {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - t0) / 1000;
   t.same(problems.slice(0, 10), [], 'every execution had its expected outcome');
-  t.equal(Object.values(counts).reduce((a, b) => a + b, 0), TOTAL, `${TOTAL} executions in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}`);
+  t.equal(
+    Object.values(counts).reduce((a, b) => a + b, 0),
+    TOTAL,
+    `${TOTAL} executions in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}`,
+  );
 
   await quiesce();
   const stats = engine.stats();
   const rssGrowth = (process.memoryUsage.rss() - baseline!.rss) / 1048576;
   t.ok(rssGrowth < 64, `host RSS grew ${rssGrowth.toFixed(1)} MB over ${TOTAL - 1000} executions`);
   // Each cached compiled script holds one reference; everything else must be back to where it was.
-  t.equal(stats.referenceCount - stats.cachedScripts, baseline!.refs, `isolated-vm references flat (${stats.referenceCount}, ${stats.cachedScripts} cached scripts)`);
+  t.equal(
+    stats.referenceCount - stats.cachedScripts,
+    baseline!.refs,
+    `isolated-vm references flat (${stats.referenceCount}, ${stats.cachedScripts} cached scripts)`,
+  );
   t.ok(stats.cachedScripts <= POOL * 64, 'the script cache stays bounded');
   t.equal(stats.isolatesLive, POOL, 'one live isolate per slot');
   t.same(stats.slots, { ready: POOL, busy: 0, starting: 0 });

@@ -14,7 +14,12 @@ t.teardown(() => plainIsolate.dispose());
 
 /** The JSON of what `body` (a function body) returns, in the sandbox. */
 const sandbox = async (body: string): Promise<unknown> => {
-  const r = await engine.execute({ source: `return JSON.stringify((() => {\n${body}\n})())`, bindings: [], hostCall: new FakeHost().hostCall, limits: { wallMs: 5000, cpuMs: 5000 } });
+  const r = await engine.execute({
+    source: `return JSON.stringify((() => {\n${body}\n})())`,
+    bindings: [],
+    hostCall: new FakeHost().hostCall,
+    limits: { wallMs: 5000, cpuMs: 5000 },
+  });
   if (!r.ok) throw new Error(`sandbox: ${r.error?.type}: ${r.error?.message}`);
   return JSON.parse(r.result as string);
 };
@@ -22,7 +27,7 @@ const sandbox = async (body: string): Promise<unknown> => {
 const plain = async (body: string): Promise<unknown> => {
   const context = await plainIsolate.createContext();
   try {
-    return JSON.parse(await context.eval(`JSON.stringify((() => {\n${body}\n})())`, { timeout: 5000 }) as string);
+    return JSON.parse((await context.eval(`JSON.stringify((() => {\n${body}\n})())`, { timeout: 5000 })) as string);
   } finally {
     context.release();
   }
@@ -66,17 +71,20 @@ t.test('every builtin function prints as V8 prints its natives', async (t) => {
       asyncGenerator: (async function* () {})(), iteratorHelper: [].values().map((x) => x) };
     for (const [name, o] of Object.entries(kinds)) visit(Object.getPrototypeOf(o), name);
     return texts;`;
-  const { sandbox: inSandbox, plain: inPlain } = await both(walk) as { sandbox: Record<string, string>; plain: Record<string, string> };
-  const differ = Object.keys(inSandbox).filter((path) => path in inPlain && inSandbox[path] !== inPlain[path])
+  const { sandbox: inSandbox, plain: inPlain } = (await both(walk)) as { sandbox: Record<string, string>; plain: Record<string, string> };
+  const differ = Object.keys(inSandbox)
+    .filter((path) => path in inPlain && inSandbox[path] !== inPlain[path])
     .map((path) => `${path}: ${inSandbox[path].slice(0, 80)} (V8: ${inPlain[path]})`);
   t.same(differ, [], 'each prints what V8 prints for it');
   // The sandbox's own globals (console, the bindings) are natives too: no prelude source is shown.
-  const notNative = Object.entries(inSandbox).filter(([, text]) => !/^function [^(]*\(\) \{ \[native code\] \}$/.test(text)).map(([path]) => path);
+  const notNative = Object.entries(inSandbox)
+    .filter(([, text]) => !/^function [^(]*\(\) \{ \[native code\] \}$/.test(text))
+    .map(([path]) => path);
   t.same(notNative, [], 'no function of the sandbox shows its source');
   t.ok(Object.keys(inSandbox).length > 500, `${Object.keys(inSandbox).length} functions compared`);
 });
 
-t.test('Function.prototype.toString: the same function on every read, native itself, and V8\'s errors', async (t) => {
+t.test("Function.prototype.toString: the same function on every read, native itself, and V8's errors", async (t) => {
   const probe = `${DESCRIBE}
     const ts = Function.prototype.toString;
     return {
@@ -91,7 +99,7 @@ t.test('Function.prototype.toString: the same function on every read, native its
   t.same(s, p);
 });
 
-t.test('Function, AsyncFunction, GeneratorFunction and AsyncGeneratorFunction are V8\'s in every observable way', async (t) => {
+t.test("Function, AsyncFunction, GeneratorFunction and AsyncGeneratorFunction are V8's in every observable way", async (t) => {
   const probe = `${DESCRIBE}
     const kinds = { Function, AsyncFunction: (async function () {}).constructor, GeneratorFunction: (function* () {}).constructor,
       AsyncGeneratorFunction: (async function* () {}).constructor };
@@ -119,7 +127,7 @@ t.test('Function, AsyncFunction, GeneratorFunction and AsyncGeneratorFunction ar
   t.same(s, p);
 });
 
-t.test('resizable buffers are removed whole; ArrayBuffer is otherwise V8\'s', async (t) => {
+t.test("resizable buffers are removed whole; ArrayBuffer is otherwise V8's", async (t) => {
   const probe = `${DESCRIBE}
     let maxRead = false;
     const withOptions = new ArrayBuffer(8, { get maxByteLength() { maxRead = true; return 16; } });
@@ -135,16 +143,22 @@ t.test('resizable buffers are removed whole; ArrayBuffer is otherwise V8\'s', as
       constructorOfBuffer: new Uint8Array(2).buffer.constructor === ArrayBuffer,
       withOptions: withOptions.byteLength,
     };`;
-  const { sandbox: s, plain: p } = await both(probe) as { sandbox: Record<string, unknown>; plain: Record<string, unknown> };
+  const { sandbox: s, plain: p } = (await both(probe)) as { sandbox: Record<string, unknown>; plain: Record<string, unknown> };
   t.same(s, { ...p, withOptions: 8 }, 'all but the options: V8 builds a resizable buffer of 8 bytes, the sandbox a plain one');
   const detect = `let maxRead = false;
     const b = new ArrayBuffer(8, { get maxByteLength() { maxRead = true; return 16; } });
     return { onPrototype: ['maxByteLength', 'resizable', 'resize'].filter((k) => k in ArrayBuffer.prototype), onBuffer: [b.resizable, typeof b.resize, b.maxByteLength],
       optionsRead: maxRead, transferred: String(new ArrayBuffer(4).transfer(2).resizable), shared: typeof SharedArrayBuffer };`;
-  t.same(await sandbox(detect), { onPrototype: [], onBuffer: [null, 'undefined', null], optionsRead: false, transferred: 'undefined', shared: 'undefined' },
-    'nothing is left for feature detection to find, and the options are never read (as an engine without the feature)');
-  t.same(await plain(detect), { onPrototype: ['maxByteLength', 'resizable', 'resize'], onBuffer: [true, 'function', 16], optionsRead: true, transferred: 'false', shared: 'function' },
-    'what V8 itself has (the sandbox removes it)');
+  t.same(
+    await sandbox(detect),
+    { onPrototype: [], onBuffer: [null, 'undefined', null], optionsRead: false, transferred: 'undefined', shared: 'undefined' },
+    'nothing is left for feature detection to find, and the options are never read (as an engine without the feature)',
+  );
+  t.same(
+    await plain(detect),
+    { onPrototype: ['maxByteLength', 'resizable', 'resize'], onBuffer: [true, 'function', 16], optionsRead: true, transferred: 'false', shared: 'function' },
+    'what V8 itself has (the sandbox removes it)',
+  );
 });
 
 // A script's own eval(...) calls are direct evals, as in V8: they see the caller's scope. (The global eval stays the
@@ -180,7 +194,7 @@ const DIRECT_EVAL = [
 
 t.test('eval(...) in a script is a direct eval, as in V8', async (t) => {
   const body = `return [${DIRECT_EVAL.map((e) => `(() => { try { return ${e}; } catch (e) { return 'threw ' + e.name + ': ' + e.message; } })()`).join(',\n')}];`;
-  const { sandbox: s, plain: p } = await both(body) as { sandbox: unknown[]; plain: unknown[] };
+  const { sandbox: s, plain: p } = (await both(body)) as { sandbox: unknown[]; plain: unknown[] };
   for (let i = 0; i < DIRECT_EVAL.length; i++) t.same(s[i], p[i], DIRECT_EVAL[i]);
   // A script that binds the name eval itself is run as written: its eval is its own.
   const own = `var eval = (x) => 'own:' + x; return [eval('1'), (function () { return eval('2'); })()];`;
@@ -188,12 +202,17 @@ t.test('eval(...) in a script is a direct eval, as in V8', async (t) => {
 });
 
 t.test('a rewritten script keeps its lines: errors after an eval call spanning lines name the line the author wrote', async (t) => {
-  const r = await engine.execute({ source: 'const x = 1;\nconst y = eval(\n  "x + 1"\n);\nnull.boom;\n', bindings: [], hostCall: new FakeHost().hostCall, limits: { wallMs: 5000, cpuMs: 5000 } });
+  const r = await engine.execute({
+    source: 'const x = 1;\nconst y = eval(\n  "x + 1"\n);\nnull.boom;\n',
+    bindings: [],
+    hostCall: new FakeHost().hostCall,
+    limits: { wallMs: 5000, cpuMs: 5000 },
+  });
   t.equal(r.ok, false);
   t.equal(r.error?.line, 5);
 });
 
-t.test('every source a direct eval reaches is still capped, and V8\'s eval is never handed to the script', async (t) => {
+t.test("every source a direct eval reaches is still capped, and V8's eval is never handed to the script", async (t) => {
   const over = MAX_DYNAMIC_SOURCE + 1;
   const probe = `const big = globalThis.big = '1;' + ' '.repeat(${over - 2});
     const refused = (f) => { try { f(); return 'compiled'; } catch (e) { return e.name + ': ' + e.message; } };
@@ -208,7 +227,15 @@ t.test('every source a direct eval reaches is still capped, and V8\'s eval is ne
     };`;
   const refusal = `RangeError: eval: input longer than ${MAX_DYNAMIC_SOURCE} characters is refused in the sandbox.`;
   t.same(await sandbox(probe), {
-    direct: refusal, inFunction: refusal, nested: refusal, escaped: refusal, indirect: refusal, alias: refusal, call: refusal,
-    fits: 'compiled', intrinsic: [true, true, true, true, 'function eval() { [native code] }'], kit: 'undefined',
+    direct: refusal,
+    inFunction: refusal,
+    nested: refusal,
+    escaped: refusal,
+    indirect: refusal,
+    alias: refusal,
+    call: refusal,
+    fits: 'compiled',
+    intrinsic: [true, true, true, true, 'function eval() { [native code] }'],
+    kit: 'undefined',
   });
 });

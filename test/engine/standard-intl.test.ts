@@ -19,14 +19,19 @@ t.teardown(() => plainIsolate.dispose());
 
 type Texts = { [label: string]: string };
 const sandbox = async (body: string): Promise<Texts> => {
-  const r = await engine.execute({ source: `return JSON.stringify((() => {\n${body}\n})())`, bindings: [], hostCall: new FakeHost().hostCall, limits: { wallMs: 10000, cpuMs: 10000 } });
+  const r = await engine.execute({
+    source: `return JSON.stringify((() => {\n${body}\n})())`,
+    bindings: [],
+    hostCall: new FakeHost().hostCall,
+    limits: { wallMs: 10000, cpuMs: 10000 },
+  });
   if (!r.ok) throw new Error(`sandbox: ${r.error?.type}: ${r.error?.message}`);
   return JSON.parse(r.result as string);
 };
 const plain = async (body: string): Promise<Texts> => {
   const context = await plainIsolate.createContext();
   try {
-    return JSON.parse(await context.eval(`delete Intl.v8BreakIterator; JSON.stringify((() => {\n${body}\n})())`, { timeout: 10000 }) as string);
+    return JSON.parse((await context.eval(`delete Intl.v8BreakIterator; JSON.stringify((() => {\n${body}\n})())`, { timeout: 10000 })) as string);
   } finally {
     context.release();
   }
@@ -44,22 +49,28 @@ function differences(expected: Texts, actual: Texts): string[] {
 t.test('every Intl constructor, prototype member and locale method is shaped as in V8', async (t) => {
   const [expected, actual] = [await plain(SHAPE_PROBE), await sandbox(SHAPE_PROBE)];
   t.ok(Object.keys(expected).length > 200, `${Object.keys(expected).length} properties compared`);
-  t.same(differences(expected, actual), [], 'descriptors, names, lengths, prototypes, toString and getter identity are V8\'s');
+  t.same(differences(expected, actual), [], "descriptors, names, lengths, prototypes, toString and getter identity are V8's");
   t.equal(actual['globalThis.Intl'], 'data true false true object', 'Intl is a plain data property from the start');
-  t.match(actual['Intl.NumberFormat (first)'], /^data true false true NumberFormat \| 0 \| true \| function NumberFormat\(\) \{ \[native code\] \}/,
-    'each constructor is a data property before its first read');
+  t.match(
+    actual['Intl.NumberFormat (first)'],
+    /^data true false true NumberFormat \| 0 \| true \| function NumberFormat\(\) \{ \[native code\] \}/,
+    'each constructor is a data property before its first read',
+  );
 });
 
 t.test('arguments, receivers, options and iterables are handled as in V8', async (t) => {
   const [expected, actual] = [await plain(BEHAVIOUR_PROBE), await sandbox(BEHAVIOUR_PROBE)];
   t.ok(Object.keys(expected).length > 500, `${Object.keys(expected).length} calls compared`);
-  t.same(differences(expected, actual), [], 'results, errors and every conversion the script can see are V8\'s');
+  t.same(differences(expected, actual), [], "results, errors and every conversion the script can see are V8's");
   // The regressions this replaced, by name.
   t.equal(actual['nf.format(null)'], '0', 'format(null) is 0 (ToNumber), not NaN');
   t.match(actual['nf.formatToParts(-0)'], /"type":"minusSign"/, 'formatToParts(-0) keeps its sign');
   t.match(actual["'a'.localeCompare(symbol)"], /^throws TypeError/, 'localeCompare(Symbol()) throws');
-  t.match(actual['listFormat.format(iterable yielding a number)'], /^throws TypeError: .* \| it @@iterator, it next, it next, it return$/,
-    'ListFormat reads an iterable step by step and closes it on a non-string');
+  t.match(
+    actual['listFormat.format(iterable yielding a number)'],
+    /^throws TypeError: .* \| it @@iterator, it next, it next, it return$/,
+    'ListFormat reads an iterable step by step and closes it on a non-string',
+  );
   t.equal(actual['nf.format identity'].startsWith('[true,'), true, 'nf.format === nf.format');
 });
 
@@ -98,8 +109,27 @@ t.test('the input caps hold on every conversion path', async (t) => {
     t('ListFormat#formatToParts', () => new Intl.ListFormat('en').formatToParts(parts));
     out.closed = String(closed);
     return out;`);
-  const labels = ['format, a string', 'format, valueOf', 'format, @@toPrimitive', 'formatToParts, toString', 'formatRange, the end',
-    'formatRangeToParts, the start', 'compare', 'localeCompare, the receiver', 'localeCompare, the argument', 'toLocaleUpperCase',
-    'toLocaleLowerCase', 'normalize', 'of', 'segment', 'ListFormat#format', 'ListFormat#formatToParts'];
-  t.same(r, { ...Object.fromEntries(labels.map((l) => [l, 'RangeError (cap)'])), closed: '2' }, 'each is refused past the cap; the two lists closed their iterators');
+  const labels = [
+    'format, a string',
+    'format, valueOf',
+    'format, @@toPrimitive',
+    'formatToParts, toString',
+    'formatRange, the end',
+    'formatRangeToParts, the start',
+    'compare',
+    'localeCompare, the receiver',
+    'localeCompare, the argument',
+    'toLocaleUpperCase',
+    'toLocaleLowerCase',
+    'normalize',
+    'of',
+    'segment',
+    'ListFormat#format',
+    'ListFormat#formatToParts',
+  ];
+  t.same(
+    r,
+    { ...Object.fromEntries(labels.map((l) => [l, 'RangeError (cap)'])), closed: '2' },
+    'each is refused past the cap; the two lists closed their iterators',
+  );
 });

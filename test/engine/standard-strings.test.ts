@@ -35,7 +35,12 @@ const T = (label, f) => { try { L(label + ' => ' + shown(f())); } catch (e) { L(
 
 /** What the probe logged, in the sandbox. */
 const sandbox = async (body: string): Promise<unknown> => {
-  const r = await engine.execute({ source: `return (() => {\n${PROBE}\n${body}\nreturn log;\n})()`, bindings: [], hostCall: new FakeHost().hostCall, limits: { wallMs: 10000, cpuMs: 10000 } });
+  const r = await engine.execute({
+    source: `return (() => {\n${PROBE}\n${body}\nreturn log;\n})()`,
+    bindings: [],
+    hostCall: new FakeHost().hostCall,
+    limits: { wallMs: 10000, cpuMs: 10000 },
+  });
   if (!r.ok) throw new Error(`sandbox: ${r.error?.type}: ${r.error?.message}`);
   return r.result;
 };
@@ -43,7 +48,7 @@ const sandbox = async (body: string): Promise<unknown> => {
 const plain = async (body: string): Promise<unknown> => {
   const context = await plainIsolate.createContext();
   try {
-    return JSON.parse(await context.eval(`JSON.stringify((() => {\n${PROBE}\n${body}\nreturn log;\n})())`, { timeout: 10000 }) as string);
+    return JSON.parse((await context.eval(`JSON.stringify((() => {\n${PROBE}\n${body}\nreturn log;\n})())`, { timeout: 10000 })) as string);
   } finally {
     context.release();
   }
@@ -54,7 +59,9 @@ const same = async (t: Pick<typeof import('tap').default, 'same'>, body: string,
 };
 
 t.test('repeat, padStart and padEnd convert each argument once, in order, and throw as V8 does', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     T('repeat', () => String.prototype.repeat.call(spy('receiver', 'ab'), spy('count', 2)));
     T('repeat of null', () => String.prototype.repeat.call(null, spy('count', 2)));
     T('repeat of a symbol', () => String.prototype.repeat.call(Symbol('x'), 2));
@@ -73,11 +80,15 @@ t.test('repeat, padStart and padEnd convert each argument once, in order, and th
     T('padStart shorter than the string', () => 'abc'.padStart(spy('max', 2), spy('fill', 'z')));
     T('padStart a symbol', () => 'a'.padStart(Symbol()));
     T('padStart 2^40', () => 'ab'.padStart(2 ** 40, spy('fill', 'x')));
-  `, 'conversions, results and errors');
+  `,
+    'conversions, results and errors',
+  );
 });
 
 t.test('join and toLocaleString of arrays read the length, then the separator, then each element once', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     T('join', () => Array.prototype.join.call(traced('o', { length: spy('length', 2), 0: 'a', 1: 'b' }), spy('sep', '-')));
     T('join past 2^32 - 1', () => Array.prototype.join.call({ length: 2 ** 32 + 1 }, spy('sep', '-')));
     T('join of a cycle', () => { const a = [1]; a.push(a); return a.join(spy('sep', ';')); });
@@ -93,11 +104,15 @@ t.test('join and toLocaleString of arrays read the length, then the separator, t
     T('encodeURI', () => encodeURI(spy('uri', 'a b')));
     T('encodeURIComponent of a symbol', () => encodeURIComponent(Symbol()));
     T('escape', () => escape(prim('s', 'a b')));
-  `, 'conversions, reads, results and errors');
+  `,
+    'conversions, reads, results and errors',
+  );
 });
 
 t.test('join and toLocaleString of typed arrays check the receiver first and use its own length', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     T('join of a detached array', () => { const a = new Uint8Array(4); a.buffer.transfer(); return a.join(spy('sep', '-')); });
     T('join of an array', () => Uint8Array.prototype.join.call([1], spy('sep', '-')));
     T('join detached by its separator', () => { const a = new Uint8Array(4); return a.join({ toString() { a.buffer.transfer(); return '-'; } }); });
@@ -109,11 +124,15 @@ t.test('join and toLocaleString of typed arrays check the receiver first and use
     T('toLocaleString of an object', () => Uint8Array.prototype.toLocaleString.call({}));
     T('toLocaleString calls each number', () => { const saved = Number.prototype.toLocaleString; Number.prototype.toLocaleString = function (...a) { L('number ' + a.length + ' ' + typeof this); return prim('x', 'x'); }; try { return new Uint8Array(2).toLocaleString() + new Uint8Array(1).toLocaleString('en', { style: 'decimal' }); } finally { Number.prototype.toLocaleString = saved; } });
     T('toLocaleString detached by an element', () => { const a = new Uint8Array(3); const saved = Number.prototype.toLocaleString; Number.prototype.toLocaleString = function () { a.buffer.transfer(); return 'n'; }; try { return a.toLocaleString(); } finally { Number.prototype.toLocaleString = saved; } });
-  `, 'receiver checks, lengths, results and errors');
+  `,
+    'receiver checks, lengths, results and errors',
+  );
 });
 
 t.test('the RegExp constructor and compile read and convert their arguments as V8 does', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     const like = (name, extra) => traced(name, Object.assign({ [Symbol.match]: true, source: 'a+', flags: 'g', constructor: RegExp }, extra));
     T('RegExp(regexp)', () => RegExp(traced('re', /ab/g)).source);
     T('new RegExp(regexp, flags)', () => new RegExp(traced('re', /ab/g), spy('flags', 'i')).flags);
@@ -135,11 +154,15 @@ t.test('the RegExp constructor and compile read and convert their arguments as V
     T('compile an invalid pattern', () => /a/.compile(spy('pattern', '('), spy('flags', 'g')));
     T('source of the prototype', () => RegExp.prototype.source);
     T('source of an object', () => Object.getOwnPropertyDescriptor(RegExp.prototype, 'source').get.call({}));
-  `, 'reads, conversions, results and errors');
+  `,
+    'reads, conversions, results and errors',
+  );
 });
 
 t.test('match, matchAll and search look up their method once and make a RegExp of anything else', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     T('match', () => 'xab'.match(traced('m', { toString() { L('toString:m'); return 'a'; } })));
     T('match a string', () => String.prototype.match.call(spy('receiver', 'xab'), spy('pattern', 'a')).index);
     T('match of null', () => String.prototype.match.call(null, spy('pattern', 'a')));
@@ -157,11 +180,15 @@ t.test('match, matchAll and search look up their method once and make a RegExp o
     T('a Symbol.match that is not callable, of a function', () => 'a'.match(Object.assign(() => {}, { [Symbol.match]: [1] })));
     T('a Symbol.matchAll that is not callable', () => 'a'.matchAll({ [Symbol.matchAll]: {} }));
     T('a number, with String.prototype[Symbol.match] defined', () => { Object.defineProperty(String.prototype, Symbol.match, { get() { L('String.prototype[Symbol.match]'); }, configurable: true }); try { return 'a1'.match(1)[0] + 'a1'.search(1) + [...'a1'.matchAll(1)].length; } finally { delete String.prototype[Symbol.match]; } });
-  `, 'reads, conversions, results and errors');
+  `,
+    'reads, conversions, results and errors',
+  );
 });
 
 t.test('Symbol.split and Symbol.matchAll of RegExp-like objects read their species, flags and lastIndex as V8 does', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     const like = (name, extra) => traced(name, Object.assign({ [Symbol.match]: true, source: ',', flags: '', lastIndex: spy('lastIndex', 1) }, extra));
     const split = (rx, ...args) => RegExp.prototype[Symbol.split].call(rx, ...args);
     const matchAll = (rx, s) => RegExp.prototype[Symbol.matchAll].call(rx, s);
@@ -175,11 +202,15 @@ t.test('Symbol.split and Symbol.matchAll of RegExp-like objects read their speci
     T('matchAll without a constructor', () => [...matchAll(like('like', { constructor: undefined, flags: spy('flags', 'g') }), spy('string', 'a,b,c'))].map((m) => m.index).join());
     T('matchAll with a species', () => matchAll(like('like', { constructor: { [Symbol.species]: function (r, f) { L('species ' + f); return { lastIndex: 0 }; } } }), 'a'));
     T('matchAll a RegExp', () => [...'a1b2'.matchAll(traced('re', /\\d/g))].length);
-  `, 'reads, conversions, results and errors');
+  `,
+    'reads, conversions, results and errors',
+  );
 });
 
 t.test('replace and replaceAll look up Symbol.replace once, check a RegExp first, and convert in order', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     T('replace', () => String.prototype.replace.call(spy('receiver', 'xabx'), spy('search', 'ab'), spy('replacement', '[$&$\`$\\'$$]')));
     T('replace with a function', () => 'xabx'.replace('ab', function () { L('called ' + JSON.stringify([...arguments]) + ' ' + (this === undefined)); return prim('returned', 'Q'); }));
     T('replace of null', () => String.prototype.replace.call(null, spy('search', 'a'), 'b'));
@@ -192,11 +223,15 @@ t.test('replace and replaceAll look up Symbol.replace once, check a RegExp first
     T('replaceAll a RegExp-like object', () => 'aa'.replaceAll(traced('like', { [Symbol.match]: true, flags: spy('flags', 'g'), [Symbol.replace]: (s, r) => 'R' }), 'b'));
     T('replaceAll a RegExp-like object with null flags', () => 'aa'.replaceAll(traced('like', { [Symbol.match]: true, flags: null }), 'b'));
     T('replaceAll the empty string', () => 'abc'.replaceAll('', '-'));
-  `, 'reads, conversions, results and errors');
+  `,
+    'reads, conversions, results and errors',
+  );
 });
 
 t.test('RegExp.prototype[Symbol.replace] expands templates as V8 does, named groups included', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     const custom = (results) => { const r = /./; r.exec = function () { L('exec'); const x = results.shift(); return x === undefined ? null : x; }; return r; };
     const replace = (rx, s, t) => RegExp.prototype[Symbol.replace].call(rx, s, t);
     T('a template', () => replace(traced('re', /(b)(?<n>c)?/g), spy('string', 'abcab'), spy('template', '[$1|$<n>|$2|$0|$01|$10|$<x>|$<n|$&]')));
@@ -212,21 +247,29 @@ t.test('RegExp.prototype[Symbol.replace] expands templates as V8 does, named gro
     T('lastIndex, global', () => { const r = /b/g; r.lastIndex = 5; return 'abcb'.replace(r, 'X') + r.lastIndex; });
     T('lastIndex, sticky', () => { const r = /b/y; r.lastIndex = 1; return 'abcb'.replace(r, 'X') + r.lastIndex; });
     T('flags read through a proxy', () => replace(traced('re', /a/g), 'aXa', '$&$&'));
-  `, 'reads, conversions, results and errors');
+  `,
+    'reads, conversions, results and errors',
+  );
 });
 
 t.test('the legacy RegExp statics reflect only the matches the script made', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     T('after replace', () => { 'zabcz'.replace(/(b)(c)/, 'X'); return [RegExp.$1, RegExp.$2, RegExp.lastMatch, RegExp.lastParen, RegExp.leftContext, RegExp.rightContext, RegExp.input].join('|'); });
     T('inside a replace function', () => { 'zabcz'.replace(/(b)(c)/, () => RegExp.$1 + RegExp.lastMatch); return RegExp.$1; });
     T('after split', () => { 'a1b'.split(/(\\d)/); return RegExp.$1 + RegExp.input; });
     T('after JSON.stringify of strings it escapes', () => { /(q)/.exec('q'); JSON.stringify(['a"b\\n', { 'k\\t': '\\ud800' }]); return RegExp.$1 + RegExp.input + RegExp.lastMatch; });
     T('after a long match', () => { 'x'.repeat(300).match('x'.repeat(300)); return RegExp.lastMatch.length + RegExp.input.length; });
-  `, 'statics');
+  `,
+    'statics',
+  );
 });
 
 t.test('JSON.stringify runs toJSON, replacers, getters and proxies as V8 does', async (t) => {
-  await same(t, `
+  await same(
+    t,
+    `
     const S = (label, ...args) => T(label, () => JSON.stringify(...args));
     S('toJSON', { a: { toJSON(k) { L('toJSON ' + k); return { z: 1 }; } } });
     S('a replacer function', { a: 1, b: { c: [2] } }, function (k, v) { L('replacer ' + JSON.stringify(k) + ' ' + typeof v + ' ' + (Array.isArray(this) ? 'array' : typeof this)); return v; });
@@ -244,5 +287,7 @@ t.test('JSON.stringify runs toJSON, replacers, getters and proxies as V8 does', 
     S('a long string with escapes', '\\u0001"\\ud83d\\ude00'.repeat(30000));
     S('a replacer returning a String object', 5, () => new String('w'));
     S('a revoked proxy', (() => { const r = Proxy.revocable({}, {}); r.revoke(); return { a: r.proxy }; })());
-  `, 'calls, reads, results and errors');
+  `,
+    'calls, reads, results and errors',
+  );
 });

@@ -12,7 +12,10 @@ const run = (source: string) => engine.execute({ source, bindings: BINDINGS, hos
 t.test('erasable TypeScript runs as written', async (t) => {
   for (const [source, expected] of [
     ['const n: number = 41;\nreturn n + 1;', 42],
-    ['interface Row { name: string; size?: number }\ntype Id = string;\nconst rows: Row[] = [{ name: "a" }];\nconst id = "x" as Id;\nreturn rows.map((r: Row): string => r.name + id);', ['ax']],
+    [
+      'interface Row { name: string; size?: number }\ntype Id = string;\nconst rows: Row[] = [{ name: "a" }];\nconst id = "x" as Id;\nreturn rows.map((r: Row): string => r.name + id);',
+      ['ax'],
+    ],
     ['function pick<T>(xs: T[], i: number): T { return xs[i]!; }\nreturn pick<string>(["a", "b"], 1);', 'b'],
     ['const c = (await context()) satisfies object as { org: string };\nlet u: unknown;\nreturn typeof c;', 'object'],
     ['class Box { value: number; constructor(v: number) { this.value = v; } }\nreturn new Box(3).value;', 3],
@@ -22,7 +25,7 @@ t.test('erasable TypeScript runs as written', async (t) => {
   }
 });
 
-t.test('line numbers are the author\'s after stripping', async (t) => {
+t.test("line numbers are the author's after stripping", async (t) => {
   const r = await run('const a: string = "x";\ninterface I { x: number }\n\nthrow new Error("boom at 4");');
   t.match(r.error, { type: 'script_error', line: 4 });
   const bad = await run('const a: number = 1;\n\nreturn a +;');
@@ -42,7 +45,7 @@ t.test('non-erasable TypeScript is a clear syntax_error with its line', async (t
   }
 });
 
-t.test('plain JavaScript syntax errors keep JavaScript\'s message; a wrapper escape is still refused', async (t) => {
+t.test("plain JavaScript syntax errors keep JavaScript's message; a wrapper escape is still refused", async (t) => {
   t.match((await run('return 1 +;')).error, { type: 'syntax_error', line: 1, message: /Unexpected token/ });
   const escape = await run('}); globalThis.x = 1; (async function () {');
   t.equal(escape.error?.type, 'syntax_error');
@@ -62,5 +65,5 @@ t.test('an unknown global names the close bindings and says search lists them', 
   t.same(closeNames('filesGet', ['files_list', 'files_get']).slice(0, 1), ['files_get'], 'camelCase');
   t.same(closeNames('upload_start', ['upload_begin', 'upload_status', 'files_get']).includes('upload_begin'), true);
   const caught = await run('try { file_get({}); } catch (e) { return String(e); }');
-  t.equal(caught.result, 'ReferenceError: file_get is not defined', 'a script that catches it sees V8\'s own error');
+  t.equal(caught.result, 'ReferenceError: file_get is not defined', "a script that catches it sees V8's own error");
 });

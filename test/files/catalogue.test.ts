@@ -21,7 +21,13 @@ import { upload_abort } from '../../runtime-api/bindings/uploads/upload_abort.ts
 import { nameProblem } from '../../runtime-api/bindings/files/schemas.ts';
 import { bytes, download, uploadFile } from './transfer-helpers.ts';
 
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a ServiceError'); }, (e) => e as ServiceError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a ServiceError');
+    },
+    (e) => e as ServiceError,
+  );
 
 t.test('catalogue bindings', async (t) => {
   const app = await startTestApp(t, { env: { TEXT_FILE_MAX_BYTES: '2048' } });
@@ -30,12 +36,25 @@ t.test('catalogue bindings', async (t) => {
 
   t.test('files_write_text creates; files_get, files_read_text and files_list see it', async (t) => {
     const f = await call(files_write_text, { name: 'notes/todo.md', mediaType: 'text/markdown', text: '# To do\nçà ✓\n' });
-    t.match(f, { name: 'notes/todo.md', mediaType: 'text/markdown', byteLength: Buffer.byteLength('# To do\nçà ✓\n'), state: 'active', trashedAt: null, restorableUntil: null });
+    t.match(f, {
+      name: 'notes/todo.md',
+      mediaType: 'text/markdown',
+      byteLength: Buffer.byteLength('# To do\nçà ✓\n'),
+      state: 'active',
+      trashedAt: null,
+      restorableUntil: null,
+    });
     t.match(f.fileId, /^fil_/);
     t.match(f.sha256, /^[0-9a-f]{64}$/);
     t.equal(f.downloadUrl, `${app.url}/v1/mcp/files/${f.fileId}/download`);
     t.same(await call(files_get, { fileId: f.fileId }), f);
-    t.same(await call(files_read_text, { fileId: f.fileId }), { fileId: f.fileId, name: 'notes/todo.md', mediaType: 'text/markdown', byteLength: f.byteLength, text: '# To do\nçà ✓\n' });
+    t.same(await call(files_read_text, { fileId: f.fileId }), {
+      fileId: f.fileId,
+      name: 'notes/todo.md',
+      mediaType: 'text/markdown',
+      byteLength: f.byteLength,
+      text: '# To do\nçà ✓\n',
+    });
     const plain = await call(files_write_text, { name: 'plain.txt', text: '' });
     t.equal(plain.mediaType, 'text/plain; charset=utf-8');
     t.equal(plain.byteLength, 0);
@@ -94,7 +113,28 @@ t.test('catalogue bindings', async (t) => {
 
   t.test('file names: the documented rules', async (t) => {
     const ok = ['a', 'relatório final (v2).xlsx', 'reports/2026/q1.csv', '日本語.txt', 'x'.repeat(255), '😀'.repeat(255), 'a b', '.hidden', 'a..b'];
-    const bad = ['', ' lead', 'trail ', 'a\u0000b', 'tab\there', 'new\nline', 'del\u007f', 'c1\u0085', '/abs', 'dir/', 'a//b', 'a/./b', 'a/../b', '..', '.', 'back\\slash', 'x'.repeat(256), 'bidi\u202eexe.txt', 'a/ b', '\ud800'];
+    const bad = [
+      '',
+      ' lead',
+      'trail ',
+      'a\u0000b',
+      'tab\there',
+      'new\nline',
+      'del\u007f',
+      'c1\u0085',
+      '/abs',
+      'dir/',
+      'a//b',
+      'a/./b',
+      'a/../b',
+      '..',
+      '.',
+      'back\\slash',
+      'x'.repeat(256),
+      'bidi\u202eexe.txt',
+      'a/ b',
+      '\ud800',
+    ];
     for (const name of ok) t.equal(nameProblem(name.normalize('NFC')), null, `ok: ${JSON.stringify(name).slice(0, 40)}`);
     for (const name of bad) t.not(nameProblem(name), null, `bad: ${JSON.stringify(name).slice(0, 40)}`);
     const err = await fail(call(files_write_text, { name: 'a/../b', text: '' }));
@@ -112,7 +152,7 @@ t.test('catalogue bindings', async (t) => {
     const all = (await b(files_list, { limit: 1000 })).items;
     t.equal(all.length, names.length);
     const order = all.map((f) => [f.name, f.fileId]);
-    const sorted = [...order].sort((x, y) => (Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])) || (x[1] < y[1] ? -1 : 1)));
+    const sorted = [...order].sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])) || (x[1] < y[1] ? -1 : 1));
     t.same(order, sorted, 'ordered by name byte-wise, then id');
 
     const seen: string[] = [];
@@ -134,14 +174,27 @@ t.test('catalogue bindings', async (t) => {
     t.equal(pages, 3);
     const final = (await b(files_list, { limit: 1000 })).items.map((f) => f.fileId);
     t.ok(final.includes(after) && final[0] === before);
-    t.same(seen, final.filter((id) => id !== before), 'every file once, in order; an insert behind the cursor is not revisited, one ahead appears');
+    t.same(
+      seen,
+      final.filter((id) => id !== before),
+      'every file once, in order; an insert behind the cursor is not revisited, one ahead appears',
+    );
 
     const dir = await b(files_list, { prefix: 'dir/' });
-    t.same(dir.items.map((f) => f.name), ['dir/x', 'dir/y']);
+    t.same(
+      dir.items.map((f) => f.name),
+      ['dir/x', 'dir/y'],
+    );
     const dirPage = await b(files_list, { prefix: 'dir', limit: 2 });
-    t.same(dirPage.items.map((f) => f.name), ['dir/x', 'dir/y']);
+    t.same(
+      dirPage.items.map((f) => f.name),
+      ['dir/x', 'dir/y'],
+    );
     t.ok(dirPage.nextCursor);
-    t.same((await b(files_list, { prefix: 'dir', limit: 2, cursor: dirPage.nextCursor })).items.map((f) => f.name), ['dir2/z']);
+    t.same(
+      (await b(files_list, { prefix: 'dir', limit: 2, cursor: dirPage.nextCursor })).items.map((f) => f.name),
+      ['dir2/z'],
+    );
     t.equal((await fail(b(files_list, { prefix: 'di', cursor: dirPage.nextCursor }))).code, 'invalid_input', 'a cursor is bound to its filters');
     t.equal((await fail(b(files_list, { state: 'trashed', cursor: dirPage.nextCursor }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { cursor: 'garbage' }))).code, 'invalid_input');
@@ -151,20 +204,29 @@ t.test('catalogue bindings', async (t) => {
     t.equal((await b(files_list, {})).items.length, 14, 'defaults: active, 100');
 
     await b(files_trash, { fileId: all[0].fileId });
-    t.same((await b(files_list, { state: 'trashed' })).items.map((f) => f.fileId), [all[0].fileId]);
+    t.same(
+      (await b(files_list, { state: 'trashed' })).items.map((f) => f.fileId),
+      [all[0].fileId],
+    );
     t.notOk((await b(files_list, { state: 'active' })).items.some((f) => f.fileId === all[0].fileId));
   });
 
-  t.test('another organization\'s ids answer not_found, never their data', async (t) => {
+  t.test("another organization's ids answer not_found, never their data", async (t) => {
     const f = await call(files_write_text, { name: 'secret.txt', text: 'acme secret' });
     const u = await call(upload_begin, { name: 'secret.bin', byteLength: 10 });
     const eve = await callerFor(app, { email: 'eve@example.com', org: 'evil' });
     const e = as(app, eve);
     for (const [binding, input] of [
-      [files_get, { fileId: f.fileId }], [files_read_text, { fileId: f.fileId }], [files_update, { fileId: f.fileId, name: 'x' }],
-      [files_trash, { fileId: f.fileId }], [files_restore, { fileId: f.fileId }], [files_delete, { fileId: f.fileId }],
+      [files_get, { fileId: f.fileId }],
+      [files_read_text, { fileId: f.fileId }],
+      [files_update, { fileId: f.fileId, name: 'x' }],
+      [files_trash, { fileId: f.fileId }],
+      [files_restore, { fileId: f.fileId }],
+      [files_delete, { fileId: f.fileId }],
       [files_write_text, { fileId: f.fileId, text: 'overwritten' }],
-      [upload_status, { uploadId: u.uploadId }], [upload_complete, { uploadId: u.uploadId }], [upload_abort, { uploadId: u.uploadId }],
+      [upload_status, { uploadId: u.uploadId }],
+      [upload_complete, { uploadId: u.uploadId }],
+      [upload_abort, { uploadId: u.uploadId }],
     ] as const) {
       const err = await fail(e(binding, input));
       t.equal(err.code, 'not_found', binding.name);
@@ -186,9 +248,14 @@ t.test('catalogue bindings', async (t) => {
     t.ok((await r(files_list, {})).items.length);
     t.equal((await r(files_read_text, { fileId: f.fileId })).text, 'x');
     for (const [binding, input] of [
-      [files_write_text, { name: 'n', text: '' }], [files_update, { fileId: f.fileId, name: 'y' }], [files_trash, { fileId: f.fileId }],
-      [files_restore, { fileId: f.fileId }], [files_delete, { fileId: f.fileId }], [upload_begin, { name: 'n', byteLength: 1 }],
-      [upload_complete, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }], [upload_abort, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }],
+      [files_write_text, { name: 'n', text: '' }],
+      [files_update, { fileId: f.fileId, name: 'y' }],
+      [files_trash, { fileId: f.fileId }],
+      [files_restore, { fileId: f.fileId }],
+      [files_delete, { fileId: f.fileId }],
+      [upload_begin, { name: 'n', byteLength: 1 }],
+      [upload_complete, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }],
+      [upload_abort, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }],
     ] as const) {
       const err = await fail(r(binding, input));
       t.equal(err.code, 'INSUFFICIENT_SCOPE', binding.name);

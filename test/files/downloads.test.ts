@@ -137,20 +137,35 @@ t.test('downloads', async (t) => {
     const opened: ReadStream[] = [];
     const blobs = app.deps.blobs;
     const read = blobs.read;
-    blobs.read = async (...args) => { const s = await read.apply(blobs, args); opened.push(s as ReadStream); return s; };
+    blobs.read = async (...args) => {
+      const s = await read.apply(blobs, args);
+      opened.push(s as ReadStream);
+      return s;
+    };
     const responses: ServerResponse[] = [];
-    const onRequest = (_req: unknown, res: ServerResponse) => { responses.push(res); };
+    const onRequest = (_req: unknown, res: ServerResponse) => {
+      responses.push(res);
+    };
     app.server.on('request', onRequest);
-    t.teardown(() => { blobs.read = read; app.server.off('request', onRequest); });
+    t.teardown(() => {
+      blobs.read = read;
+      app.server.off('request', onRequest);
+    });
 
     // A raw socket, so that nothing on the client side reads ahead: it takes the first 64 KiB, then pauses.
     const socket = connect(Number(new URL(app.url).port), '127.0.0.1');
     socket.write(`GET /v1/mcp/files/${big.fileId}/download HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ana.token}\r\nConnection: close\r\n\r\n`);
     let received = 0;
-    await new Promise<void>((resolve) => socket.on('data', function first(chunk: Buffer) {
-      received += chunk.length;
-      if (received >= 64 * 1024) { socket.pause(); socket.off('data', first); resolve(); }
-    }));
+    await new Promise<void>((resolve) =>
+      socket.on('data', function first(chunk: Buffer) {
+        received += chunk.length;
+        if (received >= 64 * 1024) {
+          socket.pause();
+          socket.off('data', first);
+          resolve();
+        }
+      }),
+    );
     await new Promise((r) => setTimeout(r, 300));
     const stream = opened[opened.length - 1];
     const res = responses[responses.length - 1];
@@ -158,12 +173,17 @@ t.test('downloads', async (t) => {
     const externalBefore = process.memoryUsage().arrayBuffers;
     await new Promise((r) => setTimeout(r, 500));
     const grown = process.memoryUsage().arrayBuffers - externalBefore;
-    t.ok(stream.bytesRead < data.length / 2, `the server read ${(stream.bytesRead / MiB).toFixed(1)} of ${(data.length / MiB).toFixed(1)} MiB from storage while the client paused`);
+    t.ok(
+      stream.bytesRead < data.length / 2,
+      `the server read ${(stream.bytesRead / MiB).toFixed(1)} of ${(data.length / MiB).toFixed(1)} MiB from storage while the client paused`,
+    );
     t.equal(stream.bytesRead, readBefore, 'and no more while it stayed paused');
     const buffered = stream.readableLength + res.writableLength;
     t.ok(buffered <= 3 * MiB, `bytes held in server memory: ${(buffered / MiB).toFixed(2)} MiB`);
     t.ok(grown < 4 * MiB, `external memory grew ${(grown / MiB).toFixed(2)} MiB during the pause`);
-    socket.on('data', (chunk: Buffer) => { received += chunk.length; });
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
     socket.resume();
     await new Promise((r) => socket.on('end', r));
     t.ok(received > data.length, 'and then it gets every byte (plus the headers)');
@@ -179,7 +199,13 @@ t.test('downloads', async (t) => {
       socket.write(`GET /v1/mcp/files/${big.fileId}/download HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ana.token}\r\n\r\n`);
       await new Promise<void>((resolve) => {
         let got = 0;
-        socket.on('data', (chunk: Buffer) => { got += chunk.length; if (got >= 256 * 1024) { socket.pause(); resolve(); } });
+        socket.on('data', (chunk: Buffer) => {
+          got += chunk.length;
+          if (got >= 256 * 1024) {
+            socket.pause();
+            resolve();
+          }
+        });
       });
       // mid-download: the server holds the blob open (and both ends of the socket)
       if (i === 0) t.equal(await openFilesUnder(app.config.dataDir), 1, 'a download in flight holds the blob open');

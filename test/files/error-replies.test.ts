@@ -17,7 +17,9 @@ function putRaw(url: string, headers: Record<string, string>, size: number): Pro
     const req = httpRequest(url, { method: 'PUT', headers: { ...headers, 'content-length': String(size) } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (c) => { text += c; });
+      res.on('data', (c) => {
+        text += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
     });
     req.on('error', reject);
@@ -54,25 +56,35 @@ t.test('error replies to 8 MiB part uploads reach a client that writes the whole
       const res = await putRaw(target, headers, PART);
       t.equal(res.status, status, `${what} (round ${round})`);
       t.equal(res.body?.error?.code ?? res.body?.code, code, what);
-      const viaUndici = await request(target, { method: 'PUT', headers, body: Buffer.alloc(PART, 1) })
-        .then(async (r) => ({ status: r.statusCode, body: await r.body.json() as any }), (err: Error) => ({ status: -1, body: { error: { code: err.message } } }));
+      const viaUndici = await request(target, { method: 'PUT', headers, body: Buffer.alloc(PART, 1) }).then(
+        async (r) => ({ status: r.statusCode, body: (await r.body.json()) as any }),
+        (err: Error) => ({ status: -1, body: { error: { code: err.message } } }),
+      );
       t.equal(viaUndici.status, status, `${what} via undici (round ${round})`);
       t.equal(viaUndici.body?.error?.code ?? viaUndici.body?.code, code, `${what} via undici`);
       // fetch streams a body it cannot know the length of: chunked.
-      async function* chunks() { for (let i = 0; i < 128; i++) yield Buffer.alloc(64 * 1024, i); }
-      const chunked = await request(target, { method: 'PUT', headers, body: Readable.from(chunks()) })
-        .then(async (r) => ({ status: r.statusCode, body: await r.body.json() as any }), (err: Error) => ({ status: -1, body: { error: { code: err.message } } }));
+      async function* chunks() {
+        for (let i = 0; i < 128; i++) yield Buffer.alloc(64 * 1024, i);
+      }
+      const chunked = await request(target, { method: 'PUT', headers, body: Readable.from(chunks()) }).then(
+        async (r) => ({ status: r.statusCode, body: (await r.body.json()) as any }),
+        (err: Error) => ({ status: -1, body: { error: { code: err.message } } }),
+      );
       t.equal(chunked.status, status, `${what} chunked (round ${round})`);
     }
   }
   // undici (fetch's engine) too, with a Buffer body.
   const res = await request(url, { method: 'PUT', headers: octet, body: Buffer.alloc(PART, 1) });
   t.equal(res.statusCode, 401);
-  t.equal((await res.body.json() as any).error.code, 'unauthorized');
+  t.equal(((await res.body.json()) as any).error.code, 'unauthorized');
 });
 
 /** Sends the head with `Expect: 100-continue` on a raw socket and returns the first status line the server answers. */
-function firstAnswer(url: string, path: string, headers: string[]): Promise<{ line: string; socketText: () => string; write: (b: Buffer) => void; close: () => void }> {
+function firstAnswer(
+  url: string,
+  path: string,
+  headers: string[],
+): Promise<{ line: string; socketText: () => string; write: (b: Buffer) => void; close: () => void }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let text = '';

@@ -27,7 +27,10 @@ t.test('transfers on the gcs adapter', async (t) => {
     const file = await uploadFile(app, ana, 'exports/big “data”.bin', data, 'application/x-big');
     t.equal(file.byteLength, data.length);
     t.ok(objects().includes(`objects/${ana.membership!.orgId}/${file.fileId}`), 'the composed object is in the bucket');
-    t.notOk(objects().some((k) => k.startsWith('uploads/')), 'part objects are cleaned up');
+    t.notOk(
+      objects().some((k) => k.startsWith('uploads/')),
+      'part objects are cleaned up',
+    );
     const whole = await download(app, ana.token, file.fileId);
     t.equal(whole.status, 200);
     t.equal(whole.headers['content-type'], 'application/x-big');

@@ -18,7 +18,13 @@ import { storageUsedBytes } from '../../runtime-api/services/usage.ts';
 import { MiB, putPart } from './transfer-helpers.ts';
 
 const QUOTA = 100 * MiB;
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a ServiceError'); }, (e) => e as ServiceError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a ServiceError');
+    },
+    (e) => e as ServiceError,
+  );
 
 t.test('quota', async (t) => {
   const app = await startTestApp(t, { env: { QUOTA_BYTES: String(QUOTA), DATABASE_POOL_MAX: '10' } });

@@ -19,7 +19,14 @@ export interface RawResponse {
   json: any;
 }
 
-export async function putPart(app: TestApp, token: string | null, uploadId: string, partNumber: number | string, body: Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+export async function putPart(
+  app: TestApp,
+  token: string | null,
+  uploadId: string,
+  partNumber: number | string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const res = await request(`${app.url}/v1/mcp/uploads/${uploadId}/parts/${partNumber}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/octet-stream', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
@@ -36,7 +43,11 @@ export async function download(app: TestApp, token: string, fileId: string, head
 async function finish(res: Awaited<ReturnType<typeof request>>): Promise<RawResponse> {
   const body = Buffer.from(await res.body.arrayBuffer());
   let json: unknown;
-  try { json = JSON.parse(body.toString('utf8')); } catch { /* binary */ }
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    /* binary */
+  }
   return { status: res.statusCode, headers: res.headers, body, json };
 }
 

@@ -21,7 +21,13 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const DAY = 86400_000;
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a ServiceError'); }, (e) => e as ServiceError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a ServiceError');
+    },
+    (e) => e as ServiceError,
+  );
 
 t.test('trash and janitors', async (t) => {
   const app = await startTestApp(t, { manualClock: true });
@@ -38,7 +44,10 @@ t.test('trash and janitors', async (t) => {
     t.equal(trashed.trashedAt, app.clock.now().toISOString());
     t.equal(trashed.restorableUntil, new Date(app.clock.now().getTime() + 30 * DAY).toISOString());
     t.same(await call(files_trash, { fileId: f.fileId }), trashed, 'trashing again changes nothing');
-    t.same((await call(files_list, { state: 'trashed' })).items.map((x) => x.fileId), [f.fileId]);
+    t.same(
+      (await call(files_list, { state: 'trashed' })).items.map((x) => x.fileId),
+      [f.fileId],
+    );
     t.notOk((await call(files_list, {})).items.some((x) => x.fileId === f.fileId));
     t.equal(await storageUsedBytes(app.deps.sql, orgId, app.clock.now()), 7, 'trashed bytes still count');
     const token = (await callerFor(app, { email: 'ana@example.com', org: 'acme' })).token;

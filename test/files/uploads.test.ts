@@ -18,7 +18,13 @@ import { storageUsedBytes } from '../../runtime-api/services/usage.ts';
 import { invokeDeps } from '../../server/deps.ts';
 import { bytes, download, PART, partOf, putPart, sha256 } from './transfer-helpers.ts';
 
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a ServiceError'); }, (e) => e as ServiceError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a ServiceError');
+    },
+    (e) => e as ServiceError,
+  );
 
 t.test('uploads', async (t) => {
   const app = await startTestApp(t, { manualClock: true });
@@ -72,7 +78,10 @@ t.test('uploads', async (t) => {
     t.match(done.file, { name: 'reports/data.bin', mediaType: 'application/vnd.acme+json; v=2', byteLength: data.length, state: 'active', sha256: null });
     t.equal(done.file.fileId, u.fileId);
     const listed = await call(files_list, { state: 'active' });
-    t.match(listed.items.find((f) => f.fileId === u.fileId), { state: 'active', byteLength: data.length, mediaType: 'application/vnd.acme+json; v=2' });
+    t.match(
+      listed.items.find((f) => f.fileId === u.fileId),
+      { state: 'active', byteLength: data.length, mediaType: 'application/vnd.acme+json; v=2' },
+    );
     s = await call(upload_status, { uploadId: u.uploadId });
     t.same([s.state, s.fileId, s.missingParts], ['completed', u.fileId, []]);
 
@@ -137,18 +146,28 @@ t.test('uploads', async (t) => {
   t.test('a body longer than its declared part (chunked) is cut off with part_mismatch', async (t) => {
     const u = await call(upload_begin, { name: 'chunked.bin', byteLength: 10 });
     const { request } = await import('undici');
-    async function* gen() { yield Buffer.alloc(6, 1); yield Buffer.alloc(6, 2); }
+    async function* gen() {
+      yield Buffer.alloc(6, 1);
+      yield Buffer.alloc(6, 2);
+    }
     const res = await request(`${app.url}/v1/mcp/uploads/${u.uploadId}/parts/1`, {
-      method: 'PUT', headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' }, body: Readable.from(gen()),
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' },
+      body: Readable.from(gen()),
     }).catch((err) => ({ statusCode: -1, err, body: null }));
     if (res.statusCode !== -1) {
       t.equal(res.statusCode, 400);
       await (res as { body: { text(): Promise<string> } }).body.text();
     } else t.pass('the server closed the oversized stream');
     t.same((await call(upload_status, { uploadId: u.uploadId })).receivedParts, []);
-    async function* exact() { yield Buffer.alloc(4, 1); yield Buffer.alloc(6, 2); }
+    async function* exact() {
+      yield Buffer.alloc(4, 1);
+      yield Buffer.alloc(6, 2);
+    }
     const ok = await request(`${app.url}/v1/mcp/uploads/${u.uploadId}/parts/1`, {
-      method: 'PUT', headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' }, body: Readable.from(exact()),
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ana.token}`, 'content-type': 'application/octet-stream' },
+      body: Readable.from(exact()),
     });
     t.equal(ok.statusCode, 200, 'a chunked body of the exact size is accepted');
     await ok.body.text();
@@ -194,7 +213,9 @@ t.test('uploads', async (t) => {
     t.equal(badMd5.status, 400);
     t.equal(badMd5.json.code, 'part_mismatch');
     t.equal(badMd5.json.digest, 'Content-MD5');
-    const badDigest = await putPart(app, ana.token, u.uploadId, 1, data, { 'content-digest': `sha-256=:${createHash('sha256').update('x').digest('base64')}:` });
+    const badDigest = await putPart(app, ana.token, u.uploadId, 1, data, {
+      'content-digest': `sha-256=:${createHash('sha256').update('x').digest('base64')}:`,
+    });
     t.equal(badDigest.status, 400);
     t.equal(badDigest.json.digest, 'Content-Digest sha-256');
     t.same((await call(upload_status, { uploadId: u.uploadId })).receivedParts, [], 'a mismatch stores nothing');
@@ -234,7 +255,7 @@ t.test('uploads', async (t) => {
     t.equal(ro.json.error.code, 'INSUFFICIENT_SCOPE');
     const other = await callerFor(app, { email: 'eve@example.com', org: 'evil' });
     const foreign = await putPart(app, other.token, u.uploadId, 1, ten);
-    t.equal(foreign.status, 404, 'another organization\'s upload id is not found');
+    t.equal(foreign.status, 404, "another organization's upload id is not found");
     t.equal(foreign.json.code, 'not_found');
     t.equal((await fail(as(app, other)(upload_status, { uploadId: u.uploadId }))).code, 'not_found');
     t.equal((await fail(as(app, other)(upload_complete, { uploadId: u.uploadId }))).code, 'not_found');

@@ -10,7 +10,13 @@ import { files_write_bytes } from '../../runtime-api/bindings/files/files_write_
 import { files_read_bytes } from '../../runtime-api/bindings/files/files_read_bytes.ts';
 import { download } from './transfer-helpers.ts';
 
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a ServiceError'); }, (e) => e as ServiceError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a ServiceError');
+    },
+    (e) => e as ServiceError,
+  );
 
 t.test('files_write_bytes and files_read_bytes', async (t) => {
   const app = await startTestApp(t, { env: { TEXT_FILE_MAX_BYTES: '4096', QUOTA_BYTES: '14000' } });

@@ -60,7 +60,12 @@ export interface TestApp {
 /** Mail sent by the app, kept in memory, for tests that do not run the SMTP catcher. */
 export function memoryMailer(): Mailer & { sent: { to: string; subject: string; text: string; html?: string }[] } {
   const sent: { to: string; subject: string; text: string; html?: string }[] = [];
-  return { sent, async send(m) { sent.push(m); } };
+  return {
+    sent,
+    async send(m) {
+      sent.push(m);
+    },
+  };
 }
 
 /**
@@ -74,7 +79,9 @@ function lazyEngine(build: () => Engine): Engine {
     execute: (request) => get().execute(request),
     ready: () => get().ready(),
     stats: () => get().stats(),
-    close: async () => { await engine?.close(); },
+    close: async () => {
+      await engine?.close();
+    },
   };
 }
 
@@ -87,22 +94,40 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig({}, {
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...options.env,
-    PORT: String(port), PUBLIC_BASE_URL: url, DATA_DIR: dataDir, DATABASE_URL: db.url,
-  });
+  const config = loadConfig(
+    {},
+    {
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      ...options.env,
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+    },
+  );
   const sql = connect(db.url, { max: config.databasePoolMax });
   const clock = options.manualClock ? manualClock() : systemClock;
   const keys = await new SigningKeys(sql).init();
   const blobs = options.blobs ? await options.blobs(dataDir) : fsBlobStore(join(dataDir, 'blobs'));
   const deps: AppDeps = withOps({
-    config, sql, blobs, clock, keys,
+    config,
+    sql,
+    blobs,
+    clock,
+    keys,
     // SMTP_URL in `env` (e.g. the SMTP catcher's url) sends real mail through nodemailer.
     mailer: options.mailer ?? (config.smtpUrl ? createMailer(config, createLogger(config.logLevel)) : memoryMailer()),
     logger: createLogger(config.logLevel),
     askIndex: await loadAskIndex(options.askCorpusDir, createLogger('silent')),
-    engine: lazyEngine(() => createEngine({ ...config.engine, strikeLedger: engineStrikeLedger(sql), onCatastrophicError: (message) => { throw new Error(`isolate catastrophic error: ${message}`); } })),
+    engine: lazyEngine(() =>
+      createEngine({
+        ...config.engine,
+        strikeLedger: engineStrikeLedger(sql),
+        onCatastrophicError: (message) => {
+          throw new Error(`isolate catastrophic error: ${message}`);
+        },
+      }),
+    ),
   });
   const app = createApp(deps, [...routeTable(deps), ...(options.extraRoutes?.(deps) ?? [])]);
   serveApp(server, app);
@@ -110,7 +135,10 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
   const mint = (req: Partial<MintRequest> & { email: string }) => {
     const given = Object.fromEntries(Object.entries(req).filter(([, value]) => value !== undefined));
     return mintToken(sql, keys, tokenSettings(deps), clock, {
-      org: `org-${req.email.split('@')[0].replace(/[^a-z0-9-]/gi, '').toLowerCase()}`,
+      org: `org-${req.email
+        .split('@')[0]
+        .replace(/[^a-z0-9-]/gi, '')
+        .toLowerCase()}`,
       scopes: ['files:read', 'files:write', 'org:read', 'org:admin'],
       ...given,
       email: req.email,
@@ -130,5 +158,16 @@ export async function startTestApp(t: Test, options: TestAppOptions = {}): Promi
     await rm(dataDir, { recursive: true, force: true });
   };
   t.teardown(close);
-  return { url, koa: app, databaseUrl: db.url, config, deps, clock: clock as TestApp['clock'], server, mint, token: async (req) => (await mint(req)).token, close };
+  return {
+    url,
+    koa: app,
+    databaseUrl: db.url,
+    config,
+    deps,
+    clock: clock as TestApp['clock'],
+    server,
+    mint,
+    token: async (req) => (await mint(req)).token,
+    close,
+  };
 }

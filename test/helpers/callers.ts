@@ -17,7 +17,12 @@ export interface CallerRequest {
 }
 
 export async function callerFor(app: TestApp, req: CallerRequest): Promise<Caller & { token: string }> {
-  const token = await app.token({ email: req.email, ...(req.org ? { org: req.org } : {}), ...(req.scopes ? { scopes: req.scopes } : {}), ...(req.role ? { role: req.role } : {}) });
+  const token = await app.token({
+    email: req.email,
+    ...(req.org ? { org: req.org } : {}),
+    ...(req.scopes ? { scopes: req.scopes } : {}),
+    ...(req.role ? { role: req.role } : {}),
+  });
   const { caller } = await callerFromToken(app.deps, token, 'en-US');
   return { ...caller, token };
 }

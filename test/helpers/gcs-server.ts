@@ -38,7 +38,10 @@ export interface FakeGcs {
 
 class HttpError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) { super(message); this.status = status; }
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
 }
 
 function crc32cOf(data: Buffer): string {
@@ -84,7 +87,10 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
 
   const bucketOf = (name: string) => {
     let b = buckets.get(name);
-    if (!b) { b = new Map(); buckets.set(name, b); }
+    if (!b) {
+      b = new Map();
+      buckets.set(name, b);
+    }
     return b;
   };
 
@@ -129,7 +135,14 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
     }
   }
 
-  function store(bucket: string, name: string, data: Buffer, meta: { contentType?: string; md5Hash?: string; crc32c?: string; metadata?: Record<string, string> }, q: URLSearchParams, componentCount?: number): StoredObject {
+  function store(
+    bucket: string,
+    name: string,
+    data: Buffer,
+    meta: { contentType?: string; md5Hash?: string; crc32c?: string; metadata?: Record<string, string> },
+    q: URLSearchParams,
+    componentCount?: number,
+  ): StoredObject {
     const objects = bucketOf(bucket);
     checkPreconditions(objects.get(name), q);
     const md5Hash = componentCount ? undefined : md5Of(data);
@@ -139,9 +152,17 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
     if (meta.crc32c && meta.crc32c !== crc32c) throw new HttpError(400, 'Provided CRC32C does not match the calculated CRC32C.');
     const now = new Date().toISOString();
     const o: StoredObject = {
-      name, data, generation: ++generation, metageneration: 1,
+      name,
+      data,
+      generation: ++generation,
+      metageneration: 1,
       contentType: meta.contentType ?? 'application/octet-stream',
-      md5Hash, crc32c, componentCount, metadata: meta.metadata, timeCreated: now, updated: now,
+      md5Hash,
+      crc32c,
+      componentCount,
+      metadata: meta.metadata,
+      timeCreated: now,
+      updated: now,
     };
     objects.set(name, o);
     return o;
@@ -167,7 +188,14 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
       const meta = body.length ? JSON.parse(body.toString()) : {};
       const id = randomBytes(8).toString('hex');
       const name = meta.name ?? q.get('name');
-      sessions.set(id, { bucket, name, contentType: meta.contentType ?? req.headers['x-upload-content-type'] ?? 'application/octet-stream', chunks: [], received: 0, query: q });
+      sessions.set(id, {
+        bucket,
+        name,
+        contentType: meta.contentType ?? req.headers['x-upload-content-type'] ?? 'application/octet-stream',
+        chunks: [],
+        received: 0,
+        query: q,
+      });
       log.push(`POST upload ${name}`);
       res.writeHead(200, { location: `${server.url}/upload/storage/v1/b/${bucket}/o?uploadType=resumable&upload_id=${id}`, 'content-length': 0 });
       res.end();
@@ -178,7 +206,10 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
       if (!s) throw new HttpError(404, 'No such upload session');
       const body = await readBody(req);
       const range = String(req.headers['content-range'] ?? '');
-      if (body.length) { s.chunks.push(body); s.received += body.length; }
+      if (body.length) {
+        s.chunks.push(body);
+        s.received += body.length;
+      }
       // `bytes a-b/*`: a chunk, more to come (308); `bytes a-b/total` or `bytes */total`: the last one;
       // `bytes 0-*/*`: the whole object in this request (the client's single-shot form).
       const m = /^bytes (\*|\d+-(\d+|\*))\/(\d+|\*)$/.exec(range);
@@ -236,9 +267,15 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
       if (delimiter) {
         const rest = name.slice(prefix.length);
         const i = rest.indexOf(delimiter);
-        if (i !== -1) { prefixes.add(prefix + rest.slice(0, i + delimiter.length)); continue; }
+        if (i !== -1) {
+          prefixes.add(prefix + rest.slice(0, i + delimiter.length));
+          continue;
+        }
       }
-      if (items.length === max) { nextPageToken = Buffer.from(items[items.length - 1].name).toString('base64url'); break; }
+      if (items.length === max) {
+        nextPageToken = Buffer.from(items[items.length - 1].name).toString('base64url');
+        break;
+      }
       items.push(buckets.get(bucket)!.get(name)!);
     }
     log.push(`GET list ${prefix}`);
@@ -318,7 +355,14 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
         return o;
       });
       const components = parts.reduce((n, o) => n + (o.componentCount ?? 1), 0);
-      const o = store(bucket, name, Buffer.concat(parts.map((p) => p.data)), { contentType: body.destination?.contentType, metadata: body.destination?.metadata }, q, components);
+      const o = store(
+        bucket,
+        name,
+        Buffer.concat(parts.map((p) => p.data)),
+        { contentType: body.destination?.contentType, metadata: body.destination?.metadata },
+        q,
+        components,
+      );
       json(res, 200, resource(bucket, o));
       return;
     }
@@ -327,7 +371,11 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
       fault('get');
       const o = getObject(bucket, name);
       checkPreconditions(o, q);
-      if (q.get('alt') === 'media') { log.push(`GET media ${name}`); sendMedia(req, res, o); return; }
+      if (q.get('alt') === 'media') {
+        log.push(`GET media ${name}`);
+        sendMedia(req, res, o);
+        return;
+      }
       log.push(`GET object ${name}`);
       json(res, 200, resource(bucket, o));
       return;
@@ -359,9 +407,18 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
   const http = createServer((req, res) => {
     handle(req, res).catch((err) => {
       const status = err instanceof HttpError ? err.status : 500;
-      if (res.headersSent) { res.destroy(); return; }
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       req.resume();
-      json(res, status, { error: { code: status, message: (err as Error).message, errors: [{ message: (err as Error).message, reason: status === 404 ? 'notFound' : 'invalid' }] } });
+      json(res, status, {
+        error: {
+          code: status,
+          message: (err as Error).message,
+          errors: [{ message: (err as Error).message, reason: status === 404 ? 'notFound' : 'invalid' }],
+        },
+      });
     });
   });
   await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -369,7 +426,9 @@ export async function startFakeGcs(options: { port?: number } = {}): Promise<Fak
     url: `http://127.0.0.1:${(http.address() as { port: number }).port}`,
     buckets,
     log,
-    clearFaults() { faults.clear(); },
+    clearFaults() {
+      faults.clear();
+    },
     failNext(op, count = 1, status = 503) {
       const queue = faults.get(op) ?? [];
       queue.push({ count, status });

@@ -22,6 +22,10 @@ export async function http<T = any>(
   const res = await request(url, { method: (options.method ?? (body !== undefined ? 'POST' : 'GET')) as 'GET', headers, body });
   const text = await res.body.text();
   let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
   return { status: res.statusCode, headers: res.headers, body: parsed as T, text };
 }

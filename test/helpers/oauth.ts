@@ -15,7 +15,10 @@ export interface RegisteredClient {
   [member: string]: unknown;
 }
 
-export interface Pkce { verifier: string; challenge: string }
+export interface Pkce {
+  verifier: string;
+  challenge: string;
+}
 
 export interface AuthorizationResult {
   /** Status of the authorize GET (200 = consent page shown; 302 = redirected at once, with an error). */
@@ -65,9 +68,18 @@ export async function registerClient(app: Pick<TestApp, 'url'>, metadata: Record
 }
 
 /** An authorization request URL. `extra` values of `null` drop a default parameter. */
-export function authorizeUrl(app: Pick<TestApp, 'url'>, params: {
-  clientId: string; redirectUri?: string; challenge: string; state?: string; scope?: string; resource?: string; extra?: Record<string, string | null>;
-}): string {
+export function authorizeUrl(
+  app: Pick<TestApp, 'url'>,
+  params: {
+    clientId: string;
+    redirectUri?: string;
+    challenge: string;
+    state?: string;
+    scope?: string;
+    resource?: string;
+    extra?: Record<string, string | null>;
+  },
+): string {
   const url = new URL('/oauth/authorize', app.url);
   const all: Record<string, string | null | undefined> = {
     response_type: 'code',
@@ -87,8 +99,11 @@ export function authorizeUrl(app: Pick<TestApp, 'url'>, params: {
 /** Hidden csrf_token and the organizations offered (id, enabled, checked) on a consent page. */
 export function parseConsentPage(html: string): { csrfToken: string | null; organizations: { id: string; disabled: boolean; checked: boolean }[] } {
   const csrfToken = /name="csrf_token" value="([^"]*)"/.exec(html)?.[1] ?? null;
-  const organizations = [...html.matchAll(/<input type="radio" name="organization_id" value="([^"]*)"([^>]*)>/g)]
-    .map((m) => ({ id: m[1], disabled: m[2].includes('disabled'), checked: m[2].includes('checked') }));
+  const organizations = [...html.matchAll(/<input type="radio" name="organization_id" value="([^"]*)"([^>]*)>/g)].map((m) => ({
+    id: m[1],
+    disabled: m[2].includes('disabled'),
+    checked: m[2].includes('checked'),
+  }));
   return { csrfToken, organizations };
 }
 
@@ -102,9 +117,15 @@ function resultOf(authorizeStatus: number, consentPage: string, location: string
  * Open an authorization URL as the signed-in user (`cookie`) and answer the consent page: approve (default) for
  * `organizationId` (default: the organization the page preselects) or deny. Returns where the browser is sent back.
  */
-export async function approveAuthorization(authorizationUrl: string | URL, options: {
-  cookie: string; organizationId?: string; decision?: 'approve' | 'deny'; locale?: string;
-}): Promise<AuthorizationResult> {
+export async function approveAuthorization(
+  authorizationUrl: string | URL,
+  options: {
+    cookie: string;
+    organizationId?: string;
+    decision?: 'approve' | 'deny';
+    locale?: string;
+  },
+): Promise<AuthorizationResult> {
   const url = new URL(authorizationUrl);
   const headers: Record<string, string> = { cookie: options.cookie, accept: 'text/html', ...(options.locale ? { 'x-service-locale': options.locale } : {}) };
   const page = await http(url.toString(), { headers });
@@ -113,7 +134,11 @@ export async function approveAuthorization(authorizationUrl: string | URL, optio
   const { csrfToken, organizations } = parseConsentPage(page.text);
   if (!csrfToken) throw new Error(`no consent form (not signed in?): ${page.text.slice(0, 300)}`);
   const organizationId = options.organizationId ?? organizations.find((o) => o.checked)?.id ?? organizations.find((o) => !o.disabled)?.id;
-  const form = new URLSearchParams({ csrf_token: csrfToken, decision: options.decision ?? 'approve', ...(organizationId ? { organization_id: organizationId } : {}) });
+  const form = new URLSearchParams({
+    csrf_token: csrfToken,
+    decision: options.decision ?? 'approve',
+    ...(organizationId ? { organization_id: organizationId } : {}),
+  });
   const res = await http(`${url.origin}/oauth/authorize`, {
     method: 'POST',
     body: form.toString(),
@@ -123,20 +148,40 @@ export async function approveAuthorization(authorizationUrl: string | URL, optio
   return resultOf(200, page.text, String(res.headers.location));
 }
 
-export async function tokenRequest(app: Pick<TestApp, 'url'>, params: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<JsonResponse<any>> {
+export async function tokenRequest(
+  app: Pick<TestApp, 'url'>,
+  params: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse<any>> {
   const body = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
   return http(`${app.url}/oauth/token`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
 }
 
-export async function exchangeCode(app: Pick<TestApp, 'url'>, params: { clientId: string; code: string; verifier: string; redirectUri?: string; resource?: string }): Promise<JsonResponse<any>> {
+export async function exchangeCode(
+  app: Pick<TestApp, 'url'>,
+  params: { clientId: string; code: string; verifier: string; redirectUri?: string; resource?: string },
+): Promise<JsonResponse<any>> {
   return tokenRequest(app, {
-    grant_type: 'authorization_code', client_id: params.clientId, code: params.code, code_verifier: params.verifier,
-    redirect_uri: params.redirectUri ?? DEFAULT_REDIRECT_URI, resource: params.resource,
+    grant_type: 'authorization_code',
+    client_id: params.clientId,
+    code: params.code,
+    code_verifier: params.verifier,
+    redirect_uri: params.redirectUri ?? DEFAULT_REDIRECT_URI,
+    resource: params.resource,
   });
 }
 
-export async function refreshGrant(app: Pick<TestApp, 'url'>, params: { clientId: string; refreshToken: string; scope?: string; resource?: string }): Promise<JsonResponse<any>> {
-  return tokenRequest(app, { grant_type: 'refresh_token', client_id: params.clientId, refresh_token: params.refreshToken, scope: params.scope, resource: params.resource });
+export async function refreshGrant(
+  app: Pick<TestApp, 'url'>,
+  params: { clientId: string; refreshToken: string; scope?: string; resource?: string },
+): Promise<JsonResponse<any>> {
+  return tokenRequest(app, {
+    grant_type: 'refresh_token',
+    client_id: params.clientId,
+    refresh_token: params.refreshToken,
+    scope: params.scope,
+    resource: params.resource,
+  });
 }
 
 export async function revokeRequest(app: Pick<TestApp, 'url'>, params: { clientId: string; token: string; hint?: string }): Promise<JsonResponse<any>> {
@@ -186,16 +231,36 @@ export interface OAuthFlow {
 }
 
 /** The whole flow for a signed-in user: register, authorize + consent, exchange. Throws unless tokens come back. */
-export async function oauthFlow(app: Pick<TestApp, 'url'>, options: {
-  cookie: string; scope?: string; resource?: string; organizationId?: string; client?: RegisteredClient; redirectUri?: string;
-}): Promise<OAuthFlow> {
+export async function oauthFlow(
+  app: Pick<TestApp, 'url'>,
+  options: {
+    cookie: string;
+    scope?: string;
+    resource?: string;
+    organizationId?: string;
+    client?: RegisteredClient;
+    redirectUri?: string;
+  },
+): Promise<OAuthFlow> {
   const redirectUri = options.redirectUri ?? DEFAULT_REDIRECT_URI;
-  const client = options.client ?? await registerClient(app, { redirect_uris: [redirectUri] });
+  const client = options.client ?? (await registerClient(app, { redirect_uris: [redirectUri] }));
   const pair = pkce();
-  const url = authorizeUrl(app, { clientId: client.client_id, redirectUri, challenge: pair.challenge, scope: options.scope ?? 'files:read files:write org:read org:admin offline_access', resource: options.resource });
+  const url = authorizeUrl(app, {
+    clientId: client.client_id,
+    redirectUri,
+    challenge: pair.challenge,
+    scope: options.scope ?? 'files:read files:write org:read org:admin offline_access',
+    resource: options.resource,
+  });
   const authorization = await approveAuthorization(url, { cookie: options.cookie, organizationId: options.organizationId });
   if (!authorization.code) throw new Error(`no code: ${authorization.location}`);
-  const response = await exchangeCode(app, { clientId: client.client_id, code: authorization.code, verifier: pair.verifier, redirectUri, resource: options.resource });
+  const response = await exchangeCode(app, {
+    clientId: client.client_id,
+    code: authorization.code,
+    verifier: pair.verifier,
+    redirectUri,
+    resource: options.resource,
+  });
   if (response.status !== 200) throw new Error(`token exchange answered ${response.status}: ${response.text}`);
   return { client, pkce: pair, redirectUri, authorization, tokens: response.body, response };
 }
@@ -207,20 +272,38 @@ export async function oauthFlow(app: Pick<TestApp, 'url'>, options: {
 export function headlessProvider(cookie: string, options: { redirectUrl?: string; state?: string; clientName?: string } = {}) {
   const redirectUrl = options.redirectUrl ?? 'http://127.0.0.1:61234/callback';
   const state: {
-    client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string;
-    authorizationUrl?: URL; result?: AuthorizationResult; redirects: number;
+    client?: OAuthClientInformationMixed;
+    tokens?: OAuthTokens;
+    verifier?: string;
+    authorizationUrl?: URL;
+    result?: AuthorizationResult;
+    redirects: number;
   } = { redirects: 0 };
   const provider: OAuthClientProvider = {
-    get redirectUrl() { return redirectUrl; },
+    get redirectUrl() {
+      return redirectUrl;
+    },
     get clientMetadata(): OAuthClientMetadata {
-      return { client_name: options.clientName ?? 'SDK headless', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+      return {
+        client_name: options.clientName ?? 'SDK headless',
+        redirect_uris: [redirectUrl],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      };
     },
     state: () => options.state ?? 'sdk-state',
     clientInformation: () => state.client,
-    saveClientInformation: (info) => { state.client = info; },
+    saveClientInformation: (info) => {
+      state.client = info;
+    },
     tokens: () => state.tokens,
-    saveTokens: (tokens) => { state.tokens = tokens; },
-    saveCodeVerifier: (verifier) => { state.verifier = verifier; },
+    saveTokens: (tokens) => {
+      state.tokens = tokens;
+    },
+    saveCodeVerifier: (verifier) => {
+      state.verifier = verifier;
+    },
     codeVerifier: () => state.verifier!,
     redirectToAuthorization: async (url) => {
       state.redirects++;

@@ -31,7 +31,16 @@ export function contract(doc: any) {
       const media = response.content[type] ?? response.content['*/*'];
       if (!media) return t.fail(`${method} ${pathTemplate} ${status}: content type ${type} is not documented (${Object.keys(response.content).join(', ')})`);
       if (!media.schema || type !== 'application/json') return t.pass(`${method} ${pathTemplate} ${status} ${type}`);
-      const key = pointer('paths', pathTemplate, method.toLowerCase(), 'responses', response === op.responses[status] ? status : 'default', 'content', type, 'schema');
+      const key = pointer(
+        'paths',
+        pathTemplate,
+        method.toLowerCase(),
+        'responses',
+        response === op.responses[status] ? status : 'default',
+        'content',
+        type,
+        'schema',
+      );
       let validate = cache.get(key);
       if (!validate) {
         validate = ajv.compile({ $ref: `openapi${key}` });

@@ -56,7 +56,11 @@ export function jar(app: TestApp, email: string, token: string, verify: JsonResp
   const cookie = `${name}=${token}`;
   const headers = (extra: Record<string, string> = {}) => ({ cookie, origin: app.url, ...extra });
   return {
-    email, token, cookie, verify, headers,
+    email,
+    token,
+    cookie,
+    verify,
+    headers,
     get: (path, extra) => http(`${app.url}${path}`, { headers: headers(extra) }),
     post: (path, json, extra) => http(`${app.url}${path}`, { method: 'POST', ...(json !== undefined ? { json } : {}), headers: headers(extra) }),
   };

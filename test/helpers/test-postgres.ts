@@ -15,7 +15,11 @@ export const TEST_PG_DIR = join(ROOT, '.data', 'test-postgres');
 const INFO_FILE = join(TEST_PG_DIR, 'run.json');
 const LEASES = join(TEST_PG_DIR, 'leases');
 
-interface Info { adminUrl: string; pid: number; template: string }
+interface Info {
+  adminUrl: string;
+  pid: number;
+  template: string;
+}
 
 async function templateName(): Promise<string> {
   const dir = join(ROOT, 'runtime-api', 'store', 'migrations');
@@ -40,7 +44,11 @@ export async function setupRun(leaseId: string): Promise<Info> {
       await admin.unsafe(`drop database if exists ${building}`);
       await admin.unsafe(`create database ${building}`);
       const sql = connect(pg.urlFor(building), { max: 1 });
-      try { await migrate(sql); } finally { await sql.end({ timeout: 2 }); }
+      try {
+        await migrate(sql);
+      } finally {
+        await sql.end({ timeout: 2 });
+      }
       try {
         await admin.unsafe(`alter database ${building} rename to ${template}`);
       } catch {
@@ -58,14 +66,23 @@ export async function setupRun(leaseId: string): Promise<Info> {
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Used by the `after` script: drop the lease; stop the cluster when no live run holds one. */
 export async function teardownRun(leaseId: string): Promise<void> {
   await rm(join(LEASES, leaseId), { force: true });
   let others: string[] = [];
-  try { others = (await readdir(LEASES)).filter((l) => alive(Number(l))); } catch { /* none */ }
+  try {
+    others = (await readdir(LEASES)).filter((l) => alive(Number(l)));
+  } catch {
+    /* none */
+  }
   if (others.length) return;
   try {
     const info = JSON.parse(await readFile(INFO_FILE, 'utf8')) as Info;
@@ -80,7 +97,9 @@ export async function teardownRun(leaseId: string): Promise<void> {
       process.kill(info.pid, 'SIGINT');
       for (let i = 0; i < 200 && alive(info.pid); i++) await new Promise((r) => setTimeout(r, 50));
     }
-  } catch { /* nothing running */ }
+  } catch {
+    /* nothing running */
+  }
 }
 
 let cached: Promise<Info> | null = null;
@@ -96,9 +115,13 @@ export function runInfo(): Promise<Info> {
           await probe`select 1`;
           const [tpl] = await probe`select 1 from pg_database where datname = ${info.template}`;
           if (tpl) return info;
-        } finally { await probe.end({ timeout: 1 }); }
+        } finally {
+          await probe.end({ timeout: 1 });
+        }
       }
-    } catch { /* fall through: set up our own */ }
+    } catch {
+      /* fall through: set up our own */
+    }
     return setupRun(String(process.pid));
   })();
   return cached;
@@ -114,7 +137,11 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
     url,
     async drop() {
       const admin = postgres(info.adminUrl, { max: 1, onnotice: () => {} });
-      try { await admin.unsafe(`drop database if exists ${name} with (force)`); } finally { await admin.end({ timeout: 2 }); }
+      try {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end({ timeout: 2 });
+      }
     },
   };
 }

@@ -34,8 +34,15 @@ function raw(app: TestApp): Raw {
   const opened = performance.now();
   const got: Buffer[] = [];
   let closedAt: number | null = null;
-  const closed = new Promise<void>((resolve) => socket.on('close', () => { closedAt = performance.now() - opened; resolve(); }));
-  socket.on('data', (d: Buffer) => { got.push(d); });
+  const closed = new Promise<void>((resolve) =>
+    socket.on('close', () => {
+      closedAt = performance.now() - opened;
+      resolve();
+    }),
+  );
+  socket.on('data', (d: Buffer) => {
+    got.push(d);
+  });
   socket.on('end', () => socket.end());
   socket.on('error', () => {});
   return {
@@ -60,8 +67,10 @@ function raw(app: TestApp): Raw {
 }
 
 function partHead(app: TestApp, token: string, uploadId: string, partNumber: number, length: number): string {
-  return `PUT /v1/mcp/uploads/${uploadId}/parts/${partNumber} HTTP/1.1\r\nHost: ${new URL(app.url).host}\r\n`
-    + `Authorization: Bearer ${token}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${length}\r\n\r\n`;
+  return (
+    `PUT /v1/mcp/uploads/${uploadId}/parts/${partNumber} HTTP/1.1\r\nHost: ${new URL(app.url).host}\r\n` +
+    `Authorization: Bearer ${token}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${length}\r\n\r\n`
+  );
 }
 
 /** The status and JSON body of the one response in `text`. */
@@ -69,7 +78,11 @@ function answer(text: string): { status: number; json: any } {
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
   const body = text.slice(text.indexOf('\r\n\r\n') + 4);
   let json: unknown;
-  try { json = JSON.parse(body); } catch { /* none */ }
+  try {
+    json = JSON.parse(body);
+  } catch {
+    /* none */
+  }
   return { status, json };
 }
 
@@ -93,11 +106,16 @@ t.test('client time limits', async (t) => {
     const slow = raw(app);
     const head = `GET /app/v1/context HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ana.token}\r\nX-Padding: `;
     let i = 0;
-    const drip = setInterval(() => { if (!slow.socket.destroyed) slow.socket.write(i < head.length ? head[i++] : 'a'); }, 50);
+    const drip = setInterval(() => {
+      if (!slow.socket.destroyed) slow.socket.write(i < head.length ? head[i++] : 'a');
+    }, 50);
     const silent = raw(app);
     const [slowMs, silentMs] = await Promise.all([slow.closedWithin(BOUND_MS), silent.closedWithin(BOUND_MS)]);
     clearInterval(drip);
-    for (const [name, probe, ms] of [['slow headers', slow, slowMs], ['no bytes at all', silent, silentMs]] as const) {
+    for (const [name, probe, ms] of [
+      ['slow headers', slow, slowMs],
+      ['no bytes at all', silent, silentMs],
+    ] as const) {
       t.ok(ms !== null, `${name}: closed by the server (after ${ms?.toFixed(0)} ms)`);
       t.ok(ms === null || ms >= HEADERS_MS * 0.9, `${name}: not before the limit`);
       t.match(probe.text(), /^HTTP\/1\.1 408 /, `${name}: answered 408`);
@@ -109,7 +127,9 @@ t.test('client time limits', async (t) => {
     const part = raw(app);
     part.socket.write(partHead(app, ana.token, u.uploadId, 1, PART));
     const json = raw(app);
-    json.socket.write(`POST /app/v1/execute HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ana.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Service-Locale: pt-BR\r\n\r\n`);
+    json.socket.write(
+      `POST /app/v1/execute HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ana.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Service-Locale: pt-BR\r\n\r\n`,
+    );
     const [partMs, jsonMs] = await Promise.all([part.closedWithin(BOUND_MS), json.closedWithin(BOUND_MS)]);
     t.ok(partMs !== null, `part upload closed (after ${partMs?.toFixed(0)} ms)`);
     t.ok(jsonMs !== null, `JSON request closed (after ${jsonMs?.toFixed(0)} ms)`);
@@ -121,7 +141,7 @@ t.test('client time limits', async (t) => {
     const b = answer(json.text());
     t.equal(b.status, 408);
     t.equal(b.json?.error?.code, 'request_timeout');
-    t.match(b.json?.error?.message, /não foi recebida a tempo/, 'in the request\'s locale');
+    t.match(b.json?.error?.message, /não foi recebida a tempo/, "in the request's locale");
   });
 
   t.test('a part upload that stalls mid-body is dropped, keeps no buffer, and the part can be sent again', async (t) => {
@@ -147,7 +167,10 @@ t.test('client time limits', async (t) => {
       sleep(30_000).then(() => null), // generous for a loaded machine: held buffers would keep them waiting for ever
     ]);
     t.ok(retried, 'the retries were served (not left waiting for a part buffer)');
-    t.same(retried?.map((r) => r.status), [200, 200]);
+    t.same(
+      retried?.map((r) => r.status),
+      [200, 200],
+    );
     const done = await call(upload_complete, { uploadId: u.uploadId });
     t.equal(done.file.byteLength, data.length);
     const got = await request(`${app.url}/v1/mcp/files/${done.file.fileId}/download`, { headers: { authorization: `Bearer ${ana.token}` } });
@@ -190,7 +213,10 @@ t.test('client time limits', async (t) => {
     for await (const c of res.body) {
       chunks.push(c as Buffer);
       sinceNap += (c as Buffer).length;
-      if (sinceNap >= MiB) { sinceNap = 0; await sleep(IDLE_MS / 5); }
+      if (sinceNap >= MiB) {
+        sinceNap = 0;
+        await sleep(IDLE_MS / 5);
+      }
     }
     const elapsed = performance.now() - started;
     t.equal(sha256(Buffer.concat(chunks)), sha256(data), `the whole file, read in ${elapsed.toFixed(0)} ms`);

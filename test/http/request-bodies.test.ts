@@ -13,26 +13,44 @@ const JSON_LIMIT = 2048;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(done: () => boolean, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !done() && Date.now() < end;) await sleep(10);
+  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(10);
 }
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: any }
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
 
 /** One request with exact bytes; `chunked` streams them without a Content-Length. */
 async function send(url: string, body: Buffer | string, headers: Record<string, string>, chunked = false): Promise<Reply> {
   const bytes = Buffer.from(body);
   const res = await request(url, {
-    method: 'POST', headers,
-    body: chunked ? Readable.from((function* () { for (let i = 0; i < bytes.length; i += 1000) yield bytes.subarray(i, i + 1000); })()) : bytes,
+    method: 'POST',
+    headers,
+    body: chunked
+      ? Readable.from(
+          (function* () {
+            for (let i = 0; i < bytes.length; i += 1000) yield bytes.subarray(i, i + 1000);
+          })(),
+        )
+      : bytes,
   });
   const text = await res.body.text();
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.statusCode, headers: res.headers, body: parsed };
 }
 
 /** A JSON object of exactly `n` bytes. */
-const jsonOf = (n: number) => { const base = '{"pad":""}'; return `{"pad":"${'x'.repeat(n - base.length)}"}`; };
+const jsonOf = (n: number) => {
+  const base = '{"pad":""}';
+  return `{"pad":"${'x'.repeat(n - base.length)}"}`;
+};
 const BAD_UTF8 = Buffer.concat([Buffer.from('{"email":"'), Buffer.from([0xc3, 0x28]), Buffer.from('@example.com"}')]);
 
 t.test('request bodies', async (t) => {
@@ -44,7 +62,12 @@ t.test('request bodies', async (t) => {
   /** The JSON routes answering in the service's resolution shape, with their limits. */
   const jsonRoutes = [
     { name: 'auth: sign-in link', url: `${app.url}/auth/sign-in/magic-link`, headers: json, limit: 8192 },
-    { name: '/app/v1/execute (JSON_BODY_MAX_BYTES)', url: `${app.url}/app/v1/execute`, headers: { ...json, authorization: `Bearer ${token}` }, limit: JSON_LIMIT },
+    {
+      name: '/app/v1/execute (JSON_BODY_MAX_BYTES)',
+      url: `${app.url}/app/v1/execute`,
+      headers: { ...json, authorization: `Bearer ${token}` },
+      limit: JSON_LIMIT,
+    },
   ];
   for (const route of jsonRoutes) {
     t.test(route.name, async (t) => {
@@ -87,9 +110,13 @@ t.test('request bodies', async (t) => {
     const { port } = new URL(app.url);
     const socket = connect(Number(port), '127.0.0.1');
     let reply = '';
-    socket.on('data', (d: Buffer) => { reply += d.toString('latin1'); });
+    socket.on('data', (d: Buffer) => {
+      reply += d.toString('latin1');
+    });
     let failed: Error | null = null;
-    socket.on('error', (err) => { failed = err; });
+    socket.on('error', (err) => {
+      failed = err;
+    });
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const head = `POST /app/v1/execute HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n`;
     socket.write(`${head}Transfer-Encoding: chunked\r\n\r\n`);
@@ -116,11 +143,17 @@ t.test('request bodies', async (t) => {
     const { port } = new URL(app.url);
     const socket = connect(Number(port), '127.0.0.1');
     let reply = '';
-    socket.on('data', (d: Buffer) => { reply += d.toString('latin1'); });
+    socket.on('data', (d: Buffer) => {
+      reply += d.toString('latin1');
+    });
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.on('error', () => { /* the reset that ends the upload */ });
+    socket.on('error', () => {
+      /* the reset that ends the upload */
+    });
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(`POST /app/v1/execute HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST /app/v1/execute HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     const piece = Buffer.alloc(64 * 1024, 0x20);
     const frame = Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]);
     let sent = 0;
@@ -145,7 +178,11 @@ t.test('request bodies', async (t) => {
       const big = await send(url, jsonOf(JSON_LIMIT + 1), headers, chunked);
       t.same([big.status, serviceCode(big)], [413, 'payload_too_large'], `over JSON_BODY_MAX_BYTES (${chunked ? 'chunked' : 'Content-Length'})`);
     }
-    for (const [what, body] of [['empty', ''], ['not UTF-8', BAD_UTF8], ['not JSON', '{"jsonrpc":']] as const) {
+    for (const [what, body] of [
+      ['empty', ''],
+      ['not UTF-8', BAD_UTF8],
+      ['not JSON', '{"jsonrpc":'],
+    ] as const) {
       const res = await send(url, body, headers);
       t.equal(res.status, 400, what);
       t.match(res.body, { jsonrpc: '2.0', id: null, error: { code: -32700 } }, `${what}: -32700`);
@@ -162,11 +199,20 @@ t.test('request bodies', async (t) => {
     const headers = { 'content-type': 'application/json' };
     const askCode = (r: Reply) => [r.status, r.body?._meta?.response_type, r.body?.error?.code];
     t.same(askCode(await send(url, '{}', { 'content-type': 'text/plain' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE']);
-    t.same(askCode(await send(url, '{}', { 'content-type': 'application/json; charset=latin1' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE'], 'a charset other than UTF-8');
-    t.same(askCode(await send(url, jsonOf(9000), { 'content-type': 'application/json; charset=latin1' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE'], '415 before 413');
+    t.same(
+      askCode(await send(url, '{}', { 'content-type': 'application/json; charset=latin1' })),
+      [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE'],
+      'a charset other than UTF-8',
+    );
+    t.same(
+      askCode(await send(url, jsonOf(9000), { 'content-type': 'application/json; charset=latin1' })),
+      [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE'],
+      '415 before 413',
+    );
     t.same(askCode(await send(url, '{}', { ...headers, 'content-encoding': 'gzip' })), [415, 'Failure', 'UNSUPPORTED_MEDIA_TYPE']);
     for (const chunked of [false, true]) t.same(askCode(await send(url, jsonOf(8193), headers, chunked)), [413, 'Failure', 'PAYLOAD_TOO_LARGE']);
-    for (const body of ['', 'nope', BAD_UTF8]) t.same(askCode(await send(url, body, headers)), [400, 'Failure', 'INVALID_REQUEST'], JSON.stringify(String(body)));
+    for (const body of ['', 'nope', BAD_UTF8])
+      t.same(askCode(await send(url, body, headers)), [400, 'Failure', 'INVALID_REQUEST'], JSON.stringify(String(body)));
   });
 
   t.test('OAuth token form: every malformed body is 400 invalid_request in the OAuth shape (RFC 6749 5.2)', async (t) => {

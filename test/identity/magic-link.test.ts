@@ -106,7 +106,9 @@ t.test('magic link', async (t) => {
     t.notOk(sessionCookieOf(prefetch));
     t.equal(await userCount('case6@example.com'), 0);
     const verify = await http(`${app.url}/auth/magic-link/verify`, {
-      method: 'POST', body: `token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+      method: 'POST',
+      body: `token=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
     });
     t.equal(verify.status, 303, 'the landing page button still signs in');
     t.ok(sessionCookieOf(verify));

@@ -16,7 +16,10 @@ t.test('without SMTP_URL: the dev outbox, with the link logged', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-mail-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const lines: string[] = [];
-  const mailer = createMailer({ smtpUrl: undefined, mailFrom: 'x <no-reply@siglata.com>', dataDir }, createLogger('info', {}, (l) => lines.push(l)));
+  const mailer = createMailer(
+    { smtpUrl: undefined, mailFrom: 'x <no-reply@siglata.com>', dataDir },
+    createLogger('info', {}, (l) => lines.push(l)),
+  );
   await mailer.send({ to: 'ana@example.com', ...magicLinkMail('pt-BR', link) });
   const files = await readdir(join(dataDir, 'mail'));
   t.equal(files.length, 1);
@@ -30,7 +33,10 @@ t.test('with SMTP_URL: real SMTP, text and HTML parts, both languages', async (t
   const smtp = await startSmtpCatcher(t);
   const mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'Siglata <no-reply@siglata.com>', dataDir: '/nonexistent' }, createLogger('silent'));
   await mailer.send({ to: 'ana@example.com', ...magicLinkMail('en-US', 'https://siglata.example/auth/magic-link?token=a&b=<x>') });
-  await mailer.send({ to: 'bo@example.com', ...invitationMail('pt-BR', { orgName: 'Acme <b>', inviter: 'Ana', role: 'owner', link: 'https://siglata.example/i' }) });
+  await mailer.send({
+    to: 'bo@example.com',
+    ...invitationMail('pt-BR', { orgName: 'Acme <b>', inviter: 'Ana', role: 'owner', link: 'https://siglata.example/i' }),
+  });
   const en = smtp.latest('ana@example.com');
   t.equal(en.from, 'no-reply@siglata.com');
   t.equal(en.subject, 'Your Siglata sign-in link');

@@ -22,9 +22,16 @@ t.test('members', async (t) => {
     const demote = await solo.post('/auth/organization/update-member-role', { memberId: me.id, role: 'admin', organizationId: org.id });
     t.equal(demote.status, 409);
     t.equal(demote.body.code, 'conflict');
-    const demotePt = await solo.post('/auth/organization/update-member-role', { memberId: me.id, role: 'admin', organizationId: org.id }, { 'x-service-locale': 'pt-BR' });
-    t.equal(demote.body.message, 'This member is the organization\'s last owner, and an organization must keep at least one. Make another member owner first.');
-    t.equal(demotePt.body.message, 'Este membro é o último proprietário da organização, e uma organização precisa manter pelo menos um. Torne outro membro proprietário antes.');
+    const demotePt = await solo.post(
+      '/auth/organization/update-member-role',
+      { memberId: me.id, role: 'admin', organizationId: org.id },
+      { 'x-service-locale': 'pt-BR' },
+    );
+    t.equal(demote.body.message, "This member is the organization's last owner, and an organization must keep at least one. Make another member owner first.");
+    t.equal(
+      demotePt.body.message,
+      'Este membro é o último proprietário da organização, e uma organização precisa manter pelo menos um. Torne outro membro proprietário antes.',
+    );
     for (const memberIdOrEmail of [me.id, 'SOLO22@example.com']) {
       const remove = await solo.post('/auth/organization/remove-member', { memberIdOrEmail, organizationId: org.id });
       t.equal(remove.status, 409, memberIdOrEmail);
@@ -32,7 +39,11 @@ t.test('members', async (t) => {
     t.same(await w.roles(org.id), { 'solo22@example.com': 'owner' });
 
     const { jar: admin, memberId: adminId } = await w.join(solo, org.id, 'admin22@example.com', 'admin');
-    t.equal((await admin.post('/auth/organization/update-member-role', { memberId: me.id, role: 'member', organizationId: org.id })).status, 403, 'admin demotes owner');
+    t.equal(
+      (await admin.post('/auth/organization/update-member-role', { memberId: me.id, role: 'member', organizationId: org.id })).status,
+      403,
+      'admin demotes owner',
+    );
     t.equal((await admin.post('/auth/organization/remove-member', { memberIdOrEmail: me.id, organizationId: org.id })).status, 403, 'admin removes owner');
     const grant = await admin.post('/auth/organization/update-member-role', { memberId: adminId, role: 'owner', organizationId: org.id });
     t.equal(grant.status, 403, 'admin grants owner (even to himself)');
@@ -40,7 +51,11 @@ t.test('members', async (t) => {
     const promoted = await solo.post('/auth/organization/update-member-role', { memberId: adminId, role: 'owner', organizationId: org.id });
     t.equal(promoted.status, 200);
     t.match(promoted.body, { id: adminId, role: 'owner', email: 'admin22@example.com' });
-    t.equal((await solo.post('/auth/organization/update-member-role', { memberId: me.id, role: 'member', organizationId: org.id })).status, 200, 'with two owners one may step down');
+    t.equal(
+      (await solo.post('/auth/organization/update-member-role', { memberId: me.id, role: 'member', organizationId: org.id })).status,
+      200,
+      'with two owners one may step down',
+    );
     t.same(await w.roles(org.id), { 'solo22@example.com': 'member', 'admin22@example.com': 'owner' });
   });
 
@@ -91,7 +106,7 @@ t.test('members', async (t) => {
     }
   });
 
-  t.test('case 23: remove by e-mail and by id; the removed user\'s Bearer and session calls are 403 at once', async (t) => {
+  t.test("case 23: remove by e-mail and by id; the removed user's Bearer and session calls are 403 at once", async (t) => {
     const owner = await w.user('owner23@example.com');
     const org = await w.org(owner, 'case23');
     const { jar: kim, memberId: kimId } = await w.join(owner, org.id, 'kim23@example.com', 'admin');
@@ -109,7 +124,10 @@ t.test('members', async (t) => {
     t.equal(byId.body.member.id, kimId);
     t.same(await w.roles(org.id), { 'owner23@example.com': 'owner' });
 
-    for (const [label, token] of [['kim', kimToken], ['lou', louToken]] as const) {
+    for (const [label, token] of [
+      ['kim', kimToken],
+      ['lou', louToken],
+    ] as const) {
       const api = await http(`${app.url}/api`, { token });
       t.equal(api.status, 403, `${label}: GET /api with the token`);
       t.equal(api.body.error.code, 'ORGANIZATION_MEMBERSHIP_REQUIRED');
@@ -131,8 +149,12 @@ t.test('members', async (t) => {
     const { memberId } = await w.join(owner, org.id, 'mia-s@example.com', 'member');
     const [row] = await app.deps.sql`select m.id, m.user_id from members m join users u on u.id = m.user_id where u.email = 'owner-s@example.com'`;
     const caller: Caller = {
-      kind: 'session', userId: row.user_id, email: 'owner-s@example.com', locale: 'en-US',
-      membership: { orgId: org.id, memberId: row.id, role: 'owner' }, scopes: ['files:read', 'files:write', 'org:read', 'org:admin'],
+      kind: 'session',
+      userId: row.user_id,
+      email: 'owner-s@example.com',
+      locale: 'en-US',
+      membership: { orgId: org.id, memberId: row.id, role: 'owner' },
+      scopes: ['files:read', 'files:write', 'org:read', 'org:admin'],
     };
     const deps = invokeDeps(app.deps);
     t.equal((await invoke(members_list, {}, caller, deps)).items.length, 2);
@@ -146,10 +168,15 @@ t.test('members', async (t) => {
       const a = await w.user(`ia${round}@example.com`);
       const o = await w.org(a, `invoke-race-${round}`);
       await w.join(a, o.id, `ib${round}@example.com`, 'owner');
-      const rows = await app.deps.sql`select m.id, m.user_id, u.email::text as email from members m join users u on u.id = m.user_id where m.org_id = ${o.id} order by u.email`;
+      const rows = await app.deps
+        .sql`select m.id, m.user_id, u.email::text as email from members m join users u on u.id = m.user_id where m.org_id = ${o.id} order by u.email`;
       const owners: Caller[] = rows.map((r) => ({
-        kind: 'session', userId: r.user_id, email: r.email, locale: 'en-US',
-        membership: { orgId: o.id, memberId: r.id, role: 'owner' }, scopes: ['files:read', 'files:write', 'org:read', 'org:admin'],
+        kind: 'session',
+        userId: r.user_id,
+        email: r.email,
+        locale: 'en-US',
+        membership: { orgId: o.id, memberId: r.id, role: 'owner' },
+        scopes: ['files:read', 'files:write', 'org:read', 'org:admin'],
       }));
       const settled = await Promise.allSettled([
         invoke(member_remove, { memberIdOrEmail: rows[1].id }, owners[0], deps),

@@ -15,9 +15,19 @@ t.test('identity routes match /openapi.json', async (t) => {
 
   c.check(t, 'post', '/auth/sign-in/magic-link', (await requestLink(app, smtp, 'cy-oa@example.com')).res);
   c.check(t, 'post', '/auth/sign-in/magic-link', await http(`${app.url}/auth/sign-in/magic-link`, { json: { email: 'nope' } }));
-  c.check(t, 'post', '/auth/sign-in/magic-link', await http(`${app.url}/auth/sign-in/magic-link`, { body: 'email=x', headers: { 'content-type': 'text/plain' } }));
+  c.check(
+    t,
+    'post',
+    '/auth/sign-in/magic-link',
+    await http(`${app.url}/auth/sign-in/magic-link`, { body: 'email=x', headers: { 'content-type': 'text/plain' } }),
+  );
   c.check(t, 'get', '/auth/magic-link/verify', await http(`${app.url}/auth/magic-link/verify?token=unknown`));
-  c.check(t, 'get', '/auth/magic-link/verify', await http(`${app.url}/auth/magic-link/verify?token=${(await requestLink(app, smtp, 'dee-oa@example.com')).token}`));
+  c.check(
+    t,
+    'get',
+    '/auth/magic-link/verify',
+    await http(`${app.url}/auth/magic-link/verify?token=${(await requestLink(app, smtp, 'dee-oa@example.com')).token}`),
+  );
   c.check(t, 'get', '/auth/magic-link', await http(`${app.url}/auth/magic-link?token=abc`));
   c.check(t, 'get', '/auth/sign-in', await http(`${app.url}/auth/sign-in`));
   c.check(t, 'get', '/auth/get-session', await ana.get('/auth/get-session'));
@@ -38,15 +48,35 @@ t.test('identity routes match /openapi.json', async (t) => {
   const accepted = await bo.post('/auth/organization/accept-invitation', { invitationId: inv.body.id });
   c.check(t, 'post', '/auth/organization/accept-invitation', accepted);
   c.check(t, 'post', '/auth/organization/accept-invitation', await bo.post('/auth/organization/accept-invitation', { invitationId: inv.body.id }));
-  c.check(t, 'post', '/auth/organization/update-member-role', await ana.post('/auth/organization/update-member-role', { memberId: accepted.body.member.id, role: 'member', organizationId: orgId }));
-  c.check(t, 'post', '/auth/organization/update-member-role', await bo.post('/auth/organization/update-member-role', { memberId: accepted.body.member.id, role: 'admin', organizationId: orgId }));
+  c.check(
+    t,
+    'post',
+    '/auth/organization/update-member-role',
+    await ana.post('/auth/organization/update-member-role', { memberId: accepted.body.member.id, role: 'member', organizationId: orgId }),
+  );
+  c.check(
+    t,
+    'post',
+    '/auth/organization/update-member-role',
+    await bo.post('/auth/organization/update-member-role', { memberId: accepted.body.member.id, role: 'admin', organizationId: orgId }),
+  );
   const inv2 = await ana.post('/auth/organization/invite-member', { email: 'x-oa@example.com', role: 'member', organizationId: orgId });
   c.check(t, 'post', '/auth/organization/cancel-invitation', await ana.post('/auth/organization/cancel-invitation', { invitationId: inv2.body.id }));
   const inv3 = await ana.post('/auth/organization/invite-member', { email: 'ana-oa@example.com', role: 'member', organizationId: orgId });
   c.check(t, 'post', '/auth/organization/invite-member', inv3);
   c.check(t, 'post', '/auth/organization/set-active', await ana.post('/auth/organization/set-active', { organizationId: orgId }));
-  c.check(t, 'post', '/auth/organization/remove-member', await ana.post('/auth/organization/remove-member', { memberIdOrEmail: 'bo-oa@example.com', organizationId: orgId }));
-  c.check(t, 'post', '/auth/organization/remove-member', await ana.post('/auth/organization/remove-member', { memberIdOrEmail: 'ana-oa@example.com', organizationId: orgId }));
+  c.check(
+    t,
+    'post',
+    '/auth/organization/remove-member',
+    await ana.post('/auth/organization/remove-member', { memberIdOrEmail: 'bo-oa@example.com', organizationId: orgId }),
+  );
+  c.check(
+    t,
+    'post',
+    '/auth/organization/remove-member',
+    await ana.post('/auth/organization/remove-member', { memberIdOrEmail: 'ana-oa@example.com', organizationId: orgId }),
+  );
   const inv4 = await ana.post('/auth/organization/invite-member', { email: 'bo-oa@example.com', role: 'member', organizationId: orgId });
   c.check(t, 'post', '/auth/organization/reject-invitation', await bo.post('/auth/organization/reject-invitation', { invitationId: inv4.body.id }));
   c.check(t, 'get', '/auth/organization/invitation', await http(`${app.url}/auth/organization/invitation?id=${inv4.body.id}`));

@@ -29,7 +29,9 @@ export async function world(t: Test, options: { manualClock?: boolean } = {}): P
     return jar;
   };
   return {
-    app, smtp, user,
+    app,
+    smtp,
+    user,
     async org(owner, slug) {
       const res = await owner.post('/auth/organization/create', { name: slug.toUpperCase(), slug });
       if (res.status !== 201) throw new Error(`create ${slug}: ${res.status} ${res.text}`);

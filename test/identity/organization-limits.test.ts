@@ -10,10 +10,13 @@ const PER_HOUR = 3;
 const PER_PERSON = 5;
 
 t.test('organization creation limits', async (t) => {
-  const app = await startTestApp(t, { manualClock: true, env: { ORG_CREATE_PER_HOUR: String(PER_HOUR), ORG_CREATE_MAX_PER_PERSON: String(PER_PERSON), RATE_LIMIT_MAX: '100000' } });
+  const app = await startTestApp(t, {
+    manualClock: true,
+    env: { ORG_CREATE_PER_HOUR: String(PER_HOUR), ORG_CREATE_MAX_PER_PERSON: String(PER_PERSON), RATE_LIMIT_MAX: '100000' },
+  });
   const hour = () => app.clock.advance!(3600_000 + 1000);
 
-  t.test('over HTTP: the hourly rate, then the total, in the spec\'s shapes and the caller\'s locale', async (t) => {
+  t.test("over HTTP: the hourly rate, then the total, in the spec's shapes and the caller's locale", async (t) => {
     const cookie = await signInCookie(app, 'maker@example.com');
     const create = (slug: string, headers: Record<string, string> = {}) =>
       http(`${app.url}/auth/organization/create`, { json: { name: slug, slug }, headers: { cookie, origin: app.url, ...headers } });
@@ -36,7 +39,7 @@ t.test('organization creation limits', async (t) => {
     t.equal((await create('maker-4')).status, 201);
     t.equal((await create('maker-5')).status, 201);
     const capped = await create('maker-6');
-    t.equal(capped.status, 403, 'the total is reached within the hour\'s rate');
+    t.equal(capped.status, 403, "the total is reached within the hour's rate");
     t.equal(capped.body.error.code, 'organization_limit_reached');
     t.match(capped.body.error.resolution, /at most 5 organizations, and you have created 5/);
     hour();

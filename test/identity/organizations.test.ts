@@ -61,7 +61,7 @@ t.test('organizations', async (t) => {
     t.equal(anonymous.status, 401);
   });
 
-  t.test('case 17: list shows the caller\'s organizations with roles only; get by a non-member is 403; unknown id 404', async (t) => {
+  t.test("case 17: list shows the caller's organizations with roles only; get by a non-member is 403; unknown id 404", async (t) => {
     const cy = await w.user('cy17@example.com');
     const dee = await w.user('dee17@example.com');
     const mine = await w.org(cy, 'cy17');
@@ -70,12 +70,21 @@ t.test('organizations', async (t) => {
     await w.join(dee, theirs.id, 'cy17@example.com', 'admin');
     const list = await cy.get('/auth/organization/list');
     t.equal(list.status, 200);
-    t.same(list.body.map((o: { slug: string; role: string }) => [o.slug, o.role]).sort(), [['cy17', 'owner'], ['dee17', 'admin']]);
+    t.same(list.body.map((o: { slug: string; role: string }) => [o.slug, o.role]).sort(), [
+      ['cy17', 'owner'],
+      ['dee17', 'admin'],
+    ]);
 
     const get = await cy.get(`/auth/organization/get?organizationId=${theirs.id}`);
     t.equal(get.status, 200);
     t.match(get.body, { id: theirs.id, slug: 'dee17', role: 'admin', metadata: {} });
-    t.same(get.body.members.map((m: { email: string; role: string }) => [m.email, m.role]), [['dee17@example.com', 'owner'], ['cy17@example.com', 'admin']]);
+    t.same(
+      get.body.members.map((m: { email: string; role: string }) => [m.email, m.role]),
+      [
+        ['dee17@example.com', 'owner'],
+        ['cy17@example.com', 'admin'],
+      ],
+    );
 
     const stranger = await w.user('stranger17@example.com');
     const forbidden = await stranger.get(`/auth/organization/get?organizationId=${mine.id}`);
@@ -137,9 +146,13 @@ t.test('organizations', async (t) => {
     const existing = await owner.post('/auth/organization/invite-member', { email: 'member19@example.com', role: 'admin', organizationId: org.id });
     t.equal(existing.status, 409);
     t.equal(existing.body.code, 'conflict');
-    t.equal(existing.body.message, 'This address already belongs to a member of the organization. Change that member\'s role instead of inviting them.');
+    t.equal(existing.body.message, "This address already belongs to a member of the organization. Change that member's role instead of inviting them.");
 
-    const pt = await owner.post('/auth/organization/invite-member', { email: 'pt19@example.com', role: 'admin', organizationId: org.id }, { 'x-service-locale': 'pt-BR' });
+    const pt = await owner.post(
+      '/auth/organization/invite-member',
+      { email: 'pt19@example.com', role: 'admin', organizationId: org.id },
+      { 'x-service-locale': 'pt-BR' },
+    );
     t.equal(pt.status, 201);
     t.match(pt.body, { email: 'pt19@example.com', role: 'admin', status: 'pending', organizationId: org.id });
     t.equal(new Date(pt.body.expiresAt).getTime() - new Date(pt.body.createdAt).getTime(), 48 * 3600_000);
@@ -157,7 +170,11 @@ t.test('organizations', async (t) => {
     const again = await owner.post('/auth/organization/invite-member', { email: 'PT19@example.com', role: 'member', organizationId: org.id });
     t.equal(again.status, 409, 'a pending invitee');
     t.equal(again.body.message, 'This address already has a pending invitation. Cancel it, or send again with "resend": true.');
-    const againPt = await owner.post('/auth/organization/invite-member', { email: 'PT19@example.com', role: 'member', organizationId: org.id }, { 'x-service-locale': 'pt-BR' });
+    const againPt = await owner.post(
+      '/auth/organization/invite-member',
+      { email: 'PT19@example.com', role: 'member', organizationId: org.id },
+      { 'x-service-locale': 'pt-BR' },
+    );
     t.equal(againPt.body.message, 'Este endereço já tem um convite pendente. Cancele-o ou envie de novo com "resend": true.');
     t.equal(smtp.to('pt19@example.com').length, 1);
     const resent = await owner.post('/auth/organization/invite-member', { email: 'pt19@example.com', role: 'member', organizationId: org.id, resend: true });
@@ -168,6 +185,9 @@ t.test('organizations', async (t) => {
     t.equal(smtp.latest('pt19@example.com').subject, 'You are invited to join CASE19 on Siglata', 'this time in en-US');
     t.match(smtp.latest('pt19@example.com').text, 'owner19@example.com invited you to join CASE19 as member.');
     const list = await owner.get(`/auth/organization/list-invitations?organizationId=${org.id}`);
-    t.same(list.body.map((i: { email: string }) => i.email), ['pt19@example.com']);
+    t.same(
+      list.body.map((i: { email: string }) => i.email),
+      ['pt19@example.com'],
+    );
   });
 });

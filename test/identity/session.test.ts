@@ -12,11 +12,21 @@ import { ROUTERS } from '../../server/app.ts';
 const DAY = 86400_000;
 
 /** A stand-in for the /app/v1 routes (cookie or Bearer): it answers with the caller the pipeline resolved. */
-const probe = () => [defineRoute({
-  method: 'GET', path: '/app/v1/identity-probe', operationId: 'identityProbe', summary: 'test probe', tags: ['test'],
-  auth: 'bearer-or-session', responses: { 200: { description: 'caller', schema: v.any() } }, errors: [],
-  async handle(ctx) { ctx.body = ctx.state.caller; },
-})];
+const probe = () => [
+  defineRoute({
+    method: 'GET',
+    path: '/app/v1/identity-probe',
+    operationId: 'identityProbe',
+    summary: 'test probe',
+    tags: ['test'],
+    auth: 'bearer-or-session',
+    responses: { 200: { description: 'caller', schema: v.any() } },
+    errors: [],
+    async handle(ctx) {
+      ctx.body = ctx.state.caller;
+    },
+  }),
+];
 
 /** The real /app/v1/context once it is mounted; null while it is not served yet. */
 async function appContext(app: TestApp, headers: Record<string, string>): Promise<JsonResponse | null> {
@@ -137,7 +147,7 @@ t.test('sessions', async (t) => {
     t.equal(no.status, 403);
   });
 
-  t.test('the session\'s active organization: first membership, set on create and accept, switchable', async (t) => {
+  t.test("the session's active organization: first membership, set on create and accept, switchable", async (t) => {
     const eve = await signIn(app, smtp, 'eve@example.com');
     t.equal((await eve.get('/app/v1/identity-probe')).body.membership, null, 'no organization yet');
     const noOrg = await eve.get('/auth/organization/get');

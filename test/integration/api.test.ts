@@ -69,7 +69,7 @@ t.test('GET /api', async (t) => {
     t.equal(mcpPut.headers.allow, 'POST', 'documented refusals are not allowed methods');
   });
 
-  t.test('GET /ask answers 405 in /ask\'s own failure shape', async (t) => {
+  t.test("GET /ask answers 405 in /ask's own failure shape", async (t) => {
     const res = await http(`${app.url}/ask`, { method: 'GET' });
     t.equal(res.status, 405);
     t.equal(res.headers.allow, 'POST');

@@ -27,7 +27,10 @@ t.test('every problem is reported at once', async (t) => {
 
 t.test('npm start with bad config exits non-zero naming every bad variable', async (t) => {
   const res = spawnSync(process.execPath, ['--no-node-snapshot', 'server/main.ts'], {
-    cwd: ROOT, env: { ...process.env, PORT: 'abc', RATE_LIMIT_STORE: 'redis' }, encoding: 'utf8', timeout: 30_000,
+    cwd: ROOT,
+    env: { ...process.env, PORT: 'abc', RATE_LIMIT_STORE: 'redis' },
+    encoding: 'utf8',
+    timeout: 30_000,
   });
   t.equal(res.status, 2);
   t.match(res.stderr, /PORT="abc"/);
@@ -45,14 +48,25 @@ t.test('entry points refuse an older Node with one clear line', async (t) => {
   const system = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
   const major = Number(system.stdout?.replace(/^v/, '').split('.')[0]);
   if (system.status === 0 && major < 24) {
-    const res = spawnSync('/usr/bin/node', ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'server/main.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    const res = spawnSync('/usr/bin/node', ['--no-node-snapshot', '--import', './scripts/node-check.mjs', 'server/main.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     t.equal(res.status, 1);
     t.equal(res.stderr.trim().split('\n').length, 1, 'one line');
     t.match(res.stderr, /needs Node\.js 24 or newer \(found 20\./);
   }
-  const ok = spawnSync(process.execPath, ['--no-node-snapshot', '--import', './scripts/node-check.mjs', '-e', 'process.stdout.write("ran")'], { cwd: ROOT, encoding: 'utf8' });
+  const ok = spawnSync(process.execPath, ['--no-node-snapshot', '--import', './scripts/node-check.mjs', '-e', 'process.stdout.write("ran")'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   t.equal(ok.stdout, 'ran', 'Node 24 with --no-node-snapshot passes');
-  const noFlag = spawnSync(process.execPath, ['--import', './scripts/node-check.mjs', '-e', '1'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const noFlag = spawnSync(process.execPath, ['--import', './scripts/node-check.mjs', '-e', '1'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   t.equal(noFlag.status, 1);
   t.match(noFlag.stderr, /--no-node-snapshot/);
 });

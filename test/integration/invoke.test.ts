@@ -19,7 +19,10 @@ t.test('invoke', async (t) => {
     const caller = await tokenFor('ctx@example.com', ['files:read', 'org:read']);
     const out = await invoke(context, {}, caller, deps);
     t.match(out, {
-      organization: { slug: 'org-ctx' }, user: { email: 'ctx@example.com' }, role: 'owner', scopes: ['files:read', 'org:read'],
+      organization: { slug: 'org-ctx' },
+      user: { email: 'ctx@example.com' },
+      role: 'owner',
+      scopes: ['files:read', 'org:read'],
       limits: { storageQuotaBytes: 10 * 1024 ** 3, uploadPartBytes: 8388608, trashRetentionDays: 30 },
     });
   });
@@ -35,15 +38,20 @@ t.test('invoke', async (t) => {
   });
 
   const guarded = defineBinding({
-    name: 'test_guarded', summary: 'test', scope: 'files:write', writes: true,
+    name: 'test_guarded',
+    summary: 'test',
+    scope: 'files:write',
+    writes: true,
     input: v.strictObject({ limit: v.pipe(v.number(), v.integer(), v.maxValue(100)), nested: v.optional(v.object({ name: v.string() })) }),
     output: v.object({ ok: v.boolean() }),
-    async handler(input) { return { ok: input.limit >= 0 }; },
+    async handler(input) {
+      return { ok: input.limit >= 0 };
+    },
   });
 
   t.test('a missing scope is INSUFFICIENT_SCOPE naming the scope', async (t) => {
     const caller = await tokenFor('ro@example.com', ['files:read']);
-    const err = await invoke(guarded, { limit: 1 }, caller, deps).catch((e) => e) as ServiceError;
+    const err = (await invoke(guarded, { limit: 1 }, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(err.code, 'INSUFFICIENT_SCOPE');
     t.equal(err.status, 403);
     t.match(err.resolution, /files:write/);
@@ -51,23 +59,26 @@ t.test('invoke', async (t) => {
 
   t.test('invalid input is invalid_input with the failing path', async (t) => {
     const caller = await tokenFor('rw@example.com', ['files:write']);
-    const tooBig = await invoke(guarded, { limit: 1e9 }, caller, deps).catch((e) => e) as ServiceError;
+    const tooBig = (await invoke(guarded, { limit: 1e9 }, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(tooBig.code, 'invalid_input');
     t.match(tooBig.resolution, /^`limit`:/);
-    const nested = await invoke(guarded, { limit: 1, nested: { name: 5 } }, caller, deps).catch((e) => e) as ServiceError;
+    const nested = (await invoke(guarded, { limit: 1, nested: { name: 5 } }, caller, deps).catch((e) => e)) as ServiceError;
     t.match(nested.resolution, /^`nested\.name`:/);
-    const unknown = await invoke(guarded, { limit: 1, extra: true }, caller, deps).catch((e) => e) as ServiceError;
+    const unknown = (await invoke(guarded, { limit: 1, extra: true }, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(unknown.code, 'invalid_input');
     t.equal(unknown.resolution, '`extra`: not a field of this input; remove it (search shows the signature).', 'plain words, not "Expected never"');
   });
 
-  t.test('every problem is listed with its path, in plain words, in the caller\'s language', async (t) => {
+  t.test("every problem is listed with its path, in plain words, in the caller's language", async (t) => {
     const caller = await tokenFor('rw@example.com', ['files:write']);
-    const all = await invoke(guarded, { limit: 2.5, nested: { name: 5 }, path: 'x' }, caller, deps).catch((e) => e) as ServiceError;
-    t.equal(all.resolutionFor('en-US'), '`limit`: must be a whole number (got 2.5); `nested.name`: must be a string (got 5); `path`: not a field of this input; remove it (search shows the signature).');
-    const missing = await invoke(guarded, { limit: 500 }, caller, deps).catch((e) => e) as ServiceError;
+    const all = (await invoke(guarded, { limit: 2.5, nested: { name: 5 }, path: 'x' }, caller, deps).catch((e) => e)) as ServiceError;
+    t.equal(
+      all.resolutionFor('en-US'),
+      '`limit`: must be a whole number (got 2.5); `nested.name`: must be a string (got 5); `path`: not a field of this input; remove it (search shows the signature).',
+    );
+    const missing = (await invoke(guarded, { limit: 500 }, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(missing.resolutionFor('en-US'), '`limit`: must be at most 100 (got 500).');
-    const pt = await invoke(guarded, { nested: {} }, { ...caller, locale: 'pt-BR' }, deps).catch((e) => e) as ServiceError;
+    const pt = (await invoke(guarded, { nested: {} }, { ...caller, locale: 'pt-BR' }, deps).catch((e) => e)) as ServiceError;
     t.equal(pt.resolutionFor('pt-BR'), '`limit`: obrigatório; `nested.name`: obrigatório.');
     t.notMatch(all.resolution, /Expected|Invalid type|Invalid key/);
     t.same(await invoke(guarded, { limit: 5 }, caller, deps), { ok: true });
@@ -75,22 +86,37 @@ t.test('invoke', async (t) => {
 
   t.test('an invalid handler result is an internal error, never leaked', async (t) => {
     const broken = defineBinding({
-      name: 'test_broken', summary: 'test', scope: null, writes: false, input: v.object({}), output: v.object({ n: v.number() }),
-      async handler() { return { n: 'secret' as unknown as number }; },
+      name: 'test_broken',
+      summary: 'test',
+      scope: null,
+      writes: false,
+      input: v.object({}),
+      output: v.object({ n: v.number() }),
+      async handler() {
+        return { n: 'secret' as unknown as number };
+      },
     });
     const caller = await tokenFor('rw@example.com', ['files:read']);
-    const err = await invoke(broken, {}, caller, deps).catch((e) => e) as ServiceError;
+    const err = (await invoke(broken, {}, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(err.code, 'internal_error');
     t.notMatch(JSON.stringify(err.toBody()), /secret/);
   });
 
   t.test('a database error becomes database_failure', async (t) => {
     const failing = defineBinding({
-      name: 'test_db', summary: 'test', scope: null, writes: false, input: v.object({}), output: v.object({}),
-      async handler(_i, { sql }) { await sql`select * from no_such_table`; return {}; },
+      name: 'test_db',
+      summary: 'test',
+      scope: null,
+      writes: false,
+      input: v.object({}),
+      output: v.object({}),
+      async handler(_i, { sql }) {
+        await sql`select * from no_such_table`;
+        return {};
+      },
     });
     const caller = await tokenFor('rw@example.com', ['files:read']);
-    const err = await invoke(failing, {}, caller, deps).catch((e) => e) as ServiceError;
+    const err = (await invoke(failing, {}, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(err.code, 'database_failure');
     t.equal(err.status, 500);
   });

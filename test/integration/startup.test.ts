@@ -23,11 +23,17 @@ async function freePort(): Promise<number> {
 
 function start(dataDir: string, port: number): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, [...ENTRY, 'server/main.ts'], {
-    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (c) => { out += c; });
-  child.stderr!.on('data', (c) => { out += c; });
+  child.stdout!.on('data', (c) => {
+    out += c;
+  });
+  child.stderr!.on('data', (c) => {
+    out += c;
+  });
   return Object.assign(child, { output: () => out });
 }
 
@@ -35,7 +41,11 @@ async function waitReady(port: number, child: ChildProcess & { output: () => str
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
-    try { if ((await http(`http://127.0.0.1:${port}/api`)).status === 200) return; } catch { /* not yet */ }
+    try {
+      if ((await http(`http://127.0.0.1:${port}/api`)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server not ready: ${child.output()}`);
@@ -50,14 +60,21 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGINT'): Pro
 
 function mint(dataDir: string, port: number): string {
   return execFileSync(process.execPath, [...ENTRY, 'scripts/mint-token.ts', '--email', 'boot@example.com', '--org', 'boot', '--scopes', 'files:read'], {
-    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) }, encoding: 'utf8', timeout: 60_000,
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) },
+    encoding: 'utf8',
+    timeout: 60_000,
   }).trim();
 }
 
 function postgresRunningOn(dataDir: string): boolean {
   try {
-    return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((l) => l.includes(join(dataDir, 'postgres')) && l.includes('bin/postgres'));
-  } catch { return false; }
+    return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .some((l) => l.includes(join(dataDir, 'postgres')) && l.includes('bin/postgres'));
+  } catch {
+    return false;
+  }
 }
 
 t.test('npm start: serves, keeps data across restarts and kill -9, runs side by side', async (t) => {
@@ -72,7 +89,8 @@ t.test('npm start: serves, keeps data across restarts and kill -9, runs side by 
   const portA = await freePort();
   const portB = await freePort();
 
-  let a = start(dirA, portA); children.push(a);
+  let a = start(dirA, portA);
+  children.push(a);
   await waitReady(portA, a);
   t.match(a.output(), /"msg":"listening"/);
   const token = mint(dirA, portA); // beside the running server: borrows its PostgreSQL
@@ -83,17 +101,20 @@ t.test('npm start: serves, keeps data across restarts and kill -9, runs side by 
   t.equal(await stop(a), 0, 'graceful shutdown exits 0');
   t.notOk(postgresRunningOn(dirA), 'the embedded PostgreSQL stopped with it');
 
-  a = start(dirA, portA); children.push(a);
+  a = start(dirA, portA);
+  children.push(a);
   await waitReady(portA, a);
   t.equal((await http(`http://127.0.0.1:${portA}/api`, { token })).body.user?.email, 'boot@example.com', 'data and signing key kept across a restart');
 
-  const b = start(dirB, portB); children.push(b);
+  const b = start(dirB, portB);
+  children.push(b);
   await waitReady(portB, b);
   t.equal((await http(`http://127.0.0.1:${portB}/api`)).status, 200, 'a second instance runs beside the first');
   t.equal((await http(`http://127.0.0.1:${portB}/api`, { token })).status, 401, 'with its own data (and keys)');
 
   await stop(a, 'SIGKILL');
-  a = start(dirA, portA); children.push(a);
+  a = start(dirA, portA);
+  children.push(a);
   await waitReady(portA, a);
   t.equal((await http(`http://127.0.0.1:${portA}/api`, { token })).body.user?.email, 'boot@example.com', 'kill -9 leaves data the next start reuses');
 

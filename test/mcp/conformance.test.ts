@@ -23,13 +23,18 @@ import { startBearerProxy } from '../helpers/bearer-proxy.ts';
 const RUNNER = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url));
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
-interface Check { id: string; status: string; errorMessage?: string; details?: { statusCode?: number } }
+interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+  details?: { statusCode?: number };
+}
 
 /** Every check.json the runner wrote under `dir` (one per scenario run). */
 async function checksIn(dir: string): Promise<Check[]> {
   const out: Check[] = [];
   for (const entry of await readdir(dir, { recursive: true })) {
-    if (String(entry).endsWith('checks.json')) out.push(...JSON.parse(await readFile(join(dir, String(entry)), 'utf8')) as Check[]);
+    if (String(entry).endsWith('checks.json')) out.push(...(JSON.parse(await readFile(join(dir, String(entry)), 'utf8')) as Check[]));
   }
   return out;
 }
@@ -44,9 +49,12 @@ t.test('the official conformance runner passes every applicable server scenario'
   for (const scenario of SCENARIOS) {
     const dir = join(outDir, scenario);
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [RUNNER, 'server', '--url', `${proxy.url}/v1/mcp`, '--scenario', scenario, '-o', dir],
+      execFile(
+        process.execPath,
+        [RUNNER, 'server', '--url', `${proxy.url}/v1/mcp`, '--scenario', scenario, '-o', dir],
         { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
-        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      );
     });
     const checks = await checksIn(dir).catch(() => []);
     t.ok(checks.length > 0, `${scenario}: the runner reported checks`);

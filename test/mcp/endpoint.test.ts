@@ -4,7 +4,12 @@ import { request } from 'undici';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 
-const rpc = (method: string, params?: unknown, id: number | undefined = 1) => ({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method, ...(params !== undefined ? { params } : {}) });
+const rpc = (method: string, params?: unknown, id: number | undefined = 1) => ({
+  jsonrpc: '2.0',
+  ...(id !== undefined ? { id } : {}),
+  method,
+  ...(params !== undefined ? { params } : {}),
+});
 
 t.test('MCP endpoint', async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
@@ -44,7 +49,11 @@ t.test('MCP endpoint', async (t) => {
   t.test('body and envelope checks answer in the resolution shape', async (t) => {
     const text = await http(`${app.url}/v1/mcp`, { body: JSON.stringify(rpc('tools/list')), token, headers: { 'content-type': 'text/plain' } });
     t.equal(text.status, 415);
-    const big = await http(`${app.url}/v1/mcp`, { body: JSON.stringify({ ...rpc('tools/list'), pad: 'x'.repeat(1024 * 1024) }), token, headers: { 'content-type': 'application/json' } });
+    const big = await http(`${app.url}/v1/mcp`, {
+      body: JSON.stringify({ ...rpc('tools/list'), pad: 'x'.repeat(1024 * 1024) }),
+      token,
+      headers: { 'content-type': 'application/json' },
+    });
     t.equal(big.status, 413);
     t.equal(big.body.error.code, 'payload_too_large');
   });
@@ -91,12 +100,15 @@ t.test('MCP endpoint', async (t) => {
     t.equal(note.status, 202);
     t.equal(note.text, '');
     const list = await call(rpc('tools/list'));
-    t.same(list.body.result.tools.map((x: { name: string }) => x.name), ['execute', 'search']);
+    t.same(
+      list.body.result.tools.map((x: { name: string }) => x.name),
+      ['execute', 'search'],
+    );
     t.match(list.body.result.tools[0].description, /files_list/, 'execute carries the binding index');
     t.equal(list.headers['mcp-session-id'], undefined, 'stateless');
   });
 
-  t.test('execute runs the script as the token\'s user and organization', async (t) => {
+  t.test("execute runs the script as the token's user and organization", async (t) => {
     const res = await execute('const c = await context(); console.log("hi", c.role); return { org: c.organization.slug, n: 1 + 1 };');
     t.equal(res.status, 200);
     const r = res.body.result;
@@ -116,7 +128,11 @@ t.test('MCP endpoint', async (t) => {
   });
 
   t.test('structuredContent carries the whole result up to the result limit; only the text is shortened, saying so', async (t) => {
-    for (const [length, pad] of [[5000, 0], [2000, 400], [1, 1000 * 1000 - 200]] as const) {
+    for (const [length, pad] of [
+      [5000, 0],
+      [2000, 400],
+      [1, 1000 * 1000 - 200],
+    ] as const) {
       const res = await execute(`return Array.from({ length: ${length} }, (_, i) => ({ i, name: "file-" + i, pad: "é".repeat(${pad} / 2) }));`);
       const r = res.body.result;
       t.equal(r.structuredContent.ok, true, JSON.stringify(r.structuredContent.error));
@@ -185,7 +201,11 @@ t.test('MCP endpoint', async (t) => {
   });
 
   t.test('undici keeps working against the endpoint (content type check)', async (t) => {
-    const res = await request(`${app.url}/v1/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(rpc('ping')) });
+    const res = await request(`${app.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(rpc('ping')),
+    });
     t.equal(res.statusCode, 200);
     t.match(res.headers['content-type'], /application\/json/);
     t.same(await res.body.json(), { jsonrpc: '2.0', id: 1, result: {} });
@@ -194,7 +214,10 @@ t.test('MCP endpoint', async (t) => {
 
 t.test('CORS on the MCP endpoint for allowed origins only', async (t) => {
   const app = await startTestApp(t);
-  const pre = await http(`${app.url}/v1/mcp`, { method: 'OPTIONS', headers: { origin: app.url, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+  const pre = await http(`${app.url}/v1/mcp`, {
+    method: 'OPTIONS',
+    headers: { origin: app.url, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+  });
   t.equal(pre.status, 204);
   t.equal(pre.headers['access-control-allow-origin'], app.url);
   t.match(pre.headers['access-control-allow-headers'], /Authorization/);
@@ -206,19 +229,26 @@ t.test('CORS on the MCP endpoint for allowed origins only', async (t) => {
   t.match(unauth.headers['access-control-expose-headers'], /WWW-Authenticate/, 'a browser client can read the challenge');
 });
 
-t.test('an agent\'s TypeScript runs through MCP execute, and the tool text says so', async (t) => {
+t.test("an agent's TypeScript runs through MCP execute, and the tool text says so", async (t) => {
   const app = await startTestApp(t);
   const token = await app.token({ email: 'ts@example.com' });
   const call = (body: unknown) => http(`${app.url}/v1/mcp`, { json: body, token });
   const list = await call(rpc('tools/list'));
   t.match(list.body.result.tools[0].description, /TypeScript/);
   t.notMatch(list.body.result.tools[0].description, /no TypeScript/);
-  const res = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'interface Ctx { role: string }\nconst c: Ctx = await context();\nreturn c.role as string;' } }));
+  const res = await call(
+    rpc('tools/call', { name: 'execute', arguments: { script: 'interface Ctx { role: string }\nconst c: Ctx = await context();\nreturn c.role as string;' } }),
+  );
   t.match(res.body.result.structuredContent, { ok: true, result: 'owner' });
   const miss = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'return await file_list({});' } }));
   t.match(miss.body.result.structuredContent.error, { type: 'script_error', message: /Did you mean files_list/ });
 
-  const many = await call(rpc('tools/call', { name: 'execute', arguments: { script: 'const all = await Promise.all(Array.from({ length: 100 }, () => context())); return all.length;' } }));
+  const many = await call(
+    rpc('tools/call', {
+      name: 'execute',
+      arguments: { script: 'const all = await Promise.all(Array.from({ length: 100 }, () => context())); return all.length;' },
+    }),
+  );
   t.match(many.body.result.structuredContent, { ok: true, result: 100, stats: { hostCalls: 100 } }, 'Promise.all over 100 binding calls');
 });
 
@@ -232,10 +262,19 @@ t.test('plan and apply through MCP execute: mode and planToken, described in the
   t.match(tool.description, /mode: "plan"/);
   t.same(tool.inputSchema.properties.mode.enum, ['run', 'plan', 'apply']);
   await execute({ script: 'for (const n of ["a", "b"]) await files_write_text({ name: `draft-${n}.txt`, text: n }); return 1;' });
-  const RENAME = 'const { items } = await files_list({ prefix: "draft-" }); for (const f of items) await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") }); return items.length;';
+  const RENAME =
+    'const { items } = await files_list({ prefix: "draft-" }); for (const f of items) await files_update({ fileId: f.fileId, name: f.name.replace("draft-", "final-") }); return items.length;';
   const plan = await execute({ script: RENAME, mode: 'plan' });
   t.equal(plan.isError, false);
-  t.match(plan.structuredContent, { ok: true, result: 2, operations: [{ index: 0, binding: 'files_update' }, { index: 1, binding: 'files_update' }], planToken: String });
+  t.match(plan.structuredContent, {
+    ok: true,
+    result: 2,
+    operations: [
+      { index: 0, binding: 'files_update' },
+      { index: 1, binding: 'files_update' },
+    ],
+    planToken: String,
+  });
   const untouched = await execute({ script: 'return (await files_list({ prefix: "final-" })).items.length;' });
   t.equal(untouched.structuredContent.result, 0, 'planning wrote nothing');
   const applied = await execute({ script: RENAME, mode: 'apply', planToken: plan.structuredContent.planToken });
@@ -261,10 +300,18 @@ t.test('search finds intents by the words users say; detail levels differ; scope
   const search = async (query: string, extra: Record<string, unknown> = {}, tok = token) =>
     (await call(rpc('tools/call', { name: 'search', arguments: { query, ...extra } }), tok)).body.result;
   for (const [query, expected] of [
-    ['move file to folder', 'files_update'], ['rename a file', 'files_update'], ['throw away a file', 'files_trash'],
-    ['permanently erase', 'files_delete'], ['undelete my report', 'files_restore'], ['who am i', 'context'],
-    ['add a user to the team', 'member_invite'], ['promote to admin', 'member_update_role'], ['open an excel sheet', 'spreadsheet_read'],
-    ['audit log of scripts', 'executions_list'], ['upload a large file', 'upload_begin'], ['save a note', 'files_write_text'],
+    ['move file to folder', 'files_update'],
+    ['rename a file', 'files_update'],
+    ['throw away a file', 'files_trash'],
+    ['permanently erase', 'files_delete'],
+    ['undelete my report', 'files_restore'],
+    ['who am i', 'context'],
+    ['add a user to the team', 'member_invite'],
+    ['promote to admin', 'member_update_role'],
+    ['open an excel sheet', 'spreadsheet_read'],
+    ['audit log of scripts', 'executions_list'],
+    ['upload a large file', 'upload_begin'],
+    ['save a note', 'files_write_text'],
   ] as const) {
     const found = await search(query, { limit: 3 });
     t.equal(found.structuredContent.results[0]?.name, expected, `"${query}" → ${expected}`);
@@ -287,9 +334,13 @@ t.test('search finds intents by the words users say; detail levels differ; scope
   const roTools = (await call(rpc('tools/list'), ro)).body.result.tools;
   t.match(roTools[0].description, /- files_write_text: [^\n]*\[not callable with your grant: needs files:write\]/);
   t.notMatch(roTools[0].description, /- files_list: [^\n]*not callable/);
-  t.match(roTools[0].description, /- organization_create: [^\n]*\[not callable with your grant: needs org:read\]/, 'personal bindings need org:read on a token');
+  t.match(
+    roTools[0].description,
+    /- organization_create: [^\n]*\[not callable with your grant: needs org:read\]/,
+    'personal bindings need org:read on a token',
+  );
   const rwTools = (await call(rpc('tools/list'))).body.result.tools;
   t.notMatch(rwTools[0].description, /- files_write_text: [^\n]*not callable/);
   t.match(rwTools[0].description, /- mcp_access_set: [^\n]*needs a signed-in session/, 'session-only bindings are marked for tokens');
-  t.notMatch(rwTools[0].description, /- organization_create: [^\n]*not callable/, 'a person\'s token holding org:read may create an organization');
+  t.notMatch(rwTools[0].description, /- organization_create: [^\n]*not callable/, "a person's token holding org:read may create an organization");
 });

@@ -21,8 +21,16 @@ function typingExamples(dts: string): string[] {
     const lines = block[1].split('\n').map((l) => l.replace(/^\s*\* ?/, ''));
     let current: string[] | null = null;
     for (const line of lines) {
-      if (line.startsWith('@example')) { if (current) out.push(current.join('\n').trim()); current = []; continue; }
-      if (line.startsWith('@')) { if (current) out.push(current.join('\n').trim()); current = null; continue; }
+      if (line.startsWith('@example')) {
+        if (current) out.push(current.join('\n').trim());
+        current = [];
+        continue;
+      }
+      if (line.startsWith('@')) {
+        if (current) out.push(current.join('\n').trim());
+        current = null;
+        continue;
+      }
       current?.push(line);
     }
     if (current) out.push(current.join('\n').trim());
@@ -59,7 +67,7 @@ t.test('every published example runs against a real organization', async (t) => 
   const overMcp = async (script: string) => (await call(rpc('tools/call', { name: 'execute', arguments: { script } }))).body.result.structuredContent;
   const asSession = async (script: string) => (await owner.post('/app/v1/execute', { script })).body;
   const sessionOnly = BINDINGS.filter((b) => b.sessionOnly).map((b) => b.name);
-  const faceFor = (script: string) => sessionOnly.some((name) => new RegExp(`\\b${name}\\(`).test(script)) ? asSession : overMcp;
+  const faceFor = (script: string) => (sessionOnly.some((name) => new RegExp(`\\b${name}\\(`).test(script)) ? asSession : overMcp);
 
   const tools = (await call(rpc('tools/list'))).body.result.tools;
   const fromTools = [...tools[0].description.matchAll(/`([^`]*await [^`]*)`/g)].map((m: RegExpMatchArray) => m[1]);
@@ -70,20 +78,24 @@ t.test('every published example runs against a real organization', async (t) => 
   t.ok(fromSearch.length >= 20, `${fromSearch.length} in search results`);
   t.same([...fromTypings].sort(), [...fromSearch].sort(), 'the typings carry the same examples as search');
   const fromSite = await siteExamples();
-  const fromReadme = (await Promise.all(['README.md', 'docs/usage.md', 'docs/cli.md']
-    .map((file) => readFile(new URL(`../../${file}`, import.meta.url), 'utf8')))).flatMap(proseExamples);
+  const fromReadme = (
+    await Promise.all(['README.md', 'docs/usage.md', 'docs/cli.md'].map((file) => readFile(new URL(`../../${file}`, import.meta.url), 'utf8')))
+  ).flatMap(proseExamples);
   t.ok(fromSite.length >= 10, `${fromSite.length} on the public site's pages`);
   t.ok(fromReadme.length >= 1, `${fromReadme.length} in the README and the guides of docs/`);
 
   for (const example of [...new Set([...fromTools, ...fromSearch, ...fromTypings, ...fromSite, ...fromReadme])]) {
     // Fresh real ids for each example (some delete or complete what they are given).
     const execute = faceFor(example);
-    const seeded = await execute('const f = await files_write_text({ name: `reports/seed-${Date.now()}-${Math.random()}.csv`, text: "a,b\\n1,2\\n" });'
-      + ' const u = await upload_begin({ name: `big-${Date.now()}-${Math.random()}.bin`, byteLength: 10 }); return { fileId: f.fileId, uploadId: u.uploadId };');
+    const seeded = await execute(
+      'const f = await files_write_text({ name: `reports/seed-${Date.now()}-${Math.random()}.csv`, text: "a,b\\n1,2\\n" });' +
+        ' const u = await upload_begin({ name: `big-${Date.now()}-${Math.random()}.bin`, byteLength: 10 }); return { fileId: f.fileId, uploadId: u.uploadId };',
+    );
     t.equal(seeded.ok, true, 'seeded');
     let script = example.replaceAll('fil_...', seeded.result.fileId).replaceAll('upl_...', seeded.result.uploadId);
     // The site's snippets name the file they act on `fileId`, left for the reader to fill in.
-    if (/\bfileId\b(?!\s*:)/.test(script) && !/\b(const|let)\s+(\{[^}]*\bfileId\b|fileId\b)/.test(script)) script = `const fileId = ${JSON.stringify(seeded.result.fileId)};\n${script}`;
+    if (/\bfileId\b(?!\s*:)/.test(script) && !/\b(const|let)\s+(\{[^}]*\bfileId\b|fileId\b)/.test(script))
+      script = `const fileId = ${JSON.stringify(seeded.result.fileId)};\n${script}`;
     const r = await execute(script);
     const what = example.split('\n')[0];
     t.ok(r.ok || r.error?.type === 'tool_error', `${what}: ${r.ok ? 'ok' : `${r.error.type} ${r.error.code ?? ''} ${r.error.message}`}`);

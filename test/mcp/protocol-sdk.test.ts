@@ -4,7 +4,12 @@
 import t from 'tap';
 import { readFile, readdir } from 'node:fs/promises';
 import {
-  CallToolResultSchema, ErrorCode, InitializeResultSchema, JSONRPC_VERSION, LATEST_PROTOCOL_VERSION, ListToolsResultSchema,
+  CallToolResultSchema,
+  ErrorCode,
+  InitializeResultSchema,
+  JSONRPC_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp } from '../helpers/app.ts';
@@ -13,12 +18,12 @@ import { http } from '../helpers/http.ts';
 const rpc = (method: string, params?: unknown) => ({ jsonrpc: JSONRPC_VERSION, id: 1, method, ...(params !== undefined ? { params } : {}) });
 const clientInfo = { name: 'protocol-test', version: '1' };
 
-t.test('the endpoint speaks the SDK\'s protocol', async (t) => {
+t.test("the endpoint speaks the SDK's protocol", async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
   const token = await app.token({ email: 'protocol@example.com' });
   const call = (body: unknown, headers: Record<string, string> = {}) => http(`${app.url}/v1/mcp`, { json: body, token, headers });
 
-  t.test('every protocol version the SDK supports is negotiated; another gets the SDK\'s latest', async (t) => {
+  t.test("every protocol version the SDK supports is negotiated; another gets the SDK's latest", async (t) => {
     for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
       const init = await call(rpc('initialize', { protocolVersion: version, capabilities: {}, clientInfo }));
       t.equal(init.body.result?.protocolVersion, version, version);
@@ -29,18 +34,23 @@ t.test('the endpoint speaks the SDK\'s protocol', async (t) => {
     t.equal(other.body.result.protocolVersion, LATEST_PROTOCOL_VERSION);
   });
 
-  t.test('replies parse with the SDK\'s result schemas', async (t) => {
+  t.test("replies parse with the SDK's result schemas", async (t) => {
     const list = await call(rpc('tools/list'));
     const parsed = ListToolsResultSchema.safeParse(list.body.result);
     t.ok(parsed.success, parsed.success ? 'a ListToolsResult' : JSON.stringify(parsed.error.issues));
-    for (const [name, args] of [['execute', { script: 'return 1' }], ['execute', { script: 'throw new Error("x")' }], ['search', { query: 'files' }], ['execute', {}]] as const) {
+    for (const [name, args] of [
+      ['execute', { script: 'return 1' }],
+      ['execute', { script: 'throw new Error("x")' }],
+      ['search', { query: 'files' }],
+      ['execute', {}],
+    ] as const) {
       const res = await call(rpc('tools/call', { name, arguments: args }));
       const r = CallToolResultSchema.safeParse(res.body.result);
       t.ok(r.success, `${name} ${JSON.stringify(args)}: a CallToolResult`);
     }
   });
 
-  t.test('params that break the SDK\'s request schemas are -32602, naming each field', async (t) => {
+  t.test("params that break the SDK's request schemas are -32602, naming each field", async (t) => {
     for (const [body, field] of [
       [rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {} }), 'params.clientInfo'],
       [rpc('initialize', { capabilities: {}, clientInfo }), 'params.protocolVersion'],
@@ -55,7 +65,7 @@ t.test('the endpoint speaks the SDK\'s protocol', async (t) => {
     }
     const pt = await call(rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {} }), { 'x-service-locale': 'pt-BR' });
     t.match(pt.body.error.data.resolution, /não segue o protocolo/);
-    t.equal((await call(rpc('resources/list'))).body.error?.code, ErrorCode.MethodNotFound, 'an undeclared capability\'s method');
+    t.equal((await call(rpc('resources/list'))).body.error?.code, ErrorCode.MethodNotFound, "an undeclared capability's method");
   });
 });
 

@@ -7,7 +7,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startTestApp } from '../helpers/app.ts';
 import { createOrganization, headlessProvider, signInCookie } from '../helpers/oauth.ts';
 
-
 t.test('the MCP SDK client does the whole OAuth dance and refreshes after expiry', async (t) => {
   const app = await startTestApp(t, { manualClock: true, env: { RATE_LIMIT_MAX: '100000' } });
   const cookie = await signInCookie(app, 'dancer@example.com');
@@ -27,8 +26,14 @@ t.test('the MCP SDK client does the whole OAuth dance and refreshes after expiry
   const client = new Client({ name: 'dance', version: '1.0.0' });
   await client.connect(transport);
   const { tools } = await client.listTools();
-  t.same(tools.map((x) => x.name), ['execute', 'search']);
-  const listed = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "notes.txt", text: "x" }); const { items } = await files_list({}); return items.map((f) => f.name);' } });
+  t.same(
+    tools.map((x) => x.name),
+    ['execute', 'search'],
+  );
+  const listed = await client.callTool({
+    name: 'execute',
+    arguments: { script: 'await files_write_text({ name: "notes.txt", text: "x" }); const { items } = await files_list({}); return items.map((f) => f.name);' },
+  });
   t.match(listed.structuredContent, { ok: true, result: ['notes.txt'] });
   await client.close();
 

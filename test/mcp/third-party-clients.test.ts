@@ -30,19 +30,36 @@ t.test('third-party MCP clients', async (t) => {
       await client.connect(transport);
       t.teardown(() => client.close());
       const { tools } = await client.listTools();
-      t.same(tools.map((x) => x.name), ['execute', 'search']);
-      const result = await client.callTool({ name: 'execute', arguments: { script: 'await files_write_text({ name: "hello.txt", text: "hi" }); const { items } = await files_list({}); return items.map((f) => f.name);' } });
+      t.same(
+        tools.map((x) => x.name),
+        ['execute', 'search'],
+      );
+      const result = await client.callTool({
+        name: 'execute',
+        arguments: {
+          script: 'await files_write_text({ name: "hello.txt", text: "hi" }); const { items } = await files_list({}); return items.map((f) => f.name);',
+        },
+      });
       t.equal(result.isError, false);
       t.match(result.structuredContent, { ok: true, result: ['hello.txt'] });
       // A result far above the text cap: the SDK gets it whole in structuredContent, the text says it is shortened.
-      const big = await client.callTool({ name: 'execute', arguments: { script: 'return Array.from({ length: 3000 }, (_, i) => ({ i, s: "w".repeat(100) }));' } });
+      const big = await client.callTool({
+        name: 'execute',
+        arguments: { script: 'return Array.from({ length: 3000 }, (_, i) => ({ i, s: "w".repeat(100) }));' },
+      });
       t.equal((big.structuredContent as { result: unknown[] }).result.length, 3000);
       const bigText = JSON.parse((big.content as { text: string }[])[0].text);
       t.equal(bigText.textShortened, true);
       t.ok(Buffer.byteLength((big.content as { text: string }[])[0].text) <= 24 * 1024);
       const search = await client.callTool({ name: 'search', arguments: { query: 'trash' } });
       t.match((search.content as { text: string }[])[0].text, /declare function files_trash\(/);
-      await client.callTool({ name: 'execute', arguments: { script: 'const { items } = await files_list({}); for (const f of items) await files_delete({ fileId: f.fileId, permanent: true }).catch(() => files_trash({ fileId: f.fileId })); return 1;' } });
+      await client.callTool({
+        name: 'execute',
+        arguments: {
+          script:
+            'const { items } = await files_list({}); for (const f of items) await files_delete({ fileId: f.fileId, permanent: true }).catch(() => files_trash({ fileId: f.fileId })); return 1;',
+        },
+      });
     });
   }
 
@@ -74,7 +91,11 @@ t.test('third-party MCP clients', async (t) => {
     const list = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/list'], { env: cleanEnv(), cwd: INSPECTOR_CWD, timeout: 60_000 });
     const tools = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))).tools.map((x: { name: string }) => x.name);
     t.same(tools, ['execute', 'search']);
-    const call = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'script=return 6 * 7;'], { env: cleanEnv(), cwd: INSPECTOR_CWD, timeout: 60_000 });
+    const call = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'script=return 6 * 7;'], {
+      env: cleanEnv(),
+      cwd: INSPECTOR_CWD,
+      timeout: 60_000,
+    });
     const out = JSON.parse(call.stdout.slice(call.stdout.indexOf('{')));
     t.match(out.structuredContent, { ok: true, result: 42 });
   });

@@ -4,7 +4,14 @@ import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 import {
-  approveAuthorization, authorizeUrl, createOrganization, memoryMagicLink, parseConsentPage, pkce, registerClient, signInCookie,
+  approveAuthorization,
+  authorizeUrl,
+  createOrganization,
+  memoryMagicLink,
+  parseConsentPage,
+  pkce,
+  registerClient,
+  signInCookie,
 } from '../helpers/oauth.ts';
 
 t.test('authorize', async (t) => {
@@ -17,9 +24,18 @@ t.test('authorize', async (t) => {
 
   t.test('case 28: unregistered, extended, case-changed or extra-query redirect_uri, or unknown client: error page, no redirect', async (t) => {
     const bad = [
-      'https://evil.example/cb', 'https://app.example/cb/more', 'https://app.example/cbx', 'https://app.example/CB', 'https://APP.example/cb',
-      'https://app.example/cb?x=1', 'https://app.example/cb#frag', 'http://app.example/cb', 'http://127.0.0.1:4567/cb/x', 'http://127.0.0.1:4567/cb?x=1',
-      'http://localhost:4567/cb', 'http://127.0.0.1.evil.example:4567/cb',
+      'https://evil.example/cb',
+      'https://app.example/cb/more',
+      'https://app.example/cbx',
+      'https://app.example/CB',
+      'https://APP.example/cb',
+      'https://app.example/cb?x=1',
+      'https://app.example/cb#frag',
+      'http://app.example/cb',
+      'http://127.0.0.1:4567/cb/x',
+      'http://127.0.0.1:4567/cb?x=1',
+      'http://localhost:4567/cb',
+      'http://127.0.0.1.evil.example:4567/cb',
     ];
     for (const redirectUri of bad) {
       const res = await http(authorizeUrl(app, { clientId: client.client_id, redirectUri, challenge }), { headers: { cookie: alice } });
@@ -32,10 +48,14 @@ t.test('authorize', async (t) => {
     t.equal(unknown.headers.location, undefined);
     const missing = await http(authorizeUrl(app, { clientId: client.client_id, challenge, extra: { redirect_uri: null } }));
     t.equal(missing.status, 400, 'missing redirect_uri');
-    const twice = await http(`${authorizeUrl(app, { clientId: client.client_id, redirectUri: 'https://app.example/cb', challenge })}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`);
+    const twice = await http(
+      `${authorizeUrl(app, { clientId: client.client_id, redirectUri: 'https://app.example/cb', challenge })}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`,
+    );
     t.equal(twice.status, 400, 'redirect_uri sent twice');
 
-    const otherPort = await http(authorizeUrl(app, { clientId: client.client_id, redirectUri: 'http://127.0.0.1:9999/cb', challenge }), { headers: { cookie: alice } });
+    const otherPort = await http(authorizeUrl(app, { clientId: client.client_id, redirectUri: 'http://127.0.0.1:9999/cb', challenge }), {
+      headers: { cookie: alice },
+    });
     t.equal(otherPort.status, 200, 'a loopback redirect URI may use another port');
     t.ok(parseConsentPage(otherPort.text).csrfToken);
   });
@@ -74,12 +94,17 @@ t.test('authorize', async (t) => {
     t.equal(page.headers['cache-control'], 'no-store');
     const { csrfToken, organizations } = parseConsentPage(page.text);
     t.ok(csrfToken);
-    t.same(organizations.map((o) => o.id), [aliceOrg]);
+    t.same(
+      organizations.map((o) => o.id),
+      [aliceOrg],
+    );
 
-    const post = (cookie: string, fields: Record<string, string>, origin = base) => http(`${base}/oauth/authorize`, {
-      method: 'POST', body: new URLSearchParams(fields).toString(),
-      headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const post = (cookie: string, fields: Record<string, string>, origin = base) =>
+      http(`${base}/oauth/authorize`, {
+        method: 'POST',
+        body: new URLSearchParams(fields).toString(),
+        headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+      });
     const noToken = await post(alice, { decision: 'approve', organization_id: aliceOrg });
     t.equal(noToken.status, 403, 'no CSRF token');
     t.equal(noToken.headers.location, undefined);
@@ -90,11 +115,19 @@ t.test('authorize', async (t) => {
     const crossSession = await post(alice, { csrf_token: bobTicket, decision: 'approve', organization_id: aliceOrg });
     t.equal(crossSession.status, 403, 'a ticket from another session');
     const aliceSecondSession = await signInCookie(app, 'alice@example.com');
-    t.equal((await post(aliceSecondSession, { csrf_token: csrfToken!, decision: 'approve', organization_id: aliceOrg })).status, 403, 'another session of the same user');
+    t.equal(
+      (await post(aliceSecondSession, { csrf_token: csrfToken!, decision: 'approve', organization_id: aliceOrg })).status,
+      403,
+      'another session of the same user',
+    );
     const tampered = csrfToken!.slice(0, -4) + (csrfToken!.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     t.equal((await post(alice, { csrf_token: tampered, decision: 'approve', organization_id: aliceOrg })).status, 403, 'a forged ticket');
     t.equal((await post('', { csrf_token: csrfToken!, decision: 'approve', organization_id: aliceOrg })).status, 403, 'no session');
-    t.equal((await post(alice, { csrf_token: csrfToken!, decision: 'approve', organization_id: aliceOrg }, 'https://evil.example')).status, 403, 'cross-origin post');
+    t.equal(
+      (await post(alice, { csrf_token: csrfToken!, decision: 'approve', organization_id: aliceOrg }, 'https://evil.example')).status,
+      403,
+      'cross-origin post',
+    );
     const bobOrg = parseConsentPage((await http(url, { headers: { cookie: bob } })).text).organizations[0].id;
     t.equal((await post(alice, { csrf_token: csrfToken!, decision: 'approve', organization_id: bobOrg })).status, 400, 'an organization the user is not in');
 
@@ -112,7 +145,13 @@ t.test('authorize', async (t) => {
   });
 
   t.test('case 31: not signed in → sign-in page; the magic link resumes the same request', async (t) => {
-    const url = authorizeUrl(app, { clientId: client.client_id, redirectUri: 'http://127.0.0.1:4567/cb', challenge, state: 'st-31', scope: 'files:read offline_access' });
+    const url = authorizeUrl(app, {
+      clientId: client.client_id,
+      redirectUri: 'http://127.0.0.1:4567/cb',
+      challenge,
+      state: 'st-31',
+      scope: 'files:read offline_access',
+    });
     const page = await http(url, { headers: { 'accept-language': 'pt-BR,pt;q=0.9' } });
     t.equal(page.status, 200);
     t.match(page.text, /Entre para continuar/, 'localized by Accept-Language');
@@ -121,7 +160,10 @@ t.test('authorize', async (t) => {
     const requested = new URL(url);
     t.equal(returnTo, `${requested.pathname}${requested.search}`, 'the sign-in form carries the whole request');
 
-    const signIn = await http(`${base}/auth/sign-in/magic-link`, { json: { email: 'carol@example.com', callbackURL: returnTo }, headers: { origin: base, 'x-service-locale': 'pt-BR' } });
+    const signIn = await http(`${base}/auth/sign-in/magic-link`, {
+      json: { email: 'carol@example.com', callbackURL: returnTo },
+      headers: { origin: base, 'x-service-locale': 'pt-BR' },
+    });
     t.equal(signIn.status, 200);
     const token = new URL(memoryMagicLink(app, 'carol@example.com')).searchParams.get('token')!;
     const verify = await http(`${base}/auth/magic-link/verify?token=${encodeURIComponent(token)}`);
@@ -146,9 +188,16 @@ t.test('authorize', async (t) => {
     const dave = await signInCookie(app, 'dave@example.com');
     const capped = await createOrganization(app, dave, 'dave-capped');
     const revoked = await createOrganization(app, dave, 'dave-revoked');
-    await app.deps.sql`insert into org_mcp_access (org_id, state, max_scopes) values (${capped}, 'active', ${['files:read']}) on conflict (org_id) do update set max_scopes = excluded.max_scopes`;
+    await app.deps
+      .sql`insert into org_mcp_access (org_id, state, max_scopes) values (${capped}, 'active', ${['files:read']}) on conflict (org_id) do update set max_scopes = excluded.max_scopes`;
     await app.deps.sql`insert into org_mcp_access (org_id, state) values (${revoked}, 'revoked') on conflict (org_id) do update set state = 'revoked'`;
-    const url = authorizeUrl(app, { clientId: client.client_id, redirectUri: 'https://app.example/cb', challenge, scope: 'files:read files:write org:admin', extra: { lang: 'pt-BR' } });
+    const url = authorizeUrl(app, {
+      clientId: client.client_id,
+      redirectUri: 'https://app.example/cb',
+      challenge,
+      scope: 'files:read files:write org:admin',
+      extra: { lang: 'pt-BR' },
+    });
     const result = await approveAuthorization(url, { cookie: dave, organizationId: capped });
     t.match(result.consentPage, /Autorizar/, 'pt-BR by ?lang=');
     const orgs = parseConsentPage(result.consentPage).organizations;

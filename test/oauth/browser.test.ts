@@ -13,7 +13,15 @@ import { ensureUser } from '../../runtime-api/store/users.ts';
 import { createOrganization } from '../../runtime-api/store/organizations.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** The OAuth client's loopback redirect endpoint (and a page on another origin that tries to frame the consent page). */
 async function clientServer(t: Test) {
@@ -33,13 +41,24 @@ async function clientServer(t: Test) {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
     origin,
     callbacks,
-    setFrameTarget(url: string) { frameTarget = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;'); },
-    next: () => new Promise<URL>((resolve) => { waiting = resolve; }),
+    setFrameTarget(url: string) {
+      frameTarget = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    },
+    next: () =>
+      new Promise<URL>((resolve) => {
+        waiting = resolve;
+      }),
   };
 }
 
@@ -95,10 +114,15 @@ t.test('browser: sign in and consent through the pages', { timeout: 120_000 }, a
   await framer.goto(`${rp.origin}/frame`);
   await framer.waitForTimeout(500);
   const framed = framer.frames().find((f) => f !== framer.mainFrame());
-  const framedText = framed ? await framed.locator('body').innerText({ timeout: 2000 }).catch(() => '') : '';
+  const framedText = framed
+    ? await framed
+        .locator('body')
+        .innerText({ timeout: 2000 })
+        .catch(() => '')
+    : '';
   t.notMatch(framedText, /Autorizar/, 'the consent page does not render inside a frame');
   t.ok(framed, 'the framing page has its frame');
-  t.not(framed?.url(), page.url(), 'the frame holds the browser\'s error page, not the consent page');
+  t.not(framed?.url(), page.url(), "the frame holds the browser's error page, not the consent page");
   await framer.close();
 
   // 4. Allow → 303 to the client with code, state and iss.

@@ -19,7 +19,8 @@ t.test('create an organization from the consent page', async (t) => {
   const { csrfToken, organizations } = parseConsentPage(page.text);
   t.same(organizations, []);
   t.notMatch(page.text, /value="approve"/, 'nothing to approve yet');
-  const post = (fields: Record<string, string>) => http(`${app.url}/oauth/authorize`, { method: 'POST', headers, body: new URLSearchParams({ csrf_token: csrfToken!, ...fields }).toString() });
+  const post = (fields: Record<string, string>) =>
+    http(`${app.url}/oauth/authorize`, { method: 'POST', headers, body: new URLSearchParams({ csrf_token: csrfToken!, ...fields }).toString() });
 
   const bad = await post({ decision: 'create', new_organization_name: 'Acme', new_organization_slug: 'Not A Slug!' });
   t.equal(bad.status, 400);
@@ -37,7 +38,11 @@ t.test('create an organization from the consent page', async (t) => {
   t.equal(taken.status, 400, 'a slug in use is refused');
   t.equal(parseConsentPage(taken.text).organizations.length, 1);
 
-  const pt = await http(`${app.url}/oauth/authorize`, { method: 'POST', headers: { ...headers, 'x-service-locale': 'pt-BR' }, body: new URLSearchParams({ csrf_token: csrfToken!, decision: 'create', new_organization_name: 'X', new_organization_slug: '-' }).toString() });
+  const pt = await http(`${app.url}/oauth/authorize`, {
+    method: 'POST',
+    headers: { ...headers, 'x-service-locale': 'pt-BR' },
+    body: new URLSearchParams({ csrf_token: csrfToken!, decision: 'create', new_organization_name: 'X', new_organization_slug: '-' }).toString(),
+  });
   t.match(pt.text, /Criar uma organização/);
   t.match(pt.text, /Os parâmetros não passaram na validação/);
 

@@ -77,7 +77,8 @@ t.test('discovery', async (t) => {
 
   t.test('CORS: public documents for any origin, token endpoints for allowed origins only', async (t) => {
     const pre = await http(`${base}/.well-known/oauth-authorization-server`, {
-      method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
+      method: 'OPTIONS',
+      headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
     });
     t.equal(pre.status, 204);
     t.equal(pre.headers['access-control-allow-origin'], '*');
@@ -86,7 +87,10 @@ t.test('discovery', async (t) => {
     t.equal(get.headers['access-control-allow-origin'], '*');
 
     for (const path of ['/oauth/token', '/oauth/register', '/oauth/revoke']) {
-      const ok = await http(`${base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      const ok = await http(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
       t.equal(ok.status, 204, `${path} preflight from an allowed origin`);
       t.equal(ok.headers['access-control-allow-origin'], 'https://inspector.example');
       t.match(String(ok.headers['access-control-allow-methods']), /POST/);
@@ -97,7 +101,11 @@ t.test('discovery', async (t) => {
     const reg = await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] }, headers: { origin: 'https://inspector.example' } });
     t.equal(reg.status, 201);
     t.equal(reg.headers['access-control-allow-origin'], 'https://inspector.example');
-    const evil = await http(`${base}/oauth/token`, { method: 'POST', body: 'grant_type=authorization_code', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' } });
+    const evil = await http(`${base}/oauth/token`, {
+      method: 'POST',
+      body: 'grant_type=authorization_code',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    });
     t.equal(evil.status, 403);
   });
 
@@ -111,7 +119,21 @@ t.test('discovery', async (t) => {
     c.check(t, 'get', '/oauth/jwks', await http(`${base}/oauth/jwks`));
     c.check(t, 'post', '/oauth/register', await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] } }));
     c.check(t, 'post', '/oauth/register', await http(`${base}/oauth/register`, { json: { redirect_uris: ['javascript:alert(1)'] } }));
-    c.check(t, 'post', '/oauth/token', await http(`${base}/oauth/token`, { method: 'POST', body: 'grant_type=authorization_code&client_id=nope', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
-    c.check(t, 'post', '/oauth/token', await http(`${base}/oauth/token`, { method: 'POST', body: 'grant_type=password', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    c.check(
+      t,
+      'post',
+      '/oauth/token',
+      await http(`${base}/oauth/token`, {
+        method: 'POST',
+        body: 'grant_type=authorization_code&client_id=nope',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
+    c.check(
+      t,
+      'post',
+      '/oauth/token',
+      await http(`${base}/oauth/token`, { method: 'POST', body: 'grant_type=password', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    );
   });
 });

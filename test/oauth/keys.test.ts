@@ -33,7 +33,10 @@ t.test('key rotation', async (t) => {
     const after = await oauthFlow(app, { cookie });
     t.equal(kidOf(after.tokens.access_token), next!.kid, 'new tokens carry the new kid');
     const rotated = await jwks();
-    t.ok(rotated.some((k) => k.kid === firstKid), 'the retired key stays published');
+    t.ok(
+      rotated.some((k) => k.kid === firstKid),
+      'the retired key stays published',
+    );
     t.equal((await http(`${base}/api`, { token: before.tokens.access_token })).status, 200, 'tokens of the retiring key still verify');
 
     for (const keys of [published, rotated]) {
@@ -46,7 +49,10 @@ t.test('key rotation', async (t) => {
     // The retired key's publication window ends (two hours after retirement): its tokens stop verifying.
     await app.deps.sql`update signing_keys set retired_at = now() - interval '3 hours' where kid = ${firstKid}`;
     await app.deps.keys.reload();
-    t.notOk((await jwks()).some((k) => k.kid === firstKid), 'no longer published');
+    t.notOk(
+      (await jwks()).some((k) => k.kid === firstKid),
+      'no longer published',
+    );
     const gone = await http(`${base}/api`, { token: before.tokens.access_token });
     t.equal(gone.status, 401, 'its tokens are refused');
     t.equal((await http(`${base}/api`, { token: after.tokens.access_token })).status, 200, 'tokens of the new key work');

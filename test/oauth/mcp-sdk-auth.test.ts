@@ -8,7 +8,6 @@ import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 import { createOrganization, headlessProvider, signInCookie } from '../helpers/oauth.ts';
 
-
 t.test('MCP SDK client auth() against the authorization server', async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
   const cookie = await signInCookie(app, 'sdk@example.com');

@@ -23,17 +23,32 @@ t.test('oauth4webapi against the authorization server', async (t) => {
     t.same(as.response_types_supported, ['code']);
     t.equal(as.authorization_response_iss_parameter_supported, true);
     t.equal(oidc.token_endpoint, as.token_endpoint);
-    const rs = await oauth.processResourceDiscoveryResponse(new URL('/v1/mcp', issuer), await oauth.resourceDiscoveryRequest(new URL('/v1/mcp', issuer), insecure));
+    const rs = await oauth.processResourceDiscoveryResponse(
+      new URL('/v1/mcp', issuer),
+      await oauth.resourceDiscoveryRequest(new URL('/v1/mcp', issuer), insecure),
+    );
     t.same(rs.authorization_servers, [app.url]);
-    const alias = await oauth.processResourceDiscoveryResponse(new URL('/mcp', issuer), await oauth.resourceDiscoveryRequest(new URL('/mcp', issuer), insecure));
+    const alias = await oauth.processResourceDiscoveryResponse(
+      new URL('/mcp', issuer),
+      await oauth.resourceDiscoveryRequest(new URL('/mcp', issuer), insecure),
+    );
     t.equal(alias.resource, `${app.url}/mcp`);
   });
 
   t.test('case 43: registration → PKCE → code → tokens → RFC 9068 validation → refresh → revocation', async (t) => {
     const redirectUri = 'http://127.0.0.1:47123/callback';
-    const registered = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, {
-      client_name: 'oauth4webapi', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'],
-    }, insecure));
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        {
+          client_name: 'oauth4webapi',
+          redirect_uris: [redirectUri],
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+        },
+        insecure,
+      ),
+    );
     const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
     const clientAuth = oauth.None();
 
@@ -43,14 +58,24 @@ t.test('oauth4webapi against the authorization server', async (t) => {
     const resource = `${app.url}/v1/mcp`;
     const url = new URL(as.authorization_endpoint!);
     for (const [k, val] of Object.entries({
-      response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256',
-      state, scope: 'files:read org:read offline_access', resource,
-    })) url.searchParams.set(k, val);
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state,
+      scope: 'files:read org:read offline_access',
+      resource,
+    }))
+      url.searchParams.set(k, val);
     const back = await approveAuthorization(url, { cookie, organizationId: orgId });
     const params = oauth.validateAuthResponse(as, client, back.location, state); // checks state and iss
     t.ok(params.get('code'));
 
-    const tokenRes = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, redirectUri, verifier, { additionalParameters: { resource }, ...insecure });
+    const tokenRes = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, redirectUri, verifier, {
+      additionalParameters: { resource },
+      ...insecure,
+    });
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, tokenRes);
     t.equal(tokens.token_type, 'bearer');
     t.ok(tokens.refresh_token);
@@ -62,14 +87,22 @@ t.test('oauth4webapi against the authorization server', async (t) => {
     t.ok(claims.sub && claims.jti && claims.iat && claims.exp);
     await t.rejects(oauth.validateJwtAccessToken(as, request, `${app.url}/mcp`, insecure), 'another audience is refused');
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+    );
     t.not(refreshed.refresh_token, tokens.refresh_token, 'rotated');
     const again = new Request(resource, { headers: { authorization: `Bearer ${refreshed.access_token}` } });
     t.ok(await oauth.validateJwtAccessToken(as, again, resource, insecure));
 
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token!, insecure));
-    const refused = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshed.refresh_token!, insecure))
-      .then(() => null, (err: unknown) => err as { error?: string });
+    const refused = await oauth
+      .processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshed.refresh_token!, insecure))
+      .then(
+        () => null,
+        (err: unknown) => err as { error?: string },
+      );
     t.equal(refused?.error, 'invalid_grant', 'a revoked refresh token is refused');
   });
 });

@@ -32,13 +32,19 @@ t.test('refresh and revocation', async (t) => {
     t.equal((await http(`${base}/api`, { token: r2.body.access_token })).status, 401, 'and so are the access tokens');
 
     const other = await oauthFlow(app, { cookie });
-    t.equal((await refreshGrant(app, { clientId: other.client.client_id, refreshToken: other.tokens.refresh_token! })).status, 200, 'other grants are untouched');
-    t.equal((await refreshGrant(app, { clientId, refreshToken: other.tokens.refresh_token! })).body.error, 'invalid_grant', 'another client\'s refresh token');
+    t.equal(
+      (await refreshGrant(app, { clientId: other.client.client_id, refreshToken: other.tokens.refresh_token! })).status,
+      200,
+      'other grants are untouched',
+    );
+    t.equal((await refreshGrant(app, { clientId, refreshToken: other.tokens.refresh_token! })).body.error, 'invalid_grant', "another client's refresh token");
   });
 
   t.test('concurrent refreshes with one token: one wins, the grant is then revoked', async (t) => {
     const flow = await oauthFlow(app, { cookie });
-    const results = await Promise.all(Array.from({ length: 5 }, () => refreshGrant(app, { clientId: flow.client.client_id, refreshToken: flow.tokens.refresh_token! })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => refreshGrant(app, { clientId: flow.client.client_id, refreshToken: flow.tokens.refresh_token! })),
+    );
     t.equal(results.filter((r) => r.status === 200).length, 1);
   });
 
@@ -81,7 +87,11 @@ t.test('refresh and revocation', async (t) => {
 
     const foreign = await oauthFlow(app, { cookie });
     t.equal((await revokeRequest(app, { clientId, token: foreign.tokens.refresh_token! })).status, 200);
-    t.equal((await refreshGrant(app, { clientId: foreign.client.client_id, refreshToken: foreign.tokens.refresh_token! })).status, 200, 'another client cannot revoke it');
+    t.equal(
+      (await refreshGrant(app, { clientId: foreign.client.client_id, refreshToken: foreign.tokens.refresh_token! })).status,
+      200,
+      'another client cannot revoke it',
+    );
 
     const noClient = await http(`${base}/oauth/revoke`, { method: 'POST', body: 'token=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     t.equal(noClient.status, 401);
@@ -91,15 +101,21 @@ t.test('refresh and revocation', async (t) => {
   t.test('case 41 (refresh part): organization MCP access revoked → refresh gives invalid_grant', async (t) => {
     const flow = await oauthFlow(app, { cookie });
     await app.deps.sql`update org_mcp_access set state = 'revoked' where org_id = ${orgId}`;
-    t.teardown(async () => { await app.deps.sql`update org_mcp_access set state = 'testing' where org_id = ${orgId}`; });
+    t.teardown(async () => {
+      await app.deps.sql`update org_mcp_access set state = 'testing' where org_id = ${orgId}`;
+    });
     const res = await refreshGrant(app, { clientId: flow.client.client_id, refreshToken: flow.tokens.refresh_token! });
     t.equal(res.status, 400);
     t.equal(res.body.error, 'invalid_grant');
     await app.deps.sql`update org_mcp_access set state = 'active' where org_id = ${orgId}`;
-    t.equal((await refreshGrant(app, { clientId: flow.client.client_id, refreshToken: flow.tokens.refresh_token! })).status, 200, 'restored access: the refresh token works again');
+    t.equal(
+      (await refreshGrant(app, { clientId: flow.client.client_id, refreshToken: flow.tokens.refresh_token! })).status,
+      200,
+      'restored access: the refresh token works again',
+    );
   });
 
-  t.test('a removed member\'s grant cannot be refreshed', async (t) => {
+  t.test("a removed member's grant cannot be refreshed", async (t) => {
     const sam = await signInCookie(app, 'sam@example.com');
     const samOrg = await createOrganization(app, sam, 'sam-org');
     const flow = await oauthFlow(app, { cookie: sam });
@@ -115,6 +131,10 @@ t.test('refresh and revocation', async (t) => {
     }
     t.equal(statuses.filter((s) => s === 429).length, 2, 'the exchange plus 19 more pass, then 429');
     const other = await oauthFlow(app, { cookie });
-    t.equal((await refreshGrant(app, { clientId: other.client.client_id, refreshToken: other.tokens.refresh_token! })).status, 200, 'other clients are not affected');
+    t.equal(
+      (await refreshGrant(app, { clientId: other.client.client_id, refreshToken: other.tokens.refresh_token! })).status,
+      200,
+      'other clients are not affected',
+    );
   });
 });

@@ -12,8 +12,13 @@ t.test('dynamic client registration', async (t) => {
     const res = await register({ client_name: 'CLI', redirect_uris: ['http://127.0.0.1:33418/cb'] });
     t.equal(res.status, 201);
     t.match(res.body, {
-      client_id: /^cli_/, client_name: 'CLI', redirect_uris: ['http://127.0.0.1:33418/cb'], token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], application_type: 'native',
+      client_id: /^cli_/,
+      client_name: 'CLI',
+      redirect_uris: ['http://127.0.0.1:33418/cb'],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      application_type: 'native',
     });
     t.equal(res.body.client_secret, undefined, 'no secret');
     t.equal(res.headers['cache-control'], 'no-store');
@@ -23,20 +28,42 @@ t.test('dynamic client registration', async (t) => {
 
   t.test('case 27: what MCP clients send is accepted', async (t) => {
     const sdk = await register({
-      client_name: 'MCP SDK', redirect_uris: ['http://localhost:8090/callback'], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'client_secret_post', scope: 'files:read offline_access unknown:scope',
+      client_name: 'MCP SDK',
+      redirect_uris: ['http://localhost:8090/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope: 'files:read offline_access unknown:scope',
     });
     t.equal(sdk.status, 201);
     t.equal(sdk.body.token_endpoint_auth_method, 'none', 'a secret-based method is replaced by none');
     t.equal(sdk.body.scope, 'files:read offline_access', 'unknown scopes are dropped');
-    for (const uri of ['http://[::1]:1/cb', 'https://app.example/oauth/callback', 'cursor://anysphere.cursor-retrieval/oauth/callback', 'com.example.app:/oauth2redirect', 'https://vscode.dev/redirect?x=1']) {
+    for (const uri of [
+      'http://[::1]:1/cb',
+      'https://app.example/oauth/callback',
+      'cursor://anysphere.cursor-retrieval/oauth/callback',
+      'com.example.app:/oauth2redirect',
+      'https://vscode.dev/redirect?x=1',
+    ]) {
       t.equal((await register({ redirect_uris: [uri] })).status, 201, uri);
     }
   });
 
   t.test('case 27: bad redirect URIs → 400 invalid_redirect_uri', async (t) => {
-    const bad = ['javascript:alert(1)', 'https://app.example/cb#frag', 'http://app.example/cb', 'http://192.168.1.10:8080/cb', 'data:text/html,hi',
-      'file:///etc/passwd', 'not a uri', '/relative/cb', 'https://user:pw@app.example/cb', 'http://127.0.0.1.evil.example/cb', 'vbscript:x', ''];
+    const bad = [
+      'javascript:alert(1)',
+      'https://app.example/cb#frag',
+      'http://app.example/cb',
+      'http://192.168.1.10:8080/cb',
+      'data:text/html,hi',
+      'file:///etc/passwd',
+      'not a uri',
+      '/relative/cb',
+      'https://user:pw@app.example/cb',
+      'http://127.0.0.1.evil.example/cb',
+      'vbscript:x',
+      '',
+    ];
     for (const uri of bad) {
       const res = await register({ redirect_uris: [uri] });
       t.equal(res.status, 400, uri);
@@ -66,7 +93,11 @@ t.test('dynamic client registration', async (t) => {
       t.equal(res.status, 400, name);
       t.equal(res.body.error, 'invalid_client_metadata', name);
     }
-    const notJson = await http(`${app.url}/oauth/register`, { method: 'POST', body: 'redirect_uris=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': randomClientIp() } });
+    const notJson = await http(`${app.url}/oauth/register`, {
+      method: 'POST',
+      body: 'redirect_uris=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': randomClientIp() },
+    });
     t.equal(notJson.body.error, 'invalid_client_metadata', 'not JSON');
   });
 

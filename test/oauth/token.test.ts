@@ -6,12 +6,23 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 import {
-  approveAuthorization, authorizeUrl, createOrganization, exchangeCode, oauthFlow, pkce, refreshGrant, registerClient, signInCookie,
+  approveAuthorization,
+  authorizeUrl,
+  createOrganization,
+  exchangeCode,
+  oauthFlow,
+  pkce,
+  refreshGrant,
+  registerClient,
+  signInCookie,
   DEFAULT_REDIRECT_URI,
 } from '../helpers/oauth.ts';
 
 function claimsOf(jwt: string): { header: any; payload: any } {
-  const [h, p] = jwt.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+  const [h, p] = jwt
+    .split('.')
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
   return { header: h, payload: p };
 }
 
@@ -25,13 +36,20 @@ t.test('token endpoint: authorization code', async (t) => {
     const redirectUri = options.redirectUri ?? DEFAULT_REDIRECT_URI;
     const client = await registerClient(app, { redirect_uris: [redirectUri] });
     const pair = pkce();
-    const result = await approveAuthorization(authorizeUrl(app, {
-      clientId: client.client_id, redirectUri, challenge: pair.challenge, scope: options.scope ?? 'files:read org:read offline_access', resource: options.resource,
-    }), { cookie });
+    const result = await approveAuthorization(
+      authorizeUrl(app, {
+        clientId: client.client_id,
+        redirectUri,
+        challenge: pair.challenge,
+        scope: options.scope ?? 'files:read org:read offline_access',
+        resource: options.resource,
+      }),
+      { cookie },
+    );
     return { client, pair, code: result.code!, redirectUri };
   }
 
-  t.test('case 32: wrong code_verifier, another client\'s code, or another redirect_uri → invalid_grant', async (t) => {
+  t.test("case 32: wrong code_verifier, another client's code, or another redirect_uri → invalid_grant", async (t) => {
     const a = await authorized();
     const other = await registerClient(app);
     const wrongVerifier = await exchangeCode(app, { clientId: a.client.client_id, code: a.code, verifier: pkce().verifier });
@@ -41,9 +59,18 @@ t.test('token endpoint: authorization code', async (t) => {
     t.equal(shortVerifier.body.error, 'invalid_grant');
     const otherClient = await exchangeCode(app, { clientId: other.client_id, code: a.code, verifier: a.pair.verifier });
     t.equal(otherClient.body.error, 'invalid_grant', 'another client');
-    const otherRedirect = await exchangeCode(app, { clientId: a.client.client_id, code: a.code, verifier: a.pair.verifier, redirectUri: 'http://127.0.0.1:53683/callback' });
+    const otherRedirect = await exchangeCode(app, {
+      clientId: a.client.client_id,
+      code: a.code,
+      verifier: a.pair.verifier,
+      redirectUri: 'http://127.0.0.1:53683/callback',
+    });
     t.equal(otherRedirect.body.error, 'invalid_grant', 'another redirect_uri');
-    const noVerifier = await http(`${base}/oauth/token`, { method: 'POST', body: `grant_type=authorization_code&client_id=${a.client.client_id}&code=${a.code}&redirect_uri=${encodeURIComponent(a.redirectUri)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const noVerifier = await http(`${base}/oauth/token`, {
+      method: 'POST',
+      body: `grant_type=authorization_code&client_id=${a.client.client_id}&code=${a.code}&redirect_uri=${encodeURIComponent(a.redirectUri)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     t.equal(noVerifier.status, 400);
     t.equal(noVerifier.body.error, 'invalid_request', 'no code_verifier');
     const unknownClient = await exchangeCode(app, { clientId: 'cli_nobody', code: a.code, verifier: a.pair.verifier });
@@ -70,10 +97,13 @@ t.test('token endpoint: authorization code', async (t) => {
 
   t.test('case 34: ten concurrent redemptions of one code → exactly one token response', async (t) => {
     const a = await authorized();
-    const results = await Promise.all(Array.from({ length: 10 }, () => exchangeCode(app, { clientId: a.client.client_id, code: a.code, verifier: a.pair.verifier })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => exchangeCode(app, { clientId: a.client.client_id, code: a.code, verifier: a.pair.verifier })),
+    );
     t.equal(results.filter((r) => r.status === 200).length, 1);
     t.equal(results.filter((r) => r.status === 400 && r.body.error === 'invalid_grant').length, 9);
-    const [row] = await app.deps.sql`select count(*)::int as n from oauth_refresh_tokens r join oauth_codes c on c.grant_id = r.grant_id where c.client_id = ${a.client.client_id}`;
+    const [row] = await app.deps
+      .sql`select count(*)::int as n from oauth_refresh_tokens r join oauth_codes c on c.grant_id = r.grant_id where c.client_id = ${a.client.client_id}`;
     t.equal(row.n, 1, 'one refresh token was ever issued');
   });
 
@@ -94,7 +124,12 @@ t.test('token endpoint: authorization code', async (t) => {
     const alias = await exchangeCode(app, { clientId: a.client.client_id, code: a.code, verifier: a.pair.verifier, resource: `${base}/mcp` });
     t.equal(alias.status, 400);
     t.equal(alias.body.error, 'invalid_target', 'a resource other than the authorized one');
-    const foreign = await exchangeCode(app, { clientId: a.client.client_id, code: a.code, verifier: a.pair.verifier, resource: 'https://other.example/v1/mcp' });
+    const foreign = await exchangeCode(app, {
+      clientId: a.client.client_id,
+      code: a.code,
+      verifier: a.pair.verifier,
+      resource: 'https://other.example/v1/mcp',
+    });
     t.equal(foreign.body.error, 'invalid_target', 'a foreign server');
     const ok = await exchangeCode(app, { clientId: a.client.client_id, code: a.code, verifier: a.pair.verifier, resource: `${base}/v1/mcp` });
     t.equal(ok.status, 200);
@@ -106,19 +141,43 @@ t.test('token endpoint: authorization code', async (t) => {
 
     const viaAlias = await oauthFlow(app, { cookie, resource: `${base}/mcp` });
     t.equal(claimsOf(viaAlias.tokens.access_token).payload.aud, `${base}/mcp`, 'the /mcp alias is its own audience');
-    const refreshForeign = await refreshGrant(app, { clientId: viaAlias.client.client_id, refreshToken: viaAlias.tokens.refresh_token!, resource: `${base}/v1/mcp` });
+    const refreshForeign = await refreshGrant(app, {
+      clientId: viaAlias.client.client_id,
+      refreshToken: viaAlias.tokens.refresh_token!,
+      resource: `${base}/v1/mcp`,
+    });
     t.equal(refreshForeign.body.error, 'invalid_target', 'refresh keeps the resource too');
 
     // Tokens the resource server must refuse.
     const key = app.deps.keys.active();
     const now = Math.floor(Date.now() / 1000);
-    const body = () => new SignJWT({ org: orgId, scope: 'files:read', client_id: a.client.client_id }).setSubject(payload.sub).setIssuer(base).setIssuedAt(now).setExpirationTime(now + 600).setJti('x');
-    const otherAud = await body().setAudience('https://other.example/v1/mcp').setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid }).sign(key.privateKey);
-    const hs256 = await body().setAudience(`${base}/v1/mcp`).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid }).sign(new TextEncoder().encode('x'.repeat(32)));
-    const badSig = await body().setAudience(`${base}/v1/mcp`).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid }).sign((await generateKeyPair('ES256')).privateKey);
+    const body = () =>
+      new SignJWT({ org: orgId, scope: 'files:read', client_id: a.client.client_id })
+        .setSubject(payload.sub)
+        .setIssuer(base)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
+        .setJti('x');
+    const otherAud = await body()
+      .setAudience('https://other.example/v1/mcp')
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
+      .sign(key.privateKey);
+    const hs256 = await body()
+      .setAudience(`${base}/v1/mcp`)
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid })
+      .sign(new TextEncoder().encode('x'.repeat(32)));
+    const badSig = await body()
+      .setAudience(`${base}/v1/mcp`)
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
+      .sign((await generateKeyPair('ES256')).privateKey);
     const wrongTyp = await body().setAudience(`${base}/v1/mcp`).setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: key.kid }).sign(key.privateKey);
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${ok.body.access_token.split('.')[1]}.`;
-    const mcpInit = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const mcpInit = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     for (const [name, token] of Object.entries({ otherAud, hs256, badSig, wrongTyp, none })) {
       const res = await http(`${base}/v1/mcp`, { token, json: mcpInit, headers: { accept: 'application/json, text/event-stream' } });
       t.equal(res.status, 401, `${name} → 401 at /v1/mcp`);
@@ -142,11 +201,16 @@ t.test('token endpoint: authorization code', async (t) => {
 
   t.test('unsupported grants and malformed requests', async (t) => {
     const client = await registerClient(app);
-    const form = (body: string, type = 'application/x-www-form-urlencoded') => http(`${base}/oauth/token`, { method: 'POST', body, headers: { 'content-type': type } });
+    const form = (body: string, type = 'application/x-www-form-urlencoded') =>
+      http(`${base}/oauth/token`, { method: 'POST', body, headers: { 'content-type': type } });
     t.equal((await form(`grant_type=password&client_id=${client.client_id}&username=a&password=b`)).body.error, 'unsupported_grant_type');
     t.equal((await form(`grant_type=client_credentials&client_id=${client.client_id}`)).body.error, 'unsupported_grant_type');
     t.equal((await form(`client_id=${client.client_id}`)).body.error, 'invalid_request');
-    t.equal((await form(`grant_type=authorization_code&grant_type=refresh_token&client_id=${client.client_id}`)).body.error, 'invalid_request', 'a repeated parameter');
+    t.equal(
+      (await form(`grant_type=authorization_code&grant_type=refresh_token&client_id=${client.client_id}`)).body.error,
+      'invalid_request',
+      'a repeated parameter',
+    );
     t.equal((await form(JSON.stringify({ grant_type: 'authorization_code' }), 'application/json')).body.error, 'invalid_request', 'JSON instead of a form');
     const codeOnly = await registerClient(app, { grant_types: ['authorization_code'] });
     t.equal((await form(`grant_type=refresh_token&client_id=${codeOnly.client_id}&refresh_token=x`)).body.error, 'unauthorized_client');

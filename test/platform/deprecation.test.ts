@@ -6,12 +6,22 @@ import { defineRoute } from '../../server/http/route.ts';
 
 t.test('a deprecated route answers with Deprecation, Sunset and Link rel="sunset"', async (t) => {
   const app = await startTestApp(t, {
-    extraRoutes: () => [defineRoute({
-      method: 'GET', path: '/app/v0/ping', operationId: 'pingV0', summary: 'old ping', tags: ['test'], auth: 'none', errors: [],
-      responses: { 200: { description: 'pong', schema: v.object({ pong: v.boolean() }) } },
-      deprecated: { since: '2026-06-01', sunset: '2026-12-31', link: 'https://siglata.com/docs/versioning' },
-      handle: (ctx) => { ctx.body = { pong: true }; },
-    })],
+    extraRoutes: () => [
+      defineRoute({
+        method: 'GET',
+        path: '/app/v0/ping',
+        operationId: 'pingV0',
+        summary: 'old ping',
+        tags: ['test'],
+        auth: 'none',
+        errors: [],
+        responses: { 200: { description: 'pong', schema: v.object({ pong: v.boolean() }) } },
+        deprecated: { since: '2026-06-01', sunset: '2026-12-31', link: 'https://siglata.com/docs/versioning' },
+        handle: (ctx) => {
+          ctx.body = { pong: true };
+        },
+      }),
+    ],
   });
   const res = await http(`${app.url}/app/v0/ping`);
   t.equal(res.status, 200);

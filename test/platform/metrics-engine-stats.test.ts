@@ -11,7 +11,11 @@ t.test('every numeric field of engine.stats(), new ones included, with bounded l
   const db = await createTestDatabase();
   const sql = connect(db.url, { max: 2 });
   const real = createEngine({ ...loadConfig({}, {}).engine, poolSize: 1, maxPoolSize: 1 });
-  t.teardown(async () => { await real.close(); await sql.end({ timeout: 2 }); await db.drop(); });
+  t.teardown(async () => {
+    await real.close();
+    await sql.end({ timeout: 2 });
+    await db.drop();
+  });
   await real.ready();
   // The real engine's stats plus fields a later engine may add (a gauge, a record by reason, one by tenant).
   const many = Object.fromEntries(Array.from({ length: MAX_RECORD_KEYS + 8 }, (_, i) => [`org_${String(i).padStart(3, '0')}`, 100 - i]));
@@ -28,7 +32,9 @@ t.test('every numeric field of engine.stats(), new ones included, with bounded l
   t.match(text, /^siglata_engine_executions 1$/m);
   const quarantined = text.split('\n').filter((l) => l.startsWith('siglata_engine_quarantined{'));
   t.equal(quarantined.length, MAX_RECORD_KEYS + 1, 'at most MAX_RECORD_KEYS labels plus other');
-  const otherSum = Object.values(many).slice(MAX_RECORD_KEYS).reduce((a, b) => a + b, 0);
+  const otherSum = Object.values(many)
+    .slice(MAX_RECORD_KEYS)
+    .reduce((a, b) => a + b, 0);
   t.ok(quarantined.includes(`siglata_engine_quarantined{key="other"} ${otherSum}`), 'the smallest summed as other');
   t.match(text, /^siglata_db_pool_max 7$/m);
   t.match(text, /^siglata_executions_total\{outcome="ok",error_type=""\} 1$/m);

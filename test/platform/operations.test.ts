@@ -14,7 +14,11 @@ import { upload_begin } from '../../runtime-api/bindings/uploads/upload_begin.ts
 const METRICS_TOKEN = 'metrics-secret-0123456789';
 
 const mcp = (app: TestApp, token: string, script: string, locale = 'en-US') =>
-  http(`${app.url}/v1/mcp`, { token, headers: { 'x-service-locale': locale }, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } } });
+  http(`${app.url}/v1/mcp`, {
+    token,
+    headers: { 'x-service-locale': locale },
+    json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } },
+  });
 
 t.test('metrics, health and drain', async (t) => {
   const app = await startTestApp(t, { env: { METRICS_TOKEN, METRICS_ORG_LABELS: '1', RATE_LIMIT_MAX: '25' } });
@@ -57,7 +61,11 @@ t.test('metrics, health and drain', async (t) => {
     t.equal(moved('siglata_http_requests_total', { route: '/api', method: 'GET', status: '200' }), 3);
     t.equal(moved('siglata_http_requests_total', { route: '/api', method: 'GET', status: '401' }), 27 - refused, 'refused before routing, still by template');
     t.equal(moved('siglata_http_requests_total', { route: '/api', method: 'GET', status: '429' }), refused);
-    t.equal(moved('siglata_http_requests_total', { route: '/v1/mcp/uploads/:uploadId/parts/:partNumber', method: 'PUT', status: '200' }), 1, 'by route template, not path');
+    t.equal(
+      moved('siglata_http_requests_total', { route: '/v1/mcp/uploads/:uploadId/parts/:partNumber', method: 'PUT', status: '200' }),
+      1,
+      'by route template, not path',
+    );
     t.ok(moved('siglata_http_request_duration_seconds_count', { route: '/v1/mcp', method: 'POST' }) >= 3);
     t.notMatch(after, /route="\/v1\/mcp\/files\/fil/, 'no raw paths as labels');
 

@@ -19,7 +19,10 @@ t.test('120 requests per 60 s per client IP, with headers on every response', as
   t.equal(notFound.headers['ratelimit-remaining'], '118', 'errors count and carry the headers');
   t.equal(notFound.headers['ratelimit-reset'], '45');
   const statuses = (await burst(118, () => http(`${app.url}/api`))).map((r) => r.status);
-  t.ok(statuses.every((s) => s === 200), '120 requests in all succeed');
+  t.ok(
+    statuses.every((s) => s === 200),
+    '120 requests in all succeed',
+  );
   const over = await http(`${app.url}/api`, { headers: { 'x-service-locale': 'pt-BR' } });
   t.equal(over.status, 429);
   t.equal(over.body.error.code, 'rate_limited');
@@ -74,7 +77,11 @@ t.test('preflights and CORS refusals carry the headers too', async (t) => {
   const app = await startTestApp(t);
   const pre = await http(`${app.url}/ask`, { method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' } });
   t.equal(pre.headers['ratelimit-policy'], '120;w=60');
-  const refused = await http(`${app.url}/oauth/token`, { method: 'POST', body: 'grant_type=x', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' } });
+  const refused = await http(`${app.url}/oauth/token`, {
+    method: 'POST',
+    body: 'grant_type=x',
+    headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+  });
   t.equal(refused.status, 403);
   t.equal(refused.headers['ratelimit-limit'], '120');
 });

@@ -29,7 +29,12 @@ import { fsBlobStore } from '../../runtime-api/blobs/fs.ts';
 import { manualClock } from '../../runtime-api/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import {
-  deleteOrphanBlobs, expireUploads, purgeExpiredTrash, ORPHAN_GRACE_MS, STUCK_COMPLETION_MS, type JanitorDeps,
+  deleteOrphanBlobs,
+  expireUploads,
+  purgeExpiredTrash,
+  ORPHAN_GRACE_MS,
+  STUCK_COMPLETION_MS,
+  type JanitorDeps,
 } from '../../runtime-api/services/janitors.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,10 +46,16 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /** The part checksum as the transfer route records it. */
 const crcHex = (b: Buffer) => crc32(b).toString(16).padStart(8, '0');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const partsOf = (data: Buffer) => Array.from({ length: Math.ceil(data.length / PART) }, (_, i) => data.subarray(i * PART, Math.min((i + 1) * PART, data.length)));
+const partsOf = (data: Buffer) =>
+  Array.from({ length: Math.ceil(data.length / PART) }, (_, i) => data.subarray(i * PART, Math.min((i + 1) * PART, data.length)));
 
 async function freePort(): Promise<number> {
-  return new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); }); });
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -90,10 +101,12 @@ async function freeze(pid: number): Promise<void> {
   process.kill(pid, 'SIGSTOP');
   for (let i = 0; i < 1000; i++) {
     const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-    const states = await Promise.all(tasks.map(async (task) => {
-      const s = await readFile(`/proc/${pid}/task/${task}/stat`, 'utf8').catch(() => 'x) X');
-      return s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3);
-    }));
+    const states = await Promise.all(
+      tasks.map(async (task) => {
+        const s = await readFile(`/proc/${pid}/task/${task}/stat`, 'utf8').catch(() => 'x) X');
+        return s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3);
+      }),
+    );
     if (states.every((s) => 'TtZX'.includes(s))) return;
     await sleep(0.2);
   }
@@ -130,7 +143,14 @@ async function killWhen(child: ChildProcess, wanted: () => Promise<boolean>, ove
 
 function tracked<T>(p: Promise<T>): { promise: Promise<T | null>; done: () => boolean } {
   let settled = false;
-  const promise = p.then((v) => v, () => null).finally(() => { settled = true; });
+  const promise = p
+    .then(
+      (v) => v,
+      () => null,
+    )
+    .finally(() => {
+      settled = true;
+    });
   return { promise, done: () => settled };
 }
 
@@ -140,7 +160,14 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
   const blobRoot = join(dataDir, 'blobs');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: 'http://siglata.test', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000' };
+  const env = {
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_BASE_URL: 'http://siglata.test',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '1000000',
+  };
   const sql = connect(db.url, { max: 6, applicationName: 'crash-test' });
   const config = loadConfig({}, env);
   const janitorDeps = (at: Date): JanitorDeps => ({ sql, blobs: fsBlobStore(blobRoot), clock: manualClock(at), config });
@@ -148,37 +175,56 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
   let server: ChildProcess | null = null;
   let serverLog = '';
   /** Backends of processes that died are gone (a backend waiting on a lock notices only once it gets it). */
-  const backendsGone = (app: string) => waitFor(`the ${app} backends to end`, async () => {
-    const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ${app}`;
-    return n === 0;
-  });
+  const backendsGone = (app: string) =>
+    waitFor(`the ${app} backends to end`, async () => {
+      const [{ n }] = await sql<
+        { n: number }[]
+      >`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ${app}`;
+      return n === 0;
+    });
   const start = async () => {
     await backendsGone('siglata');
     serverLog = '';
     const child = spawn(process.execPath, [...ENTRY, 'server/main.ts'], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr!.on('data', (d: Buffer) => { serverLog = (serverLog + d.toString()).slice(-8000); });
+    child.stderr!.on('data', (d: Buffer) => {
+      serverLog = (serverLog + d.toString()).slice(-8000);
+    });
     server = child;
     for (let i = 0; i < 300; i++) {
       if (child.exitCode !== null) break;
-      try { if ((await http(`${base}/api`)).status === 200) return; } catch { /* starting */ }
+      try {
+        if ((await http(`${base}/api`)).status === 200) return;
+      } catch {
+        /* starting */
+      }
       await sleep(100);
     }
     throw new Error(`server did not start: ${serverLog}`);
   };
   const kill = () => killNow(server!);
   t.teardown(async () => {
-    if (server) { server.kill('SIGCONT'); await killNow(server); }
+    if (server) {
+      server.kill('SIGCONT');
+      await killNow(server);
+    }
     await sql.end({ timeout: 2 });
     await db.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
 
   await start();
-  const token = execFileSync(process.execPath, [...ENTRY, 'scripts/mint-token.ts', '--email', 'crash@example.com', '--org', 'crash'], { cwd: ROOT, env: cleanEnv(env), encoding: 'utf8' }).trim();
+  const token = execFileSync(process.execPath, [...ENTRY, 'scripts/mint-token.ts', '--email', 'crash@example.com', '--org', 'crash'], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    encoding: 'utf8',
+  }).trim();
 
   // ---- the client side ------------------------------------------------------------------------------------------
   const exec = async (script: string) => {
-    const res = await http(`${base}/v1/mcp`, { token, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } } });
+    const res = await http(`${base}/v1/mcp`, {
+      token,
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } },
+    });
     return res.body.result.structuredContent as { ok: boolean; result: any; error?: { code: string; message: string } };
   };
   const call = (binding: string, input: unknown) => exec(`return await ${binding}(${JSON.stringify(input)});`);
@@ -191,7 +237,11 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
     try {
       const res = await request(`${base}/v1/mcp/uploads/${uploadId}/parts/${n}`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', ...(length !== undefined ? { 'content-length': String(length) } : {}) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/octet-stream',
+          ...(length !== undefined ? { 'content-length': String(length) } : {}),
+        },
         body,
       });
       await res.body.text();
@@ -204,7 +254,14 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
     const res = await request(`${base}/v1/mcp/files/${fileId}/download`, { headers: { authorization: `Bearer ${token}` } });
     return { status: res.statusCode, bytes: Buffer.from(await res.body.arrayBuffer()) };
   };
-  interface Upload { uploadId: string; fileId: string; blobKey: string; orgId: string; data: Buffer; parts: Buffer[] }
+  interface Upload {
+    uploadId: string;
+    fileId: string;
+    blobKey: string;
+    orgId: string;
+    data: Buffer;
+    parts: Buffer[];
+  }
   const begin = async (name: string, data: Buffer): Promise<Upload> => {
     const { uploadId } = await must('upload_begin', { name, mediaType: 'application/octet-stream', byteLength: data.length });
     const [row] = await sql`select file_id, blob_key, org_id from uploads where id = ${uploadId}`;
@@ -228,7 +285,9 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
   const objectFile = (key: string) => join(blobRoot, 'objects', key);
   /** The manifest vouches only for bytes that are on disk: each recorded part's staged bytes have its CRC-32. */
   const assertManifestTruthful = async (t: Test, u: Upload) => {
-    const rows = await sql<{ n: number; crc: string }[]>`select part_number as n, crc32 as crc from upload_parts where upload_id = ${u.uploadId} order by part_number`;
+    const rows = await sql<
+      { n: number; crc: string }[]
+    >`select part_number as n, crc32 as crc from upload_parts where upload_id = ${u.uploadId} order by part_number`;
     for (const { n, crc } of rows) {
       const expected = u.parts[n - 1].length;
       const staged = await readRegion(stagingFile(u.uploadId), (n - 1) * PART, expected).catch(() => Buffer.alloc(0));
@@ -239,37 +298,56 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
   };
   /** Never a catalogue row pointing at missing or different bytes. */
   const assertRowsHaveBytes = async (t: Test, what: string) => {
-    const rows = await sql<{ id: string; key: string; len: number; sha: string | null }[]>`select id, blob_key as key, byte_length as len, sha256 as sha from files`;
+    const rows = await sql<
+      { id: string; key: string; len: number; sha: string | null }[]
+    >`select id, blob_key as key, byte_length as len, sha256 as sha from files`;
     const bad: string[] = [];
     for (const r of rows) {
       const s = await stat(objectFile(r.key)).catch(() => null);
-      if (!s || s.size !== r.len) { bad.push(`${r.id}: ${s ? `${s.size} bytes, not ${r.len}` : 'no bytes'}`); continue; }
+      if (!s || s.size !== r.len) {
+        bad.push(`${r.id}: ${s ? `${s.size} bytes, not ${r.len}` : 'no bytes'}`);
+        continue;
+      }
       if (r.sha && r.len <= 4 * 1024 * 1024 && sha(await readFile(objectFile(r.key))) !== r.sha) bad.push(`${r.id}: SHA-256 differs`);
     }
     t.same(bad, [], `${what}: every one of ${rows.length} file rows has its bytes`);
   };
   /** The blob directory holds exactly what the catalogue points at. */
   const assertNoOrphans = async (t: Test, what: string) => {
-    const keys = (await sql<{ k: string }[]>`select blob_key as k from files
-      union select blob_key from uploads where state = 'completing'`).map((r) => r.k);
+    const keys = (
+      await sql<{ k: string }[]>`select blob_key as k from files
+      union select blob_key from uploads where state = 'completing'`
+    ).map((r) => r.k);
     const objects = await walk(join(blobRoot, 'objects'));
-    t.same(objects.filter((k) => !keys.includes(k)), [], `${what}: no object without a file row`);
+    t.same(
+      objects.filter((k) => !keys.includes(k)),
+      [],
+      `${what}: no object without a file row`,
+    );
     const live = (await sql<{ id: string }[]>`select id from uploads where state in ('open', 'completing')`).map((r) => r.id);
     const staged = await readdir(join(blobRoot, 'uploads')).catch(() => [] as string[]);
-    t.same(staged.filter((id) => !live.includes(id)), [], `${what}: no staging data without a live upload`);
+    t.same(
+      staged.filter((id) => !live.includes(id)),
+      [],
+      `${what}: no staging data without a live upload`,
+    );
     t.same(await walk(join(blobRoot, 'tmp')), [], `${what}: no temporary files`);
   };
-  const waitingOn = (app: string, query: string) => waitFor(`a ${app} query "${query}" waiting on a lock`, async () => {
-    const rows = await sql`select pid from pg_stat_activity where datname = current_database() and application_name = ${app}
+  const waitingOn = (app: string, query: string) =>
+    waitFor(`a ${app} query "${query}" waiting on a lock`, async () => {
+      const rows = await sql`select pid from pg_stat_activity where datname = current_database() and application_name = ${app}
       and wait_event_type = 'Lock' and query ilike ${`%${query}%`}`;
-    return rows.length > 0;
-  });
+      return rows.length > 0;
+    });
   /** A transaction of the test's own, holding locks until `release`. */
   const holdLocks = async (statements: (tx: any) => Promise<unknown>) => {
     const tx = await sql.reserve();
     await tx`begin`;
     await statements(tx);
-    return async () => { await tx`rollback`; tx.release(); };
+    return async () => {
+      await tx`rollback`;
+      tx.release();
+    };
   };
 
   // An upload left half-done at the start: it must survive every crash and janitor, then resume and complete.
@@ -282,8 +360,10 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
     const intended = [...u.parts];
 
     // Part 3: the whole body arrives, but recording it waits on a manifest row the test holds (uncommitted).
-    const release = await holdLocks((tx) => tx`insert into upload_parts (upload_id, part_number, byte_length, crc32, sha256, received_at)
-      values (${u.uploadId}, 3, ${PART}, 'held', null, now())`);
+    const release = await holdLocks(
+      (tx) => tx`insert into upload_parts (upload_id, part_number, byte_length, crc32, sha256, received_at)
+      values (${u.uploadId}, 3, ${PART}, 'held', null, now())`,
+    );
     const part3 = tracked(put(u.uploadId, 3, u.parts[2]));
     await waitingOn('siglata', 'upload_parts');
 
@@ -301,12 +381,16 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
       const before = intended[0].subarray(0, 64 * 1024);
       const resend = tracked(put(u.uploadId, 1, replacement));
       intended[0] = replacement; // what the client wants now, acknowledged or not
-      caught = await killWhen(server!, async () => {
-        const head = await readRegion(stagingFile(u.uploadId), 0, 64 * 1024);
-        if (head.equals(before)) return false; // not written yet
-        const [row] = await sql`select crc32 from upload_parts where upload_id = ${u.uploadId} and part_number = 1`;
-        return row?.crc32 !== crcHex(replacement); // written, not committed
-      }, resend.done);
+      caught = await killWhen(
+        server!,
+        async () => {
+          const head = await readRegion(stagingFile(u.uploadId), 0, 64 * 1024);
+          if (head.equals(before)) return false; // not written yet
+          const [row] = await sql`select crc32 from upload_parts where upload_id = ${u.uploadId} and part_number = 1`;
+          return row?.crc32 !== crcHex(replacement); // written, not committed
+        },
+        resend.done,
+      );
       if (!caught) t.equal(await resend.promise, 200, `replacement ${attempt + 1} of part 1 acknowledged before it could be caught`);
     }
     t.comment(caught ? 'killed while a replacement of part 1 was written but not committed' : 'the replacement was never caught mid-write');
@@ -342,11 +426,15 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
       const [{ at }] = await sql`select received_at as at from upload_parts where upload_id = ${u.uploadId} and part_number = 1`;
       const mtime = (await stat(staged)).mtimeMs;
       const resend = tracked(put(u.uploadId, 1, u.parts[0]));
-      caught = await killWhen(server!, async () => {
-        if ((await stat(staged)).mtimeMs === mtime) return false; // not written yet
-        const [row] = await sql`select received_at as at from upload_parts where upload_id = ${u.uploadId} and part_number = 1`;
-        return row.at.getTime() === at.getTime(); // written, not committed
-      }, resend.done);
+      caught = await killWhen(
+        server!,
+        async () => {
+          if ((await stat(staged)).mtimeMs === mtime) return false; // not written yet
+          const [row] = await sql`select received_at as at from upload_parts where upload_id = ${u.uploadId} and part_number = 1`;
+          return row.at.getTime() === at.getTime(); // written, not committed
+        },
+        resend.done,
+      );
       if (!caught) t.equal(await resend.promise, 200, `re-send ${attempt + 1} acknowledged before it could be caught`);
     }
     t.comment(caught ? 'killed while the identical copy was written but not committed' : 'the re-send was never caught mid-write');
@@ -377,8 +465,10 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
       await sendAll(t, late, [1, 2]);
 
       // `late`: a file row with its id, uncommitted, makes the completion wait right after assembling the bytes.
-      const releaseLate = await holdLocks((tx) => tx`insert into files (id, org_id, name, media_type, byte_length, blob_key, created_at, updated_at)
-        values (${late.fileId}, ${late.orgId}, 'held', 'x/x', 0, 'held/late', now(), now())`);
+      const releaseLate = await holdLocks(
+        (tx) => tx`insert into files (id, org_id, name, media_type, byte_length, blob_key, created_at, updated_at)
+        values (${late.fileId}, ${late.orgId}, 'held', 'x/x', 0, 'held/late', now(), now())`,
+      );
       const lateCompletion = tracked(call('upload_complete', { uploadId: late.uploadId }));
       await waitingOn('siglata', 'insert into files');
       t.equal((await stat(objectFile(late.blobKey))).size, late.data.length, 'late: the bytes are assembled in place');
@@ -475,9 +565,12 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
       await sql`update files set trashed_at = trashed_at - ${`${config.trashRetentionMs / DAY + 1} days`}::interval where id = any(${made.result})`;
       return (made.result as string[]).map((id, i) => ({ id, text: `${prefix} ${i} `.repeat(50 + i) }));
     };
-    const janitor = () => spawn(process.execPath, [...ENTRY, 'test/reliability/crash-janitor.ts'], {
-      cwd: ROOT, env: cleanEnv({ ...env, BLOB_ROOT: blobRoot, NOW_MS: String(Date.now()) }), stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const janitor = () =>
+      spawn(process.execPath, [...ENTRY, 'test/reliability/crash-janitor.ts'], {
+        cwd: ROOT,
+        env: cleanEnv({ ...env, BLOB_ROOT: blobRoot, NOW_MS: String(Date.now()) }),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
 
     t.test('deterministic: the purge waits to change the catalogue', async (t) => {
       const files = await expiredTrash('c1', 30);
@@ -507,12 +600,16 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
       const keys = (await sql`select blob_key from files where id = any(${ids})`).map((r) => r.blob_key as string);
       const child = janitor();
       let left = -1;
-      const caught = await killWhen(child, async () => {
-        const [{ n }] = await sql`select count(*)::int as n from files where id = any(${ids})`;
-        if (n > 0) return false;
-        left = (await Promise.all(keys.map((k) => stat(objectFile(k)).catch(() => null)))).filter(Boolean).length;
-        return left > 0;
-      }, () => child.exitCode !== null);
+      const caught = await killWhen(
+        child,
+        async () => {
+          const [{ n }] = await sql`select count(*)::int as n from files where id = any(${ids})`;
+          if (n > 0) return false;
+          left = (await Promise.all(keys.map((k) => stat(objectFile(k)).catch(() => null)))).filter(Boolean).length;
+          return left > 0;
+        },
+        () => child.exitCode !== null,
+      );
       await killNow(child);
       await backendsGone('crash-janitor');
       t.comment(caught ? `killed with the rows gone and ${left} of ${keys.length} blobs left` : 'the purge finished before it could be caught');
@@ -521,7 +618,11 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
 
     t.test('the janitors settle it', async (t) => {
       await purgeExpiredTrash(janitorDeps(new Date()));
-      t.same((await sql`select id from files where state = 'trashed' and trashed_at < ${new Date(Date.now() - config.trashRetentionMs)}`).length, 0, 'every expired trashed file is purged');
+      t.same(
+        (await sql`select id from files where state = 'trashed' and trashed_at < ${new Date(Date.now() - config.trashRetentionMs)}`).length,
+        0,
+        'every expired trashed file is purged',
+      );
       await assertRowsHaveBytes(t, 'after the purge reran');
       await deleteOrphanBlobs(janitorDeps(new Date(Date.now() + ORPHAN_GRACE_MS + 60_000)));
       await assertNoOrphans(t, 'after the orphan janitor');
@@ -533,8 +634,10 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
 
   t.test('(d) killed while small files are being written', async (t) => {
     const before = new Set((await sql`select id from files`).map((r) => r.id as string));
-    const writing = tracked(exec(`for (let i = 0; i < 60; i++) await files_write_text({ name: \`d/\${i}.txt\`, text: String(i).repeat(200000 / String(i).length) });
-      return 'done';`));
+    const writing = tracked(
+      exec(`for (let i = 0; i < 60; i++) await files_write_text({ name: \`d/\${i}.txt\`, text: String(i).repeat(200000 / String(i).length) });
+      return 'done';`),
+    );
     const caught = await killWhen(server!, async () => (await walk(join(blobRoot, 'tmp'))).length > 0, writing.done);
     t.comment(caught ? 'killed with a file half-written' : 'never caught a file mid-write');
     await kill();

@@ -23,26 +23,55 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function freePort(): Promise<number> {
-  return new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); }); });
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }
 
-interface Server { child: ChildProcess; base: string; metricsBase: string; token: string; log: () => string; exited: Promise<number | null> }
+interface Server {
+  child: ChildProcess;
+  base: string;
+  metricsBase: string;
+  token: string;
+  log: () => string;
+  exited: Promise<number | null>;
+}
 
 async function startServer(t: Test, extra: Record<string, string>): Promise<Server & { sql: ReturnType<typeof connect> }> {
   const db = await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-drain-'));
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: 'http://siglata.test',
-    LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000', METRICS_PORT: String(metricsPort), ENGINE_POOL_SIZE: '2', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_BASE_URL: 'http://siglata.test',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_MAX: '1000000',
+    METRICS_PORT: String(metricsPort),
+    ENGINE_POOL_SIZE: '2',
+    ...extra,
+  };
   delete env.NODE_OPTIONS; // tap's hooks
   const sql = connect(db.url, { max: 2, applicationName: 'drain-test' });
   let log = '';
   const child = spawn(process.execPath, [...ENTRY, 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d: Buffer) => { log += d; });
-  child.stderr!.on('data', (d: Buffer) => { log += d; });
+  child.stdout!.on('data', (d: Buffer) => {
+    log += d;
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    log += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) { child.kill('SIGKILL'); await exited; }
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
     await sql.end({ timeout: 2 });
     await db.drop();
     await rm(dataDir, { recursive: true, force: true });
@@ -50,10 +79,18 @@ async function startServer(t: Test, extra: Record<string, string>): Promise<Serv
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null || i > 300) throw new Error(`server did not start: ${log}`);
-    try { if ((await http(`${base}/health/ready`)).status === 200) break; } catch { /* starting */ }
+    try {
+      if ((await http(`${base}/health/ready`)).status === 200) break;
+    } catch {
+      /* starting */
+    }
     await sleep(100);
   }
-  const token = execFileSync(process.execPath, [...ENTRY, 'scripts/mint-token.ts', '--email', 'drain@example.com', '--org', 'drain'], { cwd: ROOT, env, encoding: 'utf8' }).trim();
+  const token = execFileSync(process.execPath, [...ENTRY, 'scripts/mint-token.ts', '--email', 'drain@example.com', '--org', 'drain'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  }).trim();
   return { child, base, metricsBase: `http://127.0.0.1:${metricsPort}`, token, log: () => log, exited, sql };
 }
 
@@ -63,13 +100,23 @@ function slowBody(chunks: Buffer[]): { body: Readable; next: () => void } {
   const body = new Readable({ read() {} });
   let i = 0;
   body.push(chunks[i++]);
-  return { body, next: () => { body.push(i < chunks.length ? chunks[i++] : null); } };
+  return {
+    body,
+    next: () => {
+      body.push(i < chunks.length ? chunks[i++] : null);
+    },
+  };
 }
 
 function putPart(s: Server, uploadId: string, body: Readable | Buffer, length: number) {
   return request(`${s.base}/v1/mcp/uploads/${uploadId}/parts/1`, {
-    method: 'PUT', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/octet-stream', 'content-length': String(length) }, body,
-  }).then(async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text() }), () => ({ status: 0, headers: {}, text: '' }));
+    method: 'PUT',
+    headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/octet-stream', 'content-length': String(length) },
+    body,
+  }).then(
+    async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text() }),
+    () => ({ status: 0, headers: {}, text: '' }),
+  );
 }
 
 t.test('SIGTERM with an execution, a part upload and a download in flight: all finish, new work is refused, exit 0', async (t) => {
@@ -82,14 +129,18 @@ t.test('SIGTERM with an execution, a part upload and a download in flight: all f
 
   // A file to download (8 MiB: more than the socket buffers hold, so the download is really in flight).
   const big = randomBytes(8 * 1024 * 1024);
-  const up1 = (await exec(`return await upload_begin({ name: "big.bin", mediaType: "application/octet-stream", byteLength: ${big.length} });`)).body.result.structuredContent.result;
+  const up1 = (await exec(`return await upload_begin({ name: "big.bin", mediaType: "application/octet-stream", byteLength: ${big.length} });`)).body.result
+    .structuredContent.result;
   t.equal((await putPart(s, up1.uploadId, big, big.length)).status, 200);
   const file = (await exec(`return await upload_complete({ uploadId: ${JSON.stringify(up1.uploadId)} });`)).body.result.structuredContent.result.file;
   const small = randomBytes(4000);
-  const up2 = (await exec(`return await upload_begin({ name: "late.bin", mediaType: "application/octet-stream", byteLength: ${small.length} });`)).body.result.structuredContent.result;
+  const up2 = (await exec(`return await upload_begin({ name: "late.bin", mediaType: "application/octet-stream", byteLength: ${small.length} });`)).body.result
+    .structuredContent.result;
 
   // In flight: an execution that runs ~1.5 s and then writes a file; half of a part; a download not yet read.
-  const running = exec('const end = Date.now() + 1500; while (Date.now() < end) {} return await files_write_text({ name: "written-while-draining.txt", text: "kept" });');
+  const running = exec(
+    'const end = Date.now() + 1500; while (Date.now() < end) {} return await files_write_text({ name: "written-while-draining.txt", text: "kept" });',
+  );
   const part = slowBody([small.subarray(0, 2000), small.subarray(2000)]);
   const partReply = putPart(s, up2.uploadId, part.body, small.length);
   const dl = await request(`${s.base}/v1/mcp/files/${file.fileId}/download`, { headers: { authorization: `Bearer ${s.token}` } });
@@ -100,8 +151,14 @@ t.test('SIGTERM with an execution, a part upload and a download in flight: all f
   s.child.kill('SIGTERM');
   for (;;) {
     const ready = await http(`${s.base}/health/ready`);
-    if (ready.status === 503) { t.equal(ready.body.checks.draining, true); break; }
-    if (Date.now() - signalled > 1000) { t.fail('readiness still 200 a second after SIGTERM'); break; }
+    if (ready.status === 503) {
+      t.equal(ready.body.checks.draining, true);
+      break;
+    }
+    if (Date.now() - signalled > 1000) {
+      t.fail('readiness still 200 a second after SIGTERM');
+      break;
+    }
     await sleep(20);
   }
   t.ok(Date.now() - signalled < 1000, 'readiness false at once');
@@ -115,7 +172,8 @@ t.test('SIGTERM with an execution, a part upload and a download in flight: all f
   t.equal(JSON.parse(up3.text).error.code, 'draining');
 
   // What was accepted finishes.
-  part.next(); part.next();
+  part.next();
+  part.next();
   const partDone = await partReply;
   t.equal(partDone.status, 200, 'the part in flight is acknowledged');
   const ran = await running;
@@ -139,7 +197,12 @@ t.test('the drain deadline: a part that never finishes is cut, not acknowledged,
   t.equal((await http(`${s.metricsBase}/metrics`)).status, 401);
   t.equal((await http(`${s.metricsBase}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200);
   t.match((await http(`${s.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text, /^# HELP /m);
-  const up = (await http(`${s.base}/v1/mcp`, { token: s.token, json: rpc('return await upload_begin({ name: "stalled.bin", mediaType: "application/octet-stream", byteLength: 4000 });') })).body.result.structuredContent.result;
+  const up = (
+    await http(`${s.base}/v1/mcp`, {
+      token: s.token,
+      json: rpc('return await upload_begin({ name: "stalled.bin", mediaType: "application/octet-stream", byteLength: 4000 });'),
+    })
+  ).body.result.structuredContent.result;
   const part = slowBody([randomBytes(1000)]);
   const reply = putPart(s, up.uploadId, part.body, 4000);
   await sleep(300);

@@ -18,12 +18,19 @@ const WEIRD_STRINGS = ['', ' ', '../../etc/passwd', '%00', 'x'.repeat(5000), '\u
 function wrongValue(schema: any): unknown[] {
   const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
   switch (type) {
-    case 'string': return [12345, true, null, { $ne: 1 }, ['a'], 'x'.repeat(300_000)];
-    case 'number': case 'integer': return ['12', -1, 1e308, -1e308, 0.5, null, {}, Number.MAX_SAFE_INTEGER * 4];
-    case 'boolean': return ['true', 1, null];
-    case 'array': return ['a', {}, Array.from({ length: 5000 }, () => 'x')];
-    case 'object': return ['o', [], 42, null];
-    default: return [null, {}, 'x'.repeat(100_000)];
+    case 'string':
+      return [12345, true, null, { $ne: 1 }, ['a'], 'x'.repeat(300_000)];
+    case 'number':
+    case 'integer':
+      return ['12', -1, 1e308, -1e308, 0.5, null, {}, Number.MAX_SAFE_INTEGER * 4];
+    case 'boolean':
+      return ['true', 1, null];
+    case 'array':
+      return ['a', {}, Array.from({ length: 5000 }, () => 'x')];
+    case 'object':
+      return ['o', [], 42, null];
+    default:
+      return [null, {}, 'x'.repeat(100_000)];
   }
 }
 
@@ -36,13 +43,29 @@ function fuzzBodies(schema: any): { body: string | Buffer; type: string }[] {
     { body: INVALID_UTF8, type: 'application/json' },
     { body: '{"script":"return 1"}', type: 'text/plain' },
     { body: '<x/>', type: 'application/xml' },
-    json([]), json(null), json(42), json('text'), json({ unknown: true, __proto__x: 1 }),
+    json([]),
+    json(null),
+    json(42),
+    json('text'),
+    json({ unknown: true, __proto__x: 1 }),
     json({ constructor: { prototype: { polluted: true } } }),
     { body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }), type: 'application/json' },
   ];
   const props: Record<string, any> = schema?.properties ?? {};
   const base: Record<string, unknown> = {};
-  for (const [name, prop] of Object.entries(props)) base[name] = prop?.type === 'string' ? 'x' : prop?.type === 'integer' || prop?.type === 'number' ? 1 : prop?.type === 'boolean' ? true : prop?.type === 'array' ? [] : prop?.type === 'object' ? {} : null;
+  for (const [name, prop] of Object.entries(props))
+    base[name] =
+      prop?.type === 'string'
+        ? 'x'
+        : prop?.type === 'integer' || prop?.type === 'number'
+          ? 1
+          : prop?.type === 'boolean'
+            ? true
+            : prop?.type === 'array'
+              ? []
+              : prop?.type === 'object'
+                ? {}
+                : null;
   for (const [name, prop] of Object.entries(props)) {
     for (const wrong of wrongValue(prop)) out.push(json({ ...base, [name]: wrong }));
   }
@@ -56,7 +79,8 @@ function documentedShape(path: string, body: any, contentType: string): boolean 
   if (path === '/ask') return typeof body._meta === 'object' && Array.isArray(body.results) && typeof body.error === 'object';
   if (path.startsWith('/oauth/') && typeof body.error === 'string') return true; // RFC 6749 / 7591 error bodies
   // The MCP endpoint answers malformed JSON-RPC in JSON-RPC (its documented 400).
-  if ((path === '/v1/mcp' || path === '/mcp') && body.jsonrpc === '2.0' && Number.isInteger(body.error?.code) && typeof body.error?.message === 'string') return true;
+  if ((path === '/v1/mcp' || path === '/mcp') && body.jsonrpc === '2.0' && Number.isInteger(body.error?.code) && typeof body.error?.message === 'string')
+    return true;
   if (typeof body.code === 'string' && typeof body.message === 'string') return true;
   return typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && typeof body.error?.resolution === 'string';
 }
@@ -73,7 +97,9 @@ t.test('every route answers bad input with a documented 4xx, never a 5xx', async
       const paths = template.includes('{') ? WEIRD_STRINGS.map((w) => template.replace(/\{[^}]+\}/g, encodeURIComponent(w))) : [template];
       const schema = op.requestBody?.content?.['application/json']?.schema;
       const bodies = ['post', 'put'].includes(method) ? fuzzBodies(schema) : [{ body: undefined as unknown as string, type: '' }];
-      const queries = (op.parameters ?? []).filter((p: any) => p.in === 'query').flatMap((p: any) => WEIRD_STRINGS.slice(0, 6).map((w) => `${p.name}=${encodeURIComponent(w)}`));
+      const queries = (op.parameters ?? [])
+        .filter((p: any) => p.in === 'query')
+        .flatMap((p: any) => WEIRD_STRINGS.slice(0, 6).map((w) => `${p.name}=${encodeURIComponent(w)}`));
       for (const path of paths) {
         for (const query of ['', ...queries]) {
           for (const { body, type } of bodies) {
@@ -87,8 +113,13 @@ t.test('every route answers bad input with a documented 4xx, never a 5xx', async
               sent++;
               const contentType = String(res.headers['content-type'] ?? '');
               let parsed: unknown = null;
-              try { parsed = JSON.parse(text); } catch { /* not JSON */ }
-              if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${path}${query ? `?${query.slice(0, 40)}` : ''} [${type}] → ${res.statusCode} ${text.slice(0, 200)}`);
+              try {
+                parsed = JSON.parse(text);
+              } catch {
+                /* not JSON */
+              }
+              if (res.statusCode >= 500)
+                failures.push(`${method.toUpperCase()} ${path}${query ? `?${query.slice(0, 40)}` : ''} [${type}] → ${res.statusCode} ${text.slice(0, 200)}`);
               else if (res.statusCode >= 400 && res.statusCode !== 405 && !documentedShape(template, parsed, contentType)) {
                 failures.push(`${method.toUpperCase()} ${path} [${type}] → ${res.statusCode} undocumented body ${text.slice(0, 200)}`);
               }

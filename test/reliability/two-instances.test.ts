@@ -20,7 +20,12 @@ const ENTRY = ['--no-node-snapshot', '--import', './scripts/node-check.mjs'];
 const PART = 8 * 1024 * 1024;
 
 async function freePort(): Promise<number> {
-  return new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); }); });
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -34,22 +39,38 @@ t.test('two instances share one database and one blob store', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'siglata-two-'));
   const ports = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, PUBLIC_BASE_URL: 'http://siglata.test', RATE_LIMIT_STORE: 'postgres', LOG_LEVEL: 'warn' };
-  const children: ChildProcess[] = ports.map((port) => spawn(process.execPath, [...ENTRY, 'server/main.ts'], { cwd: ROOT, env: cleanEnv({ ...env, PORT: String(port) }), stdio: 'ignore' }));
+  const children: ChildProcess[] = ports.map((port) =>
+    spawn(process.execPath, [...ENTRY, 'server/main.ts'], { cwd: ROOT, env: cleanEnv({ ...env, PORT: String(port) }), stdio: 'ignore' }),
+  );
   t.teardown(async () => {
-    for (const c of children) { c.kill('SIGINT'); await new Promise((r) => c.exitCode !== null ? r(null) : c.once('exit', r)); }
+    for (const c of children) {
+      c.kill('SIGINT');
+      await new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)));
+    }
     await db.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
   const [a, b] = ports.map((p) => `http://127.0.0.1:${p}`);
   for (const url of [a, b]) {
     for (let i = 0; i < 300; i++) {
-      try { if ((await http(`${url}/api`)).status === 200) break; } catch { /* starting */ }
+      try {
+        if ((await http(`${url}/api`)).status === 200) break;
+      } catch {
+        /* starting */
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const token = execFileSync(process.execPath, [...ENTRY, 'scripts/mint-token.ts', '--email', 'two@example.com', '--org', 'two'], { cwd: ROOT, env: cleanEnv(env), encoding: 'utf8' }).trim();
+  const token = execFileSync(process.execPath, [...ENTRY, 'scripts/mint-token.ts', '--email', 'two@example.com', '--org', 'two'], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    encoding: 'utf8',
+  }).trim();
   const execute = async (url: string, script: string) => {
-    const res = await http(`${url}/v1/mcp`, { token, json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } } });
+    const res = await http(`${url}/v1/mcp`, {
+      token,
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script } } },
+    });
     return res.body.result.structuredContent;
   };
 
@@ -61,7 +82,11 @@ t.test('two instances share one database and one blob store', async (t) => {
     t.equal(partCount, 3);
     for (let n = 1; n <= partCount; n++) {
       const body = data.subarray((n - 1) * PART, Math.min(n * PART, data.length));
-      const res = await request(`${n % 2 ? a : b}/v1/mcp/uploads/${uploadId}/parts/${n}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body });
+      const res = await request(`${n % 2 ? a : b}/v1/mcp/uploads/${uploadId}/parts/${n}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        body,
+      });
       await res.body.text();
       t.equal(res.statusCode, 200, `part ${n} on instance ${n % 2 ? 'A' : 'B'}`);
     }
@@ -81,7 +106,10 @@ t.test('two instances share one database and one blob store', async (t) => {
     t.ok(remaining > 10 && remaining < 120, `${remaining} left in the shared window`);
     const statuses = [];
     for (let i = 0; i < remaining; i++) statuses.push((await http(`${i % 2 ? a : b}/api`)).status);
-    t.ok(statuses.every((s) => s === 200), 'the rest of the window, alternating');
+    t.ok(
+      statuses.every((s) => s === 200),
+      'the rest of the window, alternating',
+    );
     for (const url of [a, b]) {
       const over = await http(`${url}/api`);
       t.equal(over.status, 429, `429 on ${url === a ? 'A' : 'B'}`);

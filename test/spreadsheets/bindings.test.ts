@@ -18,7 +18,11 @@ import type { ServiceError } from '../../runtime-api/errors.ts';
 const FIXTURES = new URL('../../fixtures/spreadsheets/', import.meta.url);
 const fixture = (name: string) => readFile(new URL(name, FIXTURES));
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e) => e)) as ServiceError;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e) => e,
+  )) as ServiceError;
 
 t.test('spreadsheet bindings', async (t) => {
   const app = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000' } });
@@ -47,7 +51,21 @@ t.test('spreadsheet bindings', async (t) => {
     t.same(semiBack.sheets[0].tables[0].rows, wb.sheets[0].tables[0].rows, 'the ; variant reads back the same');
 
     const text = await call(files_write_text, { name: 'notes/tiny.csv', text: 'a,b\n1,x\n', mediaType: 'text/csv' });
-    t.same((await call(spreadsheet_read, { fileId: text.fileId })).sheets, [{ name: 'tiny', tables: [{ name: 'tiny', columns: [{ name: 'a', type: 'integer' }, { name: 'b', type: 'string' }], rows: [[1, 'x']] }] }]);
+    t.same((await call(spreadsheet_read, { fileId: text.fileId })).sheets, [
+      {
+        name: 'tiny',
+        tables: [
+          {
+            name: 'tiny',
+            columns: [
+              { name: 'a', type: 'integer' },
+              { name: 'b', type: 'string' },
+            ],
+            rows: [[1, 'x']],
+          },
+        ],
+      },
+    ]);
   });
 
   t.test('XLSX file → workbook → XLSX file → the same workbook', async (t) => {
@@ -61,21 +79,61 @@ t.test('spreadsheet bindings', async (t) => {
       t.equal(bytes.type, XLSX_TYPE);
       const direct = new ExcelJS.Workbook();
       await direct.xlsx.load(bytes.body as unknown as ArrayBuffer);
-      t.same(direct.worksheets.map((w) => w.name), wb.sheets.map((s) => s.name), `${name}: another reader sees the same sheets`);
+      t.same(
+        direct.worksheets.map((w) => w.name),
+        wb.sheets.map((s) => s.name),
+        `${name}: another reader sees the same sheets`,
+      );
     }
-    const wb = await call(spreadsheet_read, { fileId: (await uploadBytes(app, owner, 'imports/params.xlsx', await fixture('excel-style.xlsx'), XLSX_TYPE)).fileId, sheet: 'Parâmetros', maxRows: 1 });
-    t.same(wb.sheets[0].tables[0], { name: 'tblParametros', columns: [{ name: 'Chave', type: 'string' }, { name: 'Valor', type: 'string' }], rows: [['moeda', 'BRL']], truncated: true });
+    const wb = await call(spreadsheet_read, {
+      fileId: (await uploadBytes(app, owner, 'imports/params.xlsx', await fixture('excel-style.xlsx'), XLSX_TYPE)).fileId,
+      sheet: 'Parâmetros',
+      maxRows: 1,
+    });
+    t.same(wb.sheets[0].tables[0], {
+      name: 'tblParametros',
+      columns: [
+        { name: 'Chave', type: 'string' },
+        { name: 'Valor', type: 'string' },
+      ],
+      rows: [['moeda', 'BRL']],
+      truncated: true,
+    });
   });
 
   t.test('a workbook built by a script, both formats', async (t) => {
-    const wb: Workbook = { version: 1, sheets: [{ name: 'Totals', tables: [{ name: 'Totals', columns: [
-      { name: 'region', type: 'string' }, { name: 'total', type: 'number' }, { name: 'closed', type: 'date' }, { name: 'at', type: 'datetime' },
-    ], rows: [['North', 1250.5, '2026-03-31', '2026-03-31T17:45:00'], ['South', null, null, null]] }] }] };
+    const wb: Workbook = {
+      version: 1,
+      sheets: [
+        {
+          name: 'Totals',
+          tables: [
+            {
+              name: 'Totals',
+              columns: [
+                { name: 'region', type: 'string' },
+                { name: 'total', type: 'number' },
+                { name: 'closed', type: 'date' },
+                { name: 'at', type: 'datetime' },
+              ],
+              rows: [
+                ['North', 1250.5, '2026-03-31', '2026-03-31T17:45:00'],
+                ['South', null, null, null],
+              ],
+            },
+          ],
+        },
+      ],
+    };
     const xlsx = await call(spreadsheet_write, { name: 'reports/totals.xlsx', format: 'xlsx', workbook: wb });
     t.same(await call(spreadsheet_read, { fileId: xlsx.fileId }), wb);
     const csv = await call(spreadsheet_write, { name: 'reports/Totals.csv', format: 'csv', workbook: wb });
     t.same(await call(spreadsheet_read, { fileId: csv.fileId }), wb);
-    const empty = await call(spreadsheet_write, { name: 'reports/empty.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'empty', tables: [] }] } });
+    const empty = await call(spreadsheet_write, {
+      name: 'reports/empty.csv',
+      format: 'csv',
+      workbook: { version: 1, sheets: [{ name: 'empty', tables: [] }] },
+    });
     t.equal(empty.byteLength, 0);
     t.same(await call(spreadsheet_read, { fileId: empty.fileId }), { version: 1, sheets: [{ name: 'empty', tables: [] }] });
   });
@@ -84,7 +142,9 @@ t.test('spreadsheet bindings', async (t) => {
     const source = await call(files_write_text, { name: 'scoped.csv', text: 'a\n1\n' });
     const readOnly = await callerFor(app, { email: 'sheets@example.com', org: 'org-sheets', scopes: ['files:read'] });
     t.ok(await callAs(app, readOnly)(spreadsheet_read, { fileId: source.fileId }), 'files:read is enough to read');
-    const denied = await failure(callAs(app, readOnly)(spreadsheet_write, { name: 'x.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'x', tables: [] }] } }));
+    const denied = await failure(
+      callAs(app, readOnly)(spreadsheet_write, { name: 'x.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'x', tables: [] }] } }),
+    );
     t.equal(denied.code, 'INSUFFICIENT_SCOPE');
     t.match(denied.resolution, /files:write/);
     const orgOnly = await callerFor(app, { email: 'sheets@example.com', org: 'org-sheets', scopes: ['org:read'] });
@@ -92,13 +152,21 @@ t.test('spreadsheet bindings', async (t) => {
 
     const stranger = await callerFor(app, { email: 'other@example.com', org: 'org-other' });
     const notFound = await failure(callAs(app, stranger)(spreadsheet_read, { fileId: source.fileId }));
-    t.equal(notFound.code, 'not_found', 'another organization\'s file does not exist for the caller');
+    t.equal(notFound.code, 'not_found', "another organization's file does not exist for the caller");
     t.equal(notFound.status, 404);
     const member = await callerFor(app, { email: 'member@example.com', org: 'org-sheets', role: 'member' });
     t.ok(await callAs(app, member)(spreadsheet_read, { fileId: source.fileId }), 'a member of the organization reads it');
-    const mine = await callAs(app, stranger)(spreadsheet_write, { name: 'theirs.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'x', tables: [] }] } });
+    const mine = await callAs(app, stranger)(spreadsheet_write, {
+      name: 'theirs.csv',
+      format: 'csv',
+      workbook: { version: 1, sheets: [{ name: 'x', tables: [] }] },
+    });
     t.equal((await failure(call(spreadsheet_read, { fileId: mine.fileId }))).code, 'not_found', 'and the other way round');
-    t.same((await callAs(app, stranger)(files_list, {})).items.map((f) => f.name), ['theirs.csv'], 'written into the caller\'s organization only');
+    t.same(
+      (await callAs(app, stranger)(files_list, {})).items.map((f) => f.name),
+      ['theirs.csv'],
+      "written into the caller's organization only",
+    );
 
     await call(files_trash, { fileId: source.fileId });
     t.ok(await call(spreadsheet_read, { fileId: source.fileId }), 'a trashed file can still be read');
@@ -123,7 +191,24 @@ t.test('spreadsheet bindings', async (t) => {
     t.equal((await failure(call(spreadsheet_read, { fileId: many.fileId, maxRows: -1 }))).code, 'invalid_input');
     t.equal((await failure(call(spreadsheet_read, { fileId: 'fil_nope' }))).code, 'invalid_input');
 
-    const table = (rows: unknown[][]) => ({ version: 1, sheets: [{ name: 'S', tables: [{ name: 'S', columns: [{ name: 'a', type: 'integer' }, { name: 'b', type: 'date' }], rows }] }] });
+    const table = (rows: unknown[][]) => ({
+      version: 1,
+      sheets: [
+        {
+          name: 'S',
+          tables: [
+            {
+              name: 'S',
+              columns: [
+                { name: 'a', type: 'integer' },
+                { name: 'b', type: 'date' },
+              ],
+              rows,
+            },
+          ],
+        },
+      ],
+    });
     const short = await failure(call(spreadsheet_write, { name: 'bad.csv', format: 'csv', workbook: table([[1]]) }));
     t.equal(short.code, 'invalid_input');
     t.match(short.resolution, /^`workbook\.sheets\.0\.tables\.0\.rows\.0`: the row has 1 cells; the table has 2 columns/);
@@ -131,20 +216,74 @@ t.test('spreadsheet bindings', async (t) => {
     t.match(typed.resolution, /^`workbook\.sheets\.0\.tables\.0\.rows\.0\.0`: cell of column "a" must be a safe integer/);
     const date = await failure(call(spreadsheet_write, { name: 'bad.csv', format: 'csv', workbook: table([[1, '2026-02-30']]) }));
     t.match(date.resolution, /rows\.0\.1`: cell of column "b" must be a date YYYY-MM-DD/);
-    const dupSheets = await failure(call(spreadsheet_write, { name: 'bad.xlsx', format: 'xlsx', workbook: { version: 1, sheets: [{ name: 'A', tables: [] }, { name: 'a', tables: [] }] } }));
+    const dupSheets = await failure(
+      call(spreadsheet_write, {
+        name: 'bad.xlsx',
+        format: 'xlsx',
+        workbook: {
+          version: 1,
+          sheets: [
+            { name: 'A', tables: [] },
+            { name: 'a', tables: [] },
+          ],
+        },
+      }),
+    );
     t.match(dupSheets.resolution, /sheet names must be unique/);
-    const badName = await failure(call(spreadsheet_write, { name: 'bad.xlsx', format: 'xlsx', workbook: { version: 1, sheets: [{ name: 'Q1/Q2', tables: [] }] } }));
+    const badName = await failure(
+      call(spreadsheet_write, { name: 'bad.xlsx', format: 'xlsx', workbook: { version: 1, sheets: [{ name: 'Q1/Q2', tables: [] }] } }),
+    );
     t.match(badName.resolution, /^`workbook\.sheets\.0\.name`/);
     const v2 = await failure(call(spreadsheet_write, { name: 'bad.xlsx', format: 'xlsx', workbook: { version: 2, sheets: [{ name: 'A', tables: [] }] } }));
     t.match(v2.resolution, /^`workbook\.version`/);
-    const twoSheets = await failure(call(spreadsheet_write, { name: 'two.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'A', tables: [] }, { name: 'B', tables: [] }] } }));
+    const twoSheets = await failure(
+      call(spreadsheet_write, {
+        name: 'two.csv',
+        format: 'csv',
+        workbook: {
+          version: 1,
+          sheets: [
+            { name: 'A', tables: [] },
+            { name: 'B', tables: [] },
+          ],
+        },
+      }),
+    );
     t.match(twoSheets.resolution, /^`workbook`: a CSV file holds one sheet with at most one table/);
 
-    const wide = { version: 1, sheets: [{ name: 'W', tables: [{ name: 'W', columns: Array.from({ length: 101 }, (_, i) => ({ name: `c${i}`, type: 'integer' })), rows: Array.from({ length: 1000 }, () => new Array(101).fill(0)) }] }] };
+    const wide = {
+      version: 1,
+      sheets: [
+        {
+          name: 'W',
+          tables: [
+            {
+              name: 'W',
+              columns: Array.from({ length: 101 }, (_, i) => ({ name: `c${i}`, type: 'integer' })),
+              rows: Array.from({ length: 1000 }, () => new Array(101).fill(0)),
+            },
+          ],
+        },
+      ],
+    };
     const over = await failure(call(spreadsheet_write, { name: 'wide.xlsx', format: 'xlsx', workbook: wide }));
     t.match(over.resolution, /^`workbook`: 101,000 data cells; spreadsheet_write takes at most 100,000/);
     const long = 'x'.repeat(120);
-    const heavy = { version: 1, sheets: [{ name: 'H', tables: [{ name: 'H', columns: Array.from({ length: 100 }, (_, i) => ({ name: `c${i}`, type: 'string' })), rows: Array.from({ length: 900 }, () => new Array(100).fill(long)) }] }] };
+    const heavy = {
+      version: 1,
+      sheets: [
+        {
+          name: 'H',
+          tables: [
+            {
+              name: 'H',
+              columns: Array.from({ length: 100 }, (_, i) => ({ name: `c${i}`, type: 'string' })),
+              rows: Array.from({ length: 900 }, () => new Array(100).fill(long)),
+            },
+          ],
+        },
+      ],
+    };
     const huge = await failure(call(spreadsheet_write, { name: 'heavy.csv', format: 'csv', workbook: heavy }));
     t.match(huge.resolution, /^`workbook`: the CSV file would have \d+ bytes, more than 10 MiB/);
     t.notOk((await call(files_list, { prefix: 'bad' })).items.length, 'nothing was written by the failed calls');
@@ -153,12 +292,21 @@ t.test('spreadsheet bindings', async (t) => {
   t.test('the quota applies, and a refused write leaves no bytes behind', async (t) => {
     const small = await startTestApp(t, { env: { RATE_LIMIT_MAX: '100000', QUOTA_BYTES: '2000' } });
     const c = await callerFor(small, { email: 'quota@example.com', org: 'org-quota' });
-    const wb = await callAs(small, c)(spreadsheet_write, { name: 'ok.csv', format: 'csv', workbook: { version: 1, sheets: [{ name: 'ok', tables: [{ name: 'ok', columns: [{ name: 'a', type: 'integer' }], rows: [[1]] }] }] } });
+    const wb = await callAs(small, c)(spreadsheet_write, {
+      name: 'ok.csv',
+      format: 'csv',
+      workbook: { version: 1, sheets: [{ name: 'ok', tables: [{ name: 'ok', columns: [{ name: 'a', type: 'integer' }], rows: [[1]] }] }] },
+    });
     t.equal(wb.byteLength, 6, 'a\r\n1\r\n');
-    const err = await failure(callAs(small, c)(spreadsheet_write, { name: 'big.xlsx', format: 'xlsx', workbook: { version: 1, sheets: [{ name: 'S', tables: [] }] } }));
+    const err = await failure(
+      callAs(small, c)(spreadsheet_write, { name: 'big.xlsx', format: 'xlsx', workbook: { version: 1, sheets: [{ name: 'S', tables: [] }] } }),
+    );
     t.equal(err.code, 'quota_exceeded');
-    t.same((await callAs(small, c)(files_list, {})).items.map((f) => f.name), ['ok.csv']);
+    t.same(
+      (await callAs(small, c)(files_list, {})).items.map((f) => f.name),
+      ['ok.csv'],
+    );
     const keys = await small.deps.blobs.listKeys(c.membership!.orgId);
-    t.equal(keys.length, 1, 'only the first file\'s bytes are stored');
+    t.equal(keys.length, 1, "only the first file's bytes are stored");
   });
 });

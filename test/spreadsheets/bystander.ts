@@ -8,7 +8,11 @@ export const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a
 export const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
 
 /** One flood as the bystander saw it: its latencies while the flood lasted, and what the flood returned. */
-export interface FloodView<R> { loaded: number[]; worst: number; runs: R }
+export interface FloodView<R> {
+  loaded: number[];
+  worst: number;
+  runs: R;
+}
 
 /**
  * Warms the bystander's call (GET /app/v1/files), takes its quiet latencies, then runs a flood (`start` begins it and
@@ -16,8 +20,12 @@ export interface FloodView<R> { loaded: number[]; worst: number; runs: R }
  * call for seconds once: a flood that `fair` refuses is run a second time, and the second counts when fair or lighter
  * on the bystander (its mean). Returns that flood and the bystander's quiet median.
  */
-export async function bystanderDuring<R>(app: TestApp, token: string, start: () => Promise<R>,
-  fair: (f: FloodView<R>, quietMedian: number) => boolean): Promise<{ flood: FloodView<R>; quietMedian: number }> {
+export async function bystanderDuring<R>(
+  app: TestApp,
+  token: string,
+  start: () => Promise<R>,
+  fair: (f: FloodView<R>, quietMedian: number) => boolean,
+): Promise<{ flood: FloodView<R>; quietMedian: number }> {
   const rest = async () => {
     const started = performance.now();
     const res = await http(`${app.url}/app/v1/files`, { token });
@@ -25,13 +33,21 @@ export async function bystanderDuring<R>(app: TestApp, token: string, start: () 
     return performance.now() - started;
   };
   const quiet: number[] = [];
-  const quietly = async () => { for (let i = 0; i < 15; i++) { quiet.push(await rest()); await sleep(25); } };
+  const quietly = async () => {
+    for (let i = 0; i < 15; i++) {
+      quiet.push(await rest());
+      await sleep(25);
+    }
+  };
   const once = async (): Promise<FloodView<R>> => {
     const running = start();
     await sleep(500); // the flood is under way
     const loaded: number[] = [];
     const until = performance.now() + 4000;
-    while (performance.now() < until) { loaded.push(await rest()); await sleep(25); }
+    while (performance.now() < until) {
+      loaded.push(await rest());
+      await sleep(25);
+    }
     const runs = await running;
     await sleep(500);
     await quietly();

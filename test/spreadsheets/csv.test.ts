@@ -9,13 +9,28 @@ import { ServiceError } from '../../runtime-api/errors.ts';
 
 const FIXTURES = new URL('../../fixtures/spreadsheets/', import.meta.url);
 const fixture = (name: string) => readFile(new URL(name, FIXTURES));
-const read = (text: string | Buffer, maxRows?: number) => readCsv(typeof text === 'string' ? Buffer.from(text) : text, { sheetName: 'data', maxCells: 100_000, maxRows });
+const read = (text: string | Buffer, maxRows?: number) =>
+  readCsv(typeof text === 'string' ? Buffer.from(text) : text, { sheetName: 'data', maxCells: 100_000, maxRows });
 const table = (text: string | Buffer) => read(text).tables[0];
 
 t.test('RFC 4180 records', async (t) => {
   const all = (text: string, d = ',') => [...records(text, d)];
-  t.same(all('a,b\r\nc,d\r\n'), [['a', 'b'], ['c', 'd']], 'CRLF, final line break ends the last record');
-  t.same(all('a,b\nc,d'), [['a', 'b'], ['c', 'd']], 'LF and no final line break');
+  t.same(
+    all('a,b\r\nc,d\r\n'),
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+    ],
+    'CRLF, final line break ends the last record',
+  );
+  t.same(
+    all('a,b\nc,d'),
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+    ],
+    'LF and no final line break',
+  );
   t.same(all('a\rb\r'), [['a'], ['b']], 'lone CR');
   t.same(all('"x, y","say ""hi""","line1\r\nline2"\n'), [['x, y', 'say "hi"', 'line1\r\nline2']], 'quotes, escaped quotes, embedded CRLF');
   t.same(all('a,,""\n'), [['a', null, '']], 'empty unquoted field is null, quoted empty is ""');
@@ -23,7 +38,13 @@ t.test('RFC 4180 records', async (t) => {
   t.same(all('"ab"c,d\n'), [['abc', 'd']], 'text after a closing quote is kept (lenient)');
   t.same(all('a"b,c\n'), [['a"b', 'c']], 'a quote inside an unquoted field is literal');
   t.same(all('a;b\n', ';'), [['a', 'b']]);
-  const err = (() => { try { all('a,"open\nnever closed'); } catch (e) { return e; } })() as ServiceError;
+  const err = (() => {
+    try {
+      all('a,"open\nnever closed');
+    } catch (e) {
+      return e;
+    }
+  })() as ServiceError;
   t.equal(err.code, 'invalid_input');
   t.match(err.resolution, /never closed \(opened on line 1\)/);
 });
@@ -46,13 +67,18 @@ t.test('delimiter detection', async (t) => {
 });
 
 t.test('type inference', async (t) => {
-  const tb = table([
-    'int,num,bool,day,moment,zip,big,mixed,empty,spaced',
-    '1,1.5,true,2024-02-29,2024-01-01 10:00,007,12345678901234567890,1,,  3',
-    '-20,2e3,FALSE,2024-03-01,2024-01-01T10:00:05.120,010,1,x,, 4',
-    ',,,,2024-01-02,,,,,',
-  ].join('\n'));
-  t.same(tb.columns.map((c) => c.type), ['integer', 'number', 'boolean', 'date', 'datetime', 'string', 'string', 'string', 'string', 'string']);
+  const tb = table(
+    [
+      'int,num,bool,day,moment,zip,big,mixed,empty,spaced',
+      '1,1.5,true,2024-02-29,2024-01-01 10:00,007,12345678901234567890,1,,  3',
+      '-20,2e3,FALSE,2024-03-01,2024-01-01T10:00:05.120,010,1,x,, 4',
+      ',,,,2024-01-02,,,,,',
+    ].join('\n'),
+  );
+  t.same(
+    tb.columns.map((c) => c.type),
+    ['integer', 'number', 'boolean', 'date', 'datetime', 'string', 'string', 'string', 'string', 'string'],
+  );
   t.same(tb.rows[0], [1, 1.5, true, '2024-02-29', '2024-01-01T10:00:00', '007', '12345678901234567890', '1', null, '  3']);
   t.same(tb.rows[1], [-20, 2000, false, '2024-03-01', '2024-01-01T10:00:05.12', '010', '1', 'x', null, ' 4']);
   t.same(tb.rows[2][4], '2024-01-02T00:00:00', 'a bare date in a datetime column is midnight');
@@ -64,8 +90,20 @@ t.test('type inference', async (t) => {
 
 t.test('header, blank and ragged rows', async (t) => {
   const tb = table('\n\nA,,a,\n1,2,3,4,5\n\n6\n\n\n');
-  t.same(tb.columns.map((c) => c.name), ['A', 'column_2', 'a_2', 'column_4', 'column_5'], 'blank lines before the header skipped; names made unique');
-  t.same(tb.rows, [[1, 2, 3, 4, 5], [null, null, null, null, null], [6, null, null, null, null]], 'inner blank rows kept, trailing ones dropped, short rows padded');
+  t.same(
+    tb.columns.map((c) => c.name),
+    ['A', 'column_2', 'a_2', 'column_4', 'column_5'],
+    'blank lines before the header skipped; names made unique',
+  );
+  t.same(
+    tb.rows,
+    [
+      [1, 2, 3, 4, 5],
+      [null, null, null, null, null],
+      [6, null, null, null, null],
+    ],
+    'inner blank rows kept, trailing ones dropped, short rows padded',
+  );
   t.same(read('').tables, [], 'an empty file is a sheet without tables');
   t.same(table('only,header\n').rows, []);
 });
@@ -78,7 +116,13 @@ t.test('maxRows and the cell cap', async (t) => {
   t.notOk('truncated' in read(lines, 50).tables[0], 'not truncated when everything fits');
   t.same(read(lines, 0).tables[0].rows, []);
   const wide = Buffer.from(['a,b,c,d', ...Array.from({ length: 30_000 }, () => '1,2,3,4')].join('\n'));
-  const err = (() => { try { read(wide); } catch (e) { return e; } })() as ServiceError;
+  const err = (() => {
+    try {
+      read(wide);
+    } catch (e) {
+      return e;
+    }
+  })() as ServiceError;
   t.equal(err.code, 'invalid_input');
   t.match(err.resolution, /^`fileId`: the CSV file has more than 100,000 data cells.*`maxRows` \(at most 25,000 here\)/);
   t.equal(read(wide, 25_000).tables[0].rows.length, 25_000);
@@ -92,11 +136,23 @@ t.test('maxRows and the cell cap', async (t) => {
 t.test('writing: RFC 4180, quoting only where needed, options', async (t) => {
   const tb: Table = {
     name: 't',
-    columns: [{ name: 'name, full', type: 'string' }, { name: 'n', type: 'number' }, { name: 'ok', type: 'boolean' }, { name: 'd', type: 'date' }, { name: 's', type: 'string' }],
-    rows: [['say "hi"', 1.5, true, '2024-01-01', ''], ['multi\nline', null, false, null, null], ['plain', 1e21, null, '2024-12-31', 'a;b']],
+    columns: [
+      { name: 'name, full', type: 'string' },
+      { name: 'n', type: 'number' },
+      { name: 'ok', type: 'boolean' },
+      { name: 'd', type: 'date' },
+      { name: 's', type: 'string' },
+    ],
+    rows: [
+      ['say "hi"', 1.5, true, '2024-01-01', ''],
+      ['multi\nline', null, false, null, null],
+      ['plain', 1e21, null, '2024-12-31', 'a;b'],
+    ],
   };
-  t.equal(writeCsv(tb, { delimiter: ',', bom: false }).toString(),
-    '"name, full",n,ok,d,s\r\n"say ""hi""",1.5,true,2024-01-01,""\r\n"multi\nline",,false,,\r\nplain,1e+21,,2024-12-31,a;b\r\n');
+  t.equal(
+    writeCsv(tb, { delimiter: ',', bom: false }).toString(),
+    '"name, full",n,ok,d,s\r\n"say ""hi""",1.5,true,2024-01-01,""\r\n"multi\nline",,false,,\r\nplain,1e+21,,2024-12-31,a;b\r\n',
+  );
   const semi = writeCsv(tb, { delimiter: ';', bom: true });
   t.same([...semi.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'BOM');
   t.match(semi.toString(), /\r\nplain;1e\+21;;2024-12-31;"a;b"\r\n$/);
@@ -115,11 +171,29 @@ t.test('CSV → workbook → CSV round trips on the fixtures', async (t) => {
     t.equal(twice.toString(), writeCsv(tb, { delimiter: ',', bom: false }).toString(), `${name}: the written form is stable`);
   }
   const sales = read(await fixture('sales.csv')).tables[0];
-  t.same(sales.columns.map((c) => `${c.name}:${c.type}`), ['id:integer', 'region:string', 'product:string', 'quantity:integer', 'unit_price:number', 'in_stock:boolean', 'sold_on:date', 'recorded_at:datetime', 'sku:string', 'notes:string']);
+  t.same(
+    sales.columns.map((c) => `${c.name}:${c.type}`),
+    [
+      'id:integer',
+      'region:string',
+      'product:string',
+      'quantity:integer',
+      'unit_price:number',
+      'in_stock:boolean',
+      'sold_on:date',
+      'recorded_at:datetime',
+      'sku:string',
+      'notes:string',
+    ],
+  );
   t.same(sales.rows[2], [3, 'Northeast', 'Açaí', null, 20, true, null, '2024-03-10T09:15:00', '120', 'two\r\nlines']);
   t.same(sales.rows[3].slice(4), [-350, false, '2024-12-31', '2024-12-31T23:59:59.25', 'A-99', '']);
   const ptBr = read(await fixture('excel-pt-br.csv')).tables[0];
-  t.same(ptBr.columns.map((c) => c.name), ['Região', 'Descrição', 'Quantidade', 'Preço', 'Data'], 'BOM and accents in the header');
+  t.same(
+    ptBr.columns.map((c) => c.name),
+    ['Região', 'Descrição', 'Quantidade', 'Preço', 'Data'],
+    'BOM and accents in the header',
+  );
   t.same(ptBr.rows[1], ['Sul', 'Feijão; preto', 7, '10,00', '2024-05-02']);
   t.same(read(await fixture('windows-1252.csv')).tables[0].rows[1], ['Zoë', 'Zürich', 250.75]);
 });

@@ -16,7 +16,11 @@ function bigCsv(): Buffer {
   const cols = 10;
   const lines = [Array.from({ length: cols }, (_, c) => `col${c}`).join(',')];
   for (let r = 0; r < 9999; r++) {
-    lines.push(Array.from({ length: cols }, (_, c) => (c % 3 === 0 ? `${r * c}` : c % 3 === 1 ? `2024-01-${String(1 + (r % 28)).padStart(2, '0')}` : `text ${r} ${c}`)).join(','));
+    lines.push(
+      Array.from({ length: cols }, (_, c) =>
+        c % 3 === 0 ? `${r * c}` : c % 3 === 1 ? `2024-01-${String(1 + (r % 28)).padStart(2, '0')}` : `text ${r} ${c}`,
+      ).join(','),
+    );
   }
   return Buffer.from(lines.join('\n'));
 }
@@ -29,19 +33,27 @@ t.test('fair host work', async (t) => {
   const bystander = await callerFor(app, { email: 'calm@example.com', org: 'org-calm' });
   const data = bigCsv();
   const file = await uploadBytes(app, flooder, 'big.csv', data, 'text/csv');
-  t.test('another organization\'s REST calls stay answered while one organization floods spreadsheet_read', async (t) => {
+  t.test("another organization's REST calls stay answered while one organization floods spreadsheet_read", async (t) => {
     const script = `const id = ${JSON.stringify(file.fileId)}; const end = Date.now() + 4000; let n = 0;
       while (Date.now() < end) await Promise.all(Array.from({ length: 16 }, () => spreadsheet_read({ fileId: id }).then(() => n++)));
       return n;`;
     // Parsing on the event loop stalled the bystander's calls for 13 to 36 s in every flood.
     const bound = (q: number) => 60 * q + 1500;
-    const { flood, quietMedian: q } = await bystanderDuring(app, bystander.token,
+    const { flood, quietMedian: q } = await bystanderDuring(
+      app,
+      bystander.token,
       () => Promise.all(Array.from({ length: 4 }, () => http(`${app.url}/app/v1/execute`, { json: { script }, token: flooder.token }))),
-      (f, q) => f.worst <= bound(q));
+      (f, q) => f.worst <= bound(q),
+    );
     const { loaded, runs, worst } = flood;
-    t.comment(`bystander: quiet median ${q.toFixed(1)} ms; during the flood median ${median(loaded).toFixed(1)} ms, worst ${worst.toFixed(0)} ms, ${loaded.length} calls`);
+    t.comment(
+      `bystander: quiet median ${q.toFixed(1)} ms; during the flood median ${median(loaded).toFixed(1)} ms, worst ${worst.toFixed(0)} ms, ${loaded.length} calls`,
+    );
     for (const r of runs) t.comment(`flood execution: ${r.status} ${r.body?.error?.type ?? r.body?.error?.code ?? 'ok'} ${JSON.stringify(r.body?.stats)}`);
-    t.ok(runs.some((r) => r.status === 200), 'the flood ran');
+    t.ok(
+      runs.some((r) => r.status === 200),
+      'the flood ran',
+    );
     t.ok(loaded.length >= 4, `the bystander was answered again and again during the flood (${loaded.length} calls in 4 s)`);
     t.ok(worst <= bound(q), `the bystander's slowest call (${worst.toFixed(0)} ms) within 60x its quiet median (${q.toFixed(1)} ms) + 1.5 s`);
   });

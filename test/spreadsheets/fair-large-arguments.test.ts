@@ -9,7 +9,10 @@ import { callerFor } from '../helpers/callers.ts';
 import { http } from '../helpers/http.ts';
 import { bystanderDuring, mean, median } from './bystander.ts';
 
-const cpuMs = (from: NodeJS.CpuUsage) => { const d = process.threadCpuUsage(from); return (d.user + d.system) / 1000; };
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const d = process.threadCpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
 
 /** ~250 KB of small numbers: 125,000 array elements to parse, every call refused by files_list's schema. */
 const FLOOD = `const arg = { limit: Array.from({ length: 125000 }, (_, i) => i % 10) }; const end = Date.now() + 4000; let n = 0;
@@ -33,14 +36,26 @@ t.test('large binding arguments', async (t) => {
   const bound = (q: number) => 60 * q + 1500;
   const meanBound = (q: number) => 5 * q + 20;
   const { flood, quietMedian: q } = await bystanderDuring(app, bystander.token, start, (f, q) => f.worst <= bound(q) && mean(f.loaded) <= meanBound(q));
-  const { loaded, worst, runs: { runs, burnt, loopP99 } } = flood;
+  const {
+    loaded,
+    worst,
+    runs: { runs, burnt, loopP99 },
+  } = flood;
   const charged = runs.reduce((s, r) => s + (r.body?.stats?.hostMs ?? 0), 0);
   const calls = runs.reduce((s, r) => s + (r.body?.stats?.hostCalls ?? 0), 0);
-  t.comment(`bystander: quiet median ${q.toFixed(1)} ms; during the flood median ${median(loaded).toFixed(1)} ms, mean ${mean(loaded).toFixed(1)} ms, worst ${worst.toFixed(0)} ms, ${loaded.length} calls`);
+  t.comment(
+    `bystander: quiet median ${q.toFixed(1)} ms; during the flood median ${median(loaded).toFixed(1)} ms, mean ${mean(loaded).toFixed(1)} ms, worst ${worst.toFixed(0)} ms, ${loaded.length} calls`,
+  );
   t.comment(`server event loop delay p99 during the flood: ${loopP99.toFixed(1)} ms`);
-  t.comment(`flood: ${calls} calls, hostMs charged ${charged.toFixed(0)} ms; the server thread burnt ${burnt.toFixed(0)} ms of CPU meanwhile (the bystander's calls included)`);
-  for (const r of runs) t.comment(`flood execution: ${r.status} ${r.body?.error?.code ?? 'ok'} result ${JSON.stringify(r.body?.result)} ${JSON.stringify(r.body?.stats)}`);
-  t.ok(runs.every((r) => r.status === 200 && r.body.result > 0), 'the flood ran');
+  t.comment(
+    `flood: ${calls} calls, hostMs charged ${charged.toFixed(0)} ms; the server thread burnt ${burnt.toFixed(0)} ms of CPU meanwhile (the bystander's calls included)`,
+  );
+  for (const r of runs)
+    t.comment(`flood execution: ${r.status} ${r.body?.error?.code ?? 'ok'} result ${JSON.stringify(r.body?.result)} ${JSON.stringify(r.body?.stats)}`);
+  t.ok(
+    runs.every((r) => r.status === 200 && r.body.result > 0),
+    'the flood ran',
+  );
   t.ok(mean(loaded) <= meanBound(q), `the bystander's mean call (${mean(loaded).toFixed(1)} ms) within 5x its quiet median (${q.toFixed(1)} ms) + 20 ms`);
   t.ok(worst <= bound(q), `the bystander's slowest call (${worst.toFixed(0)} ms) within 60x its quiet median + 1.5 s`);
 

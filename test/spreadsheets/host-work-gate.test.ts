@@ -8,11 +8,15 @@ import { fairWorkGate } from '../../runtime-api/services/host-work.ts';
 function tasks() {
   const order: string[] = [];
   const finishers = new Map<string, () => void>();
-  const task = (name: string) => () => new Promise<string>((resolve) => {
-    order.push(name);
-    finishers.set(name, () => resolve(name));
-  });
-  const finish = async (name: string) => { finishers.get(name)!(); await new Promise((r) => setImmediate(r)); };
+  const task = (name: string) => () =>
+    new Promise<string>((resolve) => {
+      order.push(name);
+      finishers.set(name, () => resolve(name));
+    });
+  const finish = async (name: string) => {
+    finishers.get(name)!();
+    await new Promise((r) => setImmediate(r));
+  };
   return { order, task, finish };
 }
 
@@ -24,13 +28,13 @@ t.test('organizations are served in turn, one task each at a time', async (t) =>
   const c = { org: 'c', person: 'pc' };
   const runs = ['a1', 'a2', 'a3', 'a4'].map((n) => gate.run(a, task(n)));
   await new Promise((r) => setImmediate(r));
-  t.same(order, ['a1'], 'one of an organization\'s tasks at a time, though a slot is free');
+  t.same(order, ['a1'], "one of an organization's tasks at a time, though a slot is free");
   runs.push(gate.run(b, task('b1')));
   runs.push(gate.run(c, task('c1')));
   await new Promise((r) => setImmediate(r));
   t.same(order, ['a1', 'b1'], 'another organization takes the free slot');
   await finish('a1');
-  t.same(order, ['a1', 'b1', 'c1'], 'the third organization\'s one task comes before a\'s second');
+  t.same(order, ['a1', 'b1', 'c1'], "the third organization's one task comes before a's second");
   await finish('b1');
   t.same(order, ['a1', 'b1', 'c1', 'a2']);
   await finish('c1');
@@ -41,7 +45,7 @@ t.test('organizations are served in turn, one task each at a time', async (t) =>
   t.same(gate.stats(), { running: 0, waiting: 0 });
 });
 
-t.test('a person\'s organizations share one turn', async (t) => {
+t.test("a person's organizations share one turn", async (t) => {
   const gate = fairWorkGate(4);
   const { order, task, finish } = tasks();
   const runs = [1, 2, 3].map((i) => gate.run({ org: `org${i}`, person: 'mallory' }, task(`m${i}`)));

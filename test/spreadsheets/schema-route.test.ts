@@ -50,19 +50,75 @@ t.test('/schema/spreadsheet/1', async (t) => {
     ];
     for (const wb of workbooks) t.ok(validate(wb), `a real workbook is valid ${ajv.errorsText(validate.errors)}`);
 
-    const good = () => ({ version: 1, sheets: [{ name: 'S', tables: [{ name: 'T', columns: [{ name: 'a', type: 'string' }], rows: [['x'], [null]] }] }] }) as any;
+    const good = () =>
+      ({ version: 1, sheets: [{ name: 'S', tables: [{ name: 'T', columns: [{ name: 'a', type: 'string' }], rows: [['x'], [null]] }] }] }) as any;
     const malformed: [string, (wb: any) => unknown][] = [
-      ['no version', (wb) => { delete wb.version; }],
-      ['version 2', (wb) => { wb.version = 2; }],
-      ['no sheets', (wb) => { wb.sheets = []; }],
-      ['a sheet name with /', (wb) => { wb.sheets[0].name = 'a/b'; }],
-      ['a sheet name over 31 characters', (wb) => { wb.sheets[0].name = 'x'.repeat(32); }],
-      ['an unknown column type', (wb) => { wb.sheets[0].tables[0].columns[0].type = 'money'; }],
-      ['a table without columns', (wb) => { wb.sheets[0].tables[0].columns = []; }],
-      ['an object as a cell', (wb) => { wb.sheets[0].tables[0].rows[0][0] = { v: 1 }; }],
-      ['a row that is not an array', (wb) => { wb.sheets[0].tables[0].rows[0] = 'x'; }],
-      ['an extra member', (wb) => { wb.sheets[0].tables[0].extra = true; }],
-      ['a cell over 32,767 characters', (wb) => { wb.sheets[0].tables[0].rows[0][0] = 'x'.repeat(32_768); }],
+      [
+        'no version',
+        (wb) => {
+          delete wb.version;
+        },
+      ],
+      [
+        'version 2',
+        (wb) => {
+          wb.version = 2;
+        },
+      ],
+      [
+        'no sheets',
+        (wb) => {
+          wb.sheets = [];
+        },
+      ],
+      [
+        'a sheet name with /',
+        (wb) => {
+          wb.sheets[0].name = 'a/b';
+        },
+      ],
+      [
+        'a sheet name over 31 characters',
+        (wb) => {
+          wb.sheets[0].name = 'x'.repeat(32);
+        },
+      ],
+      [
+        'an unknown column type',
+        (wb) => {
+          wb.sheets[0].tables[0].columns[0].type = 'money';
+        },
+      ],
+      [
+        'a table without columns',
+        (wb) => {
+          wb.sheets[0].tables[0].columns = [];
+        },
+      ],
+      [
+        'an object as a cell',
+        (wb) => {
+          wb.sheets[0].tables[0].rows[0][0] = { v: 1 };
+        },
+      ],
+      [
+        'a row that is not an array',
+        (wb) => {
+          wb.sheets[0].tables[0].rows[0] = 'x';
+        },
+      ],
+      [
+        'an extra member',
+        (wb) => {
+          wb.sheets[0].tables[0].extra = true;
+        },
+      ],
+      [
+        'a cell over 32,767 characters',
+        (wb) => {
+          wb.sheets[0].tables[0].rows[0][0] = 'x'.repeat(32_768);
+        },
+      ],
     ];
     t.ok(validate(good()), 'the baseline is valid');
     for (const [what, spoil] of malformed) {
@@ -86,7 +142,13 @@ t.test('/schema/spreadsheet/1', async (t) => {
 
   t.test('scripts read and write spreadsheets through execute', async (t) => {
     const owner = await callerFor(app, { email: 'script@example.com', org: 'org-script' });
-    const source = await uploadBytes(app, owner, 'in/vendas.xlsx', await fixture('excel-style.xlsx'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const source = await uploadBytes(
+      app,
+      owner,
+      'in/vendas.xlsx',
+      await fixture('excel-style.xlsx'),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
     const script = `
       const wb = await spreadsheet_read({ fileId: ${JSON.stringify(source.fileId)}, sheet: "Vendas" });
       const t = wb.sheets[0].tables[0];
@@ -101,7 +163,10 @@ t.test('/schema/spreadsheet/1', async (t) => {
     t.equal(run.status, 200);
     t.equal(run.body.ok, true, JSON.stringify(run.body.error));
     t.same(run.body.result, { name: 'out/resumo.xlsx', rows: [[3, 139.25]] });
-    const failing = await http(`${app.url}/app/v1/execute`, { json: { script: `return await spreadsheet_read({ fileId: ${JSON.stringify(source.fileId)}, sheet: "Nope" });` }, token: owner.token });
+    const failing = await http(`${app.url}/app/v1/execute`, {
+      json: { script: `return await spreadsheet_read({ fileId: ${JSON.stringify(source.fileId)}, sheet: "Nope" });` },
+      token: owner.token,
+    });
     t.equal(failing.body.ok, false);
     t.match(failing.body.error, { code: 'invalid_input' });
   });

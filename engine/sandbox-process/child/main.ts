@@ -61,14 +61,19 @@ const hooks: SlotHooks = {
   ready: (slot) => {
     const id = slotIds.get(slot as Slot)!;
     const next = waiting.get(id);
-    if (next) { waiting.delete(id); return start(slot as Slot, next); }
+    if (next) {
+      waiting.delete(id);
+      return start(slot as Slot, next);
+    }
     const runs = (slot as Slot).executions;
     // After this turn's check phase, the next one's poll phase reads what the server sent during the preparation.
-    setImmediate(() => setImmediate(() => {
-      if (slot.state !== 'ready' || (slot as Slot).executions !== runs || slots.get(id) !== slot) return;
-      send({ type: 'ready', slot: id });
-      heartbeat(false);
-    }));
+    setImmediate(() =>
+      setImmediate(() => {
+        if (slot.state !== 'ready' || (slot as Slot).executions !== runs || slots.get(id) !== slot) return;
+        send({ type: 'ready', slot: id });
+        heartbeat(false);
+      }),
+    );
   },
   recycled: (reason) => send({ type: 'recycled', reason }),
   // V8 gave up on an isolate (its thread is stuck for good, with whatever memory it holds): name the execution that
@@ -93,7 +98,11 @@ const hooks: SlotHooks = {
 /** Name the execution whose isolate is lost for good (on stderr too, read if the process dies first), and drain. */
 function condemn(execId: number | undefined, message: string): void {
   send({ type: 'fatal', id: execId ?? null, message });
-  try { writeSync(2, culpritLine(execId ?? null)); } catch { /* the frame says it too */ }
+  try {
+    writeSync(2, culpritLine(execId ?? null));
+  } catch {
+    /* the frame says it too */
+  }
   if (draining) return;
   draining = true;
   setImmediate(drain);
@@ -117,8 +126,14 @@ function watchClear(id: number, rssAtStart: number, stopped: Promise<void> | und
     if (rss(true) <= bound) send({ type: 'cleared', id });
     else setTimeout(check, POLL_MS);
   };
-  const stuck = setTimeout(() => { if (!done) condemn(id, `The isolate did not stop within ${STOP_PATIENCE_MS} ms of reaching its limits`); }, STOP_PATIENCE_MS);
-  void (stopped ?? Promise.resolve()).then(() => { done = true; clearTimeout(stuck); check(); });
+  const stuck = setTimeout(() => {
+    if (!done) condemn(id, `The isolate did not stop within ${STOP_PATIENCE_MS} ms of reaching its limits`);
+  }, STOP_PATIENCE_MS);
+  void (stopped ?? Promise.resolve()).then(() => {
+    done = true;
+    clearTimeout(stuck);
+    check();
+  });
 }
 
 /**
@@ -154,8 +169,15 @@ function onFrame(frame: string): void {
       if (draining) return;
       const slot = slots.get(msg.slot);
       if (slot?.state === 'ready') return start(slot, msg);
-      if (slot && slot.state === 'starting' && !waiting.has(msg.slot)) { waiting.set(msg.slot, msg); return; }
-      send({ type: 'end', id: msg.id, end: { outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 } });
+      if (slot && slot.state === 'starting' && !waiting.has(msg.slot)) {
+        waiting.set(msg.slot, msg);
+        return;
+      }
+      send({
+        type: 'end',
+        id: msg.id,
+        end: { outcome: { type: 'internal_error', message: 'The sandbox slot was not ready.' }, recycle: null, wallMs: 0, cpuMs: 0 },
+      });
       return;
     }
     case 'reply':
@@ -182,7 +204,10 @@ function onFrame(frame: string): void {
       return;
     }
     case 'quit': // running executions end as closed
-      void Promise.all([...slots.values()].map((s) => s.close())).then(() => { out.flush(); socket.end(() => process.exit(0)); });
+      void Promise.all([...slots.values()].map((s) => s.close())).then(() => {
+        out.flush();
+        socket.end(() => process.exit(0));
+      });
       return;
   }
 }
@@ -200,7 +225,10 @@ function heartbeat(askHeaps = true): void {
   const isolates = { built: 0, refs: 0, cached: 0, live: 0 };
   const runs: RunSample[] = [];
   for (const s of slots.values()) {
-    isolates.built += s.isolatesBuilt; isolates.refs += s.referenceCount; isolates.cached += s.cachedScripts; isolates.live += s.live ? 1 : 0;
+    isolates.built += s.isolatesBuilt;
+    isolates.refs += s.referenceCount;
+    isolates.cached += s.cachedScripts;
+    isolates.live += s.live ? 1 : 0;
     const run = s.running;
     if (!run) continue;
     const target = targets.get(run.id);

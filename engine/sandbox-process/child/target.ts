@@ -36,7 +36,12 @@ export class Target implements RunTarget {
     const call = this.nextCall++;
     this.inFlight++;
     this.send({ type: 'call', id: this.id, call, name: String(name), args: String(json) });
-    return new Promise((resolve) => this.replies.set(call, (reply) => { this.inFlight--; resolve(reply); }));
+    return new Promise((resolve) =>
+      this.replies.set(call, (reply) => {
+        this.inFlight--;
+        resolve(reply);
+      }),
+    );
   }
 
   /** The server's reply to call `call`; one it does not wait for (any more) is dropped. */

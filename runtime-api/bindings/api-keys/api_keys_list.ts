@@ -8,8 +8,10 @@ import { ApiKeySchema } from './schemas.ts';
 
 export const api_keys_list = defineBinding({
   name: 'api_keys_list',
-  summary: 'List the organization\'s API keys, newest first, with state (active, expired, revoked) and last use.',
-  examples: ['const { items } = await api_keys_list({});\nreturn items.filter((k) => k.state === "active").map((k) => `${k.name}: ${k.lastUsedAt ?? "never used"}`);'],
+  summary: "List the organization's API keys, newest first, with state (active, expired, revoked) and last use.",
+  examples: [
+    'const { items } = await api_keys_list({});\nreturn items.filter((k) => k.state === "active").map((k) => `${k.name}: ${k.lastUsedAt ?? "never used"}`);',
+  ],
   input: v.strictObject({ ...listInputEntries() }),
   output: listOutput(ApiKeySchema, 'API keys'),
   scope: 'org:admin',

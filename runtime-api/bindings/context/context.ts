@@ -8,7 +8,7 @@ import { ROLES, SCOPES } from '../../identity/scopes.ts';
 
 export const context = defineBinding({
   name: 'context',
-  summary: 'The caller\'s organization, role, effective scopes and usage limits.',
+  summary: "The caller's organization, role, effective scopes and usage limits.",
   description: 'Call it first to learn what the script may do: scopes decide which bindings succeed.',
   aliases: ['who am i', 'me', 'my role', 'my scopes', 'quota', 'usage', 'current organization', 'permissions'],
   examples: ['const { organization, role, scopes } = await context();\nreturn { organization: organization.slug, role, scopes };'],

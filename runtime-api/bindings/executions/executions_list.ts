@@ -17,26 +17,36 @@ function afterCursor(raw: string): { createdAt: Date; id: string } {
 
 export const executions_list = defineBinding({
   name: 'executions_list',
-  summary: 'The organization\'s script executions, newest first: who ran what, how it ended, time and host calls.',
+  summary: "The organization's script executions, newest first: who ran what, how it ended, time and host calls.",
   description: 'Owners and admins only. Scripts are identified by their SHA-256, never stored.',
   aliases: ['audit', 'audit log', 'history', 'past runs', 'scripts run', 'activity'],
   examples: ['const { items } = await executions_list({ limit: 20 });\nreturn items.filter((e) => !e.ok).map((e) => [e.createdAt, e.errorCode]);'],
   input: v.strictObject({ ...listInputEntries({ default: 50, max: 200 }) }),
-  output: listOutput(v.object({
-    executionId: v.string(),
-    userId: v.string(),
-    clientId: v.nullable(v.string()),
-    via: v.picklist(['mcp', 'app']),
-    mode: v.picklist(['run', 'plan', 'apply']),
-    scriptSha256: v.string(),
-    ok: v.boolean(),
-    errorType: v.nullable(v.pipe(v.string(), v.description('Why it failed, as in the execute result: e.g. timeout, memory_limit, script_error, or crashed (the sandbox process running it failed).'))),
-    errorCode: v.nullable(v.string()),
-    wallMs: v.number(),
-    cpuMs: v.number(),
-    hostCalls: v.number(),
-    createdAt: v.string(),
-  }), 'executions'),
+  output: listOutput(
+    v.object({
+      executionId: v.string(),
+      userId: v.string(),
+      clientId: v.nullable(v.string()),
+      via: v.picklist(['mcp', 'app']),
+      mode: v.picklist(['run', 'plan', 'apply']),
+      scriptSha256: v.string(),
+      ok: v.boolean(),
+      errorType: v.nullable(
+        v.pipe(
+          v.string(),
+          v.description(
+            'Why it failed, as in the execute result: e.g. timeout, memory_limit, script_error, or crashed (the sandbox process running it failed).',
+          ),
+        ),
+      ),
+      errorCode: v.nullable(v.string()),
+      wallMs: v.number(),
+      cpuMs: v.number(),
+      hostCalls: v.number(),
+      createdAt: v.string(),
+    }),
+    'executions',
+  ),
   scope: 'org:admin',
   writes: false,
   async handler(input, { sql, caller }) {
@@ -47,8 +57,19 @@ export const executions_list = defineBinding({
     const page = rows.slice(0, input.limit);
     return {
       items: page.map((r) => ({
-        executionId: r.id, userId: r.userId, clientId: r.clientId, via: r.via, mode: r.mode, scriptSha256: r.scriptSha256, ok: r.ok,
-        errorType: r.errorType, errorCode: r.errorCode, wallMs: r.wallMs, cpuMs: r.cpuMs, hostCalls: r.hostCalls, createdAt: r.createdAt.toISOString(),
+        executionId: r.id,
+        userId: r.userId,
+        clientId: r.clientId,
+        via: r.via,
+        mode: r.mode,
+        scriptSha256: r.scriptSha256,
+        ok: r.ok,
+        errorType: r.errorType,
+        errorCode: r.errorCode,
+        wallMs: r.wallMs,
+        cpuMs: r.cpuMs,
+        hostCalls: r.hostCalls,
+        createdAt: r.createdAt.toISOString(),
       })),
       nextCursor: rows.length > input.limit ? encodeCursor([page[page.length - 1].createdAt.toISOString(), page[page.length - 1].id]) : null,
     };

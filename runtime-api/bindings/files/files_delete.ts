@@ -7,12 +7,13 @@ import { FileId } from './schemas.ts';
 export const files_delete = defineBinding({
   name: 'files_delete',
   summary: 'Permanently delete a file that is in the trash.',
-  description: 'Only trashed files can be deleted (an active one answers 409 conflict: call files_trash first). This cannot be undone; the quota is freed at once.',
+  description:
+    'Only trashed files can be deleted (an active one answers 409 conflict: call files_trash first). This cannot be undone; the quota is freed at once.',
   aliases: ['purge', 'erase', 'delete permanently', 'empty trash', 'destroy'],
   examples: ['await files_trash({ fileId: "fil_..." });\nreturn await files_delete({ fileId: "fil_..." });'],
   input: v.strictObject({ fileId: FileId }),
   output: v.object({
-    fileId: v.pipe(v.string(), v.description('The deleted file\'s id.')),
+    fileId: v.pipe(v.string(), v.description("The deleted file's id.")),
     deleted: v.pipe(v.literal(true), v.description('Always true.')),
     byteLength: v.pipe(v.number(), v.description('Bytes freed.')),
   }),

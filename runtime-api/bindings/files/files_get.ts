@@ -7,7 +7,7 @@ import { FileId, FileRecord, toFileRecord } from './schemas.ts';
 
 export const files_get = defineBinding({
   name: 'files_get',
-  summary: 'Get one file\'s record (name, media type, size, state, dates) by id.',
+  summary: "Get one file's record (name, media type, size, state, dates) by id.",
   aliases: ['details', 'metadata', 'info', 'size', 'stat', 'download link'],
   examples: ['const f = await files_get({ fileId: "fil_..." });\nreturn [f.name, f.byteLength, f.state];'],
   input: v.strictObject({ fileId: FileId }),

@@ -6,7 +6,12 @@ import { badCursor, decodeCursor, encodeCursor, listInputEntries, listOutput } f
 import { listFiles, type FileState } from '../../store/files.ts';
 import { FileRecord, toFileRecord } from './schemas.ts';
 
-interface Cursor { s: FileState; p: string | null; n: string; i: string }
+interface Cursor {
+  s: FileState;
+  p: string | null;
+  n: string;
+  i: string;
+}
 
 function afterCursor(raw: string, state: FileState, prefix: string | null): { name: string; id: string } {
   const c = decodeCursor(raw) as Partial<Cursor> | null;
@@ -17,9 +22,10 @@ function afterCursor(raw: string, state: FileState, prefix: string | null): { na
 
 export const files_list = defineBinding({
   name: 'files_list',
-  summary: 'List the organization\'s files (active or trashed), a page at a time, ordered by name.',
-  description: 'Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. '
-    + '`prefix` matches the start of the name, so `reports/` lists a folder-like group.',
+  summary: "List the organization's files (active or trashed), a page at a time, ordered by name.",
+  description:
+    'Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. ' +
+    '`prefix` matches the start of the name, so `reports/` lists a folder-like group.',
   aliases: ['find files', 'browse', 'ls', 'folder', 'directory', 'contents', 'all files', 'trash contents'],
   examples: [
     'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.name} (${f.byteLength} bytes)`);',
@@ -28,7 +34,10 @@ export const files_list = defineBinding({
   input: v.strictObject({
     state: v.pipe(v.optional(v.picklist(['active', 'trashed']), 'active'), v.description('Which files: `active` (default) or `trashed`.')),
     ...listInputEntries(),
-    prefix: v.pipe(v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024)))), v.description('Only names starting with this string (case-sensitive), e.g. `reports/`.')),
+    prefix: v.pipe(
+      v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024)))),
+      v.description('Only names starting with this string (case-sensitive), e.g. `reports/`.'),
+    ),
   }),
   output: listOutput(FileRecord, 'files'),
   scope: 'files:read',

@@ -19,8 +19,9 @@ const DEFAULT_TEXT_TYPE = 'text/plain; charset=utf-8';
 export const files_write_text = defineBinding({
   name: 'files_write_text',
   summary: 'Create a small UTF-8 text file, or replace the text of an existing one (up to 1 MiB by default).',
-  description: 'Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). '
-    + 'With `fileId` the file\'s content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.',
+  description:
+    'Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). ' +
+    "With `fileId` the file's content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.",
   aliases: ['save', 'create file', 'new file', 'write', 'edit', 'overwrite', 'note'],
   examples: [
     'return await files_write_text({ name: "notes/todo.md", mediaType: "text/markdown", text: "# To do\\n" });',
@@ -67,7 +68,13 @@ export const files_write_text = defineBinding({
           throw fileInTrash(fileId, file.state);
         }
         await assertQuota(tx, orgId, config.quotaBytes, now, data.length, file.byteLength);
-        const updated = await replaceContent(tx, orgId, fileId, { blobKey, byteLength: data.length, sha256, crc32: crc32Hex(data), name: input.name, mediaType: input.mediaType }, now);
+        const updated = await replaceContent(
+          tx,
+          orgId,
+          fileId,
+          { blobKey, byteLength: data.length, sha256, crc32: crc32Hex(data), name: input.name, mediaType: input.mediaType },
+          now,
+        );
         return { row: updated!, oldKey: file.blobKey };
       });
       await deleteBlobsAfterCommit(sql, blobs, [oldKey]);

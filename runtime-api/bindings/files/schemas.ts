@@ -32,7 +32,9 @@ export function nameProblem(name: string): string | null {
 
 export const FileName = v.pipe(
   v.string(),
-  v.description('File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique.'),
+  v.description(
+    'File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique.',
+  ),
   v.transform((s) => s.normalize('NFC')),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -66,9 +68,19 @@ export const FileRecord = v.object({
   createdAt: Timestamp('When the file was created'),
   updatedAt: Timestamp('Last change of name, media type, content or state'),
   trashedAt: v.pipe(v.nullable(v.string()), v.description('When the file was moved to the trash (ISO 8601), or null.')),
-  restorableUntil: v.pipe(v.nullable(v.string()), v.description('For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active.')),
+  restorableUntil: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'For trashed files: the end of the restore window (ISO 8601); afterwards restore answers 410 restore_expired and the file is purged. Null when active.',
+    ),
+  ),
   sha256: v.pipe(v.nullable(v.string()), v.description('Hex SHA-256 of the content when known (text files and single-part uploads), else null.')),
-  crc32: v.pipe(v.nullable(v.string()), v.description('Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded.')),
+  crc32: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded.',
+    ),
+  ),
   downloadUrl: v.pipe(v.string(), v.description('GET with a Bearer token to download the bytes (Range supported).')),
 });
 

@@ -3,7 +3,11 @@ import * as v from 'valibot';
 import { SCOPES } from '../../identity/scopes.ts';
 
 export const McpAccessStateSchema = v.picklist(['testing', 'active', 'revoked']);
-export const MaxScopesSchema = v.pipe(v.array(v.picklist(SCOPES)), v.maxLength(SCOPES.length), v.check((s) => new Set(s).size === s.length, 'scopes must not repeat'));
+export const MaxScopesSchema = v.pipe(
+  v.array(v.picklist(SCOPES)),
+  v.maxLength(SCOPES.length),
+  v.check((s) => new Set(s).size === s.length, 'scopes must not repeat'),
+);
 
 export const McpAccessSchema = v.object({
   organizationId: v.string(),

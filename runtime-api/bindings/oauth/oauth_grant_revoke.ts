@@ -11,7 +11,7 @@ import { GrantIdSchema } from './schemas.ts';
 
 export const oauth_grant_revoke = defineBinding({
   name: 'oauth_grant_revoke',
-  summary: 'Revoke an OAuth grant of the organization: the app\'s tokens stop working at once.',
+  summary: "Revoke an OAuth grant of the organization: the app's tokens stop working at once.",
   description: 'Owners and admins only, from a signed-in session. An unknown, foreign or already revoked grant is 404 not_found.',
   input: v.strictObject({ grantId: GrantIdSchema }),
   output: v.object({ revoked: v.literal(true) }),

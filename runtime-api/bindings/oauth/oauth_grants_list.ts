@@ -12,7 +12,9 @@ export const oauth_grants_list = defineBinding({
   summary: 'List the OAuth apps (grants) holding tokens for the organization: client, who consented, scopes, last use.',
   description: 'Owners and admins only. Revoked grants are not listed. Newest first.',
   aliases: ['connected apps', 'oauth apps', 'authorized clients'],
-  examples: ['const { items } = await oauth_grants_list({});\nreturn items.map((g) => `${g.clientName ?? g.clientId} by ${g.userEmail}: ${g.scopes.join(" ")}`);'],
+  examples: [
+    'const { items } = await oauth_grants_list({});\nreturn items.map((g) => `${g.clientName ?? g.clientId} by ${g.userEmail}: ${g.scopes.join(" ")}`);',
+  ],
   input: v.strictObject({ ...listInputEntries() }),
   output: listOutput(GrantSchema, 'grants'),
   scope: 'org:admin',
@@ -22,8 +24,13 @@ export const oauth_grants_list = defineBinding({
     if (!isAdminRole(membership.role)) throw new ServiceError('ORGANIZATION_ADMIN_REQUIRED');
     const rows = await listOrgGrants(sql, membership.orgId);
     return pageOf('oauth_grants_list', rows, input, { key: byCreation, newestFirst: true }, (g) => ({
-      id: g.id, clientId: g.clientId, clientName: g.clientName, userEmail: g.userEmail, scopes: g.scope.split(' ').filter(Boolean),
-      createdAt: g.createdAt.toISOString(), lastUsedAt: g.lastUsedAt ? g.lastUsedAt.toISOString() : null,
+      id: g.id,
+      clientId: g.clientId,
+      clientName: g.clientName,
+      userEmail: g.userEmail,
+      scopes: g.scope.split(' ').filter(Boolean),
+      createdAt: g.createdAt.toISOString(),
+      lastUsedAt: g.lastUsedAt ? g.lastUsedAt.toISOString() : null,
     }));
   },
 });

@@ -13,11 +13,31 @@ import { invitation_reject } from './invitation_reject.ts';
 import { invitations_received } from './invitations_received.ts';
 
 export {
-  organization_create, organizations_list, organization_get, members_list, invitations_list, member_invite,
-  invitation_cancel, member_update_role, member_remove, invitation_accept, invitation_reject, invitations_received,
+  organization_create,
+  organizations_list,
+  organization_get,
+  members_list,
+  invitations_list,
+  member_invite,
+  invitation_cancel,
+  member_update_role,
+  member_remove,
+  invitation_accept,
+  invitation_reject,
+  invitations_received,
 };
 
 export const ORGANIZATION_BINDINGS = [
-  organization_get, members_list, invitations_list, member_invite, invitation_cancel, member_update_role, member_remove,
-  organization_create, organizations_list, invitation_accept, invitation_reject, invitations_received,
+  organization_get,
+  members_list,
+  invitations_list,
+  member_invite,
+  invitation_cancel,
+  member_update_role,
+  member_remove,
+  organization_create,
+  organizations_list,
+  invitation_accept,
+  invitation_reject,
+  invitations_received,
 ] as const;

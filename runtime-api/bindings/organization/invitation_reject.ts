@@ -6,7 +6,7 @@ import { IdSchema, InvitationSchema, PERSONAL_NOTE } from './schemas.ts';
 
 export const invitation_reject = defineBinding({
   name: 'invitation_reject',
-  summary: 'Decline an invitation sent to the caller\'s e-mail address.',
+  summary: "Decline an invitation sent to the caller's e-mail address.",
   description: PERSONAL_NOTE,
   input: v.strictObject({ invitationId: IdSchema }),
   output: InvitationSchema,

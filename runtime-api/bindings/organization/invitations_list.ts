@@ -8,7 +8,7 @@ import { InvitationSchema } from './schemas.ts';
 
 export const invitations_list = defineBinding({
   name: 'invitations_list',
-  summary: 'List the organization\'s pending invitations, oldest first.',
+  summary: "List the organization's pending invitations, oldest first.",
   aliases: ['pending invites', 'outstanding invitations'],
   examples: ['const { items } = await invitations_list({});\nreturn items.map((i) => `${i.email} (${i.role}) until ${i.expiresAt}`);'],
   input: v.strictObject({ ...listInputEntries() }),

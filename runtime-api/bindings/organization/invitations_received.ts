@@ -8,24 +8,32 @@ import { RoleSchema, PERSONAL_NOTE } from './schemas.ts';
 
 export const invitations_received = defineBinding({
   name: 'invitations_received',
-  summary: 'The pending invitations sent to the caller\'s e-mail address, with each organization\'s name.',
+  summary: "The pending invitations sent to the caller's e-mail address, with each organization's name.",
   description: PERSONAL_NOTE,
   examples: ['const { items } = await invitations_received({});\nreturn items.map((i) => `${i.organizationName} as ${i.role}`);'],
   input: v.strictObject({ ...listInputEntries() }),
-  output: listOutput(v.object({
-    id: v.string(),
-    organizationId: v.string(),
-    organizationName: v.string(),
-    role: RoleSchema,
-    expiresAt: v.string(),
-  }), 'invitations'),
+  output: listOutput(
+    v.object({
+      id: v.string(),
+      organizationId: v.string(),
+      organizationName: v.string(),
+      role: RoleSchema,
+      expiresAt: v.string(),
+    }),
+    'invitations',
+  ),
   scope: null,
   writes: false,
   needsOrganization: false,
   personal: true,
   async handler(input, { sql, clock, caller }) {
     const rows = await listPendingForEmail(sql, caller.email, clock.now());
-    return pageOf('invitations_received', rows, input, { key: byCreation },
-      (r) => ({ id: r.id, organizationId: r.orgId, organizationName: r.orgName, role: r.role, expiresAt: r.expiresAt.toISOString() }));
+    return pageOf('invitations_received', rows, input, { key: byCreation }, (r) => ({
+      id: r.id,
+      organizationId: r.orgId,
+      organizationName: r.orgName,
+      role: r.role,
+      expiresAt: r.expiresAt.toISOString(),
+    }));
   },
 });

@@ -8,7 +8,8 @@ import { EmailSchema, InvitationSchema, RoleSchema } from './schemas.ts';
 export const member_invite = defineBinding({
   name: 'member_invite',
   summary: 'Invite an e-mail address to the organization with a role; mails the invitation.',
-  description: 'Needs the owner or admin role (only an owner may invite an owner). An existing member or a pending invitee is 409 conflict, unless `resend: true`, which refreshes the pending invitation and mails it again.',
+  description:
+    'Needs the owner or admin role (only an owner may invite an owner). An existing member or a pending invitee is 409 conflict, unless `resend: true`, which refreshes the pending invitation and mails it again.',
   aliases: ['add member', 'add user', 'invite', 'share with', 'onboard'],
   examples: ['const inv = await member_invite({ email: "ana@example.com", role: "member" });\nreturn inv.expiresAt;'],
   input: v.strictObject({ email: EmailSchema, role: RoleSchema, resend: v.optional(v.boolean()) }),

@@ -10,7 +10,9 @@ export const member_update_role = defineBinding({
   summary: 'Change the role of a member of the organization.',
   description: 'A member id of another organization is 404. Demoting the last owner is 409 conflict.',
   aliases: ['promote', 'demote', 'make admin', 'change role', 'permissions'],
-  examples: ['const m = (await members_list({})).items.find((x) => x.role === "member");\nif (!m) return "no member to promote";\nreturn await member_update_role({ memberId: m.id, role: "admin" });'],
+  examples: [
+    'const m = (await members_list({})).items.find((x) => x.role === "member");\nif (!m) return "no member to promote";\nreturn await member_update_role({ memberId: m.id, role: "admin" });',
+  ],
   input: v.strictObject({ memberId: IdSchema, role: RoleSchema }),
   output: MemberSchema,
   scope: 'org:admin',

@@ -9,7 +9,7 @@ import { OrganizationDetailSchema, organizationView } from './schemas.ts';
 
 export const organization_get = defineBinding({
   name: 'organization_get',
-  summary: 'The organization: profile, metadata, the caller\'s role and its members.',
+  summary: "The organization: profile, metadata, the caller's role and its members.",
   aliases: ['workspace details', 'organization profile', 'org info'],
   examples: ['const org = await organization_get({});\nreturn org.members.filter((m) => m.role !== "member").map((m) => m.email);'],
   input: v.strictObject({}),

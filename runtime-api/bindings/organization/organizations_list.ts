@@ -8,8 +8,9 @@ import { UserOrganizationSchema, organizationView } from './schemas.ts';
 
 export const organizations_list = defineBinding({
   name: 'organizations_list',
-  summary: 'List the organizations the caller belongs to, with the caller\'s role in each.',
-  description: 'A session, or a person\'s access token holding org:read, lists every organization of the person; an organization API key (or a token without org:read) lists its own organization only.',
+  summary: "List the organizations the caller belongs to, with the caller's role in each.",
+  description:
+    "A session, or a person's access token holding org:read, lists every organization of the person; an organization API key (or a token without org:read) lists its own organization only.",
   aliases: ['my organizations', 'workspaces', 'switch organization'],
   examples: ['const { items } = await organizations_list({});\nreturn items.map((o) => `${o.slug}: ${o.role}`);'],
   input: v.strictObject({ ...listInputEntries() }),
@@ -23,7 +24,6 @@ export const organizations_list = defineBinding({
     const all = await listUserOrganizations(sql, caller.userId);
     const ownOnly = caller.kind === 'token' && (isApiKeyCaller(caller) || !caller.scopes.includes(PERSONAL_TOKEN_SCOPE));
     const rows = ownOnly ? all.filter((o) => o.id === caller.membership?.orgId) : all;
-    return pageOf('organizations_list', rows, input, { key: (o) => [o.joinedAt.toISOString(), o.id] },
-      (o) => ({ ...organizationView(o), role: o.role }));
+    return pageOf('organizations_list', rows, input, { key: (o) => [o.joinedAt.toISOString(), o.id] }, (o) => ({ ...organizationView(o), role: o.role }));
   },
 });

@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import { ROLES } from '../../identity/scopes.ts';
 
 /** Said in the description of every `personal` binding (typings, search, OpenAPI): who may call it. */
-export const PERSONAL_NOTE = 'Acts for the person calling: a session, or a person\'s access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).';
+export const PERSONAL_NOTE =
+  "Acts for the person calling: a session, or a person's access token holding org:read; an organization API key is refused (403 INSUFFICIENT_SCOPE).";
 
 export const IdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(128));
 /** Lower-case letters, digits and inner hyphens, 2–48 characters. */

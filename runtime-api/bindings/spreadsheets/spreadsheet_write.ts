@@ -16,12 +16,12 @@ export const spreadsheet_write = defineBinding({
   summary: 'Write a workbook (schema: /schema/spreadsheet/1) as a new CSV or XLSX file.',
   description: [
     'Creates a new file (names are not unique; the name is kept as given, so end it in .csv or .xlsx) and returns its record. Counts against the storage quota.',
-    'XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; '
-      + 'otherwise each table is an Excel table (ListObject), stacked top to bottom with one empty row between. '
-      + '`date` and `datetime` cells are real Excel dates (formats yyyy-mm-dd and yyyy-mm-dd hh:mm:ss); strings are never formulas.',
-    'CSV: the workbook must hold one sheet with at most one table. RFC 4180 with CRLF line ends, UTF-8; header row of column names; '
-      + 'null is an empty field and the empty string is `""`; booleans are true/false, numbers in JSON syntax, dates ISO 8601. '
-      + 'CSV carries no types: reading it back infers them again (a `string` column of digits comes back as `integer`) — use XLSX to keep declared types.',
+    'XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; ' +
+      'otherwise each table is an Excel table (ListObject), stacked top to bottom with one empty row between. ' +
+      '`date` and `datetime` cells are real Excel dates (formats yyyy-mm-dd and yyyy-mm-dd hh:mm:ss); strings are never formulas.',
+    'CSV: the workbook must hold one sheet with at most one table. RFC 4180 with CRLF line ends, UTF-8; header row of column names; ' +
+      'null is an empty field and the empty string is `""`; booleans are true/false, numbers in JSON syntax, dates ISO 8601. ' +
+      'CSV carries no types: reading it back infers them again (a `string` column of digits comes back as `integer`) — use XLSX to keep declared types.',
     'Limits: at most 100,000 data cells, and a result of at most 10 MiB (what spreadsheet_read reads back).',
   ].join('\n'),
   aliases: ['excel', 'xlsx', 'csv', 'export', 'create spreadsheet', 'save table'],
@@ -31,13 +31,24 @@ export const spreadsheet_write = defineBinding({
   ],
   input: v.strictObject({
     name: FileName,
-    format: v.pipe(v.picklist(['csv', 'xlsx']), v.description('`xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8).')),
+    format: v.pipe(
+      v.picklist(['csv', 'xlsx']),
+      v.description('`xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8).'),
+    ),
     workbook: v.pipe(WorkbookSchema, v.description('The workbook, as /schema/spreadsheet/1 describes it (what spreadsheet_read returns).')),
     csv: v.pipe(
-      v.optional(v.strictObject({
-        delimiter: v.pipe(v.optional(v.picklist([',', ';', '\t']), ','), v.description('Field delimiter: `,` (default), `;` (what Excel expects where the decimal separator is a comma, e.g. pt-BR) or a tab.')),
-        bom: v.pipe(v.optional(v.boolean(), false), v.description('Start with a UTF-8 byte order mark, so that Excel shows accented letters right (default false).')),
-      })),
+      v.optional(
+        v.strictObject({
+          delimiter: v.pipe(
+            v.optional(v.picklist([',', ';', '\t']), ','),
+            v.description('Field delimiter: `,` (default), `;` (what Excel expects where the decimal separator is a comma, e.g. pt-BR) or a tab.'),
+          ),
+          bom: v.pipe(
+            v.optional(v.boolean(), false),
+            v.description('Start with a UTF-8 byte order mark, so that Excel shows accented letters right (default false).'),
+          ),
+        }),
+      ),
       v.description('CSV options; ignored for xlsx.'),
     ),
   }),
@@ -48,8 +59,12 @@ export const spreadsheet_write = defineBinding({
     // Checked against the workbook schema and built on a spreadsheet thread, one at a time per organization and per
     // person; the thread's CPU time is charged to the calling execution.
     const owner = { org: deps.caller.membership!.orgId, person: deps.caller.userId };
-    const data = await buildOnThread(owner, { format: input.format, workbook: input.workbook, csv: { delimiter: input.csv?.delimiter ?? ',', bom: input.csv?.bom ?? false } },
-      deps.signal, (ms) => deps.chargeHostMs?.(ms));
+    const data = await buildOnThread(
+      owner,
+      { format: input.format, workbook: input.workbook, csv: { delimiter: input.csv?.delimiter ?? ',', bom: input.csv?.bom ?? false } },
+      deps.signal,
+      (ms) => deps.chargeHostMs?.(ms),
+    );
     // A cancelled call must not leave a file behind for an execution that already ended.
     deps.signal?.throwIfAborted();
     const row = await createFileFromBytes(deps, { name: input.name, mediaType: MEDIA_TYPES[input.format], data });

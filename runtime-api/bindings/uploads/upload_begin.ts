@@ -8,17 +8,26 @@ import { FileName, MediaType } from '../files/schemas.ts';
 export const upload_begin = defineBinding({
   name: 'upload_begin',
   summary: 'Reserve an upload of `byteLength` bytes; returns the part size, part count and the URL to PUT parts to.',
-  description: 'Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream '
-    + 'and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, '
-    + 'and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. '
-    + 'The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.',
+  description:
+    'Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream ' +
+    'and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, ' +
+    'and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. ' +
+    'The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.',
   aliases: ['upload', 'send file', 'put file', 'large file', 'binary', 'import file'],
-  examples: ['const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });\nreturn { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };'],
+  examples: [
+    'const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });\nreturn { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };',
+  ],
   input: v.strictObject({
     name: FileName,
-    mediaType: v.pipe(v.optional(MediaType, 'application/octet-stream'), v.description('Media type of the file (default application/octet-stream); returned as Content-Type on download.')),
+    mediaType: v.pipe(
+      v.optional(MediaType, 'application/octet-stream'),
+      v.description('Media type of the file (default application/octet-stream); returned as Content-Type on download.'),
+    ),
     byteLength: v.pipe(
-      v.number(), v.integer('`byteLength` must be a whole number'), v.minValue(0), v.maxValue(MAX_UPLOAD_BYTES, `at most ${MAX_UPLOAD_BYTES} bytes (10,000 parts)`),
+      v.number(),
+      v.integer('`byteLength` must be a whole number'),
+      v.minValue(0),
+      v.maxValue(MAX_UPLOAD_BYTES, `at most ${MAX_UPLOAD_BYTES} bytes (10,000 parts)`),
       v.description('Exact size of the file in bytes.'),
     ),
   }),

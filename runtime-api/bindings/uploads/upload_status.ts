@@ -23,7 +23,7 @@ export const upload_status = defineBinding({
     missingParts: v.pipe(v.array(v.number()), v.description('Part numbers still to send, ascending (empty unless open).')),
     receivedBytes: v.pipe(v.number(), v.description('Bytes stored so far.')),
     expiresAt: v.pipe(v.string(), v.description('When the reservation lapses (ISO 8601).')),
-    fileId: v.pipe(v.nullable(v.string()), v.description('The file\'s id once completed, else null.')),
+    fileId: v.pipe(v.nullable(v.string()), v.description("The file's id once completed, else null.")),
   }),
   scope: 'files:read',
   writes: false,

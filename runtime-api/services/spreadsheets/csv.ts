@@ -48,7 +48,11 @@ export function* records(text: string, delimiter: string, start = 0, maxFields =
           const q = text.indexOf('"', j);
           if (q === -1) throw unclosedQuote(lineOf(text, i));
           value += text.slice(j, q);
-          if (text.charCodeAt(q + 1) === 34) { value += '"'; j = q + 2; continue; }
+          if (text.charCodeAt(q + 1) === 34) {
+            value += '"';
+            j = q + 2;
+            continue;
+          }
           i = q + 1;
           break;
         }
@@ -61,8 +65,14 @@ export function* records(text: string, delimiter: string, start = 0, maxFields =
       }
       i = k;
       if (row.length > maxFields) throw tooManyFields(maxFields);
-      if (i >= n) { yield row; return; }
-      if (text[i] === delimiter) { i++; continue; }
+      if (i >= n) {
+        yield row;
+        return;
+      }
+      if (text[i] === delimiter) {
+        i++;
+        continue;
+      }
       i += text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
       yield row;
       break;
@@ -98,7 +108,9 @@ export function detectDelimiter(text: string): { delimiter: CsvDelimiter; start:
         counts.push(row.length);
         if (counts.length >= 20) break;
       }
-    } catch { /* an unclosed quote in a cut sample: judge on what was read */ }
+    } catch {
+      /* an unclosed quote in a cut sample: judge on what was read */
+    }
     if (!counts.length || counts[0] < 2) continue;
     const consistent = counts.filter((c) => c === counts[0]).length / counts.length;
     const score = counts[0] * consistent;
@@ -127,8 +139,14 @@ export function readCsv(bytes: Buffer, options: CsvReadOptions): Sheet {
   let blank = 0; // blank lines seen since the last record: rows of nulls if a record follows, dropped at the end
   let truncated = false;
   for (const record of it) {
-    if (record.every((f) => f === null)) { blank++; continue; }
-    if (options.maxRows !== undefined && rows.length + blank >= options.maxRows) { truncated = true; break; }
+    if (record.every((f) => f === null)) {
+      blank++;
+      continue;
+    }
+    if (options.maxRows !== undefined && rows.length + blank >= options.maxRows) {
+      truncated = true;
+      break;
+    }
     if (record.length > width) width = record.length;
     if ((rows.length + blank + 1) * width > options.maxCells) throw csvTooManyCells(width, options.maxCells);
     for (; blank > 0; blank--) rows.push([]);

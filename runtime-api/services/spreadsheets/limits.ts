@@ -30,7 +30,8 @@ export function concurrencyLimit(max: number) {
       return await fn();
     } finally {
       const next = waiting.shift();
-      if (next) next(); // the slot passes straight to the next caller
+      if (next)
+        next(); // the slot passes straight to the next caller
       else active--;
     }
   };

@@ -11,7 +11,14 @@ function clip(s: string, max: number): string {
 export function columnNames(header: readonly (string | null)[]): string[] {
   const used = new Set<string>();
   return header.map((raw, i) => {
-    const base = clip((raw ?? '').toWellFormed().replace(/[\u0000-\u001f\u007f]+/g, ' ').trim(), MAX_NAME_CHARS - 6) || `column_${i + 1}`;
+    const base =
+      clip(
+        (raw ?? '')
+          .toWellFormed()
+          .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+          .trim(),
+        MAX_NAME_CHARS - 6,
+      ) || `column_${i + 1}`;
     let name = base;
     for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base}_${n}`;
     used.add(name.toLowerCase());
@@ -21,7 +28,15 @@ export function columnNames(header: readonly (string | null)[]): string[] {
 
 function cleanSheetName(raw: string): string {
   if (raw.trim().toLowerCase() === 'history') return `${raw.trim()}_`; // reserved by Excel
-  return clip(raw.toWellFormed().replace(/[\\/?*[\]:\u0000-\u001f\u007f]/g, '_').trim(), MAX_SHEET_NAME_CHARS).replace(/^'+|'+$/g, '').trim();
+  return clip(
+    raw
+      .toWellFormed()
+      .replace(/[\\/?*[\]:\u0000-\u001f\u007f]/g, '_')
+      .trim(),
+    MAX_SHEET_NAME_CHARS,
+  )
+    .replace(/^'+|'+$/g, '')
+    .trim();
 }
 
 /** A file name (`reports/2026/sales.csv`) → a sheet name XLSX accepts (`sales`). */
@@ -42,7 +57,10 @@ export function sheetNameFromXlsx(raw: string, position: number, used: Set<strin
 
 /** Excel table names: a letter, `_` or `\` first, then letters, digits, `_` or `.`; never a cell reference like `A1` or `R1C1`. */
 export function excelTableName(name: string, used: Set<string>): string {
-  let base = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9_.]/g, '_');
+  let base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_.]/g, '_');
   if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
   if (/^([A-Za-z]{1,3}\d+|[RrCc]|[Rr]\d*[Cc]\d*)$/.test(base)) base = `_${base}`;
   base = base.slice(0, 250);

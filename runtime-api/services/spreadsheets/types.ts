@@ -4,7 +4,12 @@ import { isIsoDate, isIsoDateTime, type Cell, type ColumnType } from '../../bind
 
 // ---- text cells (CSV) ----
 
-const INTEGER = 1, NUMBER = 2, BOOLEAN = 4, DATE = 8, DATETIME = 16, ALL = 31;
+const INTEGER = 1,
+  NUMBER = 2,
+  BOOLEAN = 4,
+  DATE = 8,
+  DATETIME = 16,
+  ALL = 31;
 
 const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/;
 /** JSON number grammar: no leading zeros (`007` stays text: codes, zip codes), no `+`, no thousands separators. */
@@ -12,7 +17,10 @@ const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const DATETIME_TEXT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?$/;
 
 function significantDigits(text: string): number {
-  const mantissa = text.replace(/^-/, '').replace(/[eE].*$/, '').replace('.', '');
+  const mantissa = text
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '');
   return mantissa.replace(/^0+/, '').length;
 }
 
@@ -72,10 +80,18 @@ export function typeTextColumns(width: number, rows: Cell[][]): ColumnType[] {
       if (cell === null) continue;
       const text = cell as string;
       switch (types[c]) {
-        case 'integer': case 'number': row[c] = Number(text); break;
-        case 'boolean': row[c] = text.toLowerCase() === 'true'; break;
-        case 'datetime': row[c] = normalizeDateTime(text); break;
-        default: break;
+        case 'integer':
+        case 'number':
+          row[c] = Number(text);
+          break;
+        case 'boolean':
+          row[c] = text.toLowerCase() === 'true';
+          break;
+        case 'datetime':
+          row[c] = normalizeDateTime(text);
+          break;
+        default:
+          break;
       }
     }
   }
@@ -96,9 +112,12 @@ export type TypedCell =
 /** Text form of a cell in a column of mixed kinds. */
 export function cellText(cell: Exclude<TypedCell, null>): string {
   switch (cell.kind) {
-    case 'boolean': return cell.value ? 'TRUE' : 'FALSE';
-    case 'number': return String(cell.value);
-    default: return cell.value;
+    case 'boolean':
+      return cell.value ? 'TRUE' : 'FALSE';
+    case 'number':
+      return String(cell.value);
+    default:
+      return cell.value;
   }
 }
 

@@ -28,7 +28,11 @@ const THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 /** A spreadsheet thread idle this long ends, giving its heap back (a flood's workbooks leave it hundreds of MB). */
 const IDLE_MS = 5000;
 
-interface Thread { worker: Worker; busy: boolean; idle: NodeJS.Timeout | null }
+interface Thread {
+  worker: Worker;
+  busy: boolean;
+  idle: NodeJS.Timeout | null;
+}
 
 function workThreads(count: number) {
   const threads: Thread[] = [];
@@ -42,7 +46,10 @@ function workThreads(count: number) {
       pending.delete(reply.id);
       thread.busy = false;
       thread.worker.unref();
-      thread.idle = setTimeout(() => { retire(thread); void thread.worker.terminate(); }, IDLE_MS).unref();
+      thread.idle = setTimeout(() => {
+        retire(thread);
+        void thread.worker.terminate();
+      }, IDLE_MS).unref();
       p.resolve(reply);
     });
     const retire = (t: Thread) => {
@@ -51,7 +58,11 @@ function workThreads(count: number) {
     };
     const lost = (err: unknown) => {
       retire(thread);
-      for (const [id, p] of pending) if (p.thread === thread) { pending.delete(id); p.reject(err); }
+      for (const [id, p] of pending)
+        if (p.thread === thread) {
+          pending.delete(id);
+          p.reject(err);
+        }
     };
     thread.worker.on('error', lost);
     thread.worker.on('exit', (code) => lost(new Error(`spreadsheet thread exited (${code})`)));
@@ -64,7 +75,10 @@ function workThreads(count: number) {
     const thread = threads.find((t) => !t.busy) ?? (threads.length < count ? spawn() : null);
     if (!thread) return Promise.reject(new Error('no idle spreadsheet thread'));
     thread.busy = true;
-    if (thread.idle) { clearTimeout(thread.idle); thread.idle = null; }
+    if (thread.idle) {
+      clearTimeout(thread.idle);
+      thread.idle = null;
+    }
     thread.worker.ref();
     const id = next++;
     return new Promise((resolve, reject) => {
@@ -79,7 +93,12 @@ const gate = fairWorkGate(THREADS);
 let threads: ReturnType<typeof workThreads> | null = null;
 
 /** Run `req` on a spreadsheet thread as `owner`'s turn comes; `charge` receives the thread's CPU time. */
-async function onThread(owner: WorkOwner, req: ParseRequest | ({ kind: 'write' } & WriteRequest), signal: AbortSignal | undefined, charge: (cpuMs: number) => void) {
+async function onThread(
+  owner: WorkOwner,
+  req: ParseRequest | ({ kind: 'write' } & WriteRequest),
+  signal: AbortSignal | undefined,
+  charge: (cpuMs: number) => void,
+) {
   const reply = await gate.run(owner, () => (threads ??= workThreads(THREADS))(req), signal);
   charge(reply.cpuMs);
   if (reply.ok) return reply;

@@ -12,9 +12,10 @@ import type { WorkReply, WorkRequest } from './work-pool.ts';
 
 async function parse(req: Extract<WorkRequest, { kind: 'csv' | 'xlsx' }>) {
   const bytes = Buffer.from(req.bytes.buffer, req.bytes.byteOffset, req.bytes.byteLength);
-  const raw = req.kind === 'xlsx'
-    ? await readXlsx(bytes, req.options)
-    : { version: WORKBOOK_VERSION, sheets: [readCsv(bytes, { ...req.options, sheetName: req.sheetName })] };
+  const raw =
+    req.kind === 'xlsx'
+      ? await readXlsx(bytes, req.options)
+      : { version: WORKBOOK_VERSION, sheets: [readCsv(bytes, { ...req.options, sheetName: req.sheetName })] };
   const out = v.safeParse(WorkbookSchema, raw);
   if (!out.success) throw new Error(`the parser built an invalid workbook: ${out.issues[0]?.message}`);
   return out.output;
@@ -22,7 +23,10 @@ async function parse(req: Extract<WorkRequest, { kind: 'csv' | 'xlsx' }>) {
 
 parentPort!.on('message', async (req: WorkRequest) => {
   const from = process.threadCpuUsage();
-  const cpuMs = () => { const d = process.threadCpuUsage(from); return (d.user + d.system) / 1000; };
+  const cpuMs = () => {
+    const d = process.threadCpuUsage(from);
+    return (d.user + d.system) / 1000;
+  };
   let reply: WorkReply;
   const transfer: ArrayBuffer[] = [];
   try {
@@ -37,9 +41,16 @@ parentPort!.on('message', async (req: WorkRequest) => {
       reply = { id: req.id, ok: true, workbook: await parse(req), cpuMs: cpuMs() };
     }
   } catch (err) {
-    reply = err instanceof ServiceError
-      ? { id: req.id, ok: false, code: err.code, resolution: { 'en-US': err.resolutionFor('en-US') ?? '', 'pt-BR': err.resolutionFor('pt-BR') ?? '' }, cpuMs: cpuMs() }
-      : { id: req.id, ok: false, code: 'internal_error', detail: String((err as Error)?.stack ?? err), cpuMs: cpuMs() };
+    reply =
+      err instanceof ServiceError
+        ? {
+            id: req.id,
+            ok: false,
+            code: err.code,
+            resolution: { 'en-US': err.resolutionFor('en-US') ?? '', 'pt-BR': err.resolutionFor('pt-BR') ?? '' },
+            cpuMs: cpuMs(),
+          }
+        : { id: req.id, ok: false, code: 'internal_error', detail: String((err as Error)?.stack ?? err), cpuMs: cpuMs() };
   }
   parentPort!.postMessage(reply, transfer);
 });

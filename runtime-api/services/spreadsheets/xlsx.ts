@@ -75,7 +75,12 @@ function readCell(cell: ExcelJS.Cell): TypedCell {
   return typed;
 }
 
-interface Box { top: number; left: number; bottom: number; right: number }
+interface Box {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
 
 function parseRef(ref: string): Box | null {
   const m = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(ref);
@@ -93,15 +98,20 @@ function usedBox(ws: ExcelJS.Worksheet): Box | null {
       if (readCell(cell) === null) return;
       if (!box) box = { top: r, left: c, bottom: r, right: c };
       else {
-        box.top = Math.min(box.top, r); box.bottom = Math.max(box.bottom, r);
-        box.left = Math.min(box.left, c); box.right = Math.max(box.right, c);
+        box.top = Math.min(box.top, r);
+        box.bottom = Math.max(box.bottom, r);
+        box.left = Math.min(box.left, c);
+        box.right = Math.max(box.right, c);
       }
     });
   });
   return box;
 }
 
-interface ReadBudget { maxRows?: number; cellsLeft: number }
+interface ReadBudget {
+  maxRows?: number;
+  cellsLeft: number;
+}
 
 /** The cell at (r, c) if the sheet has one; never creates it (exceljs' getCell would). */
 function cellAt(ws: ExcelJS.Worksheet, r: number, c: number): TypedCell {
@@ -133,7 +143,10 @@ function readTable(ws: ExcelJS.Worksheet, name: string, box: Box, excludeLastRow
   while (bottom > box.top && rowEmpty(ws, bottom, box)) bottom--;
   let dataRows = Math.max(0, bottom - box.top);
   let truncated = false;
-  if (budget.maxRows !== undefined && dataRows > budget.maxRows) { dataRows = budget.maxRows; truncated = true; }
+  if (budget.maxRows !== undefined && dataRows > budget.maxRows) {
+    dataRows = budget.maxRows;
+    truncated = true;
+  }
   if (dataRows * width > budget.cellsLeft) throw sheetTooManyCells(ws.name, width, budget.cellsLeft);
   budget.cellsLeft -= dataRows * width;
   const typed: TypedCell[][] = [];
@@ -151,7 +164,8 @@ function readTable(ws: ExcelJS.Worksheet, name: string, box: Box, excludeLastRow
 }
 
 function readSheet(ws: ExcelJS.Worksheet, name: string, budget: ReadBudget): Sheet {
-  const listObjects = ws.getTables()
+  const listObjects = ws
+    .getTables()
     .map((t) => (t as unknown as { table: { name: string; tableRef: string; totalsRow?: boolean } }).table)
     .map((t) => ({ name: t.name, box: parseRef(t.tableRef), totals: !!t.totalsRow }))
     .filter((t): t is { name: string; box: Box; totals: boolean } => t.box !== null)
@@ -230,11 +244,15 @@ function formatColumns(ws: ExcelJS.Worksheet, table: Table, top: number, left: n
 
 function writePlain(ws: ExcelJS.Worksheet, table: Table): void {
   const header = ws.getRow(1);
-  table.columns.forEach((c, i) => { header.getCell(i + 1).value = c.name; });
+  table.columns.forEach((c, i) => {
+    header.getCell(i + 1).value = c.name;
+  });
   header.font = { bold: true };
   table.rows.forEach((row, r) => {
     const line = ws.getRow(r + 2);
-    row.forEach((cell, i) => { if (cell !== null) line.getCell(i + 1).value = toExcel(cell, table.columns[i].type); });
+    row.forEach((cell, i) => {
+      if (cell !== null) line.getCell(i + 1).value = toExcel(cell, table.columns[i].type);
+    });
   });
   ws.views = [{ state: 'frozen', ySplit: 1 }];
   formatColumns(ws, table, 1, 1);

@@ -35,7 +35,10 @@ function countElements(xml: Buffer, tag: string): number {
 export function guardXlsxZip(bytes: Buffer, limits = SPREADSHEET_LIMITS): ZipCensus {
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
-    if (bytes.readUInt32LE(i) === EOCD) { eocd = i; break; }
+    if (bytes.readUInt32LE(i) === EOCD) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw notReadableXlsx('no zip central directory');
   const total = bytes.readUInt16LE(eocd + 10);

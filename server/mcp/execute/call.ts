@@ -12,7 +12,9 @@ import { shapeExecuteResult } from './result.ts';
 
 function invalidArguments(issues: readonly v.BaseIssue<unknown>[], locale: Locale): CallToolResult {
   const why = describeIssues(issues, locale);
-  return toolError(`execute needs {"script": "<the body of an async function>", "mode"?: "run"|"plan"|"apply", "planToken"?: string}: ${why}`, { error: { type: 'invalid_input', message: why } });
+  return toolError(`execute needs {"script": "<the body of an async function>", "mode"?: "run"|"plan"|"apply", "planToken"?: string}: ${why}`, {
+    error: { type: 'invalid_input', message: why },
+  });
 }
 
 /** A refused plan (bad token, writes changed: 400/409) is the tool's answer, not a transport failure. */
@@ -21,8 +23,9 @@ function refusal(err: unknown, locale: Locale): CallToolResult {
   const body = err.toBody(locale) as { message?: string; error?: { message: string } };
   const message = body.error?.message ?? body.message;
   const resolution = err.resolutionFor(locale);
-  return toolError(`${err.code}: ${message}${resolution ? ` ${resolution}` : ''}`,
-    { error: { type: 'tool_error', code: err.code, message, ...(resolution ? { resolution } : {}) } });
+  return toolError(`${err.code}: ${message}${resolution ? ` ${resolution}` : ''}`, {
+    error: { type: 'tool_error', code: err.code, message, ...(resolution ? { resolution } : {}) },
+  });
 }
 
 function toolResult(outcome: ExecuteOutcome): CallToolResult {
@@ -36,8 +39,10 @@ export function executeTool(deps: AppDeps) {
     const parsed = v.safeParse(ExecuteInput, args);
     if (!parsed.success) return invalidArguments(parsed.issues, caller.locale);
     // An uncaught scope refusal is a 403 step-up: the header names the scope to ask for.
-    const scopeError = (refusal: ServiceError) => typeof refusal.details?.requiredScope === 'string' ? insufficientScope(deps, ctx, refusal.details.requiredScope) : refusal;
-    return within(caller.credentialId ?? caller.userId, () => executeInMode({ ...executeContext(deps, 'mcp'), scopeError }, caller, parsed.output)
-      .then(toolResult, (err) => refusal(err, caller.locale)));
+    const scopeError = (refusal: ServiceError) =>
+      typeof refusal.details?.requiredScope === 'string' ? insufficientScope(deps, ctx, refusal.details.requiredScope) : refusal;
+    return within(caller.credentialId ?? caller.userId, () =>
+      executeInMode({ ...executeContext(deps, 'mcp'), scopeError }, caller, parsed.output).then(toolResult, (err) => refusal(err, caller.locale)),
+    );
   };
 }

@@ -14,7 +14,8 @@ export function perTokenLimit() {
       return await run();
     } finally {
       const left = (inFlight.get(key) ?? 1) - 1;
-      if (left <= 0) inFlight.delete(key); else inFlight.set(key, left);
+      if (left <= 0) inFlight.delete(key);
+      else inFlight.set(key, left);
     }
   };
 }

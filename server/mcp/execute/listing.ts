@@ -9,10 +9,12 @@ import { canCall } from '../search.ts';
 import { ExecuteToolOutput } from './result.ts';
 
 function bindingIndex(bindings: readonly Binding[], scopes: readonly string[] | null): string {
-  return bindings.map((b) => {
-    const line = `- ${b.name}: ${b.summary.split(/(?<=\.)\s/)[0]}`;
-    return canCall(b, scopes) ? line : `${line} [not callable with your grant: needs ${b.sessionOnly ? 'a signed-in session' : tokenScopeOf(b)}]`;
-  }).join('\n');
+  return bindings
+    .map((b) => {
+      const line = `- ${b.name}: ${b.summary.split(/(?<=\.)\s/)[0]}`;
+      return canCall(b, scopes) ? line : `${line} [not callable with your grant: needs ${b.sessionOnly ? 'a signed-in session' : tokenScopeOf(b)}]`;
+    })
+    .join('\n');
 }
 
 /** The arguments' schema, with the deployment's source cap (enforced by the engine, answered as limit_exceeded). */

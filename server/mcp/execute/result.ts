@@ -22,15 +22,21 @@ export const ExecuteToolOutput = v.object({
   logs: v.optional(v.pipe(logs, v.description(NOT_RUN))),
   truncated: v.optional(v.pipe(truncated, v.description(NOT_RUN))),
   stats: v.optional(v.pipe(stats, v.description(NOT_RUN))),
-  operations: v.optional(v.pipe(v.array(PlannedOperationSchema), v.description(`plan/apply: the write calls in order ({index, binding, input}), the first ${MAX_LISTED_OPERATIONS}.`))),
+  operations: v.optional(
+    v.pipe(
+      v.array(PlannedOperationSchema),
+      v.description(`plan/apply: the write calls in order ({index, binding, input}), the first ${MAX_LISTED_OPERATIONS}.`),
+    ),
+  ),
   operationsOmitted: v.optional(v.pipe(v.number(), v.integer(), v.description('plan/apply: how many more write calls the plan holds beyond those listed.'))),
 });
 
 /** What a script that ran answers: every field a refusal may lack is there. */
-export type ExecuteContent = v.InferOutput<typeof ExecuteToolOutput> & Required<Pick<v.InferOutput<typeof ExecuteToolOutput>, 'logs' | 'truncated' | 'stats'>> & {
-  /** Text content only: why it was shortened. */
-  resolution?: string;
-};
+export type ExecuteContent = v.InferOutput<typeof ExecuteToolOutput> &
+  Required<Pick<v.InferOutput<typeof ExecuteToolOutput>, 'logs' | 'truncated' | 'stats'>> & {
+    /** Text content only: why it was shortened. */
+    resolution?: string;
+  };
 
 export interface ShapedExecuteResult {
   /** The whole outcome. */
@@ -71,7 +77,9 @@ function shortText(content: ExecuteContent): string {
 
 function unshapeable(result: ExecuteOutcome): ShapedExecuteResult {
   const structured: ExecuteContent = {
-    ok: false, logs: [], truncated: result.truncated === true,
+    ok: false,
+    logs: [],
+    truncated: result.truncated === true,
     error: { type: 'internal_error', message: 'The execution finished but its outcome could not be encoded.' },
     stats: result.stats,
   };

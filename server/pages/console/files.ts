@@ -17,7 +17,10 @@ export function formatBytes(locale: Locale, n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let i = 0;
   let x = n;
-  while (x >= 1024 && i < units.length - 1) { x /= 1024; i++; }
+  while (x >= 1024 && i < units.length - 1) {
+    x /= 1024;
+    i++;
+  }
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: i ? 1 : 0 }).format(x)} ${units[i]}`;
 }
 
@@ -29,16 +32,23 @@ export function filesBody(locale: Locale, csrf: string, d: FilesData): string {
 <p id="usage-text">${t(FILES.used(formatBytes(locale, d.usedBytes), formatBytes(locale, d.quotaBytes), pct))}</p>
 <progress max="${d.quotaBytes}" value="${d.usedBytes}" aria-labelledby="usage-text"></progress>
 <p class="note">${t(FILES.allCount)}</p></section>`;
-  const executions = d.executions === null
-    ? `<p class="note">${t(FILES.logAdminsOnly)}</p>`
-    : d.executions.length
-      ? `<table><thead><tr><th scope="col">${t(FILES.when)}</th><th scope="col">${t(FILES.who)}</th><th scope="col">${t(FILES.via)}</th><th scope="col">${t(FILES.outcome)}</th><th scope="col">${t(FILES.duration)}</th></tr></thead><tbody>
+  const executions =
+    d.executions === null
+      ? `<p class="note">${t(FILES.logAdminsOnly)}</p>`
+      : d.executions.length
+        ? `<table><thead><tr><th scope="col">${t(FILES.when)}</th><th scope="col">${t(FILES.who)}</th><th scope="col">${t(FILES.via)}</th><th scope="col">${t(FILES.outcome)}</th><th scope="col">${t(FILES.duration)}</th></tr></thead><tbody>
 ${d.executions.map((e) => `<tr><td>${timeTag(e.when)}</td><td>${escapeHtml(e.who)}</td><td>${escapeHtml(e.via)}</td><td>${e.ok ? t(FILES.succeeded) : `${t(FILES.failed)}${e.errorCode ? ` (<code>${escapeHtml(e.errorCode)}</code>)` : ''}`}</td><td>${e.wallMs} ms</td></tr>`).join('\n')}</tbody></table>`
-      : `<p class="note">${t(FILES.noRuns)}</p>`;
+        : `<p class="note">${t(FILES.noRuns)}</p>`;
   const trash = d.trash.length
     ? `<table><thead><tr><th scope="col">${t(FILES.file)}</th><th scope="col">${t(FILES.size)}</th><th scope="col">${t(FILES.trashed)}</th><th scope="col">${t(FILES.restorableUntil)}</th><th scope="col"></th></tr></thead><tbody>
-${d.trash.map((f) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
-<td>${actionForm('file-restore', csrf, `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(FILES.restoreLabel(f.name))}">${t(FILES.restore)}</button>`, { inline: true, locale })}</td></tr>`).join('\n')}</tbody></table>`
+${d.trash
+  .map(
+    (
+      f,
+    ) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
+<td>${actionForm('file-restore', csrf, `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(FILES.restoreLabel(f.name))}">${t(FILES.restore)}</button>`, { inline: true, locale })}</td></tr>`,
+  )
+  .join('\n')}</tbody></table>`
     : `<p class="note">${t(FILES.trashEmpty)}</p>`;
   return `${usage}
 <section aria-labelledby="runs"><h2 id="runs">${t(FILES.recentExecutions)}</h2>${executions}</section>

@@ -14,25 +14,43 @@ export interface HomeData {
 export function homeBody(locale: Locale, csrf: string, d: HomeData): string {
   const t = texts(locale);
   const form = (action: string, inner: string, inline = true) => actionForm(action, csrf, inner, { inline, locale });
-  const rows = d.organizations.map((o) => `<tr><td>${escapeHtml(o.name)}</td><td><code>${escapeHtml(o.slug)}</code></td><td>${escapeHtml(roleLabel(locale, o.role))}</td>
-<td>${o.id === d.activeOrganizationId ? `<strong>${t(HOME.active)}</strong>`
-    : form('organization-switch', `<input type="hidden" name="organizationId" value="${escapeHtml(o.id)}"><button type="submit" class="secondary" aria-label="${t(HOME.makeActiveLabel(o.name))}">${t(HOME.makeActive)}</button>`)}</td></tr>`).join('\n');
+  const rows = d.organizations
+    .map(
+      (o) => `<tr><td>${escapeHtml(o.name)}</td><td><code>${escapeHtml(o.slug)}</code></td><td>${escapeHtml(roleLabel(locale, o.role))}</td>
+<td>${
+        o.id === d.activeOrganizationId
+          ? `<strong>${t(HOME.active)}</strong>`
+          : form(
+              'organization-switch',
+              `<input type="hidden" name="organizationId" value="${escapeHtml(o.id)}"><button type="submit" class="secondary" aria-label="${t(HOME.makeActiveLabel(o.name))}">${t(HOME.makeActive)}</button>`,
+            )
+      }</td></tr>`,
+    )
+    .join('\n');
   const organizations = d.organizations.length
     ? `<table><caption class="note">${t(HOME.activeExplained)}</caption>
 <thead><tr><th scope="col">${t(HOME.name)}</th><th scope="col">${t(HOME.slug)}</th><th scope="col">${t(HOME.yourRole)}</th><th scope="col">${t(HOME.status)}</th></tr></thead><tbody>${rows}</tbody></table>`
     : `<p>${t(HOME.noOrganization)}</p>`;
   const invitations = d.invitations.length
-    ? `<ul>${d.invitations.map((i) => `<li><strong>${escapeHtml(i.organizationName)}</strong> — ${escapeHtml(roleLabel(locale, i.role))}
+    ? `<ul>${d.invitations
+        .map(
+          (i) => `<li><strong>${escapeHtml(i.organizationName)}</strong> — ${escapeHtml(roleLabel(locale, i.role))}
 <span class="note">(${t(HOME.expires)} ${timeTag(i.expiresAt)})</span>
 ${form('invitation-accept', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" aria-label="${t(HOME.acceptLabel(i.organizationName))}">${t(HOME.accept)}</button>`)}
-${form('invitation-reject', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" class="secondary" aria-label="${t(HOME.declineLabel(i.organizationName))}">${t(HOME.decline)}</button>`)}</li>`).join('\n')}</ul>`
+${form('invitation-reject', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" class="secondary" aria-label="${t(HOME.declineLabel(i.organizationName))}">${t(HOME.decline)}</button>`)}</li>`,
+        )
+        .join('\n')}</ul>`
     : `<p class="note">${t(HOME.noInvitation)}</p>`;
   return `<section aria-labelledby="you"><h2 id="you">${t(HOME.you)}</h2><p>${t(HOME.signedInAs)} <strong>${escapeHtml(d.email)}</strong>.</p></section>
 <section aria-labelledby="orgs"><h2 id="orgs">${t(HOME.yourOrganizations)}</h2>${organizations}</section>
 <section aria-labelledby="invs"><h2 id="invs">${t(HOME.invitationsForYou)}</h2>${invitations}</section>
 <section aria-labelledby="create"><h2 id="create">${t(HOME.createOrganization)}</h2>
-${form('organization-create', `<label>${t(HOME.name)} <input name="name" id="org-name" required maxlength="100" autocomplete="organization"></label>
+${form(
+  'organization-create',
+  `<label>${t(HOME.name)} <input name="name" id="org-name" required maxlength="100" autocomplete="organization"></label>
 <label>${t(HOME.slugField)} <input name="slug" id="org-slug" required minlength="2" maxlength="48" pattern="[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"></label>
-<button type="submit">${t(HOME.create)}</button>`, false)}
+<button type="submit">${t(HOME.create)}</button>`,
+  false,
+)}
 <p class="note">${t(HOME.becomeOwner)}</p></section>`;
 }

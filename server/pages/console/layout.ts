@@ -9,7 +9,12 @@ export { escapeHtml, texts };
 
 export type ConsolePageName = 'home' | 'members' | 'files' | 'agents';
 
-export const CONSOLE_PATHS: Record<ConsolePageName, string> = { home: '/console', members: '/console/members', files: '/console/files', agents: '/console/agents' };
+export const CONSOLE_PATHS: Record<ConsolePageName, string> = {
+  home: '/console',
+  members: '/console/members',
+  files: '/console/files',
+  agents: '/console/agents',
+};
 
 /** Where the magic link lands by default. */
 export const CONSOLE_HOME = CONSOLE_PATHS.home;
@@ -32,8 +37,12 @@ export function actionForm(action: string, csrf: string, inner: string, opts: { 
 }
 
 export function roleOptions(locale: Locale, selected: Role, canGrantOwner: boolean): string {
-  return (['member', 'admin', 'owner'] as const).map((r) =>
-    `<option value="${r}"${r === selected ? ' selected' : ''}${r === 'owner' && !canGrantOwner ? ' disabled' : ''}>${escapeHtml(roleLabel(locale, r))}</option>`).join('');
+  return (['member', 'admin', 'owner'] as const)
+    .map(
+      (r) =>
+        `<option value="${r}"${r === selected ? ' selected' : ''}${r === 'owner' && !canGrantOwner ? ' disabled' : ''}>${escapeHtml(roleLabel(locale, r))}</option>`,
+    )
+    .join('');
 }
 
 export interface ConsoleFrame {
@@ -53,13 +62,18 @@ export function renderConsole(ctx: Koa.Context, frame: ConsoleFrame, body: strin
   const t = texts(locale);
   ctx.status = frame.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
   // same-origin keeps the real Origin on our form posts (no-referrer would make it `null`, which the check refuses).
   ctx.set('Referrer-Policy', 'same-origin');
-  const nav = NAV.map((name) => `<a href="${CONSOLE_PATHS[name]}?lang=${locale}"${name === frame.page ? ' aria-current="page"' : ''}>${t(FRAME.nav[name])}</a>`).join('');
+  const nav = NAV.map(
+    (name) => `<a href="${CONSOLE_PATHS[name]}?lang=${locale}"${name === frame.page ? ' aria-current="page"' : ''}>${t(FRAME.nav[name])}</a>`,
+  ).join('');
   const other: Locale = locale === 'en-US' ? 'pt-BR' : 'en-US';
   ctx.body = `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -47,7 +47,10 @@ export const HOME = {
   you: l10n('You', 'Você'),
   signedInAs: l10n('Signed in as', 'Conectado como'),
   yourOrganizations: l10n('Your organizations', 'Suas organizações'),
-  activeExplained: l10n('The active organization is the one the console and your browser calls act on.', 'A organização ativa é aquela em que o console e as chamadas do seu navegador atuam.'),
+  activeExplained: l10n(
+    'The active organization is the one the console and your browser calls act on.',
+    'A organização ativa é aquela em que o console e as chamadas do seu navegador atuam.',
+  ),
   name: l10n('Name', 'Nome'),
   slug: l10n('Slug', 'Identificador'),
   yourRole: l10n('Your role', 'Seu papel'),
@@ -55,7 +58,10 @@ export const HOME = {
   active: l10n('Active', 'Ativa'),
   makeActive: l10n('Make active', 'Tornar ativa'),
   makeActiveLabel: (organization: string) => l10n(`Make ${organization} active`, `Tornar ${organization} ativa`),
-  noOrganization: l10n('You do not belong to any organization yet. Create one below, or accept an invitation.', 'Você ainda não faz parte de nenhuma organização. Crie uma abaixo ou aceite um convite.'),
+  noOrganization: l10n(
+    'You do not belong to any organization yet. Create one below, or accept an invitation.',
+    'Você ainda não faz parte de nenhuma organização. Crie uma abaixo ou aceite um convite.',
+  ),
   invitationsForYou: l10n('Invitations for you', 'Convites para você'),
   /** Before the expiry time. */
   expires: l10n('expires', 'expira em'),
@@ -77,7 +83,10 @@ export const MEMBERS = {
   manage: l10n('Manage', 'Gerenciar'),
   /** After the viewer's own name. */
   you: l10n('you', 'você'),
-  lastOwner: l10n('The last owner cannot be removed or demoted: make another member owner first.', 'O último proprietário não pode ser removido nem rebaixado: torne outro membro proprietário antes.'),
+  lastOwner: l10n(
+    'The last owner cannot be removed or demoted: make another member owner first.',
+    'O último proprietário não pode ser removido nem rebaixado: torne outro membro proprietário antes.',
+  ),
   ownerOnly: l10n('Only an owner can change or remove an owner.', 'Somente um proprietário pode alterar ou remover um proprietário.'),
   roleOf: (email: string) => l10n(`Role of ${email}`, `Papel de ${email}`),
   changeRole: l10n('Change role', 'Mudar papel'),
@@ -112,7 +121,11 @@ export const FILES = {
   failed: l10n('failed', 'falhou'),
   noRuns: l10n('No script has run in this organization yet.', 'Nenhum script foi executado nesta organização ainda.'),
   trash: l10n('Trash', 'Lixeira'),
-  retention: (days: number) => l10n(`Files stay restorable for ${days} days, then they are deleted for good.`, `Os arquivos podem ser restaurados por ${days} dias; depois são apagados de vez.`),
+  retention: (days: number) =>
+    l10n(
+      `Files stay restorable for ${days} days, then they are deleted for good.`,
+      `Os arquivos podem ser restaurados por ${days} dias; depois são apagados de vez.`,
+    ),
   file: l10n('File', 'Arquivo'),
   size: l10n('Size', 'Tamanho'),
   trashed: l10n('Trashed', 'Na lixeira desde'),
@@ -135,7 +148,10 @@ export const AGENTS = {
   accessState: l10n('Access state', 'Estado do acesso'),
   maxScopes: l10n('Most an agent may ever do here (maxScopes)', 'O máximo que um agente pode fazer aqui (maxScopes)'),
   saveAccess: l10n('Save access', 'Salvar acesso'),
-  revokedExplained: l10n('Revoked: every agent token of this organization is refused at its next call.', 'Revogado: todo token de agente desta organização é recusado na próxima chamada.'),
+  revokedExplained: l10n(
+    'Revoked: every agent token of this organization is refused at its next call.',
+    'Revogado: todo token de agente desta organização é recusado na próxima chamada.',
+  ),
   noMcpControl: l10n('This server does not offer MCP access control yet.', 'Este servidor ainda não oferece controle de acesso MCP.'),
   appsHoldingTokens: l10n('Apps holding tokens', 'Aplicativos com tokens'),
   app: l10n('App', 'Aplicativo'),
@@ -149,7 +165,8 @@ export const AGENTS = {
   noApps: l10n('No app holds tokens for this organization.', 'Nenhum aplicativo tem tokens para esta organização.'),
   apiKeys: l10n('API keys', 'Chaves de API'),
   noApiKeys: l10n('This server does not offer API keys yet.', 'Este servidor ainda não oferece chaves de API.'),
-  keyCreated: (name: string) => l10n(`API key “${name}” created. Copy it now: it will not be shown again.`, `Chave de API “${name}” criada. Copie agora: ela não será mostrada de novo.`),
+  keyCreated: (name: string) =>
+    l10n(`API key “${name}” created. Copy it now: it will not be shown again.`, `Chave de API “${name}” criada. Copie agora: ela não será mostrada de novo.`),
   key: l10n('Key', 'Chave'),
   name: l10n('Name', 'Nome'),
   state: l10n('State', 'Estado'),

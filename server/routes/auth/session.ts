@@ -22,7 +22,10 @@ export const SessionSchema = v.object({
 export function sessionBody(row: ResolvedSessionRow): v.InferOutput<typeof SessionSchema> {
   return {
     session: {
-      id: row.id, userId: row.userId, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString(),
+      id: row.id,
+      userId: row.userId,
+      createdAt: row.createdAt.toISOString(),
+      expiresAt: row.expiresAt.toISOString(),
       activeOrganizationId: row.activeOrgId,
     },
     user: { id: row.userId, email: row.email, name: row.name, image: row.image },
@@ -54,7 +57,9 @@ export function sessionRoutes(deps: AppDeps): RouteDef[] {
       description: 'Idempotent: without a session, or with an expired or unknown one, it still answers 200 and clears the cookie.',
       tags: ['session'],
       auth: 'none',
-      responses: { 200: { description: 'Signed out.', schema: v.object({ success: v.literal(true) }), headers: { 'Set-Cookie': 'The expired session cookie.' } } },
+      responses: {
+        200: { description: 'Signed out.', schema: v.object({ success: v.literal(true) }), headers: { 'Set-Cookie': 'The expired session cookie.' } },
+      },
       errors: ['ORIGIN_NOT_ALLOWED'],
       async handle(ctx) {
         const token = readSessionCookie(ctx, deps.config);

@@ -19,9 +19,12 @@ import { redirectToClient } from './redirect-to-client.ts';
 
 const ConsentBody = v.object({
   csrf_token: v.pipe(v.string(), v.description('The signed, session-bound ticket from the consent page.')),
-  decision: v.pipe(v.picklist(['approve', 'deny', 'create']), v.description('`create` makes a new organization (owned by the user) and shows the page again with it selected.')),
+  decision: v.pipe(
+    v.picklist(['approve', 'deny', 'create']),
+    v.description('`create` makes a new organization (owned by the user) and shows the page again with it selected.'),
+  ),
   organization_id: v.optional(v.pipe(v.string(), v.description('The organization the grant acts on (needed to approve).'))),
-  new_organization_name: v.optional(v.pipe(v.string(), v.description('With decision=create: the new organization\'s name.'))),
+  new_organization_name: v.optional(v.pipe(v.string(), v.description("With decision=create: the new organization's name."))),
   new_organization_slug: v.optional(v.pipe(v.string(), v.description('With decision=create: its slug (lower-case letters, digits, inner hyphens).'))),
 });
 
@@ -89,7 +92,11 @@ function refusalText(err: ServiceError, locale: Locale): string {
  * A newcomer with no organization creates one here (the organization_create binding, as this session) and
  * continues with it selected: the same ticket, the same request.
  */
-async function createOrganizationAndAskAgain(deps: AppDeps, ctx: Koa.Context, d: { form: Form; ticket: TicketClaims; client: ClientRow; caller: Caller; locale: Locale }): Promise<void> {
+async function createOrganizationAndAskAgain(
+  deps: AppDeps,
+  ctx: Koa.Context,
+  d: { form: Form; ticket: TicketClaims; client: ClientRow; caller: Caller; locale: Locale },
+): Promise<void> {
   const { form, ticket, client, caller } = d;
   const page = { clientName: client.clientName ?? client.clientId, redirectUri: ticket.ruri, email: caller.email, ticket: form.csrf_token };
   let created: { id: string } | null = null;
@@ -116,7 +123,13 @@ async function decide(deps: AppDeps, ctx: Koa.Context, locale: Locale): Promise<
   if (form.decision === 'create') return createOrganizationAndAskAgain(deps, ctx, { form, ticket, client, caller, locale });
   if (form.decision !== 'approve') throw new Refused('invalid_request', 'decision must be approve or deny');
   const approval = await approveConsent(deps, {
-    client, userId: caller.userId, orgId: form.organization_id ?? '', requested: ticket.scp.split(' '), resource: ticket.res, redirectUri: ticket.ruri, codeChallenge: ticket.cc,
+    client,
+    userId: caller.userId,
+    orgId: form.organization_id ?? '',
+    requested: ticket.scp.split(' '),
+    resource: ticket.res,
+    redirectUri: ticket.ruri,
+    codeChallenge: ticket.cc,
   });
   if ('notMember' in approval) throw new Refused('invalid_request', CONSENT_REFUSALS.notMember[locale]);
   if ('denied' in approval) return back({ error: 'access_denied', error_description: approval.denied });
@@ -129,14 +142,21 @@ export function consentDecisionRoute(deps: AppDeps): RouteDef {
     path: OAUTH_PATHS.authorize,
     operationId: 'oauthConsent',
     summary: 'OAuth consent decision (form post from the consent page)',
-    description: 'Needs the session cookie, a same-origin request and the page\'s `csrf_token` (bound to the session, valid 10 minutes). Approve: 303 to the client with `code` (single use, 2 minutes), `state` and `iss`. Deny: 303 with `error=access_denied`.',
+    description:
+      "Needs the session cookie, a same-origin request and the page's `csrf_token` (bound to the session, valid 10 minutes). Approve: 303 to the client with `code` (single use, 2 minutes), `state` and `iss`. Deny: 303 with `error=access_denied`.",
     tags: ['oauth'],
     auth: 'none',
     body: { contentType: 'application/x-www-form-urlencoded', schema: ConsentBody },
     responses: {
-      303: { description: 'Back to the client: `code`, `state`, `iss` (or `error=access_denied`).', headers: { Location: 'The client\'s redirect URI with the response.' } },
+      303: {
+        description: 'Back to the client: `code`, `state`, `iss` (or `error=access_denied`).',
+        headers: { Location: "The client's redirect URI with the response." },
+      },
       400: { description: 'The form is malformed, or the organization cannot be used.', contentType: 'text/html' },
-      403: { description: 'No session, a missing, forged or expired CSRF ticket, a ticket of another session, or a cross-origin post.', contentType: 'text/html' },
+      403: {
+        description: 'No session, a missing, forged or expired CSRF ticket, a ticket of another session, or a cross-origin post.',
+        contentType: 'text/html',
+      },
     },
     errors: [],
     async handle(ctx) {

@@ -13,7 +13,8 @@ export function jwksRoute(deps: AppDeps): RouteDef {
     path: OAUTH_PATHS.jwks,
     operationId: 'oauthJwks',
     summary: 'Public keys that verify access tokens (JWKS)',
-    description: 'ES256 public keys: the active key, a `next` key published before it signs, and keys retired within the last two hours. Never private members.',
+    description:
+      'ES256 public keys: the active key, a `next` key published before it signs, and keys retired within the last two hours. Never private members.',
     tags: ['oauth', 'discovery'],
     auth: 'none',
     responses: { 200: { description: 'The JSON Web Key Set.', schema: JwkSetSchema } },

@@ -11,7 +11,10 @@ import { OAUTH_LIMITS, type oauthLimiter } from '../../oauth/limits.ts';
 import { OAUTH_PATHS } from '../../oauth/metadata.ts';
 
 const RegistrationBody = v.looseObject({
-  redirect_uris: v.pipe(v.array(v.string()), v.description('1 to 10: https, http on a loopback host (any port at authorize), or a native app\'s private-use scheme. No fragments.')),
+  redirect_uris: v.pipe(
+    v.array(v.string()),
+    v.description("1 to 10: https, http on a loopback host (any port at authorize), or a native app's private-use scheme. No fragments."),
+  ),
   client_name: v.optional(v.string()),
   token_endpoint_auth_method: v.optional(v.pipe(v.string(), v.description('Always registered as `none` (public client with PKCE).'))),
   grant_types: v.optional(v.array(v.picklist(['authorization_code', 'refresh_token']))),
@@ -37,7 +40,11 @@ async function readMetadata(ctx: Koa.Context): Promise<unknown> {
   try {
     return await readJson(ctx, REGISTRATION_MAX_BYTES);
   } catch (err) {
-    if (err instanceof ServiceError) throw new OAuthError('invalid_client_metadata', `send the client metadata as a JSON object of at most ${REGISTRATION_MAX_BYTES} bytes (${err.resolutionFor('en-US') ?? err.message})`);
+    if (err instanceof ServiceError)
+      throw new OAuthError(
+        'invalid_client_metadata',
+        `send the client metadata as a JSON object of at most ${REGISTRATION_MAX_BYTES} bytes (${err.resolutionFor('en-US') ?? err.message})`,
+      );
     throw err;
   }
 }

@@ -32,7 +32,8 @@ export function revokeRoute(deps: AppDeps): RouteDef {
     path: OAUTH_PATHS.revoke,
     operationId: 'oauthRevoke',
     summary: 'Token revocation (RFC 7009)',
-    description: 'Revokes the grant behind a refresh token or an access token of the calling client (its refresh tokens and access tokens stop working). Unknown tokens also answer 200.',
+    description:
+      'Revokes the grant behind a refresh token or an access token of the calling client (its refresh tokens and access tokens stop working). Unknown tokens also answer 200.',
     tags: ['oauth'],
     auth: 'none',
     origin: 'always',

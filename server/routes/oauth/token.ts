@@ -45,7 +45,8 @@ export function tokenRoute(deps: AppDeps, limit: ReturnType<typeof oauthLimiter>
     path: OAUTH_PATHS.token,
     operationId: 'oauthToken',
     summary: 'Token endpoint: authorization code (PKCE S256) and refresh token grants',
-    description: 'Codes are single use (a second use revokes the tokens of the first); redirect_uri must equal the authorization request\'s. Refresh tokens rotate; reusing an old one revokes the whole grant. At most 20 requests per minute per client. `Cache-Control: no-store`.',
+    description:
+      "Codes are single use (a second use revokes the tokens of the first); redirect_uri must equal the authorization request's. Refresh tokens rotate; reusing an old one revokes the whole grant. At most 20 requests per minute per client. `Cache-Control: no-store`.",
     tags: ['oauth'],
     auth: 'none',
     origin: 'always',
@@ -65,9 +66,10 @@ export function tokenRoute(deps: AppDeps, limit: ReturnType<typeof oauthLimiter>
         const grantType = grantTypeOf(form);
         const client = await publicClient(deps, form.client_id);
         if (!client.grantTypes.includes(grantType)) throw new OAuthError('unauthorized_client', `this client did not register the ${grantType} grant`);
-        ctx.body = grantType === 'authorization_code'
-          ? await exchangeCode(deps, client, { code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource })
-          : await refreshTokens(deps, client, { refreshToken: form.refresh_token, scope: form.scope, resource: form.resource });
+        ctx.body =
+          grantType === 'authorization_code'
+            ? await exchangeCode(deps, client, { code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource })
+            : await refreshTokens(deps, client, { refreshToken: form.refresh_token, scope: form.scope, resource: form.resource });
       });
     },
   });

@@ -2,7 +2,17 @@
 // Caller for the target organization, call `invoke`, answer its result. HTTP and scripts so pass the same checks.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import { type Binding, type Caller, type ErrorCode, authorize, invoke, invokeWholeList, listItemsSchema, requireAdmin, IdSchema } from '../../../runtime-api/index.ts';
+import {
+  type Binding,
+  type Caller,
+  type ErrorCode,
+  authorize,
+  invoke,
+  invokeWholeList,
+  listItemsSchema,
+  requireAdmin,
+  IdSchema,
+} from '../../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../../deps.ts';
 import { defineRoute, type AuthKind, type RouteDef } from '../../http/route.ts';
 import { readJson } from '../../http/body.ts';
@@ -11,7 +21,14 @@ import { organizationCaller } from './callers.ts';
 import { callerOf } from '../../http/request-state.ts';
 
 export const OrgId = v.optional(IdSchema);
-export const ORG_ERRORS: ErrorCode[] = ['invalid_input', 'unauthorized', 'SESSION_EXPIRED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'INSUFFICIENT_SCOPE', 'not_found'];
+export const ORG_ERRORS: ErrorCode[] = [
+  'invalid_input',
+  'unauthorized',
+  'SESSION_EXPIRED',
+  'ORGANIZATION_MEMBERSHIP_REQUIRED',
+  'INSUFFICIENT_SCOPE',
+  'not_found',
+];
 export const WRITE_ERRORS: ErrorCode[] = ['invalid_request', 'unsupported_media_type', 'payload_too_large', 'ORIGIN_NOT_ALLOWED'];
 export const ADMIN: ErrorCode[] = ['ORGANIZATION_ADMIN_REQUIRED'];
 
@@ -54,9 +71,7 @@ function requireAdminRole(binding: Binding, caller: Caller): void {
 
 async function callBinding(deps: AppDeps, s: BindingRoute, input: Input, caller: Caller): Promise<unknown> {
   const { organizationId: _omit, ...bindingInput } = input;
-  return s.wholeList
-    ? invokeWholeList(s.binding, bindingInput, caller, invokeDeps(deps))
-    : invoke(s.binding, bindingInput, caller, invokeDeps(deps));
+  return s.wholeList ? invokeWholeList(s.binding, bindingInput, caller, invokeDeps(deps)) : invoke(s.binding, bindingInput, caller, invokeDeps(deps));
 }
 
 export function bindingRoute(deps: AppDeps, s: BindingRoute): RouteDef {

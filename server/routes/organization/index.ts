@@ -13,11 +13,18 @@ import { setActiveRoute } from './set-active.ts';
 export function organizationRoutes(deps: AppDeps): RouteDef[] {
   return [
     ...[
-      createOrganization, listOrganizations, getOrganization,
-      inviteMember, listInvitations, cancelInvitation,
-      updateMemberRole, removeMember,
-      acceptInvitation, rejectInvitation,
-      getMcpAccess, setMcpAccess,
+      createOrganization,
+      listOrganizations,
+      getOrganization,
+      inviteMember,
+      listInvitations,
+      cancelInvitation,
+      updateMemberRole,
+      removeMember,
+      acceptInvitation,
+      rejectInvitation,
+      getMcpAccess,
+      setMcpAccess,
     ].map((route) => bindingRoute(deps, route)),
     setActiveRoute(deps),
     invitationPageRoute(deps),

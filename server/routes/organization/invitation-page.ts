@@ -13,11 +13,17 @@ function invitationId(ctx: Koa.Context): string {
 
 export function invitationPageRoute(deps: AppDeps): RouteDef {
   return defineRoute({
-    method: 'GET', path: '/auth/organization/invitation', operationId: 'invitationPage',
+    method: 'GET',
+    path: '/auth/organization/invitation',
+    operationId: 'invitationPage',
     summary: 'The page an invitation e-mail links to (Accept / Decline)',
-    tags: ['organization'], auth: 'none',
+    tags: ['organization'],
+    auth: 'none',
     query: v.object({ id: v.optional(v.string()), lang: v.optional(v.string()) }),
-    responses: { 200: { description: 'The invitation page.', contentType: 'text/html' }, 404: { description: 'Not pending any more.', contentType: 'text/html' } },
+    responses: {
+      200: { description: 'The invitation page.', contentType: 'text/html' },
+      404: { description: 'Not pending any more.', contentType: 'text/html' },
+    },
     errors: [],
     async handle(ctx) {
       const id = invitationId(ctx);

@@ -4,14 +4,20 @@ import { organizationBindings as b, IdSchema, RoleSchema } from '../../../runtim
 import { ADMIN, OrgId, type BindingRoute } from './binding-route.ts';
 
 export const updateMemberRole: BindingRoute = {
-  method: 'POST', path: '/auth/organization/update-member-role', operationId: 'updateMemberRole', binding: b.member_update_role,
-  summary: 'Change a member\'s role (only an owner grants, changes or removes `owner`; an owner always remains)',
+  method: 'POST',
+  path: '/auth/organization/update-member-role',
+  operationId: 'updateMemberRole',
+  binding: b.member_update_role,
+  summary: "Change a member's role (only an owner grants, changes or removes `owner`; an owner always remains)",
   input: v.object({ memberId: IdSchema, role: RoleSchema, organizationId: OrgId }),
   errors: [...ADMIN, 'conflict'],
 };
 
 export const removeMember: BindingRoute = {
-  method: 'POST', path: '/auth/organization/remove-member', operationId: 'removeMember', binding: b.member_remove,
+  method: 'POST',
+  path: '/auth/organization/remove-member',
+  operationId: 'removeMember',
+  binding: b.member_remove,
   summary: 'Remove a member by member id or e-mail address',
   input: v.object({ memberIdOrEmail: v.pipe(IdSchema, v.maxLength(254)), organizationId: OrgId }),
   errors: [...ADMIN, 'conflict'],

@@ -11,9 +11,12 @@ import { callerOf } from '../../http/request-state.ts';
 
 export function setActiveRoute(deps: AppDeps): RouteDef {
   return defineRoute({
-    method: 'POST', path: '/auth/organization/set-active', operationId: 'setActiveOrganization',
+    method: 'POST',
+    path: '/auth/organization/set-active',
+    operationId: 'setActiveOrganization',
     summary: 'Choose the organization cookie-authenticated calls (e.g. /app/v1) act on',
-    tags: ['organization'], auth: 'session',
+    tags: ['organization'],
+    auth: 'session',
     body: { contentType: 'application/json', schema: v.object({ organizationId: IdSchema }) },
     responses: { 200: { description: 'The active organization.', schema: v.object({ activeOrganizationId: v.string(), role: RoleSchema }) } },
     errors: [...ORG_ERRORS, ...WRITE_ERRORS],

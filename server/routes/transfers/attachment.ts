@@ -3,7 +3,11 @@ import { create as contentDisposition } from 'content-disposition';
 
 /** An ASCII stand-in for the RFC 6266 `filename` parameter (the exact name goes in `filename*`). */
 function asciiFallback(name: string): string {
-  const folded = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
+  const folded = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\%]/g, '_');
   return folded || 'download';
 }
 

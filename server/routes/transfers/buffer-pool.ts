@@ -13,7 +13,12 @@ export function bufferPool(size: number, allocate: () => Promise<Buffer> = async
       if (b) return b;
       if (created < size) {
         created++;
-        try { return await allocate(); } catch (err) { created--; throw err; }
+        try {
+          return await allocate();
+        } catch (err) {
+          created--;
+          throw err;
+        }
       }
       return new Promise((resolve) => waiting.push(resolve));
     },

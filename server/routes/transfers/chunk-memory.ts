@@ -11,7 +11,11 @@ import type Koa from 'koa';
 export function release(chunk: Buffer): void {
   const ab = chunk.buffer;
   if (!(ab instanceof ArrayBuffer) || chunk.byteOffset !== 0 || ab.byteLength !== chunk.length) return;
-  try { ab.transfer(0); } catch { /* not detachable: the GC frees it */ }
+  try {
+    ab.transfer(0);
+  } catch {
+    /* not detachable: the GC frees it */
+  }
 }
 
 /**

@@ -67,9 +67,10 @@ export function downloadRoute(deps: AppDeps): RouteDef {
     method: 'GET',
     path: '/v1/mcp/files/:fileId/download',
     operationId: 'downloadFile',
-    summary: 'Download a file\'s bytes (streamed; Range supported)',
-    description: 'Content-Type is the file\'s stored media type; Content-Disposition is `attachment` with an RFC 6266 `filename*`. '
-      + 'Supports `Range: bytes=…` (206, or 416 when unsatisfiable; several ranges are answered with the whole file), `If-Range`, and `If-None-Match` (304).',
+    summary: "Download a file's bytes (streamed; Range supported)",
+    description:
+      "Content-Type is the file's stored media type; Content-Disposition is `attachment` with an RFC 6266 `filename*`. " +
+      'Supports `Range: bytes=…` (206, or 416 when unsatisfiable; several ranges are answered with the whole file), `If-Range`, and `If-None-Match` (304).',
     tags: ['transfers'],
     auth: 'bearer',
     origin: 'always',
@@ -79,13 +80,33 @@ export function downloadRoute(deps: AppDeps): RouteDef {
         description: 'The whole file, with the Content-Type it was uploaded with.',
         contentType: '*/*',
         jsonSchema: { type: 'string', format: 'binary' },
-        headers: { 'Content-Disposition': 'attachment; filename="…"; filename*=UTF-8\'\'…', ETag: 'Strong validator of the content.', 'Accept-Ranges': 'bytes' },
+        headers: {
+          'Content-Disposition': 'attachment; filename="…"; filename*=UTF-8\'\'…',
+          ETag: 'Strong validator of the content.',
+          'Accept-Ranges': 'bytes',
+        },
       },
-      206: { description: 'The requested byte range, with the file\'s Content-Type.', contentType: '*/*', jsonSchema: { type: 'string', format: 'binary' }, headers: { 'Content-Range': 'bytes start-end/size' } },
+      206: {
+        description: "The requested byte range, with the file's Content-Type.",
+        contentType: '*/*',
+        jsonSchema: { type: 'string', format: 'binary' },
+        headers: { 'Content-Range': 'bytes start-end/size' },
+      },
       304: { description: 'Not modified (If-None-Match matched the ETag).' },
       416: { description: 'The range cannot be satisfied.', headers: { 'Content-Range': 'bytes */size' } },
     },
-    errors: ['invalid_input', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED', 'ORIGIN_NOT_ALLOWED', 'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'rate_limited', 'storage_failure', 'database_failure'],
+    errors: [
+      'invalid_input',
+      'unauthorized',
+      'INSUFFICIENT_SCOPE',
+      'MCP_ACCESS_REVOKED',
+      'ORIGIN_NOT_ALLOWED',
+      'ORGANIZATION_MEMBERSHIP_REQUIRED',
+      'not_found',
+      'rate_limited',
+      'storage_failure',
+      'database_failure',
+    ],
     async handle(ctx) {
       const caller = transferAccess(ctx, 'files_download', 'files:read');
       const { fileId } = parseParams(DownloadParams, ctx.params);

@@ -4,7 +4,10 @@ import { copyInto } from '../../http/part-checksums.ts';
 import { release } from './chunk-memory.ts';
 import { partBodyIncomplete } from './messages.ts';
 
-export interface ReadResult { length: number; overflow: boolean }
+export interface ReadResult {
+  length: number;
+  overflow: boolean;
+}
 
 /**
  * Read the request body into `buf` (at most `expected` bytes); its checksums are computed once it is all here, on
@@ -13,7 +16,10 @@ export interface ReadResult { length: number; overflow: boolean }
  */
 export function readBody(req: Koa.Context['req'], buf: Buffer, expected: number): Promise<ReadResult> {
   return new Promise((resolve, reject) => {
-    if (req.destroyed) { reject(partBodyIncomplete()); return; }
+    if (req.destroyed) {
+      reject(partBodyIncomplete());
+      return;
+    }
     let length = 0;
     const cleanup = () => {
       req.off('data', onData);
@@ -32,9 +38,17 @@ export function readBody(req: Koa.Context['req'], buf: Buffer, expected: number)
       length += chunk.length;
       if (sole) release(chunk);
     };
-    const onEnd = () => { cleanup(); resolve({ length, overflow: false }); };
-    const onError = (err: Error) => { cleanup(); reject(partBodyIncomplete(err)); };
-    const onClose = () => { if (!req.complete) onError(new Error('client closed the request')); };
+    const onEnd = () => {
+      cleanup();
+      resolve({ length, overflow: false });
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(partBodyIncomplete(err));
+    };
+    const onClose = () => {
+      if (!req.complete) onError(new Error('client closed the request'));
+    };
     req.on('data', onData);
     const sole = req.listenerCount('data') === 1;
     req.on('end', onEnd);

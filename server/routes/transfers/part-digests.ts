@@ -24,8 +24,14 @@ export function parseDigests(md5Header: string, digestHeader: string): Digests {
       if (!m) throw digestMalformed('Content-Digest');
       const alg = m[1].toLowerCase();
       const value = Buffer.from(m[2], 'base64');
-      if (alg === 'sha-256') { if (value.length !== 32) throw digestMalformed('Content-Digest'); out.sha256 = value; }
-      if (alg === 'sha-512') { if (value.length !== 64) throw digestMalformed('Content-Digest'); out.sha512 = value; }
+      if (alg === 'sha-256') {
+        if (value.length !== 32) throw digestMalformed('Content-Digest');
+        out.sha256 = value;
+      }
+      if (alg === 'sha-512') {
+        if (value.length !== 64) throw digestMalformed('Content-Digest');
+        out.sha512 = value;
+      }
     }
   }
   return out;
@@ -46,9 +52,10 @@ export function hashesToCompute(digests: Digests, partCount: number): HashName[]
 /** The part's sums as stored, once they match every digest the request carried (else part_mismatch). */
 export function verifiedSums(sums: PartChecksums, digests: Digests, partNumber: number): { crc32: string; sha256: string | null } {
   const sha256Digest = sums.hashes.sha256 ?? null;
-  const mismatch = (digests.md5 && !sums.hashes.md5!.equals(digests.md5) && 'Content-MD5')
-    || (digests.sha256 && !sha256Digest!.equals(digests.sha256) && 'Content-Digest sha-256')
-    || (digests.sha512 && !sums.hashes.sha512!.equals(digests.sha512) && 'Content-Digest sha-512');
+  const mismatch =
+    (digests.md5 && !sums.hashes.md5!.equals(digests.md5) && 'Content-MD5') ||
+    (digests.sha256 && !sha256Digest!.equals(digests.sha256) && 'Content-Digest sha-256') ||
+    (digests.sha512 && !sums.hashes.sha512!.equals(digests.sha512) && 'Content-Digest sha-512');
   if (mismatch) throw digestMismatch(mismatch, partNumber);
   return { crc32: hexCrc(sums.crc32), sha256: sha256Digest ? sha256Digest.toString('hex') : null };
 }

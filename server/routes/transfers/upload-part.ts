@@ -15,14 +15,23 @@ import { PART_RECEIVED, octetStreamRequired, partSizeMismatch } from './messages
 
 const PartParams = v.object({
   uploadId: UploadId,
-  partNumber: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PARTS), v.description('Part number, 1 to 10,000, within the reservation\'s part count.')),
+  partNumber: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(1),
+    v.maxValue(MAX_PARTS),
+    v.description("Part number, 1 to 10,000, within the reservation's part count."),
+  ),
 });
 const PartStored = v.object({
   uploadId: v.pipe(v.string(), v.description('The reservation.')),
   partNumber: v.pipe(v.number(), v.description('The part stored.')),
   byteLength: v.pipe(v.number(), v.description('Bytes stored.')),
   crc32: v.pipe(v.string(), v.description('Hex CRC-32 of the part as stored (also sent as the ETag).')),
-  sha256: v.pipe(v.nullable(v.string()), v.description('Hex SHA-256 of the part when computed: for a single-part upload, or when the request carried Content-Digest: sha-256; else null.')),
+  sha256: v.pipe(
+    v.nullable(v.string()),
+    v.description('Hex SHA-256 of the part when computed: for a single-part upload, or when the request carried Content-Digest: sha-256; else null.'),
+  ),
 });
 
 function parsePartParams(ctx: Koa.Context): v.InferOutput<typeof PartParams> {
@@ -74,8 +83,7 @@ export function uploadPartRoute(deps: AppDeps): RouteDef {
   // Parts in memory at once. Each stored part also holds a database connection while it is written, so stay
   // below the pool size (leaving room for the rest of the traffic).
   const blobs = deps.blobs;
-  const pool = bufferPool(Math.max(2, Math.min(8, deps.config.databasePoolMax - 2)),
-    blobs.partBuffer ? () => blobs.partBuffer!(PART_SIZE) : undefined);
+  const pool = bufferPool(Math.max(2, Math.min(8, deps.config.databasePoolMax - 2)), blobs.partBuffer ? () => blobs.partBuffer!(PART_SIZE) : undefined);
   const checksums = partChecksummer();
 
   return defineRoute({
@@ -83,9 +91,10 @@ export function uploadPartRoute(deps: AppDeps): RouteDef {
     path: '/v1/mcp/uploads/:uploadId/parts/:partNumber',
     operationId: 'putUploadPart',
     summary: 'Upload one part of a reserved upload (exactly 8,388,608 bytes; the final part carries the remainder)',
-    description: 'Reserve the upload with the `upload_begin` management function first. Parts may arrive in any order and in parallel and may be re-sent (replacing the earlier copy) until completion. '
-      + 'An optional `Content-MD5` or `Content-Digest: sha-256=:…:` is verified. The 200 comes only once the part is durable; a wrong size answers 400 part_mismatch and stores nothing. '
-      + 'A slow body is fine; a body that stops arriving for the server\'s idle limit (30 s by default) answers 408 request_timeout, closes the connection and stores nothing.',
+    description:
+      'Reserve the upload with the `upload_begin` management function first. Parts may arrive in any order and in parallel and may be re-sent (replacing the earlier copy) until completion. ' +
+      'An optional `Content-MD5` or `Content-Digest: sha-256=:…:` is verified. The 200 comes only once the part is durable; a wrong size answers 400 part_mismatch and stores nothing. ' +
+      "A slow body is fine; a body that stops arriving for the server's idle limit (30 s by default) answers 408 request_timeout, closes the connection and stores nothing.",
     tags: ['transfers'],
     auth: 'bearer',
     origin: 'always',
@@ -94,8 +103,24 @@ export function uploadPartRoute(deps: AppDeps): RouteDef {
     responses: {
       200: { description: 'The part is verified and stored durably.', schema: PartStored, headers: { ETag: 'Quoted hex CRC-32 of the part.' } },
     },
-    errors: ['invalid_input', 'invalid_request', 'part_mismatch', 'unauthorized', 'INSUFFICIENT_SCOPE', 'MCP_ACCESS_REVOKED', 'ORIGIN_NOT_ALLOWED',
-      'ORGANIZATION_MEMBERSHIP_REQUIRED', 'not_found', 'conflict', 'upload_expired', 'unsupported_media_type', 'request_timeout', 'rate_limited', 'storage_failure', 'database_failure'],
+    errors: [
+      'invalid_input',
+      'invalid_request',
+      'part_mismatch',
+      'unauthorized',
+      'INSUFFICIENT_SCOPE',
+      'MCP_ACCESS_REVOKED',
+      'ORIGIN_NOT_ALLOWED',
+      'ORGANIZATION_MEMBERSHIP_REQUIRED',
+      'not_found',
+      'conflict',
+      'upload_expired',
+      'unsupported_media_type',
+      'request_timeout',
+      'rate_limited',
+      'storage_failure',
+      'database_failure',
+    ],
     async handle(ctx) {
       const caller = transferAccess(ctx, 'upload_part', 'files:write');
       const { uploadId, partNumber } = parsePartParams(ctx);

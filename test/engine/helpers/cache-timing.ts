@@ -34,9 +34,10 @@ export async function sameAgainstFresh(script: (tag: string) => string): Promise
       const tag = `t${round}x${Math.floor(Math.random() * 1e9)}`;
       const byA = await runAs(engine, script(tag), 'org_a', WALL_MS);
       // B's two runs alternate in order, so that neither always comes right after A's.
-      const [bySame, byFresh] = round % 2 === 0
-        ? [await runAs(engine, script(tag), 'org_b', WALL_MS), await runAs(engine, script(`f${tag}`), 'org_b', WALL_MS)]
-        : [await runAs(engine, script(`f${tag}`), 'org_b', WALL_MS), await runAs(engine, script(tag), 'org_b', WALL_MS)].reverse();
+      const [bySame, byFresh] =
+        round % 2 === 0
+          ? [await runAs(engine, script(tag), 'org_b', WALL_MS), await runAs(engine, script(`f${tag}`), 'org_b', WALL_MS)]
+          : [await runAs(engine, script(`f${tag}`), 'org_b', WALL_MS), await runAs(engine, script(tag), 'org_b', WALL_MS)].reverse();
       const runs = [byA, bySame, byFresh];
       for (const r of runs) if (!r.ok) throw new Error(JSON.stringify(r.error));
       a.push(runs[0].stats.wallMs);

@@ -7,8 +7,10 @@ const engine = createEngine({ ...loadConfig({}).engine, hosts: 0 });
 await engine.ready();
 const until = performance.now() + Number(process.env.EXIT_RUN_MS ?? 2000);
 const hostCall = async () => ({ ok: true as const, json: 'null' });
-await Promise.all(Array.from({ length: 2 }, async () => {
-  while (performance.now() < until) await engine.execute({ source: 'return 1', bindings: [], hostCall, tenant: 'org' });
-}));
+await Promise.all(
+  Array.from({ length: 2 }, async () => {
+    while (performance.now() < until) await engine.execute({ source: 'return 1', bindings: [], hostCall, tenant: 'org' });
+  }),
+);
 await engine.close();
 process.exit(0);

@@ -8,8 +8,18 @@ export const ROOT = new URL('../../../', import.meta.url).pathname;
 
 export function testConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
   return {
-    poolSize: 2, queueMax: 8, queueWaitMs: 2000, maxSourceBytes: 102400, memoryMb: 64, wallMs: 5000, cpuMs: 5000,
-    maxHostCalls: 1000, maxInFlight: 16, maxArgBytes: 262144, maxResultBytes: 1048576, maxLogBytes: 65536,
+    poolSize: 2,
+    queueMax: 8,
+    queueWaitMs: 2000,
+    maxSourceBytes: 102400,
+    memoryMb: 64,
+    wallMs: 5000,
+    cpuMs: 5000,
+    maxHostCalls: 1000,
+    maxInFlight: 16,
+    maxArgBytes: 262144,
+    maxResultBytes: 1048576,
+    maxLogBytes: 65536,
     // ENGINE_HOSTS=0 runs every engine test against the in-process pool (default: sandbox host processes).
     ...(process.env.ENGINE_HOSTS !== undefined ? { hosts: Number(process.env.ENGINE_HOSTS) } : {}),
     ...overrides,
@@ -22,7 +32,11 @@ export function isolatesRss(engine: Engine): number {
   if (!pids.length) return process.memoryUsage.rss();
   let total = 0;
   for (const pid of pids) {
-    try { total += Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * 4096; } catch { /* restarting */ }
+    try {
+      total += Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * 4096;
+    } catch {
+      /* restarting */
+    }
   }
   return total;
 }
@@ -54,30 +68,34 @@ export interface Fixture {
 /** `// key: value` lines at the top of a fixture; the whole file (comments included) is the source. */
 export function loadFixtures(dir: string): Fixture[] {
   const path = join(ROOT, 'fixtures/scripts', dir);
-  return readdirSync(path).filter((f) => f.endsWith('.js')).sort().map((file) => {
-    const source = readFileSync(join(path, file), 'utf8');
-    const header = new Map<string, string>();
-    for (const line of source.split('\n')) {
-      const m = /^\/\/ ([a-z-]+): (.*)$/.exec(line);
-      if (!m) break;
-      header.set(m[1], m[2].trim());
-    }
-    const received = header.get('received');
-    return {
-      file, source,
-      expect: (header.get('expect') ?? 'ok').split('|').map((s) => s.trim()),
-      code: header.get('code'),
-      line: header.has('line') ? Number(header.get('line')) : undefined,
-      result: header.has('result') ? JSON.parse(header.get('result')!) : undefined,
-      limits: header.has('limits') ? JSON.parse(header.get('limits')!) : undefined,
-      options: header.has('options') ? JSON.parse(header.get('options')!) : undefined,
-      repeat: Number(header.get('repeat') ?? 1),
-      neverCalled: header.get('never-called'),
-      received: received ? { name: received.split(' ')[0], argsJson: received.slice(received.indexOf(' ') + 1) } : undefined,
-      truncated: header.has('truncated') ? header.get('truncated') === 'true' : undefined,
-      maxRssMb: header.has('max-rss-mb') ? Number(header.get('max-rss-mb')) : undefined,
-    };
-  });
+  return readdirSync(path)
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+    .map((file) => {
+      const source = readFileSync(join(path, file), 'utf8');
+      const header = new Map<string, string>();
+      for (const line of source.split('\n')) {
+        const m = /^\/\/ ([a-z-]+): (.*)$/.exec(line);
+        if (!m) break;
+        header.set(m[1], m[2].trim());
+      }
+      const received = header.get('received');
+      return {
+        file,
+        source,
+        expect: (header.get('expect') ?? 'ok').split('|').map((s) => s.trim()),
+        code: header.get('code'),
+        line: header.has('line') ? Number(header.get('line')) : undefined,
+        result: header.has('result') ? JSON.parse(header.get('result')!) : undefined,
+        limits: header.has('limits') ? JSON.parse(header.get('limits')!) : undefined,
+        options: header.has('options') ? JSON.parse(header.get('options')!) : undefined,
+        repeat: Number(header.get('repeat') ?? 1),
+        neverCalled: header.get('never-called'),
+        received: received ? { name: received.split(' ')[0], argsJson: received.slice(received.indexOf(' ') + 1) } : undefined,
+        truncated: header.has('truncated') ? header.get('truncated') === 'true' : undefined,
+        maxRssMb: header.has('max-rss-mb') ? Number(header.get('max-rss-mb')) : undefined,
+      };
+    });
 }
 
 /** What the fixture says about a result, as a list of failures (empty = as expected). */

@@ -11,9 +11,17 @@ export interface HostCallRecord {
 }
 
 export interface FakeFile {
-  fileId: string; name: string; mediaType: string; byteLength: number; state: 'active' | 'trashed';
-  createdAt: string; updatedAt: string; trashedAt: string | null; restorableUntil: string | null;
-  sha256: string | null; downloadUrl: string;
+  fileId: string;
+  name: string;
+  mediaType: string;
+  byteLength: number;
+  state: 'active' | 'trashed';
+  createdAt: string;
+  updatedAt: string;
+  trashedAt: string | null;
+  restorableUntil: string | null;
+  sha256: string | null;
+  downloadUrl: string;
 }
 
 export const BINDINGS = ['context', 'files_list', 'files_get', 'files_update', 'files_trash', 'upload_begin', 'member_remove'] as const;
@@ -30,10 +38,17 @@ const notFound = () => fail('not_found', 'Not found.', 'Check the identifier; it
 export function seedFiles(): FakeFile[] {
   const names = ['report-1.csv', 'report-2.csv', 'report-3.csv', 'report-4.csv', 'photo.png', 'old-report.csv'];
   return names.map((name, i) => ({
-    fileId: fileId(i), name, mediaType: name.endsWith('.png') ? 'image/png' : 'text/csv', byteLength: 1000 * (i + 1),
-    state: i === names.length - 1 ? 'trashed' : 'active', createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z',
-    trashedAt: i === names.length - 1 ? '2026-11-05T10:00:00.000Z' : null, restorableUntil: i === names.length - 1 ? '2026-12-05T10:00:00.000Z' : null,
-    sha256: null, downloadUrl: `http://127.0.0.1:8080/v1/mcp/files/${fileId(i)}/download`,
+    fileId: fileId(i),
+    name,
+    mediaType: name.endsWith('.png') ? 'image/png' : 'text/csv',
+    byteLength: 1000 * (i + 1),
+    state: i === names.length - 1 ? 'trashed' : 'active',
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    trashedAt: i === names.length - 1 ? '2026-11-05T10:00:00.000Z' : null,
+    restorableUntil: i === names.length - 1 ? '2026-12-05T10:00:00.000Z' : null,
+    sha256: null,
+    downloadUrl: `http://127.0.0.1:8080/v1/mcp/files/${fileId(i)}/download`,
   }));
 }
 
@@ -46,8 +61,13 @@ export interface FakeHostOptions {
 
 /** Input keys each binding accepts (the real schemas are strict objects). */
 const ALLOWED: Record<string, string[]> = {
-  context: [], files_list: ['state', 'limit', 'cursor', 'prefix'], files_get: ['fileId'], files_trash: ['fileId'],
-  files_update: ['fileId', 'name', 'mediaType'], upload_begin: ['name', 'mediaType', 'byteLength'], member_remove: ['memberIdOrEmail'],
+  context: [],
+  files_list: ['state', 'limit', 'cursor', 'prefix'],
+  files_get: ['fileId'],
+  files_trash: ['fileId'],
+  files_update: ['fileId', 'name', 'mediaType'],
+  upload_begin: ['name', 'mediaType', 'byteLength'],
+  member_remove: ['memberIdOrEmail'],
 };
 
 export class FakeHost {
@@ -83,7 +103,9 @@ export class FakeHost {
     switch (name) {
       case 'context':
         return ok({
-          organization: { id: 'org_a', name: 'Org A', slug: 'org-a' }, user: { id: 'usr_1', email: 'ana@example.com' }, role: 'member',
+          organization: { id: 'org_a', name: 'Org A', slug: 'org-a' },
+          user: { id: 'usr_1', email: 'ana@example.com' },
+          role: 'member',
           scopes: ['files:read', 'files:write', 'org:read'],
           limits: { storageQuotaBytes: 10 * 1024 ** 3, storageUsedBytes: 21000, uploadPartBytes: 8 * 1024 * 1024, trashRetentionDays: 30 },
         });
@@ -128,8 +150,13 @@ export class FakeHost {
         const partCount = Math.max(1, Math.ceil((a.byteLength as number) / partSize));
         const uploadId = `upl_${'a'.repeat(26)}`;
         return ok({
-          uploadId, fileId: fileId(20), partSize, partCount, lastPartSize: (a.byteLength as number) - (partCount - 1) * partSize,
-          expiresAt: '2026-11-03T10:00:00.000Z', partUrl: `http://127.0.0.1:8080/v1/mcp/uploads/${uploadId}/parts/{partNumber}`,
+          uploadId,
+          fileId: fileId(20),
+          partSize,
+          partCount,
+          lastPartSize: (a.byteLength as number) - (partCount - 1) * partSize,
+          expiresAt: '2026-11-03T10:00:00.000Z',
+          partUrl: `http://127.0.0.1:8080/v1/mcp/uploads/${uploadId}/parts/{partNumber}`,
         });
       }
       default:

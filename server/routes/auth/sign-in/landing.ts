@@ -13,11 +13,15 @@ export function landingRoute(): RouteDef {
     path: '/auth/magic-link',
     operationId: 'magicLinkLanding',
     summary: 'Landing page of the mailed sign-in link (consumes nothing)',
-    description: 'Opening the link, or a mail scanner fetching it, does not use the token; the page\'s button posts it to /auth/magic-link/verify. Localized by `lang`.',
+    description:
+      "Opening the link, or a mail scanner fetching it, does not use the token; the page's button posts it to /auth/magic-link/verify. Localized by `lang`.",
     tags: ['session'],
     auth: 'none',
     query: LandingQuery,
-    responses: { 200: { description: 'The landing page.', contentType: 'text/html' }, 400: { description: 'The link is incomplete.', contentType: 'text/html' } },
+    responses: {
+      200: { description: 'The landing page.', contentType: 'text/html' },
+      400: { description: 'The link is incomplete.', contentType: 'text/html' },
+    },
     errors: [],
     async handle(ctx) {
       const query = v.safeParse(LandingQuery, ctx.query);

@@ -45,11 +45,17 @@ export function magicLinkRoute(deps: AppDeps): RouteDef {
     path: '/auth/sign-in/magic-link',
     operationId: 'signInMagicLink',
     summary: 'Send a one-time sign-in link to an e-mail address',
-    description: 'Always 200 `{status: true}` for a well-formed address (no account enumeration); the user is created when the link is used. The mail is in the `x-service-locale` language. The link is valid 10 minutes, once. At most 5 links per address and 50 per client IP in 15 minutes.',
+    description:
+      'Always 200 `{status: true}` for a well-formed address (no account enumeration); the user is created when the link is used. The mail is in the `x-service-locale` language. The link is valid 10 minutes, once. At most 5 links per address and 50 per client IP in 15 minutes.',
     tags: ['session'],
     auth: 'none',
     body: { contentType: 'application/json', schema: SignInBody },
-    responses: { 200: { description: 'The link was sent (or would have been: the answer never reveals whether the address has an account).', schema: v.object({ status: v.boolean() }) } },
+    responses: {
+      200: {
+        description: 'The link was sent (or would have been: the answer never reveals whether the address has an account).',
+        schema: v.object({ status: v.boolean() }),
+      },
+    },
     errors: ['invalid_input', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'ORIGIN_NOT_ALLOWED', 'rate_limited'],
     async handle(ctx) {
       const locale: Locale = ctx.state.locale;

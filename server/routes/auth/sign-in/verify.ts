@@ -53,7 +53,8 @@ export function verifyRoute(deps: AppDeps): RouteDef {
     path: '/auth/magic-link/verify',
     operationId: 'verifyMagicLink',
     summary: 'Use a sign-in link: sets the session cookie and redirects',
-    description: 'Consumes the token once (concurrent uses: exactly one wins), creates the user on first sign-in, sets a fresh HTTP-only, SameSite=Lax session cookie and redirects (302) to the same-site path given when the link was requested. HEAD and prefetches (`Sec-Purpose: prefetch`) consume nothing. An unusable link is 401 `unauthorized` (an HTML page when the client prefers text/html).',
+    description:
+      'Consumes the token once (concurrent uses: exactly one wins), creates the user on first sign-in, sets a fresh HTTP-only, SameSite=Lax session cookie and redirects (302) to the same-site path given when the link was requested. HEAD and prefetches (`Sec-Purpose: prefetch`) consume nothing. An unusable link is 401 `unauthorized` (an HTML page when the client prefers text/html).',
     tags: ['session'],
     auth: 'none',
     query: VerifyQuery,
@@ -78,7 +79,8 @@ export function verifyPostRoute(deps: AppDeps): RouteDef {
     path: '/auth/magic-link/verify',
     operationId: 'verifyMagicLinkPost',
     summary: 'Use a sign-in link from the landing page (form or JSON `{token}`)',
-    description: 'Same as the GET form; answers 303 so the browser follows with a GET. An unusable link is 401 `unauthorized` (an HTML page when the client prefers text/html).',
+    description:
+      'Same as the GET form; answers 303 so the browser follows with a GET. An unusable link is 401 `unauthorized` (an HTML page when the client prefers text/html).',
     tags: ['session'],
     auth: 'none',
     body: { contentType: 'application/x-www-form-urlencoded', schema: VerifyBody },

@@ -13,4 +13,6 @@ class Sub extends ArrayBuffer {}
 var s = new Sub(4);
 assert.sameValue(Object.getPrototypeOf(s), Sub.prototype);
 assert.sameValue(s.byteLength, 4);
-assert.throws(TypeError, function () { ArrayBuffer(1); });
+assert.throws(TypeError, function () {
+  ArrayBuffer(1);
+});

@@ -7,4 +7,8 @@ async function f() {
   await null;
   return eval('before + 1');
 }
-f().then(function (v) { assert.sameValue(v, 2); }).then($DONE, $DONE);
+f()
+  .then(function (v) {
+    assert.sameValue(v, 2);
+  })
+  .then($DONE, $DONE);

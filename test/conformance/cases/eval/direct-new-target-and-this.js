@@ -9,6 +9,14 @@ var c = new C();
 assert.sameValue(c.seen, C);
 assert.sameValue(c.self, c);
 
-class Base { m() { return 'base'; } }
-class Derived extends Base { m() { return eval('super.m()'); } }
+class Base {
+  m() {
+    return 'base';
+  }
+}
+class Derived extends Base {
+  m() {
+    return eval('super.m()');
+  }
+}
 assert.sameValue(new Derived().m(), 'base', 'super in a direct eval of a method');

@@ -4,5 +4,8 @@ flags: [onlyStrict]
 ---*/
 eval('var onlyInside = 1');
 assert.sameValue(typeof onlyInside, 'undefined');
-function h() { var x = 'in h'; return eval('x'); }
+function h() {
+  var x = 'in h';
+  return eval('x');
+}
 assert.sameValue(h(), 'in h');

@@ -3,7 +3,10 @@ description: An indirect eval evaluates in the global scope, and eval returns a 
 flags: [noStrict]
 ---*/
 var x = 'global';
-function f() { var x = 'local'; return (0, eval)('x'); }
+function f() {
+  var x = 'local';
+  return (0, eval)('x');
+}
 assert.sameValue(f(), 'global');
 (0, eval)('var madeGlobal = 7');
 assert.sameValue(globalThis.madeGlobal, 7);

@@ -12,7 +12,11 @@ assert.sameValue(Function.length, 1);
 assert.sameValue(Function.name, 'Function');
 assert.sameValue(Object.getPrototypeOf(Function), Function.prototype);
 
-var all = [[AsyncFunction, 'AsyncFunction'], [GeneratorFunction, 'GeneratorFunction'], [AsyncGeneratorFunction, 'AsyncGeneratorFunction']];
+var all = [
+  [AsyncFunction, 'AsyncFunction'],
+  [GeneratorFunction, 'GeneratorFunction'],
+  [AsyncGeneratorFunction, 'AsyncGeneratorFunction'],
+];
 for (var i = 0; i < all.length; i++) {
   var C = all[i][0];
   assert.sameValue(Object.getPrototypeOf(C), Function, all[i][1] + ' inherits from Function');

@@ -5,7 +5,11 @@ function assert(value, message) {
 function __show(value) {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === 0 && 1 / value < 0) return '-0';
-  try { return String(value); } catch (_) { return '[' + typeof value + ']'; }
+  try {
+    return String(value);
+  } catch (_) {
+    return '[' + typeof value + ']';
+  }
 }
 assert._isSameValue = function (a, b) {
   if (a === b) return a !== 0 || 1 / a === 1 / b;

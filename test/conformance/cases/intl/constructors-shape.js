@@ -2,8 +2,18 @@
 description: Each Intl constructor is a writable, configurable, non-enumerable data property of Intl from the start, with its own name, length, prototype and statics, and is its prototype's constructor
 includes: [propertyHelper.js]
 ---*/
-var lengths = { DateTimeFormat: 0, NumberFormat: 0, Collator: 0, PluralRules: 0, RelativeTimeFormat: 0, ListFormat: 0,
-  DisplayNames: 2, Segmenter: 0, Locale: 1, DurationFormat: 0 };
+var lengths = {
+  DateTimeFormat: 0,
+  NumberFormat: 0,
+  Collator: 0,
+  PluralRules: 0,
+  RelativeTimeFormat: 0,
+  ListFormat: 0,
+  DisplayNames: 2,
+  Segmenter: 0,
+  Locale: 1,
+  DurationFormat: 0,
+};
 var names = Object.keys(lengths);
 // Descriptors first, before any constructor is read through Intl.
 for (var i = 0; i < names.length; i++) {

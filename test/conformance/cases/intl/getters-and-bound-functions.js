@@ -15,8 +15,12 @@ assert.sameValue(f.name, '');
 assert.sameValue(f.length, 1);
 assert.sameValue(Object.prototype.hasOwnProperty.call(f, 'prototype'), false);
 assert.sameValue(Function.prototype.toString.call(f), 'function () { [native code] }');
-assert.throws(TypeError, function () { new f(1); });
+assert.throws(TypeError, function () {
+  new f(1);
+});
 var collator = new Intl.Collator('en');
 assert.sameValue(collator.compare, collator.compare);
 assert.sameValue(collator.compare.length, 2);
-assert.throws(TypeError, function () { collator.compare('a', Symbol()); });
+assert.throws(TypeError, function () {
+  collator.compare('a', Symbol());
+});

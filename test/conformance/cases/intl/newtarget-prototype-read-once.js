@@ -4,7 +4,13 @@ description: Constructing an Intl object with another newTarget reads that newTa
 var reads = 0;
 var proto = { marker: true };
 var newTarget = new Proxy(function () {}, {
-  get: function (target, key) { if (key === 'prototype') { reads++; return proto; } return target[key]; },
+  get: function (target, key) {
+    if (key === 'prototype') {
+      reads++;
+      return proto;
+    }
+    return target[key];
+  },
 });
 var made = Reflect.construct(Intl.DateTimeFormat, ['en'], newTarget);
 assert.sameValue(reads, 1, 'prototype read once');
@@ -14,7 +20,11 @@ function NotAnObjectPrototype() {}
 NotAnObjectPrototype.prototype = 5;
 assert.sameValue(Object.getPrototypeOf(Reflect.construct(Intl.NumberFormat, [], NotAnObjectPrototype)), Intl.NumberFormat.prototype);
 
-class Money extends Intl.NumberFormat { twice(v) { return this.format(v * 2); } }
+class Money extends Intl.NumberFormat {
+  twice(v) {
+    return this.format(v * 2);
+  }
+}
 var money = new Money('en');
 assert.sameValue(money.twice(2), '4');
 assert.sameValue(money instanceof Intl.NumberFormat, true);
@@ -22,4 +32,6 @@ assert.sameValue(money instanceof Intl.NumberFormat, true);
 var legacy = Object.create(Intl.DateTimeFormat.prototype);
 assert.sameValue(Intl.DateTimeFormat.call(legacy, 'en', { timeZone: 'UTC' }), legacy);
 assert.sameValue(legacy.format(0), '1/1/1970');
-assert.throws(TypeError, function () { Intl.Locale('en'); });
+assert.throws(TypeError, function () {
+  Intl.Locale('en');
+});

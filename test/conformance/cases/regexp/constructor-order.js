@@ -3,9 +3,28 @@ description: RegExp reads its pattern, then newTarget's prototype once, then con
 ---*/
 var log = [];
 var pattern = {
-  get [Symbol.match]() { log.push('get match'); return true; },
-  get source() { log.push('get source'); return { toString: function () { log.push('source toString'); return 'a+'; } }; },
-  get flags() { log.push('get flags'); return { toString: function () { log.push('flags toString'); return 'g'; } }; },
+  get [Symbol.match]() {
+    log.push('get match');
+    return true;
+  },
+  get source() {
+    log.push('get source');
+    return {
+      toString: function () {
+        log.push('source toString');
+        return 'a+';
+      },
+    };
+  },
+  get flags() {
+    log.push('get flags');
+    return {
+      toString: function () {
+        log.push('flags toString');
+        return 'g';
+      },
+    };
+  },
 };
 var proto = Object.create(RegExp.prototype);
 var newTarget = new Proxy(function () {}, {

@@ -3,7 +3,9 @@ description: RegExp.prototype[Symbol.replace] reads named groups from the exec r
 ---*/
 var re = /./;
 re.exec = function () {
-  re.exec = function () { return null; };
+  re.exec = function () {
+    return null;
+  };
   var result = ['a'];
   result.index = 0;
   result.groups = { x: 42, y: undefined };
