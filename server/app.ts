@@ -25,7 +25,7 @@ import { appV1Routes } from './routes/app-v1.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { healthRoutes } from './ops/health.ts';
 import { metricsRoute } from './ops/metrics-endpoint.ts';
-import { consoleRoutes } from './routes/console.ts';
+import { consoleRoutes } from './routes/console/index.ts';
 import { methodNotAllowed } from './middleware/method-not-allowed.ts';
 
 /** Every route the server serves; /openapi.json is generated from the same list. */

@@ -1,0 +1,63 @@
+// POST /console/actions/<action>: a console form, run as a binding call of the signed-in user; a refusal shows the
+// page again with the reason.
+import { defineRoute, type RouteDef } from '../../http/route.ts';
+import type { AppDeps } from '../../deps.ts';
+import * as v from 'valibot';
+import { validateIn } from '../../i18n/validation.ts';
+import { toServiceError } from '../../middleware/error-handler.ts';
+import { pageLocale } from '../../pages/layout.ts';
+import { CONSOLE_PATHS } from '../../pages/console/layout.ts';
+import type { ConsoleAction } from '../../console/actions.ts';
+import { requireConsolePost } from '../../console/session.ts';
+import { showConsolePage } from '../../console/views.ts';
+import { sessionOf } from '../../http/request-state.ts';
+import { PageQuery, SESSION_ONLY, errorText, readForm } from './form.ts';
+
+/** Statuses at which a refused form shows its page again (invalid input, role, unknown, conflict, expired). */
+const REFUSALS = [400, 403, 404, 409, 410] as const;
+
+export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
+  defineRoute({
+    method: 'POST',
+    path: `/console/actions/${a.name}`,
+    operationId: `console${a.name.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase())}`,
+    summary: `Console form: ${a.summary.toLowerCase()}`,
+    description: `${SESSION_ONLY} Needs the page's \`csrf\` field and an allowed Origin (else 403 ORIGIN_NOT_ALLOWED). On success 303 back to the page with a notice; a refused action shows the page again with the reason and the error's status.`,
+    tags: ['console'],
+    auth: 'none',
+    query: PageQuery,
+    body: { contentType: 'application/x-www-form-urlencoded', schema: v.object({ csrf: v.string(), ...a.fields.entries }) },
+    responses: {
+      200: { description: 'Done, with something to show once (a new API key): the page itself.', contentType: 'text/html' },
+      303: { description: 'Done; back to the page.', headers: { Location: 'The console page.' } },
+      ...Object.fromEntries(
+        REFUSALS.map((status) => [
+          status,
+          { description: 'Refused by the binding: the console page again, with the localized reason.', contentType: 'text/html' },
+        ]),
+      ),
+    },
+    errors: ['unauthorized', 'SESSION_EXPIRED', 'ORIGIN_NOT_ALLOWED', 'unsupported_media_type', 'payload_too_large'],
+    async handle(ctx) {
+      const locale = pageLocale(ctx);
+      const form = await readForm(ctx);
+      const session = requireConsolePost(deps, ctx, form.get('csrf'));
+      const s = { ...session, caller: { ...session.caller, locale } };
+      let shown;
+      try {
+        const input = validateIn(locale, a.fields, Object.fromEntries(form)) as Record<string, string>;
+        shown = await a.run({ deps, caller: s.caller, sessionId: sessionOf(ctx).id, form }, input);
+      } catch (err) {
+        const error = toServiceError(err);
+        if (error.status >= 500) throw err;
+        await showConsolePage(deps, ctx, a.page, s, locale, { error: errorText(error, locale), status: error.status });
+        return;
+      }
+      if (shown) {
+        await showConsolePage(deps, ctx, a.page, s, locale, { notice: a.notice[locale], newKey: shown.newKey });
+        return;
+      }
+      ctx.status = 303;
+      ctx.redirect(`${CONSOLE_PATHS[a.page]}?lang=${locale}&done=${a.name}`);
+    },
+  });

@@ -1,0 +1,23 @@
+// /console: the signed-in web console (server-rendered pages, plain form posts). Thin adapters: pages read through
+// the bindings (server/console/views.ts), forms run the actions of server/console/actions.ts. Session cookie only.
+import type { AppDeps } from '../../deps.ts';
+import type { RouteDef } from '../../http/route.ts';
+import { CONSOLE_ACTIONS } from '../../console/actions.ts';
+import { CONSOLE_CSS, CONSOLE_JS } from '../../pages/console/assets.ts';
+import { consolePage } from './page.ts';
+import { consoleAction } from './action.ts';
+import { consoleSignOut } from './sign-out.ts';
+import { consoleAsset } from './asset.ts';
+
+export function consoleRoutes(deps: AppDeps): RouteDef[] {
+  return [
+    consolePage(deps, 'home'),
+    consolePage(deps, 'members'),
+    consolePage(deps, 'files'),
+    consolePage(deps, 'agents'),
+    ...CONSOLE_ACTIONS.map((a) => consoleAction(deps, a)),
+    consoleSignOut(deps),
+    consoleAsset('console.css', 'text/css', CONSOLE_CSS),
+    consoleAsset('console.js', 'text/javascript', CONSOLE_JS),
+  ];
+}
