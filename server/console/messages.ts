@@ -1,6 +1,6 @@
 // What the console says when it refuses a request outright, in both languages side by side: a Bearer token, a form
 // in another type, a form whose CSRF token does not match. What its pages show is in server/pages/console/texts.ts.
-import { ServiceError, tr, type Locale } from '../../runtime-api/index.ts';
+import { ServiceError, l10n, tr, type Locale } from '../../runtime-api/index.ts';
 
 export function bearerRefused(locale: Locale): ServiceError {
   return new ServiceError('unauthorized', {
@@ -24,7 +24,10 @@ export function formTypeRequired(locale: Locale): ServiceError {
 
 export function csrfMismatch(locale: Locale): ServiceError {
   return new ServiceError('ORIGIN_NOT_ALLOWED', {
-    message: "The form's security token is missing or does not match this session.",
+    message: l10n(
+      "The form's security token is missing or does not match this session.",
+      'O token de segurança do formulário está ausente ou não corresponde a esta sessão.',
+    ),
     resolution: tr(locale, 'Reload the console page and submit the form again.', 'Recarregue a página do console e envie o formulário de novo.'),
   });
 }

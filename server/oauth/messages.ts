@@ -15,4 +15,12 @@ export const CONSENT_REFUSALS = {
     'O formulário de consentimento é inválido, expirou ou pertence a outra sessão; volte ao aplicativo e comece de novo.',
   ),
   notMember: l10n('Choose an organization you belong to.', 'Escolha uma organização da qual você faz parte.'),
+  clientGone: l10n(
+    'This application is no longer registered; go back to it and start again.',
+    'Este aplicativo não está mais registrado; volte a ele e comece de novo.',
+  ),
+  badDecision: l10n(
+    'The consent form was sent without a decision; go back and choose Allow or Deny.',
+    'O formulário de consentimento foi enviado sem uma decisão; volte e escolha Permitir ou Negar.',
+  ),
 };

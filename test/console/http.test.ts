@@ -95,6 +95,14 @@ t.test('console over HTTP', async (t) => {
       t.equal(res.status, status, name);
       t.equal((res.body as any).error?.code, code, name);
     }
+    // A person reading pt-BR is told what is wrong in pt-BR, not only how to fix it.
+    const pt = await consoleForm(
+      alice,
+      'organization-create',
+      { name: 'Forged', slug: 'forged', csrf: '' },
+      { lang: 'pt-BR', headers: { 'x-service-locale': 'pt-BR' } },
+    );
+    t.equal((pt.body as any).error?.message, 'O token de segurança do formulário está ausente ou não corresponde a esta sessão.');
     t.notOk((await orgsOf()).includes('forged'), 'no organization was created');
     const ok = await consoleForm(alice, 'organization-create', { name: 'Real', slug: 'real-one' });
     t.equal(ok.status, 303);

@@ -76,9 +76,9 @@ async function openTicket(deps: AppDeps, form: Form, sessionId: string, locale: 
   return ticket;
 }
 
-async function ticketClient(deps: AppDeps, ticket: TicketClaims): Promise<ClientRow> {
+async function ticketClient(deps: AppDeps, ticket: TicketClaims, locale: Locale): Promise<ClientRow> {
   const client = await findClient(deps.sql, ticket.cid);
-  if (!client) throw new Refused('invalid_client', 'this client is no longer registered');
+  if (!client) throw new Refused('invalid_client', CONSENT_REFUSALS.clientGone[locale]);
   return client;
 }
 
@@ -116,12 +116,12 @@ async function decide(deps: AppDeps, ctx: Koa.Context, locale: Locale): Promise<
   const form = await readConsentForm(ctx);
   const { sessionId, caller } = signedIn(ctx, locale);
   const ticket = await openTicket(deps, form, sessionId, locale);
-  const client = await ticketClient(deps, ticket);
+  const client = await ticketClient(deps, ticket, locale);
   const back = (params: Parameters<typeof authorizationResponseUrl>[2]) =>
     redirectToClient(ctx, authorizationResponseUrl(deps.config.publicBaseUrl, ticket.ruri, { ...params, state: ticket.st }), 303);
   if (form.decision === 'deny') return back({ error: 'access_denied', error_description: 'the user denied the request' });
   if (form.decision === 'create') return createOrganizationAndAskAgain(deps, ctx, { form, ticket, client, caller, locale });
-  if (form.decision !== 'approve') throw new Refused('invalid_request', 'decision must be approve or deny');
+  if (form.decision !== 'approve') throw new Refused('invalid_request', CONSENT_REFUSALS.badDecision[locale]);
   const approval = await approveConsent(deps, {
     client,
     userId: caller.userId,
