@@ -26,18 +26,3 @@ export {
   invitation_reject,
   invitations_received,
 };
-
-export const ORGANIZATION_BINDINGS = [
-  organization_get,
-  members_list,
-  invitations_list,
-  member_invite,
-  invitation_cancel,
-  member_update_role,
-  member_remove,
-  organization_create,
-  organizations_list,
-  invitation_accept,
-  invitation_reject,
-  invitations_received,
-] as const;
