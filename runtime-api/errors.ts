@@ -116,10 +116,7 @@ export const ERROR_TABLE = {
   folder_conflict: entry(
     409,
     'typed',
-    [
-      'A file and a folder cannot have the same path.',
-      'Move or trash the file in the way (or the files inside the folder), or use another path.',
-    ],
+    ['A file and a folder cannot have the same path.', 'Move or trash the file in the way (or the files inside the folder), or use another path.'],
     [
       'Um arquivo e uma pasta não podem ter o mesmo caminho.',
       'Mova ou mande para a lixeira o arquivo no caminho (ou os arquivos dentro da pasta), ou use outro caminho.',

@@ -220,14 +220,14 @@ export function pathTaken(path: string, existingFileId: string, operation: PathO
           `Escreva só com \`name\` para substituir ${existingFileId}, ou mova este arquivo com files_update (que aceita onConflict), ou escolha outro nome.`,
         )
       : operation === 'restore'
-      ? l10n(
-          `Pass onConflict: "replace" to move ${existingFileId} to the trash and restore this file in its place, or onConflict: "rename" to restore it beside it under a new name.`,
-          `Passe onConflict: "replace" para mover ${existingFileId} para a lixeira e restaurar este arquivo no lugar dele, ou onConflict: "rename" para restaurá-lo ao lado com um novo nome.`,
-        )
-      : l10n(
-          `Pass onConflict: "replace" to move ${existingFileId} to the trash first, or onConflict: "rename" to take a free name beside it, or choose another name.`,
-          `Passe onConflict: "replace" para mover ${existingFileId} para a lixeira antes, ou onConflict: "rename" para usar um nome livre ao lado, ou escolha outro nome.`,
-        );
+        ? l10n(
+            `Pass onConflict: "replace" to move ${existingFileId} to the trash and restore this file in its place, or onConflict: "rename" to restore it beside it under a new name.`,
+            `Passe onConflict: "replace" para mover ${existingFileId} para a lixeira e restaurar este arquivo no lugar dele, ou onConflict: "rename" para restaurá-lo ao lado com um novo nome.`,
+          )
+        : l10n(
+            `Pass onConflict: "replace" to move ${existingFileId} to the trash first, or onConflict: "rename" to take a free name beside it, or choose another name.`,
+            `Passe onConflict: "replace" para mover ${existingFileId} para a lixeira antes, ou onConflict: "rename" para usar um nome livre ao lado, ou escolha outro nome.`,
+          );
   const both = (locale: 'en-US' | 'pt-BR') => `${reason[locale]} ${fix[locale]}`;
   return new ServiceError('path_taken', {
     message: l10n(both('en-US'), both('pt-BR')),

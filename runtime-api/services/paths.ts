@@ -39,7 +39,12 @@ export function derivedName(name: string, label: string): string {
       dir = '';
       room = NAME_MAX_CHARS - len(suffix);
     }
-    stem = [...stem.slice(0, room - len(ext)).join('').trimEnd()];
+    stem = [
+      ...stem
+        .slice(0, room - len(ext))
+        .join('')
+        .trimEnd(),
+    ];
   }
   return `${dir}${stem.join('')}${suffix}${ext}`;
 }
@@ -87,12 +92,7 @@ export interface WrittenFile {
  * `replaced`, restorable). A folder clash is refused unless the caller already checked it and held the path since
  * (an upload's completion: its completing reservation keeps others out).
  */
-export async function putFileAtPath(
-  tx: Sql,
-  row: NewFileRow,
-  now: Date,
-  options: { folderChecked?: boolean } = {},
-): Promise<WrittenFile> {
+export async function putFileAtPath(tx: Sql, row: NewFileRow, now: Date, options: { folderChecked?: boolean } = {}): Promise<WrittenFile> {
   if (!options.folderChecked) await assertNoFolderClash(tx, row.orgId, row.name);
   const holder = await findActiveByName(tx, row.orgId, row.name, 'update');
   const replaced = holder ? await setFileState(tx, row.orgId, holder.id, 'trashed', now) : null;

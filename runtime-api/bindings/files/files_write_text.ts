@@ -24,7 +24,7 @@ export const files_write_text = defineBinding({
   description:
     'With `name` (and no `fileId`) the text becomes the file at that path: a new file, or, when the path holds one, a new file that replaces it ' +
     '(the old one moves to the trash and stays restorable; `replacedFileId` names it). `mediaType` defaults to text/plain; charset=utf-8 and `executable` to false. ' +
-    "With `fileId` the file keeps its id and gets the new text (and `name` / `mediaType` / `executable` if given); its previous content is kept in the trash as `replacedFileId`. " +
+    'With `fileId` the file keeps its id and gets the new text (and `name` / `mediaType` / `executable` if given); its previous content is kept in the trash as `replacedFileId`. ' +
     'Giving a `fileId` a `name` another active file holds answers 409 path_taken (files_update moves files and takes `onConflict`). ' +
     'A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict. Counts against the storage quota, replaced versions in the trash included.',
   aliases: ['save', 'create file', 'new file', 'write', 'edit', 'overwrite', 'note', 'put'],
@@ -56,7 +56,10 @@ export const files_write_text = defineBinding({
     const modifiedAt = modifiedAtDate(input.modifiedAt);
     if (!input.fileId) {
       const mediaType = input.mediaType ?? DEFAULT_TEXT_TYPE;
-      const written = await createFileFromBytes({ sql, blobs, clock, caller, config }, { name: input.name!, mediaType, data, modifiedAt, executable: input.executable });
+      const written = await createFileFromBytes(
+        { sql, blobs, clock, caller, config },
+        { name: input.name!, mediaType, data, modifiedAt, executable: input.executable },
+      );
       return toWrittenRecord(written, config);
     }
     const existing = await findFile(sql, orgId, input.fileId);
@@ -86,7 +89,16 @@ export const files_write_text = defineBinding({
           tx,
           orgId,
           fileId,
-          { blobKey, byteLength: data.length, sha256, crc32: crc32Hex(data), modifiedAt: modifiedAt ?? now, name: input.name, mediaType: input.mediaType, executable: input.executable },
+          {
+            blobKey,
+            byteLength: data.length,
+            sha256,
+            crc32: crc32Hex(data),
+            modifiedAt: modifiedAt ?? now,
+            name: input.name,
+            mediaType: input.mediaType,
+            executable: input.executable,
+          },
           now,
         );
         // The content this write replaced, kept in the trash under a new id (its bytes keep their blob).

@@ -73,7 +73,10 @@ export const ModifiedAt = v.pipe(
   ),
 );
 
-export const Executable = v.pipe(v.boolean(), v.description('Whether the file is executable (a tool that copies files restores the exec bit from it). Default false.'));
+export const Executable = v.pipe(
+  v.boolean(),
+  v.description('Whether the file is executable (a tool that copies files restores the exec bit from it). Default false.'),
+);
 
 /** The vocabulary of every binding that may meet an active file at the path it asks for. */
 export const OnConflict = v.picklist(['fail', 'replace', 'rename']);
