@@ -22,6 +22,8 @@ import { upload_begin } from '../../runtime-api/bindings/uploads/upload_begin.ts
 import { upload_complete } from '../../runtime-api/bindings/uploads/upload_complete.ts';
 import { derivedName } from '../../runtime-api/services/paths.ts';
 import { download, putPart } from './transfer-helpers.ts';
+import { fsBlobStore } from '../../runtime-api/blobs/fs.ts';
+import { join } from 'node:path';
 
 const fail = (p: Promise<unknown>) =>
   p.then(
@@ -412,4 +414,46 @@ return "planned";`;
     t.equal(mapped.status, 409);
     t.ok(f);
   });
+});
+
+t.test('an upload being assembled holds its path: a folder cannot appear there meanwhile, and it replaces what was written', async (t) => {
+  // Assembling the parts can take a while (a bucket composing thousands of parts): hold it until the test says so.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let assembling!: () => void;
+  const started = new Promise<void>((resolve) => {
+    assembling = resolve;
+  });
+  const app = await startTestApp(t, {
+    blobs: (dir) => {
+      const store = fsBlobStore(join(dir, 'blobs'));
+      return {
+        ...store,
+        async finalize(...args: Parameters<typeof store.finalize>) {
+          assembling();
+          await held;
+          return store.finalize(...args);
+        },
+      };
+    },
+  });
+  const who = await callerFor(app, { email: 'slow@example.com', org: 'slow' });
+  const call = as(app, who);
+  const u = await call(upload_begin, { name: 'held/data.bin', byteLength: 4 });
+  t.equal((await putPart(app, who.token, u.uploadId, 1, Buffer.from('data'))).status, 200);
+  const completing = call(upload_complete, { uploadId: u.uploadId });
+  await started;
+  const inside = await fail(call(files_write_text, { name: 'held/data.bin/child.txt', text: '' }));
+  t.match(inside.toBody(), { code: 'folder_conflict', kind: 'parent_is_file', conflictingPath: 'held/data.bin', conflictingFileId: u.fileId });
+  const written = await call(files_write_text, { name: 'held/data.bin', text: 'written meanwhile' });
+  release();
+  const done = await completing;
+  t.equal(done.replacedFileId, written.fileId, 'the completion replaced the file written meanwhile');
+  t.same(
+    (await call(files_list, { prefix: 'held/' })).items.map((f) => f.fileId),
+    [u.fileId],
+  );
+  t.equal((await call(files_get, { fileId: written.fileId })).state, 'trashed');
 });
