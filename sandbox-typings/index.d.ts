@@ -168,7 +168,7 @@ type FilesUpdateInput = {
   mediaType?: string;
   /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
   executable?: boolean;
-  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. — pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$ */
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
   modifiedAt?: string;
   /** When `name` is held by another active file: "fail" (default: 409 path_taken), "replace" (that file moves to the trash) or "rename" (a free name beside it). */
   onConflict?: "fail" | "replace" | "rename";
@@ -379,7 +379,7 @@ type FilesWriteTextInput = {
   mediaType?: string;
   /** The whole new content; stored as UTF-8. */
   text: string;
-  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. — pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$ */
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
   modifiedAt?: string;
   /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
   executable?: boolean;
@@ -437,7 +437,7 @@ type FilesWriteBytesInput = {
   mediaType?: string;
   /** The whole content, base64 (RFC 4648, with padding). — pattern ^[A-Za-z0-9+/]*={0,2}$ */
   base64: string;
-  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. — pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$ */
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
   modifiedAt?: string;
   /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
   executable?: boolean;
@@ -516,7 +516,7 @@ type UploadBeginInput = {
   mediaType?: string;
   /** Exact size of the file in bytes. — minimum 0, maximum 83886080000 */
   byteLength: number;
-  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. — pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$ */
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
   modifiedAt?: string;
   /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
   executable?: boolean;

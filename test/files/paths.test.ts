@@ -387,7 +387,7 @@ return "planned";`;
     for (const bad of ['2026-01-01', '2026-01-01T00:00:00', 'yesterday', '2026-13-01T00:00:00Z', '0000-01-01T00:00:00Z']) {
       const err = await fail(call(files_write_text, { name: 'm/bad.txt', text: '', modifiedAt: bad }));
       t.equal(err.code, 'invalid_input', bad);
-      t.match(err.resolution, /modifiedAt/);
+      t.match(err.resolution, /`modifiedAt`: must be an ISO 8601 date and time with a time zone/);
     }
     t.equal((await fail(call(files_update, { fileId: plain.fileId, executable: 'yes' }))).code, 'invalid_input');
   });

@@ -62,12 +62,11 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 /** A client's modification time: ISO 8601 with a time zone; kept as given (parsed by the handler, so a plan records the text). */
 export const ModifiedAt = v.pipe(
   v.string(),
-  v.regex(ISO_8601, 'must be an ISO 8601 date and time with a time zone, e.g. 2026-03-31T14:05:00Z'),
   v.check((s) => {
     const ms = Date.parse(s);
     const year = new Date(ms).getUTCFullYear();
-    return Number.isFinite(ms) && year >= 1 && year <= 9999;
-  }, 'must be a real date between the years 0001 and 9999'),
+    return ISO_8601.test(s) && Number.isFinite(ms) && year >= 1 && year <= 9999;
+  }, 'must be an ISO 8601 date and time with a time zone, between the years 0001 and 9999, e.g. 2026-03-31T14:05:00Z'),
   v.description(
     "When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond.",
   ),
