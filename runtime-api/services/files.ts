@@ -1,6 +1,7 @@
 // Creating a file from bytes: the bytes first under a fresh blob key, then the row in one transaction after the
 // quota check, the bytes deleted again if the transaction fails. files_write_text and spreadsheet_write share it;
 // the small-file readers share readSmallFile.
+import type { Sql } from 'postgres';
 import { crc32Hex } from '../crc32-combine.ts';
 import { createHash } from 'node:crypto';
 import type { HandlerContext } from '../define.ts';
@@ -72,4 +73,48 @@ export async function readSmallFile(
   }
   deps.signal?.throwIfAborted();
   return { file, bytes: Buffer.concat(chunks) };
+}
+
+/** Content already staged under a blob key no row points at yet, and what the file at `name` should carry. */
+export interface PathWrite {
+  name: string;
+  mediaType: string;
+  blobKey: string;
+  size: number;
+  sha256: string | null;
+  crc32: string | null;
+  /** When the content was last modified, as the client knows it (an archive entry's mtime); null: now. */
+  modifiedAt: Date | null;
+  executable: boolean;
+}
+
+export type PathWriteStatus = 'created' | 'replaced' | 'unchanged';
+
+/**
+ * Make `w` the file at its path, inside the caller's transaction (which has checked the quota under the
+ * organization's storage lock). `unchanged`: the active file there already has this content, and `w.blobKey` is
+ * then the caller's to delete. Archive import writes every entry through here.
+ */
+export async function writeFileAtPath(
+  tx: Sql,
+  who: { orgId: string; userId: string },
+  w: PathWrite,
+  now: Date,
+): Promise<{ file: FileRow; status: PathWriteStatus }> {
+  // Names are not unique yet: a write creates another file beside any that has the name. The modification time and
+  // the executable bit have nowhere to go until files carry them.
+  const file = await insertFile(tx, {
+    id: newId('fil'),
+    orgId: who.orgId,
+    name: w.name,
+    mediaType: w.mediaType,
+    byteLength: w.size,
+    sha256: w.sha256,
+    crc32: w.crc32,
+    blobKey: w.blobKey,
+    createdBy: who.userId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { file, status: 'created' };
 }
