@@ -41,6 +41,8 @@ function kindOf(e: yauzl.Entry, raw: string): { kind: EntryKind; special?: strin
 
 function nameOf(e: yauzl.Entry): string {
   const raw = e.fileNameRaw.length > RAW_NAME_MAX * 4 ? e.fileNameRaw.subarray(0, RAW_NAME_MAX * 4) : e.fileNameRaw;
+  // CP437 (a name without the UTF-8 flag) draws control bytes as symbols: they are kept as what they are, and refused.
+  if (raw.some((b) => b < 0x20 || b === 0x7f)) return raw.toString('latin1');
   const name = yauzl.getFileNameLowLevel(e.generalPurposeBitFlag, raw, e.extraFields, true);
   return name.length > RAW_NAME_MAX ? name.slice(0, RAW_NAME_MAX + 1) : name;
 }
