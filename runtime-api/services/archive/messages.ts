@@ -180,12 +180,11 @@ export function exportTooLarge(max: number): ServiceError {
 }
 
 export function exportFileNotActive(fileId: string): ServiceError {
-  return new ServiceError('not_found', {
-    resolution: l10n(
-      `No active file ${fileId} in this organization (an archive holds active files only).`,
-      `Não há arquivo ativo ${fileId} nesta organização (um arquivo compactado só leva arquivos ativos).`,
-    ),
-  });
+  const reason = l10n(
+    `No active file ${fileId} in this organization (an archive holds active files only).`,
+    `Não há arquivo ativo ${fileId} nesta organização (um arquivo compactado só leva arquivos ativos).`,
+  );
+  return new ServiceError('not_found', { message: reason, resolution: reason });
 }
 
 export function exportOutsidePrefix(fileId: string, name: string, prefix: string): ServiceError {
@@ -208,18 +207,16 @@ export function exportPathClash(path: string): ServiceError {
 }
 
 export function exportNotFound(exportId: string): ServiceError {
-  return new ServiceError('not_found', {
-    resolution: l10n(`No export ${exportId} in this organization.`, `Não há exportação ${exportId} nesta organização.`),
-  });
+  const reason = l10n(`No export ${exportId} in this organization.`, `Não há exportação ${exportId} nesta organização.`);
+  return new ServiceError('not_found', { message: reason, resolution: reason });
 }
 
 export function exportExpired(exportId: string, expiresAt: Date): ServiceError {
-  return new ServiceError('not_found', {
-    resolution: l10n(
-      `Export ${exportId} expired at ${expiresAt.toISOString()}; call files_export again.`,
-      `A exportação ${exportId} expirou em ${expiresAt.toISOString()}; chame files_export de novo.`,
-    ),
-  });
+  const reason = l10n(
+    `Export ${exportId} expired at ${expiresAt.toISOString()}; call files_export again.`,
+    `A exportação ${exportId} expirou em ${expiresAt.toISOString()}; chame files_export de novo.`,
+  );
+  return new ServiceError('not_found', { message: reason, resolution: reason });
 }
 
 export function exportFileGone(fileId: string): ServiceError {
