@@ -172,6 +172,7 @@ function zipStream(blobs: BlobStore, items: readonly ExportItem[]): Readable {
   zip.on('error', (err: Error) => out.destroy(err));
   for (const { path, file } of items) {
     zip.addReadStreamLazy(path, { size: file.byteLength, mtime: mtimeOf(file), mode: 0o100644, compress: !PRECOMPRESSED.test(file.mediaType) }, (cb) => {
+      if (out.destroyed) return cb(new Error('the download was abandoned'), undefined as never); // open no more files
       readFileBytes(blobs, file).then(
         (stream) => {
           current = stream;
