@@ -139,10 +139,10 @@ export async function referencedBlobKeys(sql: Sql, keys: readonly string[]): Pro
 }
 
 /**
- * Where an archive's entries would break the file/folder rule against the active catalogue: `files` are the given
- * folder paths (the folders entries sit in) that an active file holds as its name; `folders` are the given file
- * paths that are folders of active files. `/` is the byte before `0` in collation "C", so the names in [p/, p0) are
- * exactly those under the folder p.
+ * Where an archive's entries would break the file/folder rule against the active catalogue (and the uploads being
+ * completed, which are about to be files): `files` are the given folder paths (the folders entries sit in) that such
+ * a file has as its name; `folders` are the given file paths that are folders of such files. `/` is the byte before
+ * `0` in collation "C", so the names in [p/, p0) are exactly those under the folder p.
  */
 export async function pathClashes(
   sql: Sql,
@@ -152,12 +152,15 @@ export async function pathClashes(
 ): Promise<{ files: Set<string>; folders: Set<string> }> {
   const [files, folders] = await Promise.all([
     folderPaths.length
-      ? sql<{ p: string }[]>`select name as p from files where org_id = ${orgId} and state = 'active' and name = any(${folderPaths as string[]})`
+      ? sql<{ p: string }[]>`select name as p from files where org_id = ${orgId} and state = 'active' and name = any(${folderPaths as string[]})
+          union select name from uploads where org_id = ${orgId} and state = 'completing' and name = any(${folderPaths as string[]})`
       : [],
     filePaths.length
       ? sql<{ p: string }[]>`select e.p from unnest(${filePaths as string[]}::text[]) as e(p)
           where exists (select 1 from files f where f.org_id = ${orgId} and f.state = 'active'
-            and f.name >= (e.p || '/') collate "C" and f.name < (e.p || '0') collate "C")`
+              and f.name >= (e.p || '/') collate "C" and f.name < (e.p || '0') collate "C")
+            or exists (select 1 from uploads u where u.org_id = ${orgId} and u.state = 'completing'
+              and u.name >= (e.p || '/') collate "C" and u.name < (e.p || '0') collate "C")`
       : [],
   ]);
   return { files: new Set(files.map((r) => r.p)), folders: new Set(folders.map((r) => r.p)) };

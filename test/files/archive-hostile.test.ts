@@ -133,6 +133,25 @@ t.test('hostile archives', async (t) => {
     t.equal(again.created, 6, 'and can be imported again, skipping');
   });
 
+  t.test('an upload being completed holds its path as a file', async (t) => {
+    const { c, call } = await fresh();
+    const pending = await call(upload_begin, { name: 'pending', byteLength: 10 });
+    await app.deps.sql`update uploads set state = 'completing' where id = ${pending.uploadId}`; // mid-completion
+    const r = (await call(files_import, {
+      uploadId: await uploadArchive(
+        app,
+        c,
+        await makeTar([
+          { name: 'pending/inside.txt', data: 'x' },
+          { name: 'free.txt', data: 'y' },
+        ]),
+      ),
+      onError: 'skip',
+    })) as Result;
+    t.same(refusals(r), { 'pending/inside.txt': 'path_conflict' });
+    t.equal(r.created, 1);
+  });
+
   t.test('zip: hostile names, links and devices, each reported', async (t) => {
     const { c, call } = await fresh();
     await withCatalogue(call);
