@@ -163,9 +163,9 @@ t.test('archive access', async (t) => {
     t.equal(gone.body.code, 'conflict');
 
     // A file that would be a folder of another in the archive (the catalogue can hold such names from before).
-    await app.deps.sql`insert into files (id, org_id, name, media_type, byte_length, blob_key, state, created_at, updated_at)
-      values (${newId('fil')}, ${cy.membership!.orgId}, 'clash', 'text/plain', 0, ${`${cy.membership!.orgId}/${newId('blb')}`}, 'active', now(), now()),
-             (${newId('fil')}, ${cy.membership!.orgId}, 'clash/inner', 'text/plain', 0, ${`${cy.membership!.orgId}/${newId('blb')}`}, 'active', now(), now())`;
+    await app.deps.sql`insert into files (id, org_id, name, media_type, byte_length, blob_key, state, created_at, updated_at, modified_at)
+      values (${newId('fil')}, ${cy.membership!.orgId}, 'clash', 'text/plain', 0, ${`${cy.membership!.orgId}/${newId('blb')}`}, 'active', now(), now(), now()),
+             (${newId('fil')}, ${cy.membership!.orgId}, 'clash/inner', 'text/plain', 0, ${`${cy.membership!.orgId}/${newId('blb')}`}, 'active', now(), now(), now())`;
     const clash = await fail(cyCall(files_export, {}));
     t.equal(clash.code, 'conflict');
     t.match(clash.message, /`clash`/);

@@ -41,6 +41,8 @@ function tree(): TreeFile[] {
   return files;
 }
 
+const MTIME = new Date('2025-06-07T08:09:10Z');
+
 t.test('archive round trips', async (t) => {
   const app = await startTestApp(t);
   const files = tree();
@@ -48,14 +50,14 @@ t.test('archive round trips', async (t) => {
 
   async function listAll(c: Awaited<ReturnType<typeof callerFor>>, prefix?: string) {
     return invokeWholeList(files_list, { state: 'active', ...(prefix ? { prefix } : {}) }, c, invokeDeps(app.deps)) as Promise<
-      { fileId: string; name: string; sha256: string | null; mediaType: string; updatedAt: string }[]
+      { fileId: string; name: string; sha256: string | null; mediaType: string; modifiedAt: string; executable: boolean }[]
     >;
   }
 
   t.test('tar: import a generated tree, then export it back', async (t) => {
     const ana = await callerFor(app, { email: 'ana@example.com', org: 'tar-org' });
     const call = as(app, ana);
-    const archive = await makeTar(files.map((f) => ({ name: f.name, data: f.data, mode: f.mode, mtime: new Date('2025-06-07T08:09:10Z') })));
+    const archive = await makeTar(files.map((f) => ({ name: f.name, data: f.data, mode: f.mode, mtime: MTIME })));
     t.ok(archive.length > 2 * PART, 'the archive spans three parts of the upload');
     const uploadId = await uploadArchive(app, ana, archive, 'tree.tar');
     const result = await call(files_import, { uploadId });
@@ -93,6 +95,15 @@ t.test('archive round trips', async (t) => {
     );
     t.ok(listed.some((f) => f.name === 'Case/README.md') && listed.some((f) => f.name === 'Case/readme.md'), 'case twins are two files');
     t.equal(listed.find((f) => f.name === 'docs/part-0/chapter-0/note-0.txt')?.mediaType, 'text/plain; charset=utf-8', 'media type from the extension');
+    t.ok(
+      listed.every((f) => f.modifiedAt === MTIME.toISOString()),
+      "each entry's mtime is its file's modifiedAt",
+    );
+    t.same(
+      listed.filter((f) => f.executable).map((f) => f.name),
+      ['bin/run.sh'],
+      'mode 0755 makes a file executable',
+    );
     for (const name of ['big/exactly-8MiB.bin', 'big/one-past-8MiB.bin', 'empty/nothing.bin']) {
       const got = await download(app, ana.token, listed.find((f) => f.name === name)!.fileId);
       t.equal(sha(got.body), sha(expected.get(name)!.data), `${name} downloads byte for byte`);
@@ -108,13 +119,11 @@ t.test('archive round trips', async (t) => {
     t.match(String(got.headers['content-disposition']), /^attachment; filename="?docs\.tar"?$/);
     const entries = await readTar(got.body);
     t.equal(entries.length, 300);
-    const byName = new Map(listed.map((f) => [f.name, f]));
     for (const e of entries) {
       const want = expected.get(`docs/${e.name}`);
       if (!want || !e.data.equals(want.data)) t.fail(`${e.name}: not the imported bytes`);
       if (e.mode !== 0o644) t.fail(`${e.name}: mode ${e.mode.toString(8)}`);
-      const file = byName.get(`docs/${e.name}`)!;
-      if (e.mtime.getTime() !== Math.floor(new Date(file.updatedAt).getTime() / 1000) * 1000) t.fail(`${e.name}: mtime ${e.mtime.toISOString()}`);
+      if (e.mtime.getTime() !== MTIME.getTime()) t.fail(`${e.name}: mtime ${e.mtime.toISOString()}`);
     }
     t.same(
       entries.map((e) => e.name),
@@ -126,6 +135,30 @@ t.test('archive round trips', async (t) => {
     t.equal(whole.length, files.length, 'without a prefix: every active file, under its full path');
     const big = whole.find((e) => e.name === 'big/one-past-8MiB.bin');
     t.equal(big && sha(big.data), sha(expected.get('big/one-past-8MiB.bin')!.data), 'a file past 8 MiB streams whole');
+    t.equal(whole.find((e) => e.name === 'bin/run.sh')?.mode, 0o755, 'an executable file exports with mode 0755');
+
+    const again = await call(files_import, { uploadId: await uploadArchive(app, ana, archive, 'tree.tar') });
+    t.same([again.created, again.replaced, again.unchanged], [0, 0, files.length], 'the same tree again: nothing rewritten');
+    const changed = await makeTar([
+      { name: 'Case/README.md', data: 'upper, edited' },
+      { name: 'new/file.txt', data: 'new' },
+      { name: 'empty/nothing.bin', data: '' },
+    ]);
+    const third = await call(files_import, { uploadId: await uploadArchive(app, ana, changed, 'changes.tar') });
+    t.same(
+      third.entries.map((e) => [e.path, e.status]),
+      [
+        ['Case/README.md', 'replaced'],
+        ['new/file.txt', 'created'],
+        ['empty/nothing.bin', 'unchanged'],
+      ],
+    );
+    const trashed = (await call(files_list, { state: 'trashed' })) as { items: { name: string; sha256: string }[] };
+    t.same(
+      trashed.items.map((f) => [f.name, f.sha256]),
+      [['Case/README.md', sha('upper')]],
+      'the replaced version is in the trash',
+    );
   });
 
   t.test('zip: import under a folder over REST, then export that folder as zip', async (t) => {
@@ -164,9 +197,10 @@ t.test('archive round trips', async (t) => {
     const entries = await readZip(got.body);
     t.same(entries.map((e) => e.name).sort(), files.map((f) => f.stored).sort(), 'names relative to the prefix, NFC');
     for (const e of entries) if (!e.data.equals(expected.get(e.name)!.data)) t.fail(`${e.name}: not the imported bytes`);
-    t.ok(
-      entries.every((e) => e.mode === 0o100644),
-      'regular files, mode 0644',
+    t.same(
+      entries.filter((e) => e.mode !== 0o100644).map((e) => [e.name, e.mode]),
+      [['bin/run.sh', 0o100755]],
+      'regular files, mode 0644, the executable one 0755',
     );
   });
 });

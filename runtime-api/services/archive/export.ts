@@ -102,10 +102,8 @@ export async function exportToDownload(sql: Sql, orgId: string, exportId: string
 
 const PRECOMPRESSED = /^(image\/(png|jpeg|gif|webp)|audio\/|video\/|application\/(zip|gzip|x-7z-compressed|vnd\.openxmlformats))/;
 
-/** When the content last changed, for the archive entry. */
-function mtimeOf(file: FileRow): Date {
-  return file.updatedAt;
-}
+/** The entry's permission bits: the executable bit decides. */
+const modeOf = (file: FileRow) => (file.executable ? 0o755 : 0o644);
 
 /** The archive, streamed: each file's bytes are read when its turn comes; destroying the stream stops the reads. */
 export function archiveStream(blobs: BlobStore, format: ArchiveFormat, items: readonly ExportItem[]): Readable {
@@ -125,7 +123,7 @@ function tarStream(blobs: BlobStore, items: readonly ExportItem[]): Readable {
       if (stopped.signal.aborted) return;
       const source = await readFileBytes(blobs, file);
       const done = new Promise<void>((resolve, reject) => {
-        const sink = pack.entry({ name: path, size: file.byteLength, mtime: mtimeOf(file), mode: 0o644, type: 'file', uid: 0, gid: 0 }, (err) =>
+        const sink = pack.entry({ name: path, size: file.byteLength, mtime: file.modifiedAt, mode: modeOf(file), type: 'file', uid: 0, gid: 0 }, (err) =>
           err ? reject(err) : resolve(),
         );
         copy(source, sink, stopped.signal).then(() => void sink.end(undefined), reject);
@@ -171,16 +169,20 @@ function zipStream(blobs: BlobStore, items: readonly ExportItem[]): Readable {
   out.once('close', () => current?.destroy());
   zip.on('error', (err: Error) => out.destroy(err));
   for (const { path, file } of items) {
-    zip.addReadStreamLazy(path, { size: file.byteLength, mtime: mtimeOf(file), mode: 0o100644, compress: !PRECOMPRESSED.test(file.mediaType) }, (cb) => {
-      if (out.destroyed) return cb(new Error('the download was abandoned'), undefined as never); // open no more files
-      readFileBytes(blobs, file).then(
-        (stream) => {
-          current = stream;
-          cb(null, stream);
-        },
-        (err) => cb(err, undefined as never),
-      );
-    });
+    zip.addReadStreamLazy(
+      path,
+      { size: file.byteLength, mtime: file.modifiedAt, mode: 0o100000 | modeOf(file), compress: !PRECOMPRESSED.test(file.mediaType) },
+      (cb) => {
+        if (out.destroyed) return cb(new Error('the download was abandoned'), undefined as never); // open no more files
+        readFileBytes(blobs, file).then(
+          (stream) => {
+            current = stream;
+            cb(null, stream);
+          },
+          (err) => cb(err, undefined as never),
+        );
+      },
+    );
   }
   zip.end();
   return out;
