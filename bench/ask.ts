@@ -1,8 +1,9 @@
 // Benchmark for POST /ask: queries per second and p50/p99 latency over real HTTP (JSON and SSE), beside the same queries
 // answered by a bare in-process index lookup (the floor: what HTTP, validation and JSON cost on top), plus recall@5 and
 // relevance per query kind on fixtures/site/dev-queries.json (both halves), fixtures/site/holdout-queries.json (held out
-// from tuning), fixtures/site/holdout2-queries.json (a second one, by another hand) and fixtures/site/queries.json, ours
-// beside MiniSearch (default, and fuzzy+prefix) on the same pages.
+// from tuning), fixtures/site/holdout2-queries.json (a second one, by another hand), fixtures/site/holdout3-queries.json
+// (a third, by an outsider who read only the pages) and fixtures/site/queries.json, ours beside MiniSearch (default, and
+// fuzzy+prefix) on the same pages.
 // Run: npm run bench -- ask; ASK_BENCH_FAILURES=1 also lists each dev-set query we answer below perfect, with what we
 // answered, so failures can be read one by one.
 import Koa from 'koa';
@@ -205,6 +206,10 @@ export async function main(): Promise<{ rows: Row[]; recall: number; ndcg: numbe
   printRelevance(
     'second held-out set (holdout2-queries.json, written by another hand)',
     await compare(index, await loadQueries(fixture('holdout2-queries.json'))),
+  );
+  printRelevance(
+    'third held-out set (holdout3-queries.json, an outsider, pages only)',
+    await compare(index, await loadQueries(fixture('holdout3-queries.json'))),
   );
   printRelevance('regression floor (queries.json)', floor);
   return { rows, recall: floor[0][1].recall, ndcg: floor[0][1].ndcg, queries: queries.length };

@@ -121,7 +121,7 @@ t.test('a long question told in everyday words keeps its answer', async (t) => {
 });
 
 t.test('no answerable question of any query set is left empty; the unanswerable ones answered score low', async (t) => {
-  for (const name of ['dev-queries.json', 'holdout-queries.json', 'holdout2-queries.json', 'queries.json']) {
+  for (const name of ['dev-queries.json', 'holdout-queries.json', 'holdout2-queries.json', 'holdout3-queries.json', 'queries.json']) {
     const set = await loadQueries(fixture(name));
     const lost = set.filter((q) => q.relevant.length > 0 && hits(q.text).length === 0).map((q) => q.text);
     t.same(lost, [], `${name}: answerable questions left empty`);
