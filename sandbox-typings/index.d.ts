@@ -509,6 +509,94 @@ type FilesReadBytesOutput = {
  */
 declare function files_read_bytes(input: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
 
+type FilesImportInput = {
+  /** Upload reservation id (`upl_…`). — pattern ^upl_[a-z2-7]{26}$ */
+  uploadId: string;
+  /** `tar` (also gzip-compressed) or `zip`; default: recognized from the bytes. */
+  format?: "tar" | "zip";
+  /** Folder to put the entries under, e.g. `projects/site` (a trailing `/` is fine); default: the top. — maxLength 1024 */
+  into?: string;
+  /** `abort` (default): all or nothing. `skip`: import what can be, report the rest. — default "abort" */
+  onError?: "abort" | "skip";
+};
+type FilesImportOutput = {
+  /** The format read (`tar` also for gzip-compressed tar). */
+  format: "tar" | "zip";
+  /** Entries written as new files. */
+  created: number;
+  /** Entries that replaced the file at their path. */
+  replaced: number;
+  /** Entries whose path already held the same content. */
+  unchanged: number;
+  /** Entries refused (only with onError "skip"; with "abort" a refusal fails the whole import). */
+  refused: number;
+  /** Bytes of the entries created, replaced or unchanged. */
+  bytes: number;
+  /** Every file entry, and every refused entry, in archive order (folders are implicit). */
+  entries: Array<{
+    /** The entry's path in the catalogue (`into` included, NFC); for an entry refused for its name, the name as the archive spells it. */
+    path: string;
+    /** `created` (a new file), `replaced` (the previous file at the path went to the trash), `unchanged` (the active file there already had this content; not rewritten) or `refused`. */
+    status: "created" | "replaced" | "unchanged" | "refused";
+    /** The file now at the path (null when refused). */
+    fileId: string | null;
+    /** The entry's size in bytes (as the archive declares it when refused). */
+    size: number;
+    /** Why it was refused: `invalid_path`, `absolute_path`, `path_climbs_out` (`..`), `path_too_long`, `duplicate_path` (an earlier entry has the path), `path_conflict` (a file where a folder is needed or the reverse, against another entry or an active file), `symlink_refused`, `hardlink_refused`, `special_file_refused` (devices, fifos), `ratio_exceeded` (a zip bomb), `encrypted_entry`, `unsupported_compression`, `corrupt_entry`; null otherwise. */
+    code: "invalid_path" | "absolute_path" | "path_climbs_out" | "path_too_long" | "duplicate_path" | "path_conflict" | "symlink_refused" | "hardlink_refused" | "special_file_refused" | "ratio_exceeded" | "encrypted_entry" | "unsupported_compression" | "corrupt_entry" | null;
+    /** The refusal in words, in the caller's language; null otherwise. */
+    message: string | null;
+  }>;
+};
+/**
+ * Import an uploaded tar or zip archive as many files in one call (instead of upload_complete).
+ * Send the archive as an upload (upload_begin with any name, e.g. `site.tar`, then PUT its parts), then call files_import instead of upload_complete; the upload is consumed.
+ * The format is recognized from the bytes (tar, gzip-compressed tar, zip) unless `format` says. Entries go under the folder `into` (default: the top). Writing to a path that holds a file replaces it (the previous version goes to the trash); tar entries set `modifiedAt` and `executable` from their mtime and mode.
+ * Paths: a leading `./` is dropped, names are normalized to Unicode NFC and must follow the file-name rule; `..`, absolute paths, backslashes, control characters and empty segments are refused, as are symbolic and hard links, devices, duplicates and file/folder conflicts (with another entry or an active file).
+ * onError "abort" (default): any refused entry refuses the whole import with 400 invalid_input listing them (`refused`), and nothing is written; the upload stays open, so it can be imported again with "skip", or aborted. onError "skip": the other entries are imported and the refused ones reported.
+ * Limits: 10,000 entries, 10 GiB expanded, a compression ratio of 200 per zip entry and for the whole archive (413 payload_too_large past the archive limits). The quota is checked against the expanded size before anything is written (409 quota_exceeded). Large archives: call it over REST (POST /app/v1/files/import), where no script time limit applies.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const r = await files_import({ uploadId: "upl_...", into: "site" });
+ * return { created: r.created, refused: r.entries.filter((e) => e.status === "refused") };
+ */
+declare function files_import(input: FilesImportInput): Promise<FilesImportOutput>;
+
+type FilesExportInput = {
+  /** Folder to export, e.g. `reports/2026` (a trailing `/` is fine); entries are named relative to it. Default: the top. — maxLength 1024 */
+  prefix?: string;
+  /** Only these files (active ones). — minItems 1, maxItems 100000 */
+  fileIds?: string[];
+  /** `tar` (default) or `zip`. — default "tar" */
+  format?: "tar" | "zip";
+};
+type FilesExportOutput = {
+  /** The export id (`exp_…`), as `exportId`. */
+  id: string;
+  /** The export id (`exp_…`). */
+  exportId: string;
+  /** The archive format. */
+  format: "tar" | "zip";
+  /** Files in the archive. */
+  count: number;
+  /** The files' bytes in all (the archive adds its headers; zip may compress). */
+  bytes: number;
+  /** GET with a Bearer token (files:read) to stream the archive, until `expiresAt`. */
+  downloadUrl: string;
+  /** When the download URL stops working (ISO 8601). */
+  expiresAt: string;
+};
+/**
+ * Export a folder or a list of files as one tar or zip archive, streamed from a download URL.
+ * Without `fileIds`: every active file under the folder `prefix` (default: all of them). With `fileIds`: those active files, each under `prefix` when it is given. Entries are named relative to `prefix` and come in name order; tar entries carry the modification time and mode 0644 (0755 when executable).
+ * The selection is fixed now; `GET downloadUrl` with a Bearer token (files:read, same rules as file downloads) streams the archive until `expiresAt` (1 hour by default). At most 10,000 files; two files that would share a path, or a file that would be a folder of another, answer 409 conflict.
+ * Scope: files:read. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const e = await files_export({ prefix: "reports/2026", format: "zip" });
+ * return e.downloadUrl;
+ */
+declare function files_export(input?: FilesExportInput): Promise<FilesExportOutput>;
+
 type UploadBeginInput = {
   /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. */
   name: string;
@@ -554,8 +642,8 @@ type UploadStatusInput = {
 type UploadStatusOutput = {
   /** Reservation id. */
   uploadId: string;
-  /** `open` (accepts parts), `completing` (being assembled) or `completed`. */
-  state: "open" | "completing" | "completed";
+  /** `open` (accepts parts), `completing` (being assembled), `completed`, `importing` (files_import is reading it as an archive) or `imported` (its entries are files; it became no file itself). */
+  state: "open" | "completing" | "completed" | "importing" | "imported";
   /** Name the file will have. */
   name: string;
   /** Media type the file will have. */

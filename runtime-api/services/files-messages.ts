@@ -126,7 +126,7 @@ export function uploadExpired(expiresAt: Date): ServiceError {
   });
 }
 
-/** The reservation is completing or completed: its parts are fixed. */
+/** The reservation is completing, completed, importing or imported: its parts are fixed. */
 export function uploadNotOpen(uploadId: string, state: string): ServiceError {
   return conflict(
     l10n(

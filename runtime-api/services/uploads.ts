@@ -55,8 +55,8 @@ export function assertOpen(upload: UploadRow | null, uploadId: string, now: Date
   if (isExpired(upload, now)) {
     throw uploadExpired(upload.expiresAt);
   }
-  if (upload.state === 'completing' || upload.state === 'completed') {
-    throw uploadNotOpen(uploadId, upload.state);
+  if (upload.state !== 'open') {
+    throw uploadNotOpen(uploadId, upload.state); // completing, completed, importing or imported
   }
   return upload;
 }
@@ -253,7 +253,7 @@ export async function abortUpload(deps: UploadDeps, orgId: string, uploadId: str
 }
 
 /** Delete staging bytes now, unless inside someone else's transaction (then the orphan janitor does it). */
-async function dropStaging(sql: Sql, deps: UploadDeps, uploadId: string): Promise<void> {
+export async function dropStaging(sql: Sql, deps: UploadDeps, uploadId: string): Promise<void> {
   if (isOuterTransaction(sql)) return;
   await deps.blobs.deleteUpload(uploadId).catch(() => {});
 }

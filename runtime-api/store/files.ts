@@ -199,3 +199,44 @@ export async function referencedBlobKeys(sql: Sql, keys: readonly string[]): Pro
     union select blob_key from uploads where blob_key = any(${keys as string[]}) and state in ('open', 'completing')`;
   return new Set(rows.map((r) => r.k));
 }
+
+/**
+ * Where an archive's entries would break the file/folder rule against the active catalogue (and the uploads being
+ * completed, which are about to be files): `files` are the given folder paths (the folders entries sit in) that such
+ * a file has as its name; `folders` are the given file paths that are folders of such files. `/` is the byte before
+ * `0` in collation "C", so the names in [p/, p0) are exactly those under the folder p.
+ */
+export async function pathClashes(
+  sql: Sql,
+  orgId: string,
+  folderPaths: readonly string[],
+  filePaths: readonly string[],
+): Promise<{ files: Set<string>; folders: Set<string> }> {
+  const [files, folders] = await Promise.all([
+    folderPaths.length
+      ? sql<{ p: string }[]>`select name as p from files where org_id = ${orgId} and state = 'active' and name = any(${folderPaths as string[]})
+          union select name from uploads where org_id = ${orgId} and state = 'completing' and name = any(${folderPaths as string[]})`
+      : [],
+    filePaths.length
+      ? sql<{ p: string }[]>`select e.p from unnest(${filePaths as string[]}::text[]) as e(p)
+          where exists (select 1 from files f where f.org_id = ${orgId} and f.state = 'active'
+              and f.name >= (e.p || '/') collate "C" and f.name < (e.p || '0') collate "C")
+            or exists (select 1 from uploads u where u.org_id = ${orgId} and u.state = 'completing'
+              and u.name >= (e.p || '/') collate "C" and u.name < (e.p || '0') collate "C")`
+      : [],
+  ]);
+  return { files: new Set(files.map((r) => r.p)), folders: new Set(folders.map((r) => r.p)) };
+}
+
+/** Active files whose name starts with `prefix`, by name, at most `limit`. */
+export async function activeFilesUnder(sql: Sql, orgId: string, prefix: string, limit: number): Promise<FileRow[]> {
+  return sql<FileRow[]>`select ${columns(sql)} from files
+    where org_id = ${orgId} and state = 'active' ${prefix ? sql`and name >= ${prefix} and starts_with(name, ${prefix})` : sql``}
+    order by name, id limit ${limit}`;
+}
+
+/** The organization's files among `ids`, in any state (absent ones are simply missing). */
+export async function filesByIds(sql: Sql, orgId: string, ids: readonly string[]): Promise<FileRow[]> {
+  if (!ids.length) return [];
+  return sql<FileRow[]>`select ${columns(sql)} from files where org_id = ${orgId} and id = any(${ids as string[]})`;
+}

@@ -7,6 +7,7 @@ import { parseJsonBody, validate } from '../http/body.ts';
 import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 import { callerOf } from '../http/request-state.ts';
+import { archiveRoutes } from './app-v1-archives.ts';
 
 const FilesQuery = v.strictObject({
   state: v.optional(v.picklist(['active', 'trashed'])),
@@ -98,5 +99,6 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
         ctx.body = await executeInMode(executeContext(deps, 'app'), callerOf(ctx), request);
       },
     }),
+    ...archiveRoutes(deps),
   ];
 }
