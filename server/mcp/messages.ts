@@ -1,7 +1,7 @@
 // What the MCP endpoint says when it refuses a request, in both languages side by side: the credential, the methods
 // a stateless endpoint does not serve, the per-token limit, the step-up for a scope, and the JSON-RPC messages it
 // cannot process. The protocol's own names (versions, methods) are passed in: they come from the SDK.
-import { ServiceError, l10n } from '../../runtime-api/index.ts';
+import { ServiceError, l10n, type Localized } from '../../runtime-api/index.ts';
 
 /** Anything but an access token; `wwwAuthenticate` says where to get one. */
 export function tokenRequired(wwwAuthenticate: string): ServiceError {
@@ -41,6 +41,14 @@ export function stepUpRequired(needed: string, scope: string, wwwAuthenticate: s
       `Esta chamada exige o escopo ${needed}; peça um token com scope "${scope}" (dentro do maxScopes da organização).`,
     ),
     headers: { 'WWW-Authenticate': wwwAuthenticate },
+  });
+}
+
+/** A request the spec's own error answers (section 7): 400 `invalid_request` in the resolution shape. */
+export function malformedRequest(method: string, resolution: Localized): ServiceError {
+  return new ServiceError('invalid_request', {
+    message: l10n(`The ${method} request is malformed.`, `A requisição ${method} está malformada.`),
+    resolution,
   });
 }
 

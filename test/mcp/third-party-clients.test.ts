@@ -5,7 +5,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp } from '../helpers/app.ts';
 
 const run = promisify(execFile);
@@ -82,6 +83,27 @@ t.test('third-party MCP clients', async (t) => {
       t.equal(result.isError, true, `${what}: an error result, not a thrown schema mismatch`);
       t.match((result.content as { text: string }[])[0].text, message, `${what}: its message reaches the client`);
       t.equal((result.structuredContent as { ok: boolean }).ok, false, what);
+    }
+  });
+
+  t.test("the SDK Client sees a tools/call without params refused in the spec's error shape", async (t) => {
+    // The SDK never parses an HTTP 400 body as a JSON-RPC reply: it throws with the status and the body's text, so
+    // what the caller learns is the spec's {error: {code, message, resolution}}, or nothing usable.
+    const client = new Client({ name: 'sdk-malformed', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    t.teardown(() => client.close());
+    for (const request of [{ method: 'tools/call' }, { method: 'tools/call', params: { arguments: { script: 'return 1' } } }]) {
+      const err = await client.request(request as never, CallToolResultSchema).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      t.ok(err instanceof StreamableHTTPError, JSON.stringify(request));
+      t.equal((err as StreamableHTTPError).code, 400);
+      const text = (err as Error).message;
+      const body = JSON.parse(text.slice(text.indexOf('{')));
+      t.equal(body.error.code, 'invalid_request');
+      t.type(body.error.message, 'string');
+      t.type(body.error.resolution, 'string');
     }
   });
 
