@@ -5,6 +5,7 @@ import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 import { contract } from '../helpers/openapi-contract.ts';
+import { oidcDiscoveryProblems } from '../helpers/oidc-discovery.ts';
 
 t.test('discovery', async (t) => {
   const app = await startTestApp(t, { env: { ALLOWED_ORIGINS: 'https://inspector.example' } });
@@ -32,10 +33,36 @@ t.test('discovery', async (t) => {
     t.ok(jwks.body.keys.length >= 1);
 
     const oidc = (await http(`${base}/.well-known/openid-configuration`)).body;
-    t.same(oidc, m, 'openid-configuration is the same metadata, nothing more');
-    for (const key of ['id_token_signing_alg_values_supported', 'subject_types_supported', 'userinfo_endpoint', 'claims_supported', 'end_session_endpoint']) {
+    t.same(
+      oidcDiscoveryProblems(m),
+      ["/: must have required property 'subject_types_supported'", "/: must have required property 'id_token_signing_alg_values_supported'"],
+      'the RFC 8414 document alone is no OIDC document',
+    );
+    t.same(oidcDiscoveryProblems(oidc), [], 'a strict OpenID Connect Discovery 1.0 validator accepts openid-configuration');
+    t.same(
+      oidc,
+      { ...m, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'], request_uri_parameter_supported: false },
+      'the RFC 8414 metadata plus what OIDC Discovery requires',
+    );
+    for (const key of ['userinfo_endpoint', 'claims_supported', 'end_session_endpoint']) {
       t.notOk(key in oidc, `no ${key}: the service issues no ID tokens and has no userinfo`);
     }
+    // request_uri_parameter_supported defaults to true: false is said because the authorization endpoint refuses it.
+    const client = (await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] } })).body;
+    const query = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      response_type: 'code',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      request_uri: 'urn:example:request',
+    });
+    const withRequestUri = await http(`${base}/oauth/authorize?${query}`);
+    t.match(
+      String(withRequestUri.headers.location),
+      /error=invalid_request&error_description=request%20objects%20are%20not%20supported/,
+      'request_uri is refused, as the document says',
+    );
     t.notOk(oidc.scopes_supported.includes('openid'));
     t.notOk(m.response_types_supported.some((r: string) => r.includes('id_token')));
     // Whatever is advertised exists: every endpoint URL answers something other than 404.
