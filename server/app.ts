@@ -58,7 +58,7 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: A
     const handlers = Array.isArray(route.handle) ? route.handle : [route.handle];
     const guards = [
       ...(route.deprecated ? [deprecation(route.deprecated)] : []),
-      requireAuth(deps, route.auth),
+      requireAuth(deps, route.authCheck ? 'none' : route.auth),
       originGuard(deps.config, route),
       ...(deps.ops && REFUSED_WHILE_DRAINING.has(route.operationId) ? [deps.ops.lifecycle.refuseWhileDraining()] : []),
     ];

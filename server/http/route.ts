@@ -24,7 +24,15 @@ export interface RouteDef {
   summary: string;
   description?: string;
   tags: string[];
+  /** The credential the route acts on; /openapi.json's `security` says the same. */
   auth: AuthKind;
+  /**
+   * Where `auth` is enforced. By default the pipeline refuses a request without the credential (401) before the
+   * handler. `handler`: the credential is required, but the handler answers its absence in its own form (the MCP
+   * challenge after the Origin check, a redirect to the sign-in page, an HTML refusal). `optional`: anonymous
+   * requests are served too, and a credential, when sent, is acted on (OpenAPI lists `{}` beside the schemes).
+   */
+  authCheck?: 'handler' | 'optional';
   /**
    * `always`: the Origin header is validated on every request, whatever the method or credential (spec 5.8: the
    * MCP endpoint, its transfer routes and the OAuth endpoints that issue or revoke tokens); otherwise only

@@ -30,7 +30,8 @@ export function apiRoutes(deps: AppDeps) {
       description:
         '`status` is `ok` when every part works, `degraded` when one does not; `components.ask` says whether POST /ask can answer (its public corpus is loaded).',
       tags: ['core'],
-      auth: 'none',
+      auth: 'bearer-or-session',
+      authCheck: 'optional',
       responses: { 200: { description: 'The service is available.', schema: HealthSchema } },
       errors: ['unauthorized', 'rate_limited'],
       async handle(ctx) {

@@ -51,7 +51,9 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       summary: path === '/mcp' ? 'MCP endpoint (alias of /v1/mcp)' : 'MCP endpoint (Streamable HTTP, stateless, JSON responses)',
       description: `JSON-RPC ${JSONRPC_VERSION}, one message per request: ${METHOD.initialize}, ${METHOD.ping}, ${METHOD.listTools} (execute and search), ${METHOD.callTool}. Notifications answer 202. Tool failures are results with isError. A message without the params its method needs, or a ${METHOD.callTool} whose params are not {name: string, arguments?: object}, is HTTP 400 in the spec's resolution shape {error: {code: "invalid_request", message, resolution}}. Other malformed JSON (${ErrorCode.ParseError}) and envelope problems (${ErrorCode.InvalidRequest}, ${ErrorCode.InvalidParams}) are HTTP 400 with a JSON-RPC error whose data holds {code: "invalid_request", resolution}. Protocol versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
       tags: ['mcp'],
-      auth: 'none',
+      // The Origin is checked first (a forged one is refused as such), then the handler asks for the token.
+      auth: 'bearer',
+      authCheck: 'handler',
       origin: 'always',
       body: rpcBody,
       responses: {
