@@ -113,6 +113,14 @@ t.test('third-party MCP clients', async (t) => {
     const list = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/list'], { env: cleanEnv(), cwd: INSPECTOR_CWD, timeout: 60_000 });
     const tools = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))).tools.map((x: { name: string }) => x.name);
     t.same(tools, ['execute', 'search']);
+    t.notMatch(list.stderr, /Schema portability|warning|error/i, 'the listing draws no schema finding');
+    // --strict prints every tool-schema finding (path, issue, fix) on stderr and exits 6 on an error-severity one.
+    const strict = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/list', '--strict'], {
+      env: cleanEnv(),
+      cwd: INSPECTOR_CWD,
+      timeout: 60_000,
+    });
+    t.equal(strict.stderr.trim(), '', `no portability finding in any tool schema: ${strict.stderr}`);
     const call = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'script=return 6 * 7;'], {
       env: cleanEnv(),
       cwd: INSPECTOR_CWD,
