@@ -101,6 +101,15 @@ export const ERROR_TABLE = {
     ['The request conflicts with the current state.', 'Read the current state and retry.'],
     ['A requisição conflita com o estado atual.', 'Leia o estado atual e tente de novo.'],
   ),
+  plan_already_applied: entry(
+    409,
+    'typed',
+    ['This plan token was already applied; its writes were committed then.', 'Run the script with mode "plan" again for a new plan token.'],
+    [
+      'Este token de plano já foi aplicado; as escritas dele foram gravadas naquele momento.',
+      'Execute o script com mode "plan" de novo para obter um novo token de plano.',
+    ],
+  ),
   upload_expired: entry(410, 'typed', ['The upload reservation has expired.', 'Begin a new upload.'], ['A reserva de envio expirou.', 'Comece um novo envio.']),
   restore_expired: entry(
     410,

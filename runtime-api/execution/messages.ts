@@ -49,6 +49,35 @@ export function unplannedWrite(index: number, binding: string): ServiceError {
   );
 }
 
+/**
+ * A plan token applied before (its writes committed at `appliedAt`): refused before the script runs again, so the
+ * message says what the caller needs to know, that the writes are in, and nothing ran now.
+ */
+export function planAlreadyApplied(writes: number, appliedAt: Date): ServiceError {
+  const at = appliedAt.toISOString();
+  const what = (en: boolean) =>
+    writes === 0
+      ? en
+        ? 'it had no writes'
+        : 'ele não tinha escritas'
+      : en
+        ? `its ${writes} write${writes === 1 ? ' was' : 's were'} committed then and ${writes === 1 ? 'is' : 'are'} in place (unless changed since)`
+        : `${writes === 1 ? 'a sua escrita foi gravada' : `as suas ${writes} escritas foram gravadas`} naquele momento e ${writes === 1 ? 'está' : 'estão'} em vigor (salvo mudança posterior)`;
+  const fix = l10n(
+    'Nothing to do for this plan; to change more, run the script with mode "plan" again and apply the new token.',
+    'Nada a fazer para este plano; para mudar mais, execute o script com mode "plan" de novo e aplique o novo token.',
+  );
+  const reason = l10n(
+    `This plan was already applied at ${at}: ${what(true)}. Nothing was run now.`,
+    `Este plano já foi aplicado em ${at}: ${what(false)}. Nada foi executado agora.`,
+  );
+  return new ServiceError('plan_already_applied', {
+    message: l10n(`${reason['en-US']} ${fix['en-US']}`, `${reason['pt-BR']} ${fix['pt-BR']}`),
+    resolution: fix,
+    details: { appliedAt: at, writes },
+  });
+}
+
 /** The writes made, in order, are not the planned ones (`planned` in the plan, `made` now). */
 export function writesChanged(planned: number, made: number): ServiceError {
   return conflict(

@@ -301,8 +301,12 @@ t.test('plan and apply through MCP execute: mode and planToken, described in the
   t.match(applied.structuredContent, { ok: true, applied: true });
   const after = await execute({ script: 'return (await files_list({ prefix: "final-" })).items.length;' });
   t.equal(after.structuredContent.result, 2);
-  // A changed script or a missing token is an isError tool result saying why, in JSON-RPC.
-  const other = await execute({ script: 'return 2;', mode: 'apply', planToken: plan.structuredContent.planToken });
+  // A spent token, a changed script or a missing token is an isError tool result saying why, in JSON-RPC.
+  const again = await execute({ script: RENAME, mode: 'apply', planToken: plan.structuredContent.planToken });
+  t.equal(again.isError, true);
+  t.match(again.structuredContent.error, { code: 'plan_already_applied', message: /already applied .* its 2 writes were committed then/ });
+  const fresh = await execute({ script: 'return 1;', mode: 'plan' });
+  const other = await execute({ script: 'return 2;', mode: 'apply', planToken: fresh.structuredContent.planToken });
   t.equal(other.isError, true);
   t.match(other.structuredContent.error, { code: 'conflict', message: /differs from the planned one/ });
   const noToken = await execute({ script: RENAME, mode: 'apply' });
