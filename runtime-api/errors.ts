@@ -47,8 +47,14 @@ export const ERROR_TABLE = {
   INSUFFICIENT_SCOPE: entry(
     403,
     'resolution',
-    ['The grant lacks the scope this operation needs.', "Request a token with the needed scope, within the organization's maxScopes."],
-    ['A autorização não tem o escopo que esta operação exige.', 'Peça um token com o escopo necessário, dentro do maxScopes da organização.'],
+    [
+      'The grant lacks the scope this operation needs.',
+      "Use a credential that holds the needed scope (a new access token, or an API key created with it, within the organization's maxScopes), or ask for a role that grants it.",
+    ],
+    [
+      'A autorização não tem o escopo que esta operação exige.',
+      'Use uma credencial que tenha o escopo necessário (um novo token de acesso, ou uma chave de API criada com ele, dentro do maxScopes da organização), ou peça um papel que o conceda.',
+    ],
   ),
   MCP_ACCESS_REVOKED: entry(
     403,

@@ -2,6 +2,7 @@
 // inputs, the plan token, an apply whose writes left the plan, a full or quarantined engine, and a binding the script
 // named that does not exist. The execution modules throw these by name.
 import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
+import { scopeFix, type BearerCredential } from '../identity/messages.ts';
 
 export function planTokenMissing(): ServiceError {
   return new ServiceError('invalid_input', {
@@ -98,12 +99,14 @@ export function writesInFlightMessage(count: number, locale: Locale): string {
   );
 }
 
-/** A token whose effective scopes are empty may not run scripts at all. */
-export function noUsableScope(): ServiceError {
+/** A token or API key whose effective scopes are empty may not run scripts at all. */
+export function noUsableScope(credential: BearerCredential): ServiceError {
+  const what = credential === 'api-key' ? ['This API key', 'Esta chave de API'] : ['This access token', 'Este token de acesso'];
+  const fix = scopeFix(credential, 'files:read');
   return new ServiceError('INSUFFICIENT_SCOPE', {
     resolution: l10n(
-      "This access token holds no usable scope (the organization's maxScopes may exclude them all); request a token with at least files:read.",
-      'Este token de acesso não tem escopo utilizável (o maxScopes da organização pode excluir todos); peça um token com pelo menos files:read.',
+      `${what[0]} holds no usable scope (the organization's maxScopes may exclude them all). ${fix['en-US']}`,
+      `${what[1]} não tem escopo utilizável (o maxScopes da organização pode excluir todos). ${fix['pt-BR']}`,
     ),
     details: { requiredScope: 'files:read' },
   });
