@@ -21,7 +21,7 @@ const LOCK_KEYS = {
   purgeExpiredTrash: 7301_0101,
   expireUploads: 7301_0102,
   deleteOrphanBlobs: 7301_0103,
-  forgetAppliedPlans: 7301_0104,
+  forgetAppliedPlans: 7301_0105,
 } as const;
 
 /** How often a server runs the janitors (server/bootstrap.ts). */
