@@ -65,8 +65,9 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'The file.', schema: filesGet.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'not_found', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
-        const query = validate(FileAtPathQuery, ctx.query);
-        ctx.body = await invoke(filesGet, { name: query.path }, callerOf(ctx), invokeDeps(deps));
+        // The binding validates (after its scope check, so a narrow token hears 403 before any 400): `path` is its `name`.
+        const { path, ...rest } = ctx.query;
+        ctx.body = await invoke(filesGet, path === undefined ? rest : { ...rest, name: path }, callerOf(ctx), invokeDeps(deps));
       },
     }),
     defineRoute({
