@@ -36,6 +36,7 @@ export { tokenScopeOf } from './define.ts';
 export type { AnySchema, Binding, Mailer } from './define.ts';
 export { BINDINGS, findBinding } from './registry.ts';
 export { authorize, describeIssues, invoke } from './invoke.ts';
+export { inputAliases, validateInput } from './input-keys.ts';
 export type { InvokeDeps } from './invoke.ts';
 export { invokeWholeList, listItemsSchema } from './services/whole-list.ts';
 export { LIST_CONVENTION } from './list-page.ts';

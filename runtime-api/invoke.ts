@@ -5,6 +5,7 @@ import { PERSONAL_TOKEN_SCOPE, type Binding, type HandlerContext } from './defin
 import { isApiKeyCaller, type Caller } from './identity/caller.ts';
 import { ServiceError, type Locale } from './errors.ts';
 import { describeAllIssues } from './validation-messages.ts';
+import { validateInput } from './input-keys.ts';
 import { fromDatabaseError } from './store/errors.ts';
 import { isAdminRole } from './identity/scopes.ts';
 import { adminRoleRequired, organizationRequired, personalNotForApiKey, personalScopeRequired, scopeRequired, sessionOnly } from './invoke-messages.ts';
@@ -29,12 +30,9 @@ export function authorize(binding: Binding, caller: Caller): void {
   if (binding.scope && !caller.scopes.includes(binding.scope)) throw scopeRequired(binding.name, binding.scope, caller.scopes);
 }
 
+/** The binding's input from what the caller sent: aliases accepted (`id`, `path`, ...), unknown keys refused with a hint. */
 export function parseInput<B extends Binding>(binding: B, rawInput: unknown, locale: Locale = 'en-US'): v.InferOutput<B['input']> {
-  const parsed = v.safeParse(binding.input, rawInput ?? {});
-  if (!parsed.success) {
-    throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues, locale) });
-  }
-  return parsed.output;
+  return validateInput(binding.input, rawInput ?? {}, locale);
 }
 
 /** Handler results already checked against their binding's output schema (e.g. on a parser thread): not checked twice. */

@@ -3,7 +3,8 @@
 // plan in one transaction (409 conflict when the writes no longer match; nothing changed).
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
-import { parseJsonBody, validate } from '../http/body.ts';
+import { parseJsonBody } from '../http/body.ts';
+import { validateIn } from '../i18n/validation.ts';
 import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 import { callerOf } from '../http/request-state.ts';
@@ -45,7 +46,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'A page of files.', schema: filesList.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
-        const query = validate(FilesQuery, ctx.query);
+        const query = validateIn(ctx.state.locale, FilesQuery, ctx.query);
         ctx.body = await invoke(filesList, query, callerOf(ctx), invokeDeps(deps));
       },
     }),
