@@ -13,8 +13,8 @@ import { describeIssue, keyWords } from './validation-messages.ts';
 export const ALIASES_KEY = 'x-aliases';
 
 /** A pipe action declaring other names a caller may use for this field, e.g. `alsoAccepted('path')` on a file name. */
-export function alsoAccepted(...names: string[]) {
-  return v.metadata({ [ALIASES_KEY]: names });
+export function alsoAccepted<TInput>(...names: string[]): v.MetadataAction<TInput, { readonly [ALIASES_KEY]: readonly string[] }> {
+  return v.metadata<TInput, { readonly [ALIASES_KEY]: readonly string[] }>({ [ALIASES_KEY]: names });
 }
 
 type AnyObjectSchema = v.ObjectSchema<v.ObjectEntries, any> | v.StrictObjectSchema<v.ObjectEntries, any>;

@@ -60,14 +60,18 @@ type FilesListInput = {
 type FilesListOutput = {
   /** This page of files. */
   items: Array<{
+    /** File id (`fil_…`); the same as `fileId`. */
+    id: string;
     /** File id (`fil_…`). */
     fileId: string;
-    /** File name; `/` separates folder-like segments. */
+    /** Full path of the file; `/` separates folders. */
     name: string;
+    /** The same as `name`. */
+    path: string;
     /** Stored media type, sent as Content-Type on download. */
     mediaType: string;
     /** Size in bytes. */
-    byteLength: number;
+    size: number;
     /** `active`, or `trashed` (restorable until `restorableUntil`). */
     state: "active" | "trashed";
     /** When the file was created (ISO 8601, UTC). */
@@ -94,7 +98,7 @@ type FilesListOutput = {
  * Scope: files:read.
  * @example
  * const { items } = await files_list({ state: "active", limit: 10 });
- * return items.map((f) => `${f.name} (${f.byteLength} bytes)`);
+ * return items.map((f) => `${f.path} (${f.size} bytes)`);
  * @example
  * let page = await files_list({ prefix: "reports/" });
  * let count = page.items.length;
@@ -111,14 +115,18 @@ type FilesGetInput = {
   fileId: string;
 };
 type FilesGetOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -141,27 +149,31 @@ type FilesGetOutput = {
  * Scope: files:read.
  * @example
  * const f = await files_get({ fileId: "fil_..." });
- * return [f.name, f.byteLength, f.state];
+ * return [f.path, f.size, f.state];
  */
 declare function files_get(input: FilesGetInput): Promise<FilesGetOutput>;
 
 type FilesUpdateInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
 };
 type FilesUpdateOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -193,14 +205,18 @@ type FilesTrashInput = {
   fileId: string;
 };
 type FilesTrashOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -233,14 +249,18 @@ type FilesRestoreInput = {
   fileId: string;
 };
 type FilesRestoreOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -272,12 +292,14 @@ type FilesDeleteInput = {
   fileId: string;
 };
 type FilesDeleteOutput = {
+  /** The deleted file's id; the same as `fileId`. */
+  id: string;
   /** The deleted file's id. */
   fileId: string;
   /** Always true. */
   deleted: true;
   /** Bytes freed. */
-  byteLength: number;
+  size: number;
 };
 /**
  * Permanently delete a file that is in the trash.
@@ -294,14 +316,18 @@ type FilesReadTextInput = {
   fileId: string;
 };
 type FilesReadTextOutput = {
-  /** File id. */
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
+  /** File id (`fil_…`). */
   fileId: string;
-  /** File name. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type. */
   mediaType: string;
   /** Size in bytes (UTF-8). */
-  byteLength: number;
+  size: number;
   /** The content, decoded as UTF-8 (a leading BOM is dropped). */
   text: string;
 };
@@ -318,7 +344,7 @@ declare function files_read_text(input: FilesReadTextInput): Promise<FilesReadTe
 type FilesWriteTextInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId?: string;
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
@@ -326,14 +352,18 @@ type FilesWriteTextInput = {
   text: string;
 };
 type FilesWriteTextOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -364,7 +394,7 @@ type FilesWriteTextOutput = {
 declare function files_write_text(input: FilesWriteTextInput): Promise<FilesWriteTextOutput>;
 
 type FilesWriteBytesInput = {
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
@@ -372,14 +402,18 @@ type FilesWriteBytesInput = {
   base64: string;
 };
 type FilesWriteBytesOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -411,12 +445,16 @@ type FilesReadBytesInput = {
   fileId: string;
 };
 type FilesReadBytesOutput = {
-  /** File id. */
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
+  /** File id (`fil_…`). */
   fileId: string;
-  /** File name. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** Hex CRC-32 of the content, to verify it. */
   crc32: string | null;
   /** The content, base64 with padding. */
@@ -433,14 +471,16 @@ type FilesReadBytesOutput = {
 declare function files_read_bytes(input: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
 
 type UploadBeginInput = {
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type of the file (default application/octet-stream); returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$, default "application/octet-stream" */
   mediaType?: string;
-  /** Exact size of the file in bytes. — minimum 0, maximum 83886080000 */
-  byteLength: number;
+  /** Exact size of the file in bytes. — minimum 0, maximum 83886080000, also accepted as `byteLength`, `bytes`, `sizeBytes`, `contentLength` */
+  size: number;
 };
 type UploadBeginOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** Reservation id (`upl_…`) for parts, upload_status, upload_complete and upload_abort. */
   uploadId: string;
   /** The id the file will have once completed. */
@@ -457,11 +497,11 @@ type UploadBeginOutput = {
   partUrl: string;
 };
 /**
- * Reserve an upload of `byteLength` bytes; returns the part size, part count and the URL to PUT parts to.
+ * Reserve an upload of `size` bytes; returns the part size, part count and the URL to PUT parts to.
  * Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
- * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });
+ * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", size: 20000000 });
  * return { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };
  */
 declare function upload_begin(input: UploadBeginInput): Promise<UploadBeginOutput>;
@@ -471,16 +511,20 @@ type UploadStatusInput = {
   uploadId: string;
 };
 type UploadStatusOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** Reservation id. */
   uploadId: string;
   /** `open` (accepts parts), `completing` (being assembled) or `completed`. */
   state: "open" | "completing" | "completed";
-  /** Name the file will have. */
+  /** Full path the file will have. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Media type the file will have. */
   mediaType: string;
   /** Declared size in bytes. */
-  byteLength: number;
+  size: number;
   /** Bytes per part (8,388,608). */
   partSize: number;
   /** Number of parts. */
@@ -511,18 +555,24 @@ type UploadCompleteInput = {
   uploadId: string;
 };
 type UploadCompleteOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** The completed reservation. */
   uploadId: string;
   /** The new file, active. */
   file: {
+    /** File id (`fil_…`); the same as `fileId`. */
+    id: string;
     /** File id (`fil_…`). */
     fileId: string;
-    /** File name; `/` separates folder-like segments. */
+    /** Full path of the file; `/` separates folders. */
     name: string;
+    /** The same as `name`. */
+    path: string;
     /** Stored media type, sent as Content-Type on download. */
     mediaType: string;
     /** Size in bytes. */
-    byteLength: number;
+    size: number;
     /** `active`, or `trashed` (restorable until `restorableUntil`). */
     state: "active" | "trashed";
     /** When the file was created (ISO 8601, UTC). */
@@ -556,6 +606,8 @@ type UploadAbortInput = {
   uploadId: string;
 };
 type UploadAbortOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** The aborted reservation. */
   uploadId: string;
   /** Always `aborted`. */
@@ -1036,7 +1088,7 @@ type SpreadsheetReadOutput = {
 declare function spreadsheet_read(input: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
 
 type SpreadsheetWriteInput = {
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** `xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8). */
   format: "csv" | "xlsx";
@@ -1075,14 +1127,18 @@ type SpreadsheetWriteInput = {
   };
 };
 type SpreadsheetWriteOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */

@@ -3,6 +3,7 @@
 import type { Binding } from '../define.ts';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
 import { LIST_CONVENTION } from '../list-page.ts';
+import { ALIASES_KEY } from '../input-keys.ts';
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -24,6 +25,7 @@ function constraints(s: JsonSchema): string[] {
   if (s.minItems !== undefined) out.push(`minItems ${s.minItems}`);
   if (s.maxItems !== undefined) out.push(`maxItems ${s.maxItems}`);
   if (s.default !== undefined) out.push(`default ${JSON.stringify(s.default)}`);
+  if (Array.isArray(s[ALIASES_KEY])) out.push(`also accepted as ${s[ALIASES_KEY].map((a: string) => `\`${a}\``).join(', ')}`);
   return out;
 }
 

@@ -9,6 +9,8 @@ import { BINDINGS } from '../../runtime-api/registry.ts';
 import { recordIdKey } from '../../runtime-api/input-keys.ts';
 import { ServiceError } from '../../runtime-api/errors.ts';
 import { files_write_text } from '../../runtime-api/bindings/files/files_write_text.ts';
+import { upload_begin } from '../../runtime-api/bindings/uploads/upload_begin.ts';
+import { upload_status } from '../../runtime-api/bindings/uploads/upload_status.ts';
 
 /** A value the id's schema accepts (an unknown record: the binding answers not_found or a refusal, the same either way). */
 const ID_VALUES: Record<string, string> = {
@@ -41,6 +43,15 @@ t.test('input keys', async (t) => {
     }
     const f = await call(files_write_text, { name: 'notes/a.txt', text: 'hi' });
     t.match(await call(BINDINGS.find((b) => b.name === 'files_get')!, { id: f.fileId }), { fileId: f.fileId, name: 'notes/a.txt' });
+  });
+
+  t.test('a file name is accepted as `path`, a size as `byteLength`', async (t) => {
+    const f = await call(files_write_text, { path: 'notes/b.txt', text: 'hi' });
+    t.match(f, { name: 'notes/b.txt', path: 'notes/b.txt', size: 2 });
+    const u = await call(upload_begin, { path: 'big/c.bin', byteLength: 10 });
+    t.match(await call(upload_status, { id: u.id }), { name: 'big/c.bin', path: 'big/c.bin', size: 10 });
+    const typo = await exec('return await upload_begin({ name: "x.bin", sise: 10 });');
+    t.match(typo.body.error.resolution, /`sise`: not a field of this input; did you mean `size`\?/);
   });
 
   t.test('a misspelt key is refused with the key meant, in scripts, in both languages', async (t) => {

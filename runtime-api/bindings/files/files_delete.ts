@@ -13,14 +13,15 @@ export const files_delete = defineBinding({
   examples: ['await files_trash({ fileId: "fil_..." });\nreturn await files_delete({ fileId: "fil_..." });'],
   input: v.strictObject({ fileId: FileId }),
   output: v.object({
+    id: v.pipe(v.string(), v.description("The deleted file's id; the same as `fileId`.")),
     fileId: v.pipe(v.string(), v.description("The deleted file's id.")),
     deleted: v.pipe(v.literal(true), v.description('Always true.')),
-    byteLength: v.pipe(v.number(), v.description('Bytes freed.')),
+    size: v.pipe(v.number(), v.description('Bytes freed.')),
   }),
   scope: 'files:write',
   writes: true,
   async handler(input, deps) {
     const file = await deleteFile(deps, deps.caller.membership!.orgId, input.fileId);
-    return { fileId: file.id, deleted: true as const, byteLength: file.byteLength };
+    return { id: file.id, fileId: file.id, deleted: true as const, size: file.byteLength };
   },
 });

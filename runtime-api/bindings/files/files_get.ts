@@ -9,7 +9,7 @@ export const files_get = defineBinding({
   name: 'files_get',
   summary: "Get one file's record (name, media type, size, state, dates) by id.",
   aliases: ['details', 'metadata', 'info', 'size', 'stat', 'download link'],
-  examples: ['const f = await files_get({ fileId: "fil_..." });\nreturn [f.name, f.byteLength, f.state];'],
+  examples: ['const f = await files_get({ fileId: "fil_..." });\nreturn [f.path, f.size, f.state];'],
   input: v.strictObject({ fileId: FileId }),
   output: FileRecord,
   scope: 'files:read',

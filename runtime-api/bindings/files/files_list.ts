@@ -28,7 +28,7 @@ export const files_list = defineBinding({
     '`prefix` matches the start of the name, so `reports/` lists a folder-like group.',
   aliases: ['find files', 'browse', 'ls', 'folder', 'directory', 'contents', 'all files', 'trash contents'],
   examples: [
-    'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.name} (${f.byteLength} bytes)`);',
+    'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.path} (${f.size} bytes)`);',
     'let page = await files_list({ prefix: "reports/" });\nlet count = page.items.length;\nwhile (page.nextCursor) {\n  page = await files_list({ prefix: "reports/", cursor: page.nextCursor });\n  count += page.items.length;\n}\nreturn count;',
   ],
   input: v.strictObject({

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { readSmallFile } from '../../services/files.ts';
 import { notUtf8Text } from '../../services/files-messages.ts';
-import { FileId } from './schemas.ts';
+import { FileId, FileIdentity, fileIdentity } from './schemas.ts';
 
 export const files_read_text = defineBinding({
   name: 'files_read_text',
@@ -13,10 +13,9 @@ export const files_read_text = defineBinding({
   examples: ['const { text } = await files_read_text({ fileId: "fil_..." });\nreturn text.split("\\n").length;'],
   input: v.strictObject({ fileId: FileId }),
   output: v.object({
-    fileId: v.pipe(v.string(), v.description('File id.')),
-    name: v.pipe(v.string(), v.description('File name.')),
+    ...FileIdentity,
     mediaType: v.pipe(v.string(), v.description('Stored media type.')),
-    byteLength: v.pipe(v.number(), v.description('Size in bytes (UTF-8).')),
+    size: v.pipe(v.number(), v.description('Size in bytes (UTF-8).')),
     text: v.pipe(v.string(), v.description('The content, decoded as UTF-8 (a leading BOM is dropped).')),
   }),
   scope: 'files:read',
@@ -29,6 +28,6 @@ export const files_read_text = defineBinding({
     } catch {
       throw notUtf8Text();
     }
-    return { fileId: file.id, name: file.name, mediaType: file.mediaType, byteLength: file.byteLength, text };
+    return { ...fileIdentity(file), mediaType: file.mediaType, size: file.byteLength, text };
   },
 });

@@ -12,6 +12,7 @@ export const upload_abort = defineBinding({
   examples: ['return await upload_abort({ uploadId: "upl_..." });'],
   input: v.strictObject({ uploadId: UploadId }),
   output: v.object({
+    id: v.pipe(v.string(), v.description('The same as `uploadId`.')),
     uploadId: v.pipe(v.string(), v.description('The aborted reservation.')),
     state: v.pipe(v.literal('aborted'), v.description('Always `aborted`.')),
   }),
@@ -19,6 +20,6 @@ export const upload_abort = defineBinding({
   writes: true,
   async handler(input, deps) {
     const u = await abortUpload(deps, deps.caller.membership!.orgId, input.uploadId);
-    return { uploadId: u.id, state: 'aborted' as const };
+    return { id: u.id, uploadId: u.id, state: 'aborted' as const };
   },
 });

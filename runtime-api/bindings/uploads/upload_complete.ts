@@ -13,6 +13,7 @@ export const upload_complete = defineBinding({
   examples: ['const { file } = await upload_complete({ uploadId: "upl_..." });\nreturn file;'],
   input: v.strictObject({ uploadId: UploadId }),
   output: v.object({
+    id: v.pipe(v.string(), v.description('The same as `uploadId`.')),
     uploadId: v.pipe(v.string(), v.description('The completed reservation.')),
     file: v.pipe(FileRecord, v.description('The new file, active.')),
   }),
@@ -20,6 +21,6 @@ export const upload_complete = defineBinding({
   writes: true,
   async handler(input, deps) {
     const file = await completeUpload(deps, deps.caller.membership!.orgId, input.uploadId);
-    return { uploadId: input.uploadId, file: toFileRecord(file, deps.config) };
+    return { id: input.uploadId, uploadId: input.uploadId, file: toFileRecord(file, deps.config) };
   },
 });

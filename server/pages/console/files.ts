@@ -10,7 +10,7 @@ export interface FilesData {
   trashRetentionDays: number;
   /** Null when the viewer may not read the audit log (members). */
   executions: { when: string; who: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }[] | null;
-  trash: { fileId: string; name: string; byteLength: number; trashedAt: string | null; restorableUntil: string | null }[];
+  trash: { fileId: string; name: string; size: number; trashedAt: string | null; restorableUntil: string | null }[];
 }
 
 export function formatBytes(locale: Locale, n: number): string {
@@ -43,9 +43,7 @@ ${d.executions.map((e) => `<tr><td>${timeTag(e.when)}</td><td>${escapeHtml(e.who
     ? `<table><thead><tr><th scope="col">${t(FILES.file)}</th><th scope="col">${t(FILES.size)}</th><th scope="col">${t(FILES.trashed)}</th><th scope="col">${t(FILES.restorableUntil)}</th><th scope="col"></th></tr></thead><tbody>
 ${d.trash
   .map(
-    (
-      f,
-    ) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
+    (f) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.size)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
 <td>${actionForm('file-restore', csrf, `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(FILES.restoreLabel(f.name))}">${t(FILES.restore)}</button>`, { inline: true, locale })}</td></tr>`,
   )
   .join('\n')}</tbody></table>`
