@@ -21,11 +21,13 @@ type ContextInput = Record<string, never>;
 type ContextOutput = {
   organization: {
     id: string;
+    organizationId: string;
     name: string;
     slug: string;
   };
   user: {
     id: string;
+    userId: string;
     email: string;
   };
   role: "member" | "admin" | "owner";
@@ -631,6 +633,8 @@ type ExecutionsListInput = {
 type ExecutionsListOutput = {
   /** This page of executions. */
   items: Array<{
+    /** Execution id; the same as `executionId`. */
+    id: string;
     executionId: string;
     userId: string;
     clientId: string | null;
@@ -660,7 +664,9 @@ declare function executions_list(input?: ExecutionsListInput): Promise<Execution
 
 type OrganizationGetInput = Record<string, never>;
 type OrganizationGetOutput = {
+  /** Organization id; the same as `organizationId`. */
   id: string;
+  organizationId: string;
   name: string;
   slug: string;
   metadata: {
@@ -669,7 +675,9 @@ type OrganizationGetOutput = {
   createdAt: string;
   role: "member" | "admin" | "owner";
   members: Array<{
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -697,7 +705,9 @@ type MembersListInput = {
 type MembersListOutput = {
   /** This page of members. */
   items: Array<{
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -727,7 +737,9 @@ type InvitationsListInput = {
 type InvitationsListOutput = {
   /** This page of pending invitations. */
   items: Array<{
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     email: string;
     role: "member" | "admin" | "owner";
@@ -755,7 +767,9 @@ type MemberInviteInput = {
   resend?: boolean;
 };
 type MemberInviteOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -779,7 +793,9 @@ type InvitationCancelInput = {
   invitationId: string;
 };
 type InvitationCancelOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -794,7 +810,7 @@ type InvitationCancelOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const { items: [first] } = await invitations_list({});
- * if (first) await invitation_cancel({ invitationId: first.id });
+ * if (first) await invitation_cancel({ invitationId: first.invitationId });
  */
 declare function invitation_cancel(input: InvitationCancelInput): Promise<InvitationCancelOutput>;
 
@@ -804,7 +820,9 @@ type MemberUpdateRoleInput = {
   role: "member" | "admin" | "owner";
 };
 type MemberUpdateRoleOutput = {
+  /** Member id (the membership, not the user); the same as `memberId`. */
   id: string;
+  memberId: string;
   organizationId: string;
   userId: string;
   email: string;
@@ -820,17 +838,19 @@ type MemberUpdateRoleOutput = {
  * @example
  * const m = (await members_list({})).items.find((x) => x.role === "member");
  * if (!m) return "no member to promote";
- * return await member_update_role({ memberId: m.id, role: "admin" });
+ * return await member_update_role({ memberId: m.memberId, role: "admin" });
  */
 declare function member_update_role(input: MemberUpdateRoleInput): Promise<MemberUpdateRoleOutput>;
 
 type MemberRemoveInput = {
-  /** minLength 1, maxLength 128 */
+  /** minLength 1, maxLength 128, also accepted as `id`, `memberId`, `email` */
   memberIdOrEmail: string;
 };
 type MemberRemoveOutput = {
   member: {
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -859,7 +879,9 @@ type OrganizationCreateInput = {
   };
 };
 type OrganizationCreateOutput = {
+  /** Organization id; the same as `organizationId`. */
   id: string;
+  organizationId: string;
   name: string;
   slug: string;
   metadata: {
@@ -874,7 +896,7 @@ type OrganizationCreateOutput = {
  * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
  * @example
  * const org = await organization_create({ name: "Acme", slug: "acme" });
- * return org.id;
+ * return org.organizationId;
  */
 declare function organization_create(input: OrganizationCreateInput): Promise<OrganizationCreateOutput>;
 
@@ -887,7 +909,9 @@ type OrganizationsListInput = {
 type OrganizationsListOutput = {
   /** This page of organizations. */
   items: Array<{
+    /** Organization id; the same as `organizationId`. */
     id: string;
+    organizationId: string;
     name: string;
     slug: string;
     metadata: {
@@ -915,7 +939,9 @@ type InvitationAcceptInput = {
 };
 type InvitationAcceptOutput = {
   invitation: {
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     email: string;
     role: "member" | "admin" | "owner";
@@ -925,7 +951,9 @@ type InvitationAcceptOutput = {
     createdAt: string;
   };
   member: {
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -947,7 +975,9 @@ type InvitationRejectInput = {
   invitationId: string;
 };
 type InvitationRejectOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -972,7 +1002,9 @@ type InvitationsReceivedInput = {
 type InvitationsReceivedOutput = {
   /** This page of invitations. */
   items: Array<{
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     organizationName: string;
     role: "member" | "admin" | "owner";
@@ -1000,7 +1032,9 @@ type OauthGrantsListInput = {
 type OauthGrantsListOutput = {
   /** This page of grants. */
   items: Array<{
+    /** Grant id; the same as `grantId`. */
     id: string;
+    grantId: string;
     clientId: string;
     clientName: string | null;
     /** Who consented. */
@@ -1028,6 +1062,9 @@ type OauthGrantRevokeInput = {
   grantId: string;
 };
 type OauthGrantRevokeOutput = {
+  /** The same as `grantId`. */
+  id: string;
+  grantId: string;
   revoked: true;
 };
 /**
@@ -1178,6 +1215,8 @@ declare function spreadsheet_write(input: SpreadsheetWriteInput): Promise<Spread
 
 type McpAccessGetInput = Record<string, never>;
 type McpAccessGetOutput = {
+  /** The organization's id: access is one per organization; the same as `organizationId`. */
+  id: string;
   organizationId: string;
   state: "testing" | "active" | "revoked";
   maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
@@ -1207,6 +1246,8 @@ type McpAccessSetInput = {
   maxScopes?: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
 };
 type McpAccessSetOutput = {
+  /** The organization's id: access is one per organization; the same as `organizationId`. */
+  id: string;
   organizationId: string;
   state: "testing" | "active" | "revoked";
   maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
@@ -1232,7 +1273,9 @@ type ApiKeysCreateInput = {
   expiresInDays?: number;
 };
 type ApiKeysCreateOutput = {
+  /** Key id (`key_…`); the same as `keyId`. Not the secret. */
   id: string;
+  keyId: string;
   name: string;
   scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
   state: "active" | "expired" | "revoked";
@@ -1249,7 +1292,7 @@ type ApiKeysCreateOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const k = await api_keys_create({ name: "ci-nightly", scopes: ["files:read", "files:write"], expiresInDays: 30 });
- * return { id: k.id, expiresAt: k.expiresAt };
+ * return { keyId: k.keyId, expiresAt: k.expiresAt };
  */
 declare function api_keys_create(input: ApiKeysCreateInput): Promise<ApiKeysCreateOutput>;
 
@@ -1262,7 +1305,9 @@ type ApiKeysListInput = {
 type ApiKeysListOutput = {
   /** This page of API keys. */
   items: Array<{
+    /** Key id (`key_…`); the same as `keyId`. Not the secret. */
     id: string;
+    keyId: string;
     name: string;
     scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
     state: "active" | "expired" | "revoked";
@@ -1289,7 +1334,9 @@ type ApiKeysRevokeInput = {
   keyId: string;
 };
 type ApiKeysRevokeOutput = {
+  /** Key id (`key_…`); the same as `keyId`. Not the secret. */
   id: string;
+  keyId: string;
   name: string;
   scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
   state: "active" | "expired" | "revoked";
@@ -1305,6 +1352,6 @@ type ApiKeysRevokeOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const [old] = (await api_keys_list({})).items.filter((k) => k.name === "ci-nightly");
- * if (old) await api_keys_revoke({ keyId: old.id });
+ * if (old) await api_keys_revoke({ keyId: old.keyId });
  */
 declare function api_keys_revoke(input: ApiKeysRevokeInput): Promise<ApiKeysRevokeOutput>;

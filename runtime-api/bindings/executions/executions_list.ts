@@ -24,6 +24,7 @@ export const executions_list = defineBinding({
   input: v.strictObject({ ...listInputEntries({ default: 50, max: 200 }) }),
   output: listOutput(
     v.object({
+      id: v.pipe(v.string(), v.description('Execution id; the same as `executionId`.')),
       executionId: v.string(),
       userId: v.string(),
       clientId: v.nullable(v.string()),
@@ -57,6 +58,7 @@ export const executions_list = defineBinding({
     const page = rows.slice(0, input.limit);
     return {
       items: page.map((r) => ({
+        id: r.id,
         executionId: r.id,
         userId: r.userId,
         clientId: r.clientId,

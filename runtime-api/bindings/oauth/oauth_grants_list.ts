@@ -25,6 +25,7 @@ export const oauth_grants_list = defineBinding({
     const rows = await listOrgGrants(sql, membership.orgId);
     return pageOf('oauth_grants_list', rows, input, { key: byCreation, newestFirst: true }, (g) => ({
       id: g.id,
+      grantId: g.id,
       clientId: g.clientId,
       clientName: g.clientName,
       userEmail: g.userEmail,

@@ -9,7 +9,7 @@ export const invitation_cancel = defineBinding({
   summary: 'Cancel a pending invitation of the organization.',
   description: 'An invitation of another organization, or one no longer pending, is 404 INVITATION_NOT_FOUND.',
   aliases: ['revoke invitation', 'withdraw invite', 'uninvite'],
-  examples: ['const { items: [first] } = await invitations_list({});\nif (first) await invitation_cancel({ invitationId: first.id });'],
+  examples: ['const { items: [first] } = await invitations_list({});\nif (first) await invitation_cancel({ invitationId: first.invitationId });'],
   input: v.strictObject({ invitationId: IdSchema }),
   output: InvitationSchema,
   scope: 'org:admin',

@@ -14,7 +14,8 @@ export const invitations_received = defineBinding({
   input: v.strictObject({ ...listInputEntries() }),
   output: listOutput(
     v.object({
-      id: v.string(),
+      id: v.pipe(v.string(), v.description('Invitation id; the same as `invitationId`.')),
+      invitationId: v.string(),
       organizationId: v.string(),
       organizationName: v.string(),
       role: RoleSchema,
@@ -30,6 +31,7 @@ export const invitations_received = defineBinding({
     const rows = await listPendingForEmail(sql, caller.email, clock.now());
     return pageOf('invitations_received', rows, input, { key: byCreation }, (r) => ({
       id: r.id,
+      invitationId: r.id,
       organizationId: r.orgId,
       organizationName: r.orgName,
       role: r.role,

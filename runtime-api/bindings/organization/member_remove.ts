@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { memberView, removeMember } from '../../services/membership.ts';
-import { IdSchema, MemberSchema } from './schemas.ts';
+import { MemberIdOrEmailSchema, MemberSchema } from './schemas.ts';
 
 export const member_remove = defineBinding({
   name: 'member_remove',
@@ -11,7 +11,7 @@ export const member_remove = defineBinding({
   description: 'A value containing "@" is an e-mail address (case-insensitive), otherwise a member id. Removing the last owner is 409 conflict.',
   aliases: ['kick', 'remove user', 'offboard', 'revoke access'],
   examples: ['return await member_remove({ memberIdOrEmail: "ana@example.com" });'],
-  input: v.strictObject({ memberIdOrEmail: v.pipe(IdSchema, v.maxLength(254)) }),
+  input: v.strictObject({ memberIdOrEmail: MemberIdOrEmailSchema }),
   output: v.object({ member: MemberSchema }),
   scope: 'org:admin',
   writes: true,

@@ -13,7 +13,7 @@ export const organization_create = defineBinding({
     'One person may create a bounded number of organizations: by default 5 in any rolling hour (past it: 429 rate_limited, with Retry-After and `retryAfterSeconds`) ' +
     `and 25 in all, counted by creator (past it: 403 organization_limit_reached). ${PERSONAL_NOTE}`,
   aliases: ['new organization', 'new workspace', 'create workspace'],
-  examples: ['const org = await organization_create({ name: "Acme", slug: "acme" });\nreturn org.id;'],
+  examples: ['const org = await organization_create({ name: "Acme", slug: "acme" });\nreturn org.organizationId;'],
   input: v.strictObject({ name: NameSchema, slug: SlugSchema, metadata: v.optional(MetadataSchema) }),
   output: UserOrganizationSchema,
   scope: null,
