@@ -90,6 +90,10 @@ type FilesListOutput = {
     crc32: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
+    /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+    modifiedAt: string;
+    /** Whether the file is executable (set by the writer or files_update; default false). */
+    executable: boolean;
   }>;
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
@@ -114,7 +118,9 @@ declare function files_list(input?: FilesListInput): Promise<FilesListOutput>;
 
 type FilesGetInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active file, e.g. `reports/q1.csv`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesGetOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -145,23 +151,37 @@ type FilesGetOutput = {
   crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
 };
 /**
- * Get one file's record (name, media type, size, state, dates) by id.
+ * Get one file's record (path, media type, size, state, dates) by id, or the active file at a path.
+ * Give `fileId` (active or trashed files) or `name` (the path: the one active file there; trashed versions are listed by files_list with state "trashed"). No file answers 404 not_found.
  * Scope: files:read.
  * @example
  * const f = await files_get({ fileId: "fil_..." });
  * return [f.path, f.size, f.state];
+ * @example
+ * const f = await files_get({ name: "reports/q1.csv" });
+ * return f.downloadUrl;
  */
-declare function files_get(input: FilesGetInput): Promise<FilesGetOutput>;
+declare function files_get(input?: FilesGetInput): Promise<FilesGetOutput>;
 
 type FilesUpdateInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;
-  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** When `name` is held by another active file: "fail" (default: 409 path_taken), "replace" (that file moves to the trash) or "rename" (a free name beside it). */
+  onConflict?: "fail" | "replace" | "rename";
 };
 type FilesUpdateOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -192,13 +212,23 @@ type FilesUpdateOutput = {
   crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Rename a file or change its media type.
- * Give `name`, `mediaType` or both. The content is unchanged. A trashed file answers 409 conflict: restore it first.
+ * Move (rename) a file, or change its media type, executable bit or modification time.
+ * Give any of `name`, `mediaType`, `executable`, `modifiedAt`. The content is unchanged. A trashed file answers 409 conflict: restore it first. Moving onto a path another active file holds answers 409 path_taken unless `onConflict` is "replace" (that file moves to the trash; `replacedFileId` names it) or "rename" (the first free name beside it: `q1 (2).csv`, `q1 (3).csv`, ...). Moving into a path inside a file, or onto a folder of other files, answers 409 folder_conflict.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_update({ fileId: "fil_...", name: "reports/2026/q1.csv", mediaType: "text/csv" });
+ * @example
+ * return await files_update({ fileId: "fil_...", name: "reports/q1.csv", onConflict: "replace" });
+ * @example
+ * return await files_update({ fileId: "fil_...", executable: true });
  */
 declare function files_update(input: FilesUpdateInput): Promise<FilesUpdateOutput>;
 
@@ -235,6 +265,10 @@ type FilesTrashOutput = {
   crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
 };
 /**
  * Move a file to the trash (restorable for 30 days).
@@ -249,6 +283,8 @@ declare function files_trash(input: FilesTrashInput): Promise<FilesTrashOutput>;
 type FilesRestoreInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;
+  /** When another active file holds the path: "fail" (default: 409 path_taken), "replace" or "rename". */
+  onConflict?: "fail" | "replace" | "rename";
 };
 type FilesRestoreOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -279,13 +315,32 @@ type FilesRestoreOutput = {
   crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The active file that held the path and moved to the trash ("replace"), else null. */
+  replacedFileId: string | null;
+  /** The path the file was trashed from, when it was restored under a new name ("rename"), else null. */
+  renamedFrom: string | null;
 };
 /**
- * Restore a file from the trash (within 30 days of trashing it).
- * Restoring an active file changes nothing. After the window the answer is 410 restore_expired.
+ * Restore a file from the trash (within 30 days of trashing it), choosing what happens when its path is taken.
+ * Restoring an active file changes nothing. After the window the answer is 410 restore_expired. When another active file now holds the path (e.g. the newer version that replaced this one), the answer is 409 path_taken unless `onConflict` is "replace" (that file moves to the trash; `replacedFileId` names it) or "rename" (restored beside it as `report (restored 2026-11-27).txt`; `renamedFrom` gives the old path). A path inside a file, or one that is now a folder of other files, answers 409 folder_conflict.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_restore({ fileId: "fil_..." });
+ * @example
+ * return await files_restore({ fileId: "fil_...", onConflict: "rename" });
+ * @example
+ * const { items } = await files_list({ state: "trashed", limit: 100 });
+ * const today = new Date().toISOString().slice(0, 10);
+ * const out = [];
+ * for (const f of items.filter((f) => f.trashedAt.startsWith(today))) {
+ *   try { out.push(await files_restore({ fileId: f.fileId })); }
+ *   catch (e) { if (e.code !== "path_taken") throw e; } // a newer version holds the path: leave this one in the trash
+ * }
+ * return out.map((f) => f.name);
  */
 declare function files_restore(input: FilesRestoreInput): Promise<FilesRestoreOutput>;
 
@@ -346,12 +401,16 @@ declare function files_read_text(input: FilesReadTextInput): Promise<FilesReadTe
 type FilesWriteTextInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId?: string;
-  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
   /** The whole new content; stored as UTF-8. */
   text: string;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
 };
 type FilesWriteTextOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -382,26 +441,38 @@ type FilesWriteTextOutput = {
   crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Create a small UTF-8 text file, or replace the text of an existing one (up to 1 MiB by default).
- * Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). With `fileId` the file's content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.
+ * Write a small UTF-8 text file at a path (replacing the file there), or new text into a file by id (up to 1 MiB by default).
+ * With `name` (and no `fileId`) the text becomes the file at that path: a new file, or, when the path holds one, a new file that replaces it (the old one moves to the trash and stays restorable; `replacedFileId` names it). `mediaType` defaults to text/plain; charset=utf-8 and `executable` to false. With `fileId` the file keeps its id and gets the new text (and `name` / `mediaType` / `executable` if given); its previous content is kept in the trash as `replacedFileId`. Giving a `fileId` a `name` another active file holds answers 409 path_taken (files_update moves files and takes `onConflict`). A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict. Counts against the storage quota, replaced versions in the trash included.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_write_text({ name: "notes/todo.md", mediaType: "text/markdown", text: "# To do\n" });
  * @example
  * const { text } = await files_read_text({ fileId: "fil_..." });
  * return await files_write_text({ fileId: "fil_...", text: text + "\nmore" });
+ * @example
+ * return await files_write_text({ name: "bin/run.sh", text: "#!/bin/sh\necho hi\n", executable: true, modifiedAt: "2026-03-31T14:05:00Z" });
  */
 declare function files_write_text(input: FilesWriteTextInput): Promise<FilesWriteTextOutput>;
 
 type FilesWriteBytesInput = {
-  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
   /** The whole content, base64 (RFC 4648, with padding). — pattern ^[A-Za-z0-9+/]*={0,2}$ */
   base64: string;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
 };
 type FilesWriteBytesOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -432,10 +503,16 @@ type FilesWriteBytesOutput = {
   crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Create a small file from base64-encoded bytes (binary-safe; up to 1 MiB decoded by default).
- * For batches of small files: a script may create many. `mediaType` defaults to application/octet-stream. Counts against the storage quota. Larger files go through upload_begin.
+ * Write a small file at a path from base64-encoded bytes (binary-safe; up to 1 MiB decoded by default), replacing the file there.
+ * For batches of small files: a script may write many. A file already at the path is replaced: it moves to the trash, stays restorable, and `replacedFileId` names it. `mediaType` defaults to application/octet-stream, `executable` to false, `modifiedAt` to now. A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict. Counts against the storage quota (replaced versions in the trash too). Larger files go through upload_begin.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_write_bytes({ name: "img/dot.gif", mediaType: "image/gif", base64: "R0lGODlhAQABAAAAACw=" });
@@ -473,19 +550,23 @@ type FilesReadBytesOutput = {
 declare function files_read_bytes(input: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
 
 type UploadBeginInput = {
-  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type of the file (default application/octet-stream); returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$, default "application/octet-stream" */
   mediaType?: string;
   /** Exact size of the file in bytes. — minimum 0, maximum 83886080000, also accepted as `byteLength`, `bytes`, `sizeBytes`, `contentLength` */
   size: number;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
 };
 type UploadBeginOutput = {
   /** The same as `uploadId`. */
   id: string;
   /** Reservation id (`upl_…`) for parts, upload_status, upload_complete and upload_abort. */
   uploadId: string;
-  /** The id the file will have once completed. */
+  /** The id the file will have once completed (a file it replaces keeps its own id, in the trash). */
   fileId: string;
   /** Bytes per part: 8,388,608 (8 MiB); the final part carries the remainder. */
   partSize: 8388608;
@@ -500,7 +581,7 @@ type UploadBeginOutput = {
 };
 /**
  * Reserve an upload of `size` bytes; returns the part size, part count and the URL to PUT parts to.
- * Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.
+ * Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`. On completion the file takes the path `name`: a file already there is replaced and moves to the trash (restorable). A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict (here and again at completion). `modifiedAt` and `executable` are carried to the file (defaults: the completion time, false).
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", size: 20000000 });
@@ -591,11 +672,17 @@ type UploadCompleteOutput = {
     crc32: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
+    /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+    modifiedAt: string;
+    /** Whether the file is executable (set by the writer or files_update; default false). */
+    executable: boolean;
   };
+  /** The file that held the path before, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Complete an upload once every part is stored; the file then appears in files_list as active.
- * Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict.
+ * Complete an upload once every part is stored; the file then is the active file at its path.
+ * Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict. A file already at the path is replaced: it moves to the trash (restorable) and `replacedFileId` names it. A path that now lies inside a file, or is a folder of other files, answers 409 folder_conflict and the upload stays open: move what is in the way, then complete again.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * const { file } = await upload_complete({ uploadId: "upl_..." });
@@ -1125,7 +1212,7 @@ type SpreadsheetReadOutput = {
 declare function spreadsheet_read(input: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
 
 type SpreadsheetWriteInput = {
-  /** File name, its full path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** `xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8). */
   format: "csv" | "xlsx";
@@ -1192,10 +1279,16 @@ type SpreadsheetWriteOutput = {
   crc32: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Write a workbook (schema: /schema/spreadsheet/1) as a new CSV or XLSX file.
- * Creates a new file (names are not unique; the name is kept as given, so end it in .csv or .xlsx) and returns its record. Counts against the storage quota.
+ * Write a workbook (schema: /schema/spreadsheet/1) as a CSV or XLSX file at a path.
+ * Writes the file at `name` (kept as given, so end it in .csv or .xlsx) and returns its record. A file already at that path is replaced: it moves to the trash (restorable; `replacedFileId` names it). Counts against the storage quota.
  * XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; otherwise each table is an Excel table (ListObject), stacked top to bottom with one empty row between. `date` and `datetime` cells are real Excel dates (formats yyyy-mm-dd and yyyy-mm-dd hh:mm:ss); strings are never formulas.
  * CSV: the workbook must hold one sheet with at most one table. RFC 4180 with CRLF line ends, UTF-8; header row of column names; null is an empty field and the empty string is `""`; booleans are true/false, numbers in JSON syntax, dates ISO 8601. CSV carries no types: reading it back infers them again (a `string` column of digits comes back as `integer`) — use XLSX to keep declared types.
  * Limits: at most 100,000 data cells, and a result of at most 10 MiB (what spreadsheet_read reads back).

@@ -1,20 +1,30 @@
-// Creating a file from bytes: the bytes first under a fresh blob key, then the row in one transaction after the
-// quota check, the bytes deleted again if the transaction fails. files_write_text and spreadsheet_write share it;
-// the small-file readers share readSmallFile.
+// Writing a file from bytes: the bytes first under a fresh blob key, then the row in one transaction after the
+// quota check, the bytes deleted again if the transaction fails. The path's active file, if any, is replaced: it moves
+// to the trash, where it stays restorable (and keeps counting against the quota). files_write_text, files_write_bytes
+// and spreadsheet_write share it; the small-file readers share readSmallFile.
 import { crc32Hex } from '../crc32-combine.ts';
 import { createHash } from 'node:crypto';
 import type { HandlerContext } from '../define.ts';
 import { newId } from '../ids.ts';
-import { findFile, inTransaction, insertFile, type FileRow } from '../store/files.ts';
+import { findFile, inTransaction, type FileRow } from '../store/files.ts';
 import { assertQuota } from './quota.ts';
+import { putFileAtPath, type WrittenFile } from './paths.ts';
+
+export type { WrittenFile };
 import { fileNotFound, textFileTooLarge } from './files-messages.ts';
 import { deleteBlobsAfterCommit } from './trash.ts';
 import { storageFailure } from './uploads.ts';
 
 type Deps = Pick<HandlerContext, 'sql' | 'blobs' | 'clock' | 'config' | 'caller'>;
 
-/** A new active file in the caller's organization, counted against the quota. */
-export async function createFileFromBytes(deps: Deps, input: { name: string; mediaType: string; data: Buffer }): Promise<FileRow> {
+/**
+ * The new active file at `name` in the caller's organization, counted against the quota in full (a replaced version
+ * moves to the trash, where it still counts). `modifiedAt` defaults to the write time, `executable` to false.
+ */
+export async function createFileFromBytes(
+  deps: Deps,
+  input: { name: string; mediaType: string; data: Buffer; modifiedAt?: Date; executable?: boolean },
+): Promise<WrittenFile> {
   const orgId = deps.caller.membership!.orgId;
   const { data } = input;
   const sha256 = createHash('sha256').update(data).digest('hex');
@@ -28,19 +38,25 @@ export async function createFileFromBytes(deps: Deps, input: { name: string; med
     return await inTransaction(deps.sql, async (tx) => {
       const now = deps.clock.now();
       await assertQuota(tx, orgId, deps.config.quotaBytes, now, data.length);
-      return insertFile(tx, {
-        id: newId('fil'),
-        orgId,
-        name: input.name,
-        mediaType: input.mediaType,
-        byteLength: data.length,
-        sha256,
-        crc32: crc32Hex(data),
-        blobKey,
-        createdBy: deps.caller.userId,
-        createdAt: now,
-        updatedAt: now,
-      });
+      return putFileAtPath(
+        tx,
+        {
+          id: newId('fil'),
+          orgId,
+          name: input.name,
+          mediaType: input.mediaType,
+          byteLength: data.length,
+          sha256,
+          crc32: crc32Hex(data),
+          blobKey,
+          createdBy: deps.caller.userId,
+          createdAt: now,
+          updatedAt: now,
+          modifiedAt: input.modifiedAt ?? now,
+          executable: input.executable ?? false,
+        },
+        now,
+      );
     });
   } catch (err) {
     await deleteBlobsAfterCommit(deps.sql, deps.blobs, [blobKey]);

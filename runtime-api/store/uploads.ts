@@ -19,6 +19,9 @@ export interface UploadRow {
   createdAt: Date;
   expiresAt: Date;
   stateChangedAt: Date;
+  /** The file's modification time as the client gave it; null: the completion time. */
+  modifiedAt: Date | null;
+  executable: boolean;
 }
 
 export interface PartRow {
@@ -31,14 +34,16 @@ export interface PartRow {
 
 const columns = (sql: Sql) => sql`id, org_id as "orgId", created_by as "createdBy", name, media_type as "mediaType",
   byte_length as "byteLength", part_size as "partSize", part_count as "partCount", state, file_id as "fileId",
-  blob_key as "blobKey", created_at as "createdAt", expires_at as "expiresAt", state_changed_at as "stateChangedAt"`;
+  blob_key as "blobKey", created_at as "createdAt", expires_at as "expiresAt", state_changed_at as "stateChangedAt",
+  modified_at as "modifiedAt", executable`;
 
 export async function insertUpload(sql: Sql, row: Omit<UploadRow, 'state' | 'stateChangedAt'>): Promise<UploadRow> {
   const [out] = await sql<UploadRow[]>`insert into uploads
       (id, org_id, created_by, name, media_type, byte_length, part_size, part_count, state, file_id, blob_key,
-       created_at, expires_at, state_changed_at)
+       created_at, expires_at, state_changed_at, modified_at, executable)
     values (${row.id}, ${row.orgId}, ${row.createdBy}, ${row.name}, ${row.mediaType}, ${row.byteLength}, ${row.partSize},
-      ${row.partCount}, 'open', ${row.fileId}, ${row.blobKey}, ${row.createdAt}, ${row.expiresAt}, ${row.createdAt})
+      ${row.partCount}, 'open', ${row.fileId}, ${row.blobKey}, ${row.createdAt}, ${row.expiresAt}, ${row.createdAt},
+      ${row.modifiedAt}, ${row.executable})
     returning ${columns(sql)}`;
   return out;
 }

@@ -64,6 +64,7 @@ const CHECKED_ELSEWHERE = [
   // test/app/app-v1.test.ts, test/spreadsheets/schema-route.test.ts, test/contract/openapi.test.ts
   'GET /app/v1/context',
   'GET /app/v1/files',
+  'GET /app/v1/files/by-path',
   'POST /app/v1/execute',
   'GET /schema/spreadsheet/1',
   'GET /openapi.json',
