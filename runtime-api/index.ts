@@ -36,13 +36,14 @@ export { tokenScopeOf } from './define.ts';
 export type { AnySchema, Binding, Mailer } from './define.ts';
 export { BINDINGS, findBinding } from './registry.ts';
 export { authorize, describeIssues, invoke } from './invoke.ts';
-export { inputAliases, validateInput } from './input-keys.ts';
+export { NAMING_CONVENTION, inputAliases, validateInput } from './input-keys.ts';
 export type { InvokeDeps } from './invoke.ts';
 export { invokeWholeList, listItemsSchema } from './services/whole-list.ts';
 export { LIST_CONVENTION } from './list-page.ts';
 export { jsonSchemaOf } from './project/json-schema.ts';
 export type { JsonSchema } from './project/json-schema.ts';
 export { bindingDeclaration } from './project/to-dts.ts';
+export { recordSheet } from './project/record-sheet.ts';
 
 // Scripts: what an execute request carries and answers, and the one dispatch every face calls.
 export { executeInMode } from './execution/execute.ts';

@@ -9,6 +9,10 @@ import * as v from 'valibot';
 import { ServiceError, type Locale } from './errors.ts';
 import { describeIssue, keyWords } from './validation-messages.ts';
 
+/** The naming in one sentence, for the execute tool's text and the typings' preamble. */
+export const NAMING_CONVENTION =
+  'Every record has `id` and its typed id with the same value (`fileId`, `memberId`, `invitationId`, `keyId`, ...); a file has its full path as `name` and `path`, its size in bytes as `size`. A binding taking one record id also accepts `id`; an argument it does not know is refused, naming the key meant.';
+
 /** Metadata key under which a field's schema names its other accepted spellings (also shown in typings and OpenAPI). */
 export const ALIASES_KEY = 'x-aliases';
 

@@ -2,6 +2,7 @@
 // The globals an `execute` script sees. A script is the body of an async function: `return` gives the result.
 // A binding that fails rejects with an Error carrying `code` and `resolution`; catch it or let the script fail.
 // Every list binding (files_list, members_list, api_keys_list, ...) answers one page `{ items, nextCursor }` and takes `limit` and `cursor`: pass `nextCursor` back as `cursor` until it is null.
+// Every record has `id` and its typed id with the same value (`fileId`, `memberId`, `invitationId`, `keyId`, ...); a file has its full path as `name` and `path`, its size in bytes as `size`. A binding taking one record id also accepts `id`; an argument it does not know is refused, naming the key meant.
 
 interface BindingError extends Error {
   /** The service error code, e.g. "not_found", "quota_exceeded", "INSUFFICIENT_SCOPE". */

@@ -2,7 +2,7 @@
 // compact index of the bindings (marking those the caller cannot call). Its input and output schemas are generated
 // from the ones /app/v1/execute validates with and answers in.
 import { ERROR_TYPES, MAX_RESULT_DEPTH } from '../../../engine/index.ts';
-import { ExecuteInput, jsonSchemaOf, tokenScopeOf, LIST_CONVENTION, type Binding } from '../../../runtime-api/index.ts';
+import { ExecuteInput, jsonSchemaOf, tokenScopeOf, LIST_CONVENTION, NAMING_CONVENTION, recordSheet, type Binding } from '../../../runtime-api/index.ts';
 import type { Config } from '../../config.ts';
 import type { Tool } from '../protocol.ts';
 import { canCall } from '../search.ts';
@@ -37,7 +37,9 @@ On failure \`error.type\` says why: ${ERROR_TYPES.join(', ')} (\`crashed\`: the 
 Plan and apply (for batch edits you want to review): call with \`mode: "plan"\` to run the script with every write recorded instead of performed (a write returns \`{planned: true, index}\`); the result lists \`operations\` and a \`planToken\` valid 15 minutes. Then call again with the same script, \`mode: "apply"\` and that \`planToken\`: the script re-runs in one transaction and commits only if its writes equal the plan (\`applied: true\`); otherwise nothing changes and the result is an error saying why.
 Use \`search\` for exact signatures; the \`context\` tool (empty arguments) or the \`context()\` binding tells your organization, role and scopes.
 Bindings:
-${bindingIndex(bindings, scopes)}`,
+${bindingIndex(bindings, scopes)}
+Records: ${NAMING_CONVENTION} The shapes the common bindings return, each line ending with the bindings that return it (a list wraps them in \`{ items, nextCursor }\`):
+${recordSheet(bindings)}`,
     inputSchema: inputSchema(e.maxSourceBytes),
     outputSchema: jsonSchemaOf(ExecuteToolOutput, 'output') as Tool['outputSchema'],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
