@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { validateIn } from '../i18n/validation.ts';
-import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
+import { authorize, invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 import { callerOf } from '../http/request-state.ts';
 
@@ -65,6 +65,8 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'The file.', schema: filesGet.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'not_found', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
+        // A caller who may not read files learns that first, whatever the query says.
+        authorize(filesGet, callerOf(ctx));
         const query = validateIn(ctx.state.locale, FileAtPathQuery, ctx.query);
         ctx.body = await invoke(filesGet, { name: query.path }, callerOf(ctx), invokeDeps(deps));
       },

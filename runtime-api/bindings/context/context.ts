@@ -9,6 +9,10 @@ import { ROLES, SCOPES } from '../../identity/scopes.ts';
 export const context = defineBinding({
   name: 'context',
   summary: "The caller's organization, role, effective scopes and usage limits.",
+  pt: {
+    summary: 'A organização, o papel, os escopos efetivos e os limites de uso de quem chama.',
+    aliases: ['quem sou eu', 'meu papel', 'meus escopos', 'cota', 'uso', 'organização atual', 'permissões', 'espaço usado'],
+  },
   description: 'Call it first to learn what the script may do: scopes decide which bindings succeed.',
   aliases: ['who am i', 'me', 'my role', 'my scopes', 'quota', 'usage', 'current organization', 'permissions'],
   examples: ['const { organization, role, scopes } = await context();\nreturn { organization: organization.slug, role, scopes };'],

@@ -7,6 +7,10 @@ import { FileId } from './schemas.ts';
 export const files_delete = defineBinding({
   name: 'files_delete',
   summary: 'Permanently delete a file that is in the trash.',
+  pt: {
+    summary: 'Apaga para sempre um arquivo que está na lixeira.',
+    aliases: ['excluir definitivamente', 'apagar de vez', 'esvaziar lixeira', 'destruir', 'eliminar'],
+  },
   description:
     'Only trashed files can be deleted (an active one answers 409 conflict: call files_trash first). This cannot be undone; the quota is freed at once.',
   aliases: ['purge', 'erase', 'delete permanently', 'empty trash', 'destroy'],

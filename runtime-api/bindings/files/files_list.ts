@@ -23,6 +23,10 @@ function afterCursor(raw: string, state: FileState, prefix: string | null): { na
 export const files_list = defineBinding({
   name: 'files_list',
   summary: "List the organization's files (active or trashed), a page at a time, ordered by name.",
+  pt: {
+    summary: 'Lista os arquivos da organização (ativos ou na lixeira), uma página por vez, em ordem de nome.',
+    aliases: ['listar arquivos', 'procurar arquivos', 'pasta', 'diretório', 'conteúdo da pasta', 'todos os arquivos', 'conteúdo da lixeira'],
+  },
   description:
     'Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. ' +
     '`prefix` matches the start of the name, so `reports/` lists a folder-like group.',

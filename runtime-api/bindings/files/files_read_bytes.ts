@@ -8,6 +8,10 @@ import { FileId, FileIdentity, fileIdentity } from './schemas.ts';
 export const files_read_bytes = defineBinding({
   name: 'files_read_bytes',
   summary: 'Read a small file (up to 1 MiB by default) as base64; binary-safe.',
+  pt: {
+    summary: 'Lê um arquivo pequeno (até 1 MiB por padrão) em base64; seguro para binários.',
+    aliases: ['ler binário', 'baixar arquivo pequeno', 'bytes do arquivo', 'imagem'],
+  },
   description: 'Larger files answer 400 invalid_input: download those instead. Trashed files can be read too.',
   examples: ['const { base64, crc32 } = await files_read_bytes({ fileId: "fil_..." });\nreturn { bytes: base64.length * 3 / 4, crc32 };'],
   input: v.strictObject({ fileId: FileId }),

@@ -8,6 +8,10 @@ import { FileId, FileIdentity, fileIdentity } from './schemas.ts';
 export const files_read_text = defineBinding({
   name: 'files_read_text',
   summary: 'Read a small UTF-8 text file (up to 1 MiB by default) as a string.',
+  pt: {
+    summary: 'Lê um arquivo de texto UTF-8 pequeno (até 1 MiB por padrão) como string.',
+    aliases: ['abrir', 'ler', 'ver', 'conteúdo', 'texto do arquivo', 'ler arquivo'],
+  },
   description: 'Larger files, or bytes that are not valid UTF-8, answer 400 invalid_input: download those instead. Trashed files can be read too.',
   aliases: ['open', 'read', 'view', 'cat', 'content', 'text of a file'],
   examples: ['const { text } = await files_read_text({ fileId: "fil_..." });\nreturn text.split("\\n").length;'],

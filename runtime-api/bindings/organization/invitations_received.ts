@@ -9,6 +9,10 @@ import { RoleSchema, PERSONAL_NOTE } from './schemas.ts';
 export const invitations_received = defineBinding({
   name: 'invitations_received',
   summary: "The pending invitations sent to the caller's e-mail address, with each organization's name.",
+  pt: {
+    summary: 'Os convites pendentes enviados ao e-mail de quem chama, com o nome de cada organização.',
+    aliases: ['meus convites', 'convites recebidos', 'fui convidado'],
+  },
   description: PERSONAL_NOTE,
   examples: ['const { items } = await invitations_received({});\nreturn items.map((i) => `${i.organizationName} as ${i.role}`);'],
   input: v.strictObject({ ...listInputEntries() }),

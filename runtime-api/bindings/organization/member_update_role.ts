@@ -8,6 +8,10 @@ import { IdSchema, MemberSchema, RoleSchema } from './schemas.ts';
 export const member_update_role = defineBinding({
   name: 'member_update_role',
   summary: 'Change the role of a member of the organization.',
+  pt: {
+    summary: 'Muda o papel de um membro da organização.',
+    aliases: ['promover', 'rebaixar', 'tornar administrador', 'mudar papel', 'permissões'],
+  },
   description: 'A member id of another organization is 404. Demoting the last owner is 409 conflict.',
   aliases: ['promote', 'demote', 'make admin', 'change role', 'permissions'],
   examples: [

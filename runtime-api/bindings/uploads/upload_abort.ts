@@ -7,6 +7,10 @@ import { UploadId } from '../files/schemas.ts';
 export const upload_abort = defineBinding({
   name: 'upload_abort',
   summary: 'Abort an open upload: its parts are deleted and its reservation released.',
+  pt: {
+    summary: 'Aborta um envio aberto: suas partes são apagadas e a reserva liberada.',
+    aliases: ['cancelar envio', 'parar envio', 'desistir do envio'],
+  },
   description: 'A completed or completing upload answers 409 conflict; afterwards the upload id answers 404 not_found.',
   aliases: ['cancel upload', 'stop upload'],
   examples: ['return await upload_abort({ uploadId: "upl_..." });'],

@@ -8,6 +8,10 @@ import { Executable, FileName, FileSize, MediaType, ModifiedAt, modifiedAtDate }
 export const upload_begin = defineBinding({
   name: 'upload_begin',
   summary: 'Reserve an upload of `size` bytes; returns the part size, part count and the URL to PUT parts to.',
+  pt: {
+    summary: 'Reserva um envio de `size` bytes; devolve o tamanho e o número de partes e o endereço para onde enviá-las (PUT).',
+    aliases: ['enviar arquivo', 'envio', 'upload', 'subir arquivo', 'arquivo grande', 'carregar arquivo'],
+  },
   description:
     'Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream ' +
     'and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, ' +

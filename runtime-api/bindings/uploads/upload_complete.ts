@@ -9,6 +9,10 @@ import { FileRecord, toFileRecord, UploadId } from '../files/schemas.ts';
 export const upload_complete = defineBinding({
   name: 'upload_complete',
   summary: 'Complete an upload once every part is stored; the file then is the active file at its path.',
+  pt: {
+    summary: 'Conclui um envio quando todas as partes chegaram; o arquivo passa a ser o arquivo ativo no seu caminho.',
+    aliases: ['concluir envio', 'finalizar envio', 'terminar upload'],
+  },
   description:
     'Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict. ' +
     'A file already at the path is replaced: it moves to the trash (restorable) and `replacedFileId` names it. ' +

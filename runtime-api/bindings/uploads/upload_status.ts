@@ -7,6 +7,10 @@ import { UploadId } from '../files/schemas.ts';
 export const upload_status = defineBinding({
   name: 'upload_status',
   summary: 'The state of an upload: parts received and missing, bytes received, expiry.',
+  pt: {
+    summary: 'O estado de um envio: partes recebidas e faltantes, bytes recebidos, validade.',
+    aliases: ['progresso do envio', 'partes faltando', 'retomar envio', 'andamento do upload'],
+  },
   description: 'An expired reservation answers 410 upload_expired; an aborted or unknown one 404 not_found.',
   aliases: ['upload progress', 'missing parts', 'resume upload'],
   examples: ['const s = await upload_status({ uploadId: "upl_..." });\nreturn s.missingParts;'],
