@@ -64,7 +64,7 @@ export { files_list } from './bindings/files/files_list.ts';
 export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbook.ts';
 
 // Organizations, API keys, OAuth grants and MCP access.
-export { EmailSchema, IdSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
+export { EmailSchema, IdSchema, MemberIdOrEmailSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
 export { ROLE_NAMES } from './services/organization-messages.ts';
 export { organization_create } from './bindings/organization/organization_create.ts';
 export { MaxScopesSchema, McpAccessStateSchema } from './bindings/mcp/schemas.ts';

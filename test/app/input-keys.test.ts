@@ -76,5 +76,9 @@ t.test('input keys', async (t) => {
     const role = await http(`${app.url}/auth/organization/update-member-role`, { token: ana.token, json: { memberid: 'mem_x', role: 'admin' } });
     t.equal(role.status, 400);
     t.match(role.body.error.resolution, /did you mean `memberId`\?/);
+    const removed = await http(`${app.url}/auth/organization/remove-member`, { token: ana.token, json: { email: 'nobody@example.com' } });
+    t.equal(removed.status, 404, 'remove-member takes `email` for `memberIdOrEmail`: the member is looked up, not the body refused');
+    const cancelled = await http(`${app.url}/auth/organization/cancel-invitation`, { token: ana.token, json: { id: 'inv_nope' } });
+    t.equal(cancelled.body.error?.code ?? cancelled.body.code, 'INVITATION_NOT_FOUND', 'cancel-invitation takes `id`');
   });
 });
