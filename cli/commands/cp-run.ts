@@ -130,7 +130,7 @@ async function upload(
     const decision = await decide(
       f.size,
       () => crcOfFile(f.abs),
-      others.map((o) => ({ size: o.byteLength, crc32: o.crc32 })),
+      others.map((o) => ({ size: o.size, crc32: o.crc32 })),
       existing,
     );
     rows.push({ path: f.abs, abs: f.abs, name, bytes: f.size, decision, replaceId: decision === 'replace' ? others[0].fileId : undefined });
@@ -143,7 +143,7 @@ async function upload(
           const rel = r.name.slice(prefix.length);
           return rel !== '' && keep(rel) && !local.has(rel);
         })
-        .map((r) => ({ path: r.name, name: r.name, bytes: r.byteLength, decision: 'trash' as const, fileId: r.fileId }))
+        .map((r) => ({ path: r.name, name: r.name, bytes: r.size, decision: 'trash' as const, fileId: r.fileId }))
     : [];
   if (dryRun) return [...rows, ...extra];
   const todo = rows.filter((r) => r.decision === 'new' || r.decision === 'replace');
@@ -233,8 +233,8 @@ async function download(
     const mine = st?.isFile() ? [{ size: st.size, crc32: await crcOfFile(path) }] : [];
     let decision: Decision;
     if (copies.length > 1) decision = 'ambiguous';
-    else decision = await decide(copies[0].byteLength, async () => copies[0].crc32 ?? '', mine, existing);
-    rows.push({ path, name, bytes: copies[0].byteLength, decision, remote: copies[0], fileId: copies[0].fileId });
+    else decision = await decide(copies[0].size, async () => copies[0].crc32 ?? '', mine, existing);
+    rows.push({ path, name, bytes: copies[0].size, decision, remote: copies[0], fileId: copies[0].fileId });
   }
   // sync --delete: local files under the folder that no remote name maps to (filters apply; a missing folder has none).
   const remoteRels = new Set([...byName.keys()].map((n) => n.slice(prefix.length).replace(/^\/+/, '')));
@@ -342,7 +342,7 @@ export function transferRun(name: 'cp' | 'sync', defaultExisting: Existing): Com
         files: rows.map(({ path, name: n, bytes, decision, done, fileId, error, requests }) => ({
           path,
           name: n,
-          bytes,
+          size: bytes,
           decision,
           done: done ?? false,
           fileId,

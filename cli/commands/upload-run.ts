@@ -170,7 +170,7 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
     }
   }
   if (!state) {
-    const r = await callBinding<Reservation>(api, 'upload_begin', { name, mediaType, byteLength: info.size });
+    const r = await callBinding<Reservation>(api, 'upload_begin', { name, mediaType, size: info.size });
     state = {
       uploadId: r.uploadId,
       fileId: r.fileId,
@@ -222,6 +222,6 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
 
 function finish(ctx: CommandContext, file: any, extra: Record<string, unknown>): number {
   if (ctx.json) ctx.printJson({ ...file, ...extra });
-  else ctx.io.out(`${t('uploadDone', { name: file.name, fileId: file.fileId, size: formatBytes(file.byteLength) })}\n`);
+  else ctx.io.out(`${t('uploadDone', { name: file.name, fileId: file.fileId, size: formatBytes(file.size) })}\n`);
   return 0;
 }

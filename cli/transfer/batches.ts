@@ -87,6 +87,6 @@ return out;`;
   return run(api, script, fileIds.length);
 }
 
-export function readGroups<T extends { byteLength: number }>(files: readonly T[]): T[][] {
-  return groups(files, (f) => f.byteLength + 200, READ_BUDGET);
+export function readGroups<T extends { size: number }>(files: readonly T[]): T[][] {
+  return groups(files, (f) => f.size + 200, READ_BUDGET);
 }

@@ -16,7 +16,7 @@ export interface LocalFile {
 export interface RemoteFile {
   fileId: string;
   name: string;
-  byteLength: number;
+  size: number;
   crc32: string | null;
 }
 
