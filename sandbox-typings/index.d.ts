@@ -235,7 +235,9 @@ declare function files_update(input: FilesUpdateInput): Promise<FilesUpdateOutpu
 
 type FilesTrashInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of the active file to trash. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesTrashOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -273,17 +275,21 @@ type FilesTrashOutput = {
 };
 /**
  * Move a file to the trash (restorable for 30 days).
- * Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged. Its path is free at once; if another file takes it meanwhile, files_restore asks what to do (`onConflict`).
+ * Give `fileId`, or `name` (the path of an active file). Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged. Its path is free at once; if another file takes it meanwhile, files_restore asks what to do (`onConflict`).
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * const f = await files_trash({ fileId: "fil_..." });
  * return f.restorableUntil;
+ * @example
+ * return (await files_trash({ name: "drafts/old.txt" })).state;
  */
-declare function files_trash(input: FilesTrashInput): Promise<FilesTrashOutput>;
+declare function files_trash(input?: FilesTrashInput): Promise<FilesTrashOutput>;
 
 type FilesRestoreInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path the file was trashed from; the version trashed last is restored. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
   /** When another active file holds the path: "fail" (default: 409 path_taken), "replace" or "rename". */
   onConflict?: "fail" | "replace" | "rename";
 };
@@ -327,12 +333,14 @@ type FilesRestoreOutput = {
 };
 /**
  * Restore a file from the trash (within 30 days of trashing it), choosing what happens when its path is taken.
- * Restoring an active file changes nothing. After the window the answer is 410 restore_expired. When another active file now holds the path (e.g. the newer version that replaced this one), the answer is 409 path_taken unless `onConflict` is "replace" (that file moves to the trash; `replacedFileId` names it) or "rename" (restored beside it as `report (restored 2026-11-27).txt`; `renamedFrom` gives the old path). A path inside a file, or one that is now a folder of other files, answers 409 folder_conflict.
+ * Give `fileId`, or `name`: the path a file was trashed from (the version trashed last). Restoring an active file changes nothing. After the window the answer is 410 restore_expired. When another active file now holds the path (e.g. the newer version that replaced this one), the answer is 409 path_taken unless `onConflict` is "replace" (that file moves to the trash; `replacedFileId` names it) or "rename" (restored beside it as `report (restored 2026-11-27).txt`; `renamedFrom` gives the old path). A path inside a file, or one that is now a folder of other files, answers 409 folder_conflict.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_restore({ fileId: "fil_..." });
  * @example
  * return await files_restore({ fileId: "fil_...", onConflict: "rename" });
+ * @example
+ * return (await files_restore({ name: "drafts/plan.txt" })).state;
  * @example
  * const { items } = await files_list({ state: "trashed", limit: 100 });
  * const today = new Date().toISOString().slice(0, 10);
@@ -343,7 +351,7 @@ type FilesRestoreOutput = {
  * }
  * return out.map((f) => f.name);
  */
-declare function files_restore(input: FilesRestoreInput): Promise<FilesRestoreOutput>;
+declare function files_restore(input?: FilesRestoreInput): Promise<FilesRestoreOutput>;
 
 type FilesDeleteInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
@@ -371,7 +379,9 @@ declare function files_delete(input: FilesDeleteInput): Promise<FilesDeleteOutpu
 
 type FilesReadTextInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active file, e.g. `notes/todo.md`. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesReadTextOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -391,13 +401,16 @@ type FilesReadTextOutput = {
 };
 /**
  * Read a small UTF-8 text file (up to 1 MiB by default) as a string.
- * Larger files, or bytes that are not valid UTF-8, answer 400 invalid_input: download those instead. Trashed files can be read too.
+ * Give `fileId`, or `name` (the path of an active file). Larger files, or bytes that are not valid UTF-8, answer 400 invalid_input: download those instead. Trashed files can be read too.
  * Scope: files:read.
  * @example
  * const { text } = await files_read_text({ fileId: "fil_..." });
  * return text.split("\n").length;
+ * @example
+ * const { text } = await files_read_text({ name: "notes/todo.md" });
+ * return text;
  */
-declare function files_read_text(input: FilesReadTextInput): Promise<FilesReadTextOutput>;
+declare function files_read_text(input?: FilesReadTextInput): Promise<FilesReadTextOutput>;
 
 type FilesWriteTextInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
@@ -522,7 +535,9 @@ declare function files_write_bytes(input: FilesWriteBytesInput): Promise<FilesWr
 
 type FilesReadBytesInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active file, e.g. `img/logo.png`. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesReadBytesOutput = {
   /** File id (`fil_…`); the same as `fileId`. */
@@ -548,7 +563,7 @@ type FilesReadBytesOutput = {
  * const { base64, crc32 } = await files_read_bytes({ fileId: "fil_..." });
  * return { bytes: base64.length * 3 / 4, crc32 };
  */
-declare function files_read_bytes(input: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
+declare function files_read_bytes(input?: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
 
 type FilesImportInput = {
   /** Upload reservation id (`upl_…`). — pattern ^upl_[a-z2-7]{26}$ */
@@ -1252,7 +1267,9 @@ declare function oauth_grant_revoke(input: OauthGrantRevokeInput): Promise<Oauth
 
 type SpreadsheetReadInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active CSV or XLSX file, e.g. `reports/q1.csv`. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
   /** XLSX: read only this sheet (exact name, else ignoring case). CSV: must be the file's one sheet (its name without extension). Default: every sheet. — minLength 1, maxLength 31 */
   sheet?: string;
   /** Return at most this many data rows per table (the first ones; the table is then marked `truncated: true`). Column types are inferred from the rows returned. 0 returns the columns only. — minimum 0, maximum 1048576 */
@@ -1298,7 +1315,7 @@ type SpreadsheetReadOutput = {
  * const wb = await spreadsheet_read({ fileId: "fil_...", sheet: "Sales", maxRows: 10 });
  * return wb.sheets[0].tables.map((t) => ({ name: t.name, columns: t.columns, truncated: !!t.truncated }));
  */
-declare function spreadsheet_read(input: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
+declare function spreadsheet_read(input?: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
 
 type SpreadsheetWriteInput = {
   /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */

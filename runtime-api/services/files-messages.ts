@@ -10,6 +10,15 @@ export function fileNotFound(fileId: string): ServiceError {
 }
 
 /** files_get by path, where no file is active. */
+export function noTrashedFileAtPath(path: string): ServiceError {
+  return new ServiceError('not_found', {
+    resolution: l10n(
+      `No file at "${path}" is in the trash of this organization (paths are case-sensitive; files_list with state "trashed" lists them).`,
+      `Nenhum arquivo em "${path}" está na lixeira desta organização (caminhos diferenciam maiúsculas; files_list com state "trashed" os lista).`,
+    ),
+  });
+}
+
 export function noFileAtPath(path: string): ServiceError {
   return new ServiceError('not_found', {
     resolution: l10n(

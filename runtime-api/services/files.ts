@@ -7,12 +7,12 @@ import { crc32Hex } from '../crc32-combine.ts';
 import { createHash } from 'node:crypto';
 import type { HandlerContext } from '../define.ts';
 import { newId } from '../ids.ts';
-import { findActiveByName, findFile, inTransaction, type FileRow } from '../store/files.ts';
+import { findActiveByName, findFile, findNewestTrashedByName, inTransaction, type FileRow } from '../store/files.ts';
 import { assertQuota } from './quota.ts';
 import { putFileAtPath, type WrittenFile } from './paths.ts';
 
 export type { WrittenFile };
-import { fileNotFound, textFileTooLarge } from './files-messages.ts';
+import { fileNotFound, noFileAtPath, noTrashedFileAtPath, textFileTooLarge } from './files-messages.ts';
 import { deleteBlobsAfterCommit } from './trash.ts';
 import { storageFailure } from './uploads.ts';
 
@@ -143,4 +143,18 @@ export async function writeFileAtPath(
     { folderChecked: true },
   );
   return { file, status: replaced ? 'replaced' : 'created' };
+}
+
+/** A file named by id, or by path: the active file there, or (`in: "trash"`) the version trashed last. */
+export interface FileRef {
+  fileId?: string;
+  name?: string;
+}
+
+/** The id of the file a reference names; 404 not_found when there is none. */
+export async function fileIdOf(sql: Sql, orgId: string, ref: FileRef, where: 'active' | 'trash' = 'active'): Promise<string> {
+  if (ref.fileId !== undefined) return ref.fileId;
+  const row = where === 'trash' ? await findNewestTrashedByName(sql, orgId, ref.name!) : await findActiveByName(sql, orgId, ref.name!);
+  if (!row) throw where === 'trash' ? noTrashedFileAtPath(ref.name!) : noFileAtPath(ref.name!);
+  return row.id;
 }

@@ -84,6 +84,13 @@ export async function findActiveByName(sql: Sql, orgId: string, name: string, lo
   return row ?? null;
 }
 
+/** The most recently trashed version of a path (a path may have several in the trash). */
+export async function findNewestTrashedByName(sql: Sql, orgId: string, name: string): Promise<FileRow | null> {
+  const [row] = await sql<FileRow[]>`select ${columns(sql)} from files
+    where org_id = ${orgId} and state = 'trashed' and name = ${name} order by trashed_at desc, id desc limit 1`;
+  return row ?? null;
+}
+
 /** Every folder `name` lies in, outermost first: `a/b/c` → `a`, `a/b`. */
 export function parentFolders(name: string): string[] {
   const parts = name.split('/');

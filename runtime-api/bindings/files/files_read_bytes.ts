@@ -2,8 +2,8 @@
 // a script can fetch many small files in one execution instead of one download request each.
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { readSmallFile } from '../../services/files.ts';
-import { FileId, FileIdentity, fileIdentity } from './schemas.ts';
+import { fileIdOf, readSmallFile } from '../../services/files.ts';
+import { FileIdentity, fileIdentity, fileRefEntries, oneFileRef } from './schemas.ts';
 
 export const files_read_bytes = defineBinding({
   name: 'files_read_bytes',
@@ -14,7 +14,7 @@ export const files_read_bytes = defineBinding({
   },
   description: 'Larger files answer 400 invalid_input: download those instead. Trashed files can be read too.',
   examples: ['const { base64, crc32 } = await files_read_bytes({ fileId: "fil_..." });\nreturn { bytes: base64.length * 3 / 4, crc32 };'],
-  input: v.strictObject({ fileId: FileId }),
+  input: oneFileRef(v.strictObject(fileRefEntries('The path of an active file, e.g. `img/logo.png`.'))),
   output: v.object({
     ...FileIdentity,
     size: v.pipe(v.number(), v.description('Size in bytes.')),
@@ -24,7 +24,8 @@ export const files_read_bytes = defineBinding({
   scope: 'files:read',
   writes: false,
   async handler(input, { sql, blobs, caller, config, signal }) {
-    const { file, bytes } = await readSmallFile({ sql, blobs, caller, config, signal }, input.fileId, 'files_read_bytes');
+    const fileId = await fileIdOf(sql, caller.membership!.orgId, input);
+    const { file, bytes } = await readSmallFile({ sql, blobs, caller, config, signal }, fileId, 'files_read_bytes');
     return { ...fileIdentity(file), size: file.byteLength, crc32: file.crc32 ?? null, base64: bytes.toString('base64') };
   },
 });

@@ -108,6 +108,23 @@ export function modifiedAtDate(value: string | undefined): Date | undefined {
 }
 
 export const FileId = v.pipe(v.string(), v.regex(/^fil_[a-z2-7]{26}$/, 'not a file id'), v.description('File id (`fil_…`).'));
+
+/** The fields naming one file: `fileId`, or `name` (its path; `path` is accepted too), exactly one of them. */
+export function fileRefEntries(pathMeans: string) {
+  return {
+    fileId: v.optional(FileId),
+    name: v.pipe(v.optional(FileName), v.description(`${pathMeans} Give it instead of \`fileId\`.`)),
+  };
+}
+
+/** `schema` (holding fileRefEntries) refusing an input that names no file, or names one twice. */
+export function oneFileRef<S extends v.GenericSchema<unknown, { fileId?: string; name?: string }>>(schema: S) {
+  return v.pipe(
+    schema,
+    v.check((i: v.InferOutput<S>) => (i.fileId === undefined) !== (i.name === undefined), 'give `fileId` or `name` (one of them)'),
+  );
+}
+
 export const UploadId = v.pipe(v.string(), v.regex(/^upl_[a-z2-7]{26}$/, 'not an upload id'), v.description('Upload reservation id (`upl_…`).'));
 
 /** A file's size in bytes, as every storage API an agent knows calls it; inputs also take `byteLength`. */
