@@ -38,7 +38,9 @@ t.test('an agent reading only the tool descriptions', async (t) => {
     t.ok(sheet.length <= SHEET_MAX_CHARS, `the sheet is ${sheet.length} characters`);
     t.ok(description.length <= DESCRIPTION_MAX_CHARS, `the description is ${description.length} characters`);
     const usage = await readFile(new URL('../../docs/usage.md', import.meta.url), 'utf8');
-    const reported = /record sheet is ([\d,]+)\s+characters\s+\(about\s+([\d,]+)\s+tokens\)[^.]*;\s+the\s+whole\s+description\s+([\d,]+)\s+characters/.exec(usage);
+    const reported = /record sheet is ([\d,]+)\s+characters\s+\(about\s+([\d,]+)\s+tokens\)[^.]*;\s+the\s+whole\s+description\s+([\d,]+)\s+characters/.exec(
+      usage,
+    );
     t.ok(reported, 'docs/usage.md reports the sizes');
     const [sheetChars, sheetTokens, descriptionChars] = reported!.slice(1).map((n) => Number(n.replace(/,/g, '')));
     t.ok(Math.abs(sheetChars - sheet.length) <= sheet.length * 0.05, `docs say ${sheetChars}, the sheet is ${sheet.length}`);
