@@ -1,24 +1,8 @@
-// What `cp` / `sync` will do, decided before any byte moves: both trees listed (the remote one a page of 1000 names
-// per request), filtered by globs, and each file classed as new, unchanged (same size and CRC-32), changed, or
-// ambiguous (names are not unique). `--dry-run` prints this plan and stops.
+// What `cp` / `sync` will do, decided before any byte moves: both trees listed (local-tree.ts, remote-tree.ts),
+// filtered by globs, and each file classed as new, unchanged (same size and CRC-32), changed, or ambiguous (names
+// are not unique). `--dry-run` prints this plan and stops.
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { Api } from '../http.ts';
-import { listItems } from '../resolve.ts';
-
-export interface LocalFile {
-  rel: string;
-  abs: string;
-  size: number;
-}
-export interface RemoteFile {
-  fileId: string;
-  name: string;
-  byteLength: number;
-  crc32: string | null;
-}
 
 /** `*` within a segment, `**` across segments, `?` one character; a pattern without `/` matches any base name. */
 export function globMatcher(patterns: readonly string[]): (rel: string) => boolean {
@@ -45,43 +29,21 @@ export function filter(include: readonly string[], exclude: readonly string[]): 
   return (rel) => inc(rel) && !exc(rel);
 }
 
-/** Every regular file under `root` (or `root` itself), with `/`-separated relative paths, sorted. */
-export async function walkLocal(root: string): Promise<LocalFile[]> {
-  const top = await stat(root);
-  if (top.isFile()) return [{ rel: root.split(sep).pop()!, abs: root, size: top.size }];
-  const out: LocalFile[] = [];
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const abs = join(entry.parentPath, entry.name);
-    out.push({ rel: relative(root, abs).split(sep).join('/'), abs, size: (await stat(abs)).size });
-  }
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-}
-
-/** The active files whose names start with `prefix`. */
-export async function listRemote(api: Api, prefix: string): Promise<RemoteFile[]> {
-  const out: RemoteFile[] = [];
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ state: 'active', limit: '1000' });
-    if (prefix) query.set('prefix', prefix);
-    if (cursor) query.set('cursor', cursor);
-    const page = (await api.json<{ nextCursor?: string | null }>(`/app/v1/files?${query}`)).body;
-    out.push(...listItems<RemoteFile>(page));
-    cursor = page?.nextCursor ?? null;
-  } while (cursor);
-  return out;
-}
-
-export async function crcOfFile(path: string): Promise<string> {
+/** The catalogue's CRC-32 form (8 hex digits) of a file's content, or of a link file's (its target). */
+export async function crcOfFile(path: string, linkTarget?: string): Promise<string> {
   let crc = 0;
-  for await (const chunk of createReadStream(path)) crc = crc32(chunk as Buffer, crc);
+  if (linkTarget !== undefined) crc = crc32(Buffer.from(linkTarget));
+  else for await (const chunk of createReadStream(path)) crc = crc32(chunk as Buffer, crc);
   return crc.toString(16).padStart(8, '0');
 }
 
 export type Existing = 'fail' | 'overwrite' | 'skip';
-/** `trash` / `delete`: only on the destination (sync --delete), a remote file to the trash, a local one deleted. */
-export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'exists' | 'ambiguous' | 'trash' | 'delete';
+/**
+ * `trash` / `delete`: only on the destination (sync --delete), a remote file to the trash, a local one deleted.
+ * `skip-link`: a symbolic link left out (neither --links nor --copy-links); `refused`: an entry that cannot be
+ * copied as it stands (a name clash, a name the local file system cannot hold, an unreadable entry), with its error.
+ */
+export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'exists' | 'ambiguous' | 'trash' | 'delete' | 'skip-link' | 'refused';
 
 /** One side's file against the other side's copies of the same name. */
 export function decide(
