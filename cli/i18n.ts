@@ -93,6 +93,7 @@ const MESSAGES = {
   digestMismatchHelp: ['Delete {path} and download again.', 'Apague {path} e baixe de novo.'],
   sizeMismatch: ['the download ended at {got} bytes, {want} were announced', 'o download terminou com {got} bytes, eram esperados {want}'],
   noFiles: ['No files.', 'Nenhum arquivo.'],
+  unknownOutcome: ["the server's answer did not report this file", 'a resposta do servidor não informou sobre este arquivo'],
   lsMore: [
     '{shown} shown; {remaining} more not listed (raise --limit, or leave it out to list all)',
     '{shown} mostrado(s); mais {remaining} não listado(s) (aumente --limit, ou omita-o para listar todos)',

@@ -18,18 +18,19 @@ export const ARCHIVE_BYTES = 64 * 1024 * 1024;
 export const ARCHIVE_ENTRIES = 5_000;
 
 /** Split `items` into archives of at most ARCHIVE_BYTES of content and ARCHIVE_ENTRIES entries. */
-export function archiveChunks<T extends { size: number }>(items: readonly T[]): T[][] {
+export function archiveChunks<T>(items: readonly T[], sizeOf: (item: T) => number): T[][] {
   const out: T[][] = [];
   let current: T[] = [];
   let bytes = 0;
   for (const item of items) {
-    if (current.length && (bytes + item.size > ARCHIVE_BYTES || current.length >= ARCHIVE_ENTRIES)) {
+    const size = sizeOf(item);
+    if (current.length && (bytes + size > ARCHIVE_BYTES || current.length >= ARCHIVE_ENTRIES)) {
       out.push(current);
       current = [];
       bytes = 0;
     }
     current.push(item);
-    bytes += item.size;
+    bytes += size;
   }
   if (current.length) out.push(current);
   return out;

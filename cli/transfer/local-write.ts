@@ -1,7 +1,7 @@
 // Writing what a copy brings down into the local folder, one entry at a time: a name the local file system cannot
 // hold, a file where a folder must go (or the reverse), or any other refusal becomes that entry's error and the
 // copy goes on. Each file lands whole: written beside its place under a short temporary name, then renamed.
-import { chmod, lstat, mkdir, open, rename, rm, symlink, utimes } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { lang } from '../i18n.ts';
@@ -104,13 +104,20 @@ export class FolderMaker {
   }
 }
 
-/** Times and mode on a written file (the executable bit only where the platform has one). */
+/**
+ * Time and executable bit on a written file, where the platform has one: executable adds x wherever r is (as
+ * `chmod +x` under the umask the file was created with), not executable takes every x away; other bits stay.
+ */
 export async function applyMeta(path: string, meta: FileMeta): Promise<void> {
+  if (process.platform !== 'win32') {
+    const mode = (await stat(path)).mode & 0o7777;
+    const want = meta.executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;
+    if (want !== mode) await chmod(path, want);
+  }
   if (meta.mtimeMs !== null) {
     const when = new Date(meta.mtimeMs);
     await utimes(path, when, when);
   }
-  if (process.platform !== 'win32') await chmod(path, meta.executable ? 0o755 : 0o644);
 }
 
 /** Write `data` to `path` whole (temporary file, then rename), with its time and mode. */

@@ -40,23 +40,54 @@ export async function crcOfFile(path: string, linkTarget?: string): Promise<stri
 export type Existing = 'fail' | 'overwrite' | 'skip';
 /**
  * `trash` / `delete`: only on the destination (sync --delete), a remote file to the trash, a local one deleted.
- * `skip-link`: a symbolic link left out (neither --links nor --copy-links); `refused`: an entry that cannot be
+ * `skip-newer`: with --update, a destination newer than the source is kept. `skip-link`: a symbolic link left out (neither --links nor --copy-links); `refused`: an entry that cannot be
  * copied as it stands (a name clash, a name the local file system cannot hold, an unreadable entry), with its error.
  */
-export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'exists' | 'ambiguous' | 'trash' | 'delete' | 'skip-link' | 'refused';
+export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'skip-newer' | 'exists' | 'ambiguous' | 'trash' | 'delete' | 'skip-link' | 'refused';
 
-/** One side's file against the other side's copies of the same name. */
-export function decide(
-  size: number,
-  crc: () => Promise<string>,
-  others: readonly { size: number; crc32: string | null }[],
-  existing: Existing,
-): Promise<Decision> {
-  return (async () => {
-    if (others.length === 0) return 'new';
-    if (others.length > 1) return 'ambiguous';
-    const [other] = others;
-    if (other.size === size && other.crc32 !== null && other.crc32 === (await crc())) return 'unchanged';
-    return existing === 'overwrite' ? 'replace' : existing === 'skip' ? 'skip-existing' : 'exists';
-  })();
+/**
+ * How a file is judged unchanged, as rclone judges it: by default size and modification time (within the modify
+ * window), a time-only difference being settled by the checksum (equal content: only the destination's time is set);
+ * --checksum: size and checksum; --size-only: size; --ignore-times: never unchanged.
+ */
+export interface Comparison {
+  mode: 'modtime' | 'checksum' | 'size-only' | 'ignore-times';
+  /** Times closer than this are equal: 1 s by default (tar keeps whole seconds). */
+  windowMs: number;
+  /** --update: a destination newer than the source is kept. */
+  update: boolean;
+}
+
+export const DEFAULT_COMPARISON: Comparison = { mode: 'modtime', windowMs: 1000, update: false };
+
+export interface Side {
+  size: number;
+  /** Epoch ms, or null where the side keeps none (then the checksum decides). */
+  mtimeMs: number | null;
+  /** CRC-32 as 8 hex digits, computed only if needed; null when unknown. */
+  crc32: () => Promise<string | null>;
+}
+
+export interface Verdict {
+  decision: Decision;
+  /** Same content, other time: set the destination's time instead of copying (rclone's "updated modification time"). */
+  touch: boolean;
+}
+
+/** The source file against what the destination holds at its name (null: nothing). */
+export async function decide(src: Side, dst: Side | null, c: Comparison, existing: Existing): Promise<Verdict> {
+  const verdict = (decision: Decision, touch = false): Verdict => ({ decision, touch });
+  if (!dst) return verdict('new');
+  const changed = () => verdict(existing === 'overwrite' ? 'replace' : existing === 'skip' ? 'skip-existing' : 'exists');
+  if (c.mode === 'ignore-times') return changed();
+  const timed = src.mtimeMs !== null && dst.mtimeMs !== null;
+  const sameTime = timed && Math.abs(src.mtimeMs! - dst.mtimeMs!) < c.windowMs;
+  if (c.update && timed && dst.mtimeMs! - src.mtimeMs! >= c.windowMs) return verdict('skip-newer');
+  if (src.size !== dst.size) return changed();
+  if (c.mode === 'size-only') return verdict('unchanged');
+  if (c.mode === 'modtime' && sameTime) return verdict('unchanged');
+  const [a, b] = await Promise.all([src.crc32(), dst.crc32()]);
+  if (a !== null && b !== null) return a === b ? verdict('unchanged', c.mode === 'modtime' && timed) : changed();
+  // No checksum on one side: --checksum falls back to the size (as rclone does); otherwise the times decide.
+  return c.mode === 'checksum' ? verdict('unchanged') : changed();
 }

@@ -76,7 +76,10 @@ t.test('pack, then unpack while it streams', async (t) => {
 t.test('chunks', async (t) => {
   const sizes = [ARCHIVE_BYTES - 10, 20, 5, ARCHIVE_BYTES + 1];
   t.same(
-    archiveChunks(sizes.map((size) => ({ size }))).map((c) => c.map((i) => i.size)),
+    archiveChunks(
+      sizes.map((size) => ({ size })),
+      (i) => i.size,
+    ).map((c) => c.map((i) => i.size)),
     [[ARCHIVE_BYTES - 10], [20, 5], [ARCHIVE_BYTES + 1]],
   );
 });

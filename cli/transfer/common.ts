@@ -1,0 +1,142 @@
+// What both directions of cp / sync share: their options, the errors a whole copy or one entry ends with, the rows for
+// what a local walk left out, and the large-file path through the resumable upload and download commands.
+import { CliError } from '../errors.ts';
+import { lang } from '../i18n.ts';
+import { CommandContext } from '../context.ts';
+import type { Api } from '../http.ts';
+import type { Progress } from '../progress.ts';
+import type { Comparison, Existing } from './plan.ts';
+import type { LinkPolicy, LocalTree } from './local-tree.ts';
+import type { EntryError } from './local-write.ts';
+import { REMOTE } from './remote-tree.ts';
+import { lineFor, type Row } from './report.ts';
+
+export interface Options {
+  existing: Existing;
+  comparison: Comparison;
+  keep: (rel: string) => boolean;
+  dryRun: boolean;
+  mirror: boolean;
+  links: LinkPolicy;
+  verbose: boolean;
+}
+
+/** Files above this travel on their own, in parts that resume; the rest go many to an archive. */
+export const BIG_FILE = 8 * 1024 * 1024;
+
+export const pt = () => lang() === 'pt-BR';
+
+/** A context for reusing upload/download on one large file: same Api (so requests are counted), output captured. */
+function quietContext(ctx: CommandContext, api: Api): { sub: CommandContext; captured: () => any } {
+  let out = '';
+  const sub = new CommandContext(
+    { ...ctx.globals, json: true },
+    {
+      ...ctx.io,
+      out: (d) => {
+        out += String(d);
+        return true;
+      },
+      err: () => {},
+      stderrIsTTY: false,
+    },
+  );
+  sub.api = async () => api;
+  return {
+    sub,
+    captured: () => {
+      try {
+        return JSON.parse(out);
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** One large file through the upload or download command, its requests counted and its outcome on the row. */
+export async function oneLarge(
+  ctx: CommandContext,
+  api: Api,
+  row: Row,
+  bar: Progress,
+  verbose: boolean,
+  work: (sub: CommandContext, captured: () => any) => Promise<void>,
+): Promise<void> {
+  const before = api.requests;
+  const { sub, captured } = quietContext(ctx, api);
+  try {
+    await work(sub, captured);
+    row.done = true;
+  } catch (err) {
+    if (ctx.interrupt.signal.aborted) throw err;
+    row.error = err instanceof CliError ? (err.toJSON() as unknown as EntryError) : { code: 'error', message: String(err) };
+  }
+  row.requests = api.requests - before;
+  bar.fileDone(row.bytes, lineFor(row, verbose));
+}
+
+/** The error of a name that exists with other content (cp without --overwrite), or that several files share. */
+export function conflictError(row: Row): EntryError {
+  const p = pt();
+  if (row.decision === 'ambiguous') {
+    return {
+      code: 'ambiguous_path',
+      message: p ? `vários arquivos se chamam "${row.name}"` : `several files are named "${row.name}"`,
+      resolution: p ? 'Remova as cópias a mais (siglata ls) e repita.' : 'Remove the extra copies (siglata ls) and run again.',
+    };
+  }
+  return {
+    code: 'exists',
+    message: p ? `"${row.name}" já existe com outro conteúdo` : `"${row.name}" already exists with other content`,
+    resolution: p ? 'Use --overwrite para substituir ou --skip-existing para manter.' : 'Pass --overwrite to replace it or --skip-existing to keep it.',
+  };
+}
+
+/** The source is missing (a local path) or names no file (a remote path): nothing to copy is an error, as in rclone. */
+export function sourceMissing(what: string, detail: string): CliError {
+  const p = pt();
+  return new CliError('source_not_found', `${what}: ${detail}`, {
+    resolution: what.startsWith(REMOTE)
+      ? p
+        ? 'Confira o caminho com `siglata ls --prefix …`; nomes diferenciam maiúsculas.'
+        : 'Check the path with `siglata ls --prefix …`; names are case-sensitive.'
+      : p
+        ? 'Confira o caminho local (e as permissões).'
+        : 'Check the local path (and its permissions).',
+  });
+}
+
+/** Why a local root could not be read, in words. */
+export function missingDetail(code: string): string {
+  const p = pt();
+  if (code === 'ENOENT' || code === 'ENOTDIR') return p ? 'não existe' : 'no such file or folder';
+  if (code === 'EACCES' || code === 'EPERM') return p ? 'sem permissão de leitura' : 'permission denied';
+  if (code === 'ENOTFILE') return p ? 'não é um arquivo comum nem uma pasta' : 'neither a regular file nor a folder';
+  return code;
+}
+
+const SKIP_MESSAGES = (s: { target?: string; detail?: string }): Record<string, [string, string]> => ({
+  broken_link: [`the link points at nothing (${s.target})`, `o link não aponta para nada (${s.target})`],
+  link_loop: [`the link leads back into a folder being copied (${s.target})`, `o link leva de volta a uma pasta sendo copiada (${s.target})`],
+  unreadable: [`cannot read: ${s.detail ?? '?'}`, `não foi possível ler: ${s.detail ?? '?'}`],
+  special_file: ['not a regular file (a socket, pipe or device)', 'não é um arquivo comum (socket, pipe ou dispositivo)'],
+});
+
+/** The rows for what a local walk left out: links (skipped, reported) and entries it could not read (failed). */
+export function skippedRows(tree: LocalTree, keep: (rel: string) => boolean, nameOf: (rel: string) => string): Row[] {
+  return tree.skipped
+    .filter((s) => keep(s.rel))
+    .map((s): Row => {
+      const row: Row = { path: s.abs, name: nameOf(s.rel), bytes: 0, decision: s.code === 'link' ? 'skip-link' : 'refused' };
+      if (s.target !== undefined) row.target = s.target;
+      if (row.decision === 'refused') {
+        const [en, ptText] = SKIP_MESSAGES(s)[s.code] ?? [s.code, s.code];
+        row.error = { code: s.code, message: pt() ? ptText : en };
+      }
+      return row;
+    });
+}
+
+/** An ISO 8601 time for the service from a local time (whole milliseconds). */
+export const isoOf = (mtimeMs: number) => new Date(Math.round(mtimeMs)).toISOString();
