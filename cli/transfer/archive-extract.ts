@@ -1,14 +1,14 @@
-// A tar as it comes down, unpacked entry by entry while it streams: each wanted entry is written beside its place
-// under a temporary name with its CRC-32 computed on the way, checked against the catalogue, given its time and mode,
-// and renamed into place. An entry that cannot be written (a name the local file system refuses, a folder in the
-// way) is drained and reported; the stream goes on. Entries nobody asked for are drained.
-import { open, rm, rename, type FileHandle } from 'node:fs/promises';
+// A tar as it comes down, unpacked entry by entry while it streams: each wanted entry is read, checked against the
+// catalogue's size and CRC-32, written beside its place under a temporary name with its time and executable bit, and
+// renamed into place. An entry that cannot be written (a name the local file system refuses, a folder in the way) is
+// reported; the stream goes on. Entries nobody asked for are read past.
+import { open, rm, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import tar from 'tar-stream';
-import { applyMeta, temporaryBeside, writeError, type EntryError, type FolderMaker } from './local-write.ts';
+import { temporaryBeside, writeError, type EntryError, type FolderMaker } from './local-write.ts';
 import { lang } from '../i18n.ts';
 
 export interface Wanted {
@@ -59,6 +59,10 @@ export async function extractArchive(
   const extract = tar.extract();
   const feeding = pipeline(body, extract, { signal });
   feeding.catch(() => {}); // its failure ends the iteration below, which reports it
+  // Entries are small (big files come down on their own): each is read whole, checked, and written while the stream
+  // goes on to the next, a few at a time, so the disk's latency overlaps the network's.
+  const writing = new Set<Promise<void>>();
+  let writingBytes = 0;
   for await (const entry of extract) {
     const header = entry.header;
     const wanted = header.type === 'file' || header.type === 'contiguous-file' ? want(header.name) : undefined;
@@ -68,58 +72,59 @@ export async function extractArchive(
     }
     const mtimeMs = header.mtime ? header.mtime.getTime() : null;
     let crc = 0;
-    let size = 0;
-    const tally = (chunk: Buffer) => {
-      crc = crc32(chunk, crc);
-      size += chunk.length;
-    };
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        tally(chunk);
-        cb(null, chunk);
-      },
-    });
-    const checks = () => size === wanted.size && (wanted.crc32 === null || crc.toString(16).padStart(8, '0') === wanted.crc32);
-    if (wanted.keepInMemory) {
-      const parts: Buffer[] = [];
-      for await (const c of entry) {
-        tally(c as Buffer);
-        parts.push(c as Buffer);
-      }
-      done(wanted, checks() ? { ok: true, data: Buffer.concat(parts), mtimeMs } : { ok: false, error: mismatch(), mtimeMs });
-      continue;
+    const parts: Buffer[] = [];
+    for await (const c of entry) {
+      crc = crc32(c as Buffer, crc);
+      parts.push(c as Buffer);
     }
-    // Everything that can refuse the name happens before the entry is read, so a refusal leaves it whole to drain.
-    let tmp: string;
-    let fh: FileHandle;
-    try {
-      await folders.ensure(dirname(wanted.path));
-      tmp = temporaryBeside(wanted.path);
-      fh = await open(tmp, 'wx');
-    } catch (err) {
-      await drain(entry);
-      done(wanted, { ok: false, error: writeError(wanted.name, err), mtimeMs });
-      continue;
-    }
-    // A write that fails midway (a full disk) leaves the stream unreadable: the whole transfer stops there.
-    await pipeline(entry as unknown as Readable, count, fh.createWriteStream()).catch(async (err) => {
-      await rm(tmp, { force: true });
-      throw err;
-    });
-    if (!checks()) {
-      await rm(tmp, { force: true });
+    const data = Buffer.concat(parts);
+    if (data.length !== wanted.size || (wanted.crc32 !== null && crc.toString(16).padStart(8, '0') !== wanted.crc32)) {
       done(wanted, { ok: false, error: mismatch(), mtimeMs });
       continue;
     }
-    try {
-      await applyMeta(tmp, { mtimeMs, executable: wanted.executable });
-      await rename(tmp, wanted.path);
-      done(wanted, { ok: true, mtimeMs });
-    } catch (err) {
-      // The entry is read whole by now: a refusal to take its place (a folder there) is this entry's alone.
-      await rm(tmp, { force: true });
-      done(wanted, { ok: false, error: writeError(wanted.name, err), mtimeMs });
+    if (wanted.keepInMemory) {
+      done(wanted, { ok: true, data, mtimeMs });
+      continue;
     }
+    while (writing.size >= WRITES_IN_FLIGHT || writingBytes > BYTES_IN_FLIGHT) await Promise.race(writing);
+    writingBytes += data.length;
+    const task: Promise<void> = writeEntry(folders, wanted, data, mtimeMs)
+      .then(
+        () => done(wanted, { ok: true, mtimeMs }),
+        (err) => done(wanted, { ok: false, error: writeError(wanted.name, err), mtimeMs }),
+      )
+      .finally(() => {
+        writing.delete(task);
+        writingBytes -= data.length;
+      });
+    writing.add(task);
   }
+  await Promise.all(writing);
   await feeding;
+}
+
+/** Files being written at once, and the bytes they may hold in memory. */
+const WRITES_IN_FLIGHT = 16;
+const BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+
+/**
+ * One entry into place: written under a short temporary name beside it (created with the executable bit where the
+ * entry has one, under the umask, as `chmod +x` would), given its time, then renamed over whatever file was there.
+ */
+async function writeEntry(folders: FolderMaker, wanted: Wanted, data: Buffer, mtimeMs: number | null): Promise<void> {
+  await folders.ensure(dirname(wanted.path));
+  const tmp = temporaryBeside(wanted.path);
+  const fh = await open(tmp, 'wx', wanted.executable && process.platform !== 'win32' ? 0o777 : 0o666);
+  try {
+    try {
+      await fh.writeFile(data);
+      if (mtimeMs !== null) await fh.utimes(new Date(mtimeMs), new Date(mtimeMs));
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, wanted.path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
 }

@@ -1,7 +1,7 @@
 // Writing what a copy brings down into the local folder, one entry at a time: a name the local file system cannot
 // hold, a file where a folder must go (or the reverse), or any other refusal becomes that entry's error and the
 // copy goes on. Each file lands whole: written beside its place under a short temporary name, then renamed.
-import { chmod, lstat, mkdir, open, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { lang } from '../i18n.ts';
@@ -117,25 +117,6 @@ export async function applyMeta(path: string, meta: FileMeta): Promise<void> {
   if (meta.mtimeMs !== null) {
     const when = new Date(meta.mtimeMs);
     await utimes(path, when, when);
-  }
-}
-
-/** Write `data` to `path` whole (temporary file, then rename), with its time and mode. */
-export async function writeWhole(folders: FolderMaker, path: string, data: Buffer, meta: FileMeta): Promise<void> {
-  await folders.ensure(dirname(path));
-  const tmp = temporaryBeside(path);
-  try {
-    const fh = await open(tmp, 'w');
-    try {
-      await fh.writeFile(data);
-    } finally {
-      await fh.close();
-    }
-    await applyMeta(tmp, meta);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
   }
 }
 

@@ -96,7 +96,7 @@ t.test('a tree of thousands of small files, up and down', async (t) => {
 
   t.test('up: a handful of requests', async (t) => {
     const up = await cli(['sync', 'tree', 'remote:rt/', '--links', '--json']);
-    t.equal(up.code, 0, up.stderr.slice(-2000));
+    t.equal(up.code, 0, up.stderr.slice(-500));
     const { summary } = JSON.parse(up.stdout);
     t.equal(summary.copied, before.size, 'every file and link');
     t.equal(summary.failed, 0);
@@ -106,7 +106,7 @@ t.test('a tree of thousands of small files, up and down', async (t) => {
 
   t.test('down: the same tree, bytes, times, executable bits and links', async (t) => {
     const down = await cli(['sync', 'remote:rt/', 'back', '--links', '--json']);
-    t.equal(down.code, 0, down.stderr.slice(-2000));
+    t.equal(down.code, 0, down.stderr.slice(-500));
     const { summary } = JSON.parse(down.stdout);
     t.equal(summary.copied, before.size);
     t.ok(summary.requests <= 6, `${summary.requests} requests`);
@@ -131,7 +131,7 @@ t.test('a tree of thousands of small files, up and down', async (t) => {
 
   t.test('a change of content, of time only, and a new file', async (t) => {
     await writeFile(join(tree, 'd3', 'f3.dat'), 'new content, new size');
-    const touched = join(tree, 'd4', 'f4.dat');
+    const touched = join(tree, 'd5', 'f5.dat');
     const later = new Date(Date.UTC(2025, 5, 1));
     await utimes(touched, later, later);
     await writeFile(join(tree, 'new.txt'), 'new');
@@ -142,6 +142,6 @@ t.test('a tree of thousands of small files, up and down', async (t) => {
     t.ok(out.summary.requests <= 8, `${out.summary.requests} requests`);
     const down = await cli(['sync', 'remote:rt/', 'back', '--links', '--json']);
     t.match(JSON.parse(down.stdout).summary, { copied: 2 });
-    t.equal(Math.floor((await stat(join(home, 'back', 'd4', 'f4.dat'))).mtimeMs / 1000), later.getTime() / 1000, 'the new time came down');
+    t.equal(Math.floor((await stat(join(home, 'back', 'd5', 'f5.dat'))).mtimeMs / 1000), later.getTime() / 1000, 'the new time came down');
   });
 });
