@@ -101,6 +101,27 @@ export const ERROR_TABLE = {
     ['The request conflicts with the current state.', 'Read the current state and retry.'],
     ['A requisição conflita com o estado atual.', 'Leia o estado atual e tente de novo.'],
   ),
+  path_taken: entry(
+    409,
+    'typed',
+    [
+      'An active file already has this path.',
+      'Say what to do with the file there (onConflict: "replace" moves it to the trash, "rename" puts yours beside it), or use another path.',
+    ],
+    [
+      'Um arquivo ativo já tem este caminho.',
+      'Diga o que fazer com o arquivo que está lá (onConflict: "replace" o move para a lixeira, "rename" põe o seu ao lado), ou use outro caminho.',
+    ],
+  ),
+  folder_conflict: entry(
+    409,
+    'typed',
+    ['A file and a folder cannot have the same path.', 'Move or trash the file in the way (or the files inside the folder), or use another path.'],
+    [
+      'Um arquivo e uma pasta não podem ter o mesmo caminho.',
+      'Mova ou mande para a lixeira o arquivo no caminho (ou os arquivos dentro da pasta), ou use outro caminho.',
+    ],
+  ),
   upload_expired: entry(410, 'typed', ['The upload reservation has expired.', 'Begin a new upload.'], ['A reserva de envio expirou.', 'Comece um novo envio.']),
   restore_expired: entry(
     410,

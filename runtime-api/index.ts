@@ -56,6 +56,8 @@ export { fileToDownload, readFileBytes } from './services/downloads.ts';
 export type { FileRow } from './store/files.ts';
 export type { BlobStore } from './blobs/port.ts';
 export { FileId, UploadId } from './bindings/files/schemas.ts';
+export { ExportId } from './bindings/files/archive-schemas.ts';
+export { archiveStream, exportToDownload } from './services/archive/export.ts';
 export { files_restore } from './bindings/files/files_restore.ts';
 export { files_list } from './bindings/files/files_list.ts';
 export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbook.ts';

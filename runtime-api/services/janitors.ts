@@ -2,7 +2,8 @@
 // instance runs it at a time (others skip), plus startJanitors() which runs them on an interval until stopped.
 import type { InvokeDeps } from '../invoke.ts';
 import { referencedBlobKeys } from '../store/files.ts';
-import { expireDue, listParts, liveUploadIds, purgeFinishedUploads, stuckCompletions } from '../store/uploads.ts';
+import { purgeExpiredExports } from '../store/exports.ts';
+import { expireDue, listParts, liveUploadIds, purgeFinishedUploads, stuckCompletions, stuckImports, transitionUpload } from '../store/uploads.ts';
 import { finishCompletion } from './uploads.ts';
 import { purgeTrash } from './trash.ts';
 
@@ -20,12 +21,15 @@ const LOCK_KEYS = {
   purgeExpiredTrash: 7301_0101,
   expireUploads: 7301_0102,
   deleteOrphanBlobs: 7301_0103,
+  purgeExpiredExports: 7301_0104,
 } as const;
 
 /** How often a server runs the janitors (server/bootstrap.ts). */
 export const JANITOR_INTERVAL_MS = 10 * 60_000;
 /** A completion stuck this long in `completing` (its process died) is finished or rolled back by expireUploads. */
 export const STUCK_COMPLETION_MS = 15 * 60_000;
+/** An import silent this long (it says it is alive every minute) died with its process: its upload is reopened. */
+export const STUCK_IMPORT_MS = 15 * 60_000;
 /** Finished, aborted and expired reservations are forgotten this long after they ended (then their ids are 404). */
 export const FINISHED_UPLOAD_KEEP_MS = 7 * 86400_000;
 /** Unreferenced blobs younger than this are left alone: a transaction may be about to point a row at them. */
@@ -47,9 +51,10 @@ export async function purgeExpiredTrash(deps: JanitorDeps): Promise<JanitorResul
 
 /**
  * Mark lapsed reservations expired and delete their bytes; finish (or roll back) completions whose process died;
- * forget long-finished reservations.
+ * reopen uploads whose import died (nothing of it was written; its staged bytes are orphans); forget long-finished
+ * reservations.
  */
-export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ expired: number; recovered: number; forgotten: number }>> {
+export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ expired: number; recovered: number; reopened: number; forgotten: number }>> {
   return exclusively(deps, LOCK_KEYS.expireUploads, async () => {
     const now = deps.clock.now();
     let expired = 0;
@@ -68,8 +73,12 @@ export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ 
         deps.logger?.error('stuck upload completion could not be finished; it is open again', { uploadId: upload.id, err });
       }
     }
+    let reopened = 0;
+    for (const upload of await stuckImports(deps.sql, new Date(now.getTime() - STUCK_IMPORT_MS), 200)) {
+      if (await transitionUpload(deps.sql, upload.id, ['importing'], 'open', now)) reopened++;
+    }
     const forgotten = await purgeFinishedUploads(deps.sql, new Date(now.getTime() - FINISHED_UPLOAD_KEEP_MS));
-    return { expired, recovered, forgotten };
+    return { expired, recovered, reopened, forgotten };
   });
 }
 
@@ -111,12 +120,18 @@ export async function deleteOrphanBlobs(
   });
 }
 
+/** Forget archive exports whose download URL has expired. */
+export async function purgeExports(deps: JanitorDeps): Promise<JanitorResult<{ exports: number }>> {
+  return exclusively(deps, LOCK_KEYS.purgeExpiredExports, async () => ({ exports: await purgeExpiredExports(deps.sql, deps.clock.now()) }));
+}
+
 /** Run every janitor once, in order; one failing does not stop the others. */
 export async function runJanitors(deps: JanitorDeps): Promise<void> {
   for (const [name, fn] of [
     ['expireUploads', expireUploads],
     ['purgeExpiredTrash', purgeExpiredTrash],
     ['deleteOrphanBlobs', deleteOrphanBlobs],
+    ['purgeExports', purgeExports],
   ] as const) {
     try {
       const result = await fn(deps);

@@ -5,6 +5,7 @@ import {
   type Caller,
   type Binding,
   type Localized,
+  type ServiceError,
   invoke,
   callerForOrganization,
   membershipRequired,
@@ -46,6 +47,13 @@ export interface ConsoleAction {
   fields: v.ObjectSchema<v.ObjectEntries, undefined>;
   notice: Localized;
   run(a: ActionContext, input: Record<string, string>): Promise<void | ActionResult>;
+  /** What the page shows beside a refusal, when the refusal asks the person to choose (e.g. a restore whose path is taken). */
+  refused?(error: ServiceError, input: Record<string, string>): RefusalChoice | undefined;
+}
+
+/** A trashed file whose path another active file holds: the files page offers replace or restore beside it. */
+export interface RefusalChoice {
+  restore: { fileId: string; path: string; existingFileId: string };
 }
 
 const call = (a: ActionContext, binding: Binding, input: unknown, caller: Caller = a.caller) => invoke(binding, input, caller, invokeDeps(a.deps));
@@ -147,10 +155,18 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     name: 'file-restore',
     page: 'files',
     summary: 'Restore a file from the trash',
-    fields: v.object({ fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
+    fields: v.object({
+      fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
+      onConflict: v.optional(v.picklist(['fail', 'replace', 'rename'])),
+    }),
     notice: NOTICES.fileRestored,
     async run(a, input) {
-      await call(a, files_restore, { fileId: input.fileId }, inOrganization(a, false));
+      await call(a, files_restore, { fileId: input.fileId, onConflict: input.onConflict ?? 'fail' }, inOrganization(a, false));
+    },
+    refused(error, input) {
+      if (error.code !== 'path_taken' || !input.fileId) return undefined;
+      const details = error.details as { path: string; existingFileId: string };
+      return { restore: { fileId: input.fileId, path: details.path, existingFileId: details.existingFileId } };
     },
   },
   {

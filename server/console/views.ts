@@ -23,6 +23,7 @@ import { membersBody } from '../pages/console/members.ts';
 import { filesBody } from '../pages/console/files.ts';
 import { agentsBody } from '../pages/console/agents.ts';
 import type { ConsoleSession } from './session.ts';
+import type { RefusalChoice } from './actions.ts';
 
 type Call = <B extends Binding>(binding: B, input: unknown) => Promise<any>;
 
@@ -40,6 +41,8 @@ export interface PageExtras {
   error?: string;
   status?: number;
   newKey?: { name: string; key: string };
+  /** A refused action that asks the person to choose (shown beside the row it concerns). */
+  choice?: RefusalChoice;
 }
 
 async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession, locale: Locale, extra: PageExtras): Promise<string> {
@@ -84,6 +87,7 @@ async function pageBody(deps: AppDeps, page: ConsolePageName, s: ConsoleSession,
         }))
       : null,
     trash: trash.items,
+    ...(extra.choice?.restore ? { restoreChoice: extra.choice.restore } : {}),
   });
 }
 
@@ -98,6 +102,6 @@ export async function showConsolePage(
 ): Promise<void> {
   const body = await pageBody(deps, page, s, locale, extra);
   const organizationName = s.caller.membership ? ((await caller(deps, s.caller)(context, {})).organization.name as string) : null;
-  const { newKey: _shownInBody, ...frame } = extra;
+  const { newKey: _shownInBody, choice: _alsoInBody, ...frame } = extra;
   renderConsole(ctx, { locale, page, title: PAGE_TITLES[page][locale], email: s.caller.email, csrf: s.csrf, organizationName, ...frame }, body);
 }

@@ -1,5 +1,5 @@
-// /app/v1: a REST face for people and scripts holding a Bearer token or a session cookie. context and files map
-// to their bindings; execute runs a script, plans it (writes recorded, a signed plan token returned) or applies a
+// /app/v1: a REST face for people and scripts holding a Bearer token or a session cookie. context, files and the file
+// at a path map to their bindings; execute runs a script, plans it (writes recorded, a signed plan token returned) or applies a
 // plan in one transaction (409 conflict when the writes no longer match; nothing changed).
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
@@ -7,6 +7,7 @@ import { parseJsonBody, validate } from '../http/body.ts';
 import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 import { callerOf } from '../http/request-state.ts';
+import { archiveRoutes } from './app-v1-archives.ts';
 
 const FilesQuery = v.strictObject({
   state: v.optional(v.picklist(['active', 'trashed'])),
@@ -15,9 +16,12 @@ const FilesQuery = v.strictObject({
   prefix: v.optional(v.string()),
 });
 
+const FileAtPathQuery = v.strictObject({ path: v.pipe(v.string(), v.description('The path of an active file, e.g. `reports/q1.csv`.')) });
+
 export function appV1Routes(deps: AppDeps): RouteDef[] {
   const contextBinding = findBinding('context')!;
   const filesList = findBinding('files_list')!;
+  const filesGet = findBinding('files_get')!;
   return [
     defineRoute({
       method: 'GET',
@@ -50,6 +54,22 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       },
     }),
     defineRoute({
+      method: 'GET',
+      path: '/app/v1/files/by-path',
+      operationId: 'appFileAtPath',
+      tags: ['app'],
+      auth: 'bearer-or-session',
+      binding: filesGet,
+      summary: 'The active file at a path (the `files_get` binding with `name`): one path, one file; its `downloadUrl` gives the bytes',
+      query: FileAtPathQuery,
+      responses: { 200: { description: 'The file.', schema: filesGet.output } },
+      errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'not_found', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
+      async handle(ctx) {
+        const query = validate(FileAtPathQuery, ctx.query);
+        ctx.body = await invoke(filesGet, { name: query.path }, callerOf(ctx), invokeDeps(deps));
+      },
+    }),
+    defineRoute({
       method: 'POST',
       path: '/app/v1/execute',
       operationId: 'appExecute',
@@ -79,5 +99,6 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
         ctx.body = await executeInMode(executeContext(deps, 'app'), callerOf(ctx), request);
       },
     }),
+    ...archiveRoutes(deps),
   ];
 }

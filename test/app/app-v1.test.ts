@@ -52,6 +52,16 @@ t.test('/app/v1', async (t) => {
     t.equal(page.body.items[0].name, 'draft-000.txt');
     t.type(page.body.nextCursor, 'string');
     c.check(t, 'get', '/app/v1/files', page);
+    const atPath = await http(`${app.url}/app/v1/files/by-path?path=${encodeURIComponent('draft-007.txt')}`, { token });
+    t.equal(atPath.status, 200);
+    t.match(atPath.body, { name: 'draft-007.txt', state: 'active', downloadUrl: /\/v1\/mcp\/files\/fil_\w+\/download$/ });
+    c.check(t, 'get', '/app/v1/files/by-path', atPath);
+    const nothing = await http(`${app.url}/app/v1/files/by-path?path=draft-999.txt`, { token });
+    t.same([nothing.status, nothing.body.code], [404, 'not_found']);
+    c.check(t, 'get', '/app/v1/files/by-path', nothing);
+    const noPath = await http(`${app.url}/app/v1/files/by-path`, { token });
+    t.same([noPath.status, noPath.body.error?.code], [400, 'invalid_input']);
+    c.check(t, 'get', '/app/v1/files/by-path', noPath);
     const bad = await http(`${app.url}/app/v1/files?limit=abc`, { token });
     t.equal(bad.status, 400);
     t.equal(bad.body.error.code, 'invalid_input');

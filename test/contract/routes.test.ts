@@ -61,9 +61,14 @@ const CHECKED_ELSEWHERE = [
   'POST /console/actions/mcp-access-set',
   'POST /console/actions/api-key-create',
   'POST /console/actions/api-key-revoke',
+  // test/files/archive-access.test.ts
+  'POST /app/v1/files/import',
+  'POST /app/v1/files/export',
+  'GET /v1/mcp/files/exports/{exportId}/download',
   // test/app/app-v1.test.ts, test/spreadsheets/schema-route.test.ts, test/contract/openapi.test.ts
   'GET /app/v1/context',
   'GET /app/v1/files',
+  'GET /app/v1/files/by-path',
   'POST /app/v1/execute',
   'GET /schema/spreadsheet/1',
   'GET /openapi.json',

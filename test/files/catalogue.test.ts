@@ -47,7 +47,10 @@ t.test('catalogue bindings', async (t) => {
     t.match(f.fileId, /^fil_/);
     t.match(f.sha256, /^[0-9a-f]{64}$/);
     t.equal(f.downloadUrl, `${app.url}/v1/mcp/files/${f.fileId}/download`);
-    t.same(await call(files_get, { fileId: f.fileId }), f);
+    t.equal(f.replacedFileId, null, 'the path was free');
+    const { replacedFileId: _none, ...record } = f;
+    t.same(await call(files_get, { fileId: f.fileId }), record);
+    t.same(await call(files_get, { name: 'notes/todo.md' }), record, 'or by its path');
     t.same(await call(files_read_text, { fileId: f.fileId }), {
       fileId: f.fileId,
       name: 'notes/todo.md',
@@ -64,7 +67,7 @@ t.test('catalogue bindings', async (t) => {
     t.equal(dl.body.toString(), '# To do\nçà ✓\n');
   });
 
-  t.test('files_write_text with fileId replaces the content (new bytes, old bytes deleted)', async (t) => {
+  t.test('files_write_text with fileId gives the file new content and keeps the previous content in the trash', async (t) => {
     const f = await call(files_write_text, { name: 'draft.txt', text: 'v1' });
     const keysBefore = (await app.deps.blobs.listKeys('')).map((b) => b.key);
     const g = await call(files_write_text, { fileId: f.fileId, text: 'version two', mediaType: 'text/x-draft' });
@@ -75,7 +78,12 @@ t.test('catalogue bindings', async (t) => {
     t.not(g.sha256, f.sha256);
     t.equal((await call(files_read_text, { fileId: f.fileId })).text, 'version two');
     const keysAfter = (await app.deps.blobs.listKeys('')).map((b) => b.key);
-    t.equal(keysAfter.length, keysBefore.length, 'the old blob was replaced, not kept');
+    t.equal(keysAfter.length, keysBefore.length + 1, 'the old bytes are kept beside the new');
+    t.match(g.replacedFileId, /^fil_/);
+    t.not(g.replacedFileId, f.fileId);
+    const previous = await call(files_get, { fileId: g.replacedFileId! });
+    t.match(previous, { name: 'draft.txt', state: 'trashed', byteLength: 2, sha256: f.sha256, mediaType: f.mediaType });
+    t.equal((await call(files_read_text, { fileId: previous.fileId })).text, 'v1', 'the previous version reads back');
     const renamed = await call(files_write_text, { fileId: f.fileId, name: 'final.txt', text: 'v3' });
     t.equal(renamed.name, 'final.txt');
     await call(files_trash, { fileId: f.fileId });
@@ -147,10 +155,11 @@ t.test('catalogue bindings', async (t) => {
   t.test('files_list: stable keyset pages by name then id, prefix, states', async (t) => {
     const bob = await callerFor(app, { email: 'bob@example.com', org: 'pages' });
     const b = as(app, bob);
-    const names = ['m', 'b', 'a', 'z', 'dir/x', 'dir/y', 'dir2/z', 'B', 'é', 'a', 'a', 'm'];
+    const names = ['m', 'b', 'a', 'z', 'dir/x', 'dir/y', 'dir2/z', 'B', 'é', 'a', 'a', 'm', 'n', 'o', 'p', 'q', 'r'];
     for (const name of names) await b(files_write_text, { name, text: name });
     const all = (await b(files_list, { limit: 1000 })).items;
-    t.equal(all.length, names.length);
+    t.equal(all.length, new Set(names).size, 'one active file per name: writing a name again replaced the file');
+    t.equal((await b(files_list, { state: 'trashed', limit: 1000 })).items.length, names.length - new Set(names).size, 'the replaced ones are in the trash');
     const order = all.map((f) => [f.name, f.fileId]);
     const sorted = [...order].sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])) || (x[1] < y[1] ? -1 : 1));
     t.same(order, sorted, 'ordered by name byte-wise, then id');
@@ -201,12 +210,12 @@ t.test('catalogue bindings', async (t) => {
     t.equal((await fail(b(files_list, { limit: 0 }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { limit: 1001 }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { state: 'deleted' }))).code, 'invalid_input');
-    t.equal((await b(files_list, {})).items.length, 14, 'defaults: active, 100');
+    t.equal((await b(files_list, {})).items.length, 16, 'defaults: active, 100');
 
     await b(files_trash, { fileId: all[0].fileId });
-    t.same(
-      (await b(files_list, { state: 'trashed' })).items.map((f) => f.fileId),
-      [all[0].fileId],
+    t.ok(
+      (await b(files_list, { state: 'trashed' })).items.some((f) => f.fileId === all[0].fileId),
+      'a trashed file is listed in the trash',
     );
     t.notOk((await b(files_list, { state: 'active' })).items.some((f) => f.fileId === all[0].fileId));
   });
@@ -268,7 +277,7 @@ t.test('catalogue bindings', async (t) => {
 
   t.test('every input and output field of the file bindings has a description', async (t) => {
     const mine = BINDINGS.filter((b) => b.name.startsWith('files_') || b.name.startsWith('upload_'));
-    t.equal(mine.length, 14);
+    t.equal(mine.length, 16);
     const missing: string[] = [];
     const walk = (schema: Record<string, any>, path: string) => {
       for (const [key, prop] of Object.entries<Record<string, any>>(schema.properties ?? {})) {

@@ -11,6 +11,7 @@ import { context } from '../../runtime-api/bindings/context/context.ts';
 import { files_trash } from '../../runtime-api/bindings/files/files_trash.ts';
 import { files_delete } from '../../runtime-api/bindings/files/files_delete.ts';
 import { files_write_text } from '../../runtime-api/bindings/files/files_write_text.ts';
+import { files_get } from '../../runtime-api/bindings/files/files_get.ts';
 import { upload_begin } from '../../runtime-api/bindings/uploads/upload_begin.ts';
 import { upload_complete } from '../../runtime-api/bindings/uploads/upload_complete.ts';
 import { upload_abort } from '../../runtime-api/bindings/uploads/upload_abort.ts';
@@ -66,14 +67,23 @@ t.test('quota', async (t) => {
     t.equal((await fail(call(upload_begin, { name: 'too-big.bin', byteLength: QUOTA + 1 }))).code, 'quota_exceeded');
   });
 
-  t.test('rewriting a text file counts only the difference; shrinking always passes', async (t) => {
+  t.test('a rewrite keeps the previous version in the trash, where it counts: the new content needs room of its own', async (t) => {
     const cy = await callerFor(app, { email: 'cy@example.com', org: 'rewrite' });
     const call = as(app, cy);
+    const orgId = cy.membership!.orgId;
     const f = await call(files_write_text, { name: 'grow.txt', text: 'a'.repeat(1000) });
-    await call(upload_begin, { name: 'fill.bin', byteLength: QUOTA - 1500 });
-    t.equal((await call(files_write_text, { fileId: f.fileId, text: 'b'.repeat(1500) })).byteLength, 1500, 'grows into the last 500 bytes');
-    t.equal((await fail(call(files_write_text, { fileId: f.fileId, text: 'c'.repeat(1501) }))).code, 'quota_exceeded');
-    t.equal((await call(files_write_text, { fileId: f.fileId, text: 'd' })).byteLength, 1);
+    await call(upload_begin, { name: 'fill.bin', byteLength: QUOTA - 2500 });
+    const grown = await call(files_write_text, { fileId: f.fileId, text: 'b'.repeat(1500) });
+    t.equal(grown.byteLength, 1500, 'fits in the last 1500 bytes');
+    t.equal(await storageUsedBytes(app.deps.sql, orgId), QUOTA, 'the 1000 bytes it replaced still count, in the trash');
+    const full = await fail(call(files_write_text, { fileId: f.fileId, text: 'd' }));
+    t.equal(full.code, 'quota_exceeded', 'even a smaller rewrite needs room: the replaced version is kept');
+    t.equal((await fail(call(files_write_text, { name: 'grow.txt', text: 'd' }))).code, 'quota_exceeded', 'a write by path too');
+    t.equal((await call(files_get, { fileId: f.fileId })).byteLength, 1500, 'nothing changed');
+    await call(files_delete, { fileId: grown.replacedFileId! });
+    const replaced = await call(files_write_text, { name: 'grow.txt', text: 'e'.repeat(1000) });
+    t.equal(replaced.replacedFileId, f.fileId, 'deleting the old version made room; the write by path replaced the file');
+    t.equal(await storageUsedBytes(app.deps.sql, orgId), QUOTA, 'usage: the new file, the replaced one in the trash, the reservation');
   });
 
   t.test('completion re-checks the quota inside its transaction', async (t) => {

@@ -2,7 +2,9 @@
 // the file record every catalogue binding returns.
 //
 // File names (decided here, documented for script authors):
-// - 1 to 255 characters (Unicode code points) after NFC normalization; not unique within an organization.
+// - 1 to 255 characters (Unicode code points) after NFC normalization. A name is a path: one active file per name in
+//   an organization (writing to a taken name replaces that file, which moves to the trash), and no active name is a
+//   folder of another (`x` and `x/y` are never both active: services/paths.ts).
 // - No control characters (C0, DEL, C1), no bidirectional-override characters, no backslash, no lone surrogates,
 //   no leading or trailing whitespace.
 // - `/` is allowed as a folder-like separator (filter with files_list's `prefix`, e.g. `reports/2026/`), but not
@@ -10,8 +12,9 @@
 import * as v from 'valibot';
 import type { FileRow } from '../../store/files.ts';
 import type { RuntimeConfig } from '../../runtime-config.ts';
+import { NAME_MAX_CHARS } from '../../services/paths.ts';
 
-export const NAME_MAX_CHARS = 255;
+export { NAME_MAX_CHARS };
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f]/;
 
@@ -33,7 +36,7 @@ export function nameProblem(name: string): string | null {
 export const FileName = v.pipe(
   v.string(),
   v.description(
-    'File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique.',
+    'File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path.',
   ),
   v.transform((s) => s.normalize('NFC')),
   v.rawCheck(({ dataset, addIssue }) => {
@@ -53,6 +56,34 @@ export const MediaType = v.pipe(
   v.regex(MEDIA_TYPE, 'media type must look like type/subtype, optionally with ;name=value parameters'),
   v.description('Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download.'),
 );
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A client's modification time: ISO 8601 with a time zone; kept as given (parsed by the handler, so a plan records the text). */
+export const ModifiedAt = v.pipe(
+  v.string(),
+  v.check((s) => {
+    const ms = Date.parse(s);
+    const year = new Date(ms).getUTCFullYear();
+    return ISO_8601.test(s) && Number.isFinite(ms) && year >= 1 && year <= 9999;
+  }, 'must be an ISO 8601 date and time with a time zone, between the years 0001 and 9999, e.g. 2026-03-31T14:05:00Z'),
+  v.description(
+    "When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond.",
+  ),
+);
+
+export const Executable = v.pipe(
+  v.boolean(),
+  v.description('Whether the file is executable (a tool that copies files restores the exec bit from it). Default false.'),
+);
+
+/** The vocabulary of every binding that may meet an active file at the path it asks for. */
+export const OnConflict = v.picklist(['fail', 'replace', 'rename']);
+
+/** A modifiedAt the schema accepted, as a Date (undefined stays undefined: the caller's default applies). */
+export function modifiedAtDate(value: string | undefined): Date | undefined {
+  return value === undefined ? undefined : new Date(Date.parse(value));
+}
 
 export const FileId = v.pipe(v.string(), v.regex(/^fil_[a-z2-7]{26}$/, 'not a file id'), v.description('File id (`fil_…`).'));
 export const UploadId = v.pipe(v.string(), v.regex(/^upl_[a-z2-7]{26}$/, 'not an upload id'), v.description('Upload reservation id (`upl_…`).'));
@@ -82,6 +113,17 @@ export const FileRecord = v.object({
     ),
   ),
   downloadUrl: v.pipe(v.string(), v.description('GET with a Bearer token to download the bytes (Range supported).')),
+  modifiedAt: Timestamp('When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write'),
+  executable: v.pipe(v.boolean(), v.description('Whether the file is executable (set by the writer or files_update; default false).')),
+});
+
+/** What a write answers: the file, and the version it replaced (now in the trash). */
+export const WrittenFileRecord = v.object({
+  ...FileRecord.entries,
+  replacedFileId: v.pipe(
+    v.nullable(v.string()),
+    v.description('The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free.'),
+  ),
 });
 
 export type FileRecordOut = v.InferInput<typeof FileRecord>;
@@ -100,5 +142,11 @@ export function toFileRecord(row: FileRow, config: RuntimeConfig): FileRecordOut
     sha256: row.sha256,
     crc32: row.crc32,
     downloadUrl: `${config.publicBaseUrl}/v1/mcp/files/${row.id}/download`,
+    modifiedAt: row.modifiedAt.toISOString(),
+    executable: row.executable,
   };
+}
+
+export function toWrittenRecord(written: { file: FileRow; replaced: FileRow | null }, config: RuntimeConfig): v.InferInput<typeof WrittenFileRecord> {
+  return { ...toFileRecord(written.file, config), replacedFileId: written.replaced?.id ?? null };
 }

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { beginUpload, MAX_UPLOAD_BYTES, PART_SIZE } from '../../services/uploads.ts';
-import { FileName, MediaType } from '../files/schemas.ts';
+import { Executable, FileName, MediaType, ModifiedAt, modifiedAtDate } from '../files/schemas.ts';
 
 export const upload_begin = defineBinding({
   name: 'upload_begin',
@@ -12,7 +12,10 @@ export const upload_begin = defineBinding({
     'Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream ' +
     'and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, ' +
     'and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. ' +
-    'The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.',
+    'The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`. ' +
+    'On completion the file takes the path `name`: a file already there is replaced and moves to the trash (restorable). ' +
+    'A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict (here and again at completion). ' +
+    '`modifiedAt` and `executable` are carried to the file (defaults: the completion time, false).',
   aliases: ['upload', 'send file', 'put file', 'large file', 'binary', 'import file'],
   examples: [
     'const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });\nreturn { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };',
@@ -30,10 +33,12 @@ export const upload_begin = defineBinding({
       v.maxValue(MAX_UPLOAD_BYTES, `at most ${MAX_UPLOAD_BYTES} bytes (10,000 parts)`),
       v.description('Exact size of the file in bytes.'),
     ),
+    modifiedAt: v.optional(ModifiedAt),
+    executable: v.optional(Executable),
   }),
   output: v.object({
     uploadId: v.pipe(v.string(), v.description('Reservation id (`upl_…`) for parts, upload_status, upload_complete and upload_abort.')),
-    fileId: v.pipe(v.string(), v.description('The id the file will have once completed.')),
+    fileId: v.pipe(v.string(), v.description('The id the file will have once completed (a file it replaces keeps its own id, in the trash).')),
     partSize: v.pipe(v.literal(PART_SIZE), v.description('Bytes per part: 8,388,608 (8 MiB); the final part carries the remainder.')),
     partCount: v.pipe(v.number(), v.description('Number of parts, 1 to 10,000 (a 0-byte file has one empty part).')),
     lastPartSize: v.pipe(v.number(), v.description('Exact size of the final part.')),
@@ -44,7 +49,7 @@ export const upload_begin = defineBinding({
   writes: true,
   async handler(input, deps) {
     const m = deps.caller.membership!;
-    const u = await beginUpload(deps, { orgId: m.orgId, userId: deps.caller.userId }, input);
+    const u = await beginUpload(deps, { orgId: m.orgId, userId: deps.caller.userId }, { ...input, modifiedAt: modifiedAtDate(input.modifiedAt) });
     return {
       uploadId: u.id,
       fileId: u.fileId,

@@ -13,7 +13,12 @@ export const upload_status = defineBinding({
   input: v.strictObject({ uploadId: UploadId }),
   output: v.object({
     uploadId: v.pipe(v.string(), v.description('Reservation id.')),
-    state: v.pipe(v.picklist(['open', 'completing', 'completed']), v.description('`open` (accepts parts), `completing` (being assembled) or `completed`.')),
+    state: v.pipe(
+      v.picklist(['open', 'completing', 'completed', 'importing', 'imported']),
+      v.description(
+        '`open` (accepts parts), `completing` (being assembled), `completed`, `importing` (files_import is reading it as an archive) or `imported` (its entries are files; it became no file itself).',
+      ),
+    ),
     name: v.pipe(v.string(), v.description('Name the file will have.')),
     mediaType: v.pipe(v.string(), v.description('Media type the file will have.')),
     byteLength: v.pipe(v.number(), v.description('Declared size in bytes.')),
@@ -31,7 +36,7 @@ export const upload_status = defineBinding({
     const { upload, received, missing } = await uploadStatus(deps, deps.caller.membership!.orgId, input.uploadId);
     return {
       uploadId: upload.id,
-      state: upload.state as 'open' | 'completing' | 'completed',
+      state: upload.state as 'open' | 'completing' | 'completed' | 'importing' | 'imported',
       name: upload.name,
       mediaType: upload.mediaType,
       byteLength: upload.byteLength,

@@ -1,5 +1,6 @@
 // Files at a glance: storage used against the quota, the latest executions from the audit log, and the trash with
-// a restore button per file.
+// a restore button per file. A restore refused because another file now holds the path shows, on that file's row,
+// the two ways on: replace the current file (it goes to the trash) or restore beside it under a new name.
 import type { Locale } from '../../../runtime-api/index.ts';
 import { actionForm, escapeHtml, timeTag, texts } from './layout.ts';
 import { FILES } from './texts.ts';
@@ -11,6 +12,23 @@ export interface FilesData {
   /** Null when the viewer may not read the audit log (members). */
   executions: { when: string; who: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }[] | null;
   trash: { fileId: string; name: string; byteLength: number; trashedAt: string | null; restorableUntil: string | null }[];
+  /** The trashed file whose restore was refused because `existingFileId` holds its path. */
+  restoreChoice?: { fileId: string; path: string; existingFileId: string };
+}
+
+function restoreForms(locale: Locale, csrf: string, f: { fileId: string; name: string }, choice: FilesData['restoreChoice']): string {
+  const t = texts(locale);
+  const button = (onConflict: string | null, label: string, aria: string, secondary = false) =>
+    actionForm(
+      'file-restore',
+      csrf,
+      `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}">${onConflict ? `<input type="hidden" name="onConflict" value="${onConflict}">` : ''}<button type="submit"${secondary ? ' class="secondary"' : ''} aria-label="${escapeHtml(aria)}">${escapeHtml(label)}</button>`,
+      { inline: true, locale },
+    );
+  if (choice?.fileId !== f.fileId) return button(null, t(FILES.restore), t(FILES.restoreLabel(f.name)));
+  return `<p class="note" id="taken-${escapeHtml(f.fileId)}">${escapeHtml(t(FILES.pathTaken(choice.path)))}</p>
+${button('replace', t(FILES.replaceCurrent), t(FILES.replaceCurrentLabel(f.name)))}
+${button('rename', t(FILES.restoreBeside), t(FILES.restoreBesideLabel(f.name)), true)}`;
 }
 
 export function formatBytes(locale: Locale, n: number): string {
@@ -46,7 +64,7 @@ ${d.trash
     (
       f,
     ) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
-<td>${actionForm('file-restore', csrf, `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(FILES.restoreLabel(f.name))}">${t(FILES.restore)}</button>`, { inline: true, locale })}</td></tr>`,
+<td>${restoreForms(locale, csrf, f, d.restoreChoice)}</td></tr>`,
   )
   .join('\n')}</tbody></table>`
     : `<p class="note">${t(FILES.trashEmpty)}</p>`;

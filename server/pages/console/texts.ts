@@ -132,6 +132,16 @@ export const FILES = {
   restorableUntil: l10n('Restorable until', 'Restaurável até'),
   restore: l10n('Restore', 'Restaurar'),
   restoreLabel: (name: string) => l10n(`Restore ${name}`, `Restaurar ${name}`),
+  pathTaken: (path: string) =>
+    l10n(
+      `Another file is at ${path} now. Replace it (it goes to the trash, restorable), or restore this one beside it under a new name.`,
+      `Outro arquivo está em ${path} agora. Substitua-o (ele vai para a lixeira, restaurável), ou restaure este ao lado com um novo nome.`,
+    ),
+  replaceCurrent: l10n('Replace the current file', 'Substituir o arquivo atual'),
+  replaceCurrentLabel: (name: string) => l10n(`Restore ${name}, replacing the current file`, `Restaurar ${name}, substituindo o arquivo atual`),
+  restoreBeside: l10n('Restore beside it', 'Restaurar ao lado'),
+  restoreBesideLabel: (name: string) =>
+    l10n(`Restore ${name} beside the current file, under a new name`, `Restaurar ${name} ao lado do arquivo atual, com um novo nome`),
   trashEmpty: l10n('The trash is empty.', 'A lixeira está vazia.'),
 };
 

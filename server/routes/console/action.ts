@@ -44,13 +44,15 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
       const session = requireConsolePost(deps, ctx, form.get('csrf'));
       const s = { ...session, caller: { ...session.caller, locale } };
       let shown;
+      let input: Record<string, string> | undefined;
       try {
-        const input = validateIn(locale, a.fields, Object.fromEntries(form)) as Record<string, string>;
+        input = validateIn(locale, a.fields, Object.fromEntries(form)) as Record<string, string>;
         shown = await a.run({ deps, caller: s.caller, sessionId: sessionOf(ctx).id, form }, input);
       } catch (err) {
         const error = toServiceError(err);
         if (error.status >= 500) throw err;
-        await showConsolePage(deps, ctx, a.page, s, locale, { error: errorText(error, locale), status: error.status });
+        const choice = input ? a.refused?.(error, input) : undefined;
+        await showConsolePage(deps, ctx, a.page, s, locale, { error: errorText(error, locale), status: error.status, ...(choice ? { choice } : {}) });
         return;
       }
       if (shown) {
