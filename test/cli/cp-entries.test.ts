@@ -104,13 +104,15 @@ t.test('cp / sync, entry by entry', async (t) => {
 
   t.test('a remote tree the local folder cannot hold as it is: per entry, the rest copies', async (t) => {
     const long = 'é'.repeat(200); // 200 characters, 400 bytes: the service takes it, ext4 and tmpfs (255 bytes) do not
-    await run(`for (const [name, text] of ${JSON.stringify([
-      ['clash/sub/inner.txt', 'inside sub'],
-      [`clash/${long}.txt`, 'long'],
-      ['clash/ok.txt', 'fine'],
-      ['clash/z', 'file z'],
-      ['clash/w/deep.txt', 'deep'],
-    ])}) await files_write_text({ name, text }); return 1;`);
+    await run(
+      `for (const [name, text] of ${JSON.stringify([
+        ['clash/sub/inner.txt', 'inside sub'],
+        [`clash/${long}.txt`, 'long'],
+        ['clash/ok.txt', 'fine'],
+        ['clash/z', 'file z'],
+        ['clash/w/deep.txt', 'deep'],
+      ])}) await files_write_text({ name, text }); return 1;`,
+    );
     await mkdir(join(home, 'clash-out', 'z'), { recursive: true }); // a local folder where the remote has a file
     await writeFile(join(home, 'clash-out', 'w'), 'a local file where the remote has a folder');
     const r = await cli(['cp', 'remote:clash/', 'clash-out']);
