@@ -50,7 +50,7 @@ export function transferRun(name: 'cp' | 'sync', defaultExisting: Existing): Com
     const api = await ctx.api();
     const started = Date.now();
     const rows = remoteDst ? await push(ctx, api, source, destination, options) : await pull(ctx, api, source, destination, options);
-    for (const r of rows) if (!r.error && (r.decision === 'exists' || r.decision === 'ambiguous')) r.error = conflictError(r);
+    for (const r of rows) if (!r.error && r.decision === 'exists') r.error = conflictError(r);
     const summary = summarize(rows, options.dryRun, api.requests, started);
     report(ctx, rows, summary, options.mirror);
     return summary.failed ? 1 : 0;

@@ -76,16 +76,9 @@ export async function oneLarge(
   bar.fileDone(row.bytes, lineFor(row, verbose));
 }
 
-/** The error of a name that exists with other content (cp without --overwrite), or that several files share. */
+/** The error of a name that exists with other content (cp without --overwrite). */
 export function conflictError(row: Row): EntryError {
   const p = pt();
-  if (row.decision === 'ambiguous') {
-    return {
-      code: 'ambiguous_path',
-      message: p ? `vários arquivos se chamam "${row.name}"` : `several files are named "${row.name}"`,
-      resolution: p ? 'Remova as cópias a mais (siglata ls) e repita.' : 'Remove the extra copies (siglata ls) and run again.',
-    };
-  }
   return {
     code: 'exists',
     message: p ? `"${row.name}" já existe com outro conteúdo` : `"${row.name}" already exists with other content`,

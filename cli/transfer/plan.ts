@@ -1,6 +1,6 @@
 // What `cp` / `sync` will do, decided before any byte moves: both trees listed (local-tree.ts, remote-tree.ts),
-// filtered by globs, and each file classed as new, unchanged (same size and CRC-32), changed, or ambiguous (names
-// are not unique). `--dry-run` prints this plan and stops.
+// filtered by globs, and each file classed as new, unchanged or changed as rclone would class it. `--dry-run` prints
+// this plan and stops.
 import { createReadStream } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
@@ -43,7 +43,7 @@ export type Existing = 'fail' | 'overwrite' | 'skip';
  * `skip-newer`: with --update, a destination newer than the source is kept. `skip-link`: a symbolic link left out (neither --links nor --copy-links); `refused`: an entry that cannot be
  * copied as it stands (a name clash, a name the local file system cannot hold, an unreadable entry), with its error.
  */
-export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'skip-newer' | 'exists' | 'ambiguous' | 'trash' | 'delete' | 'skip-link' | 'refused';
+export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'skip-newer' | 'exists' | 'trash' | 'delete' | 'skip-link' | 'refused';
 
 /**
  * How a file is judged unchanged, as rclone judges it: by default size and modification time (within the modify

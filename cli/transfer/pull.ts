@@ -59,11 +59,11 @@ export async function pull(ctx: CommandContext, api: Api, source: string, localA
   const folding = await probeFolding(root, { samples: here.tree?.files ?? [], write: !o.dryRun });
 
   // What each remote name becomes locally; link files (--links) lose their suffix and become links.
-  const entries = [...Map.groupBy(remote, (r) => r.name)]
-    .map(([name, copies]) => {
-      const rel = name.slice(prefix.length);
-      const link = o.links === 'translate' && rel.endsWith(LINK_SUFFIX) && rel !== LINK_SUFFIX && copies[0].size <= LINK_FILE_MAX;
-      return { name, rel, copies, link, localRel: link ? rel.slice(0, -LINK_SUFFIX.length) : rel };
+  const entries = remote
+    .map((file) => {
+      const rel = file.name.slice(prefix.length);
+      const link = o.links === 'translate' && rel.endsWith(LINK_SUFFIX) && rel !== LINK_SUFFIX && file.size <= LINK_FILE_MAX;
+      return { name: file.name, rel, file, link, localRel: link ? rel.slice(0, -LINK_SUFFIX.length) : rel };
     })
     .filter((e) => e.rel !== '' && o.keep(e.rel));
   const localRels = entries.map((e) => e.localRel);
@@ -72,7 +72,7 @@ export async function pull(ctx: CommandContext, api: Api, source: string, localA
 
   const rows: DownRow[] = [];
   for (const e of entries) {
-    const first = e.copies[0];
+    const first = e.file;
     const local = here.byName.get(e.rel);
     // An existing file keeps its local spelling (NFD stays NFD); a link goes where the link file's name says.
     const target = localPath(root, local && !e.link ? local.rel : e.localRel);
@@ -109,8 +109,7 @@ export async function pull(ctx: CommandContext, api: Api, source: string, localA
         'Copy to a case-sensitive file system, or rename one of them on the service.',
         'Copie para um sistema de arquivos que distinga maiúsculas, ou renomeie um dos dois no serviço.',
       );
-    } else if (e.copies.length > 1) row.decision = 'ambiguous';
-    else {
+    } else {
       const verdict = await decide(
         { size: first.size, mtimeMs: first.mtimeMs, crc32: async () => first.crc32 },
         local ? { size: local.size, mtimeMs: local.mtimeMs, crc32: () => crcOfFile(local.abs, local.linkTarget) } : null,

@@ -126,7 +126,8 @@ export async function push(ctx: CommandContext, api: Api, localArg: string, dest
   const nameOf = (rel: string) => `${prefix}${rel.normalize('NFC')}`;
   const files = tree.files.filter((f) => o.keep(f.rel));
   const listing = await listRemote(api, remotePath(destination), false);
-  const byName = Map.groupBy(listing.files, (r) => r.name);
+  // One active file per path: a name finds at most one.
+  const byName = new Map(listing.files.map((r) => [r.name, r]));
   const rows: UpRow[] = skippedRows(tree, o.keep, nameOf);
   // Two local spellings of one name (NFC and NFD, as a copy from macOS leaves them) are one name on the service.
   const taken = new Map<string, string>();
@@ -152,17 +153,13 @@ export async function push(ctx: CommandContext, api: Api, localArg: string, dest
       continue;
     }
     taken.set(name, f.rel);
-    const others = byName.get(name) ?? [];
-    const remote = others[0];
-    const verdict =
-      others.length > 1
-        ? { decision: 'ambiguous' as const, touch: false }
-        : await decide(
-            { size: f.size, mtimeMs: f.mtimeMs, crc32: () => crcOfFile(f.abs, f.linkTarget) },
-            remote ? { size: remote.size, mtimeMs: remote.mtimeMs, crc32: async () => remote.crc32 } : null,
-            o.comparison,
-            o.existing,
-          );
+    const remote = byName.get(name);
+    const verdict = await decide(
+      { size: f.size, mtimeMs: f.mtimeMs, crc32: () => crcOfFile(f.abs, f.linkTarget) },
+      remote ? { size: remote.size, mtimeMs: remote.mtimeMs, crc32: async () => remote.crc32 } : null,
+      o.comparison,
+      o.existing,
+    );
     rows.push({ path: f.abs, name, bytes: f.size, decision: verdict.decision, local: f, remote, touch: verdict.touch });
   }
   // sync --delete: what the folder holds beyond the local tree (filters apply, so excluded names stay).

@@ -28,7 +28,6 @@ const words = (pt: boolean): Record<Decision, string> => ({
   'skip-existing': pt ? 'existente, ignorado' : 'exists, skipped',
   'skip-newer': pt ? 'mais novo no destino, ignorado' : 'newer at the destination, skipped',
   exists: pt ? 'já existe' : 'exists',
-  ambiguous: pt ? 'nome ambíguo' : 'ambiguous name',
   trash: pt ? 'para a lixeira' : 'to trash',
   delete: pt ? 'apagar' : 'delete',
   'skip-link': pt ? 'link, ignorado' : 'link, skipped',
