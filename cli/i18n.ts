@@ -145,6 +145,10 @@ const MESSAGES = {
     'The state changed meanwhile: look at it again (for --apply, make a new plan with --plan) and retry.',
     'O estado mudou nesse meio-tempo: confira de novo (para --apply, faça um novo plano com --plan) e tente outra vez.',
   ],
+  fix_plan_already_applied: [
+    'Its writes are already in; to change more, make a new plan with --plan.',
+    'As escritas dele já estão gravadas; para mudar mais, faça um novo plano com --plan.',
+  ],
   fix_quota_exceeded: [
     'Free space: empty the trash (`siglata rm`) or delete files, then try again.',
     'Libere espaço: esvazie a lixeira (`siglata rm`) ou apague arquivos, e tente de novo.',

@@ -12,7 +12,8 @@ export { hexCrc } from './crc32-combine.ts';
 export { fromDatabaseError } from './store/errors.ts';
 
 // Who is calling: sessions, tokens, API keys, scopes and membership.
-export type { Caller } from './identity/caller.ts';
+export type { Caller, Credential } from './identity/caller.ts';
+export { credentialOf } from './identity/caller.ts';
 export { GRANTABLE_SCOPES, SCOPES, effectiveScopes } from './identity/scopes.ts';
 export type { Role, Scope } from './identity/scopes.ts';
 export { endSession, resolveSession, sessionCaller, setActiveOrganization } from './identity/sessions.ts';
@@ -20,7 +21,8 @@ export { InvalidTokenError, issueAccessToken, mcpAudiences, verifyAccessToken } 
 export type { AccessTokenClaims } from './identity/access-tokens.ts';
 export { SigningKeys } from './identity/signing-keys.ts';
 export { callerForOrganization, requireAdmin } from './identity/organization-caller.ts';
-export { membershipRequired, refusalResolution, sessionExpired, sessionUnauthorized } from './identity/messages.ts';
+export { membershipRequired, refusalResolution, sessionExpired, sessionUnauthorized, scopeFix } from './identity/messages.ts';
+export type { BearerCredential } from './identity/messages.ts';
 export { CredentialRefused, resolveTokenCaller } from './identity/token-caller.ts';
 export type { TokenCaller, TokenCheck } from './identity/token-caller.ts';
 export { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath, verifyMagicLink } from './identity/sign-in.ts';

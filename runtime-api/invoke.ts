@@ -2,7 +2,7 @@
 // authorize the caller, validate the input, run the handler, validate the output.
 import * as v from 'valibot';
 import { PERSONAL_TOKEN_SCOPE, type Binding, type HandlerContext } from './define.ts';
-import { isApiKeyCaller, type Caller } from './identity/caller.ts';
+import { credentialOf, isApiKeyCaller, type Caller } from './identity/caller.ts';
 import { ServiceError, type Locale } from './errors.ts';
 import { describeAllIssues } from './validation-messages.ts';
 import { fromDatabaseError } from './store/errors.ts';
@@ -26,7 +26,7 @@ export function authorize(binding: Binding, caller: Caller): void {
   if (binding.needsOrganization && !caller.membership) throw organizationRequired(binding.name);
   // A member asking for an admin operation lacks the role, not just a scope: say so, as the HTTP routes do.
   if (binding.scope === 'org:admin' && caller.membership && !isAdminRole(caller.membership.role)) throw adminRoleRequired(binding.name);
-  if (binding.scope && !caller.scopes.includes(binding.scope)) throw scopeRequired(binding.name, binding.scope, caller.scopes);
+  if (binding.scope && !caller.scopes.includes(binding.scope)) throw scopeRequired(binding.name, binding.scope, caller.scopes, credentialOf(caller));
 }
 
 export function parseInput<B extends Binding>(binding: B, rawInput: unknown, locale: Locale = 'en-US'): v.InferOutput<B['input']> {

@@ -94,7 +94,7 @@ type FilesListOutput = {
 };
 /**
  * List the organization's files (active or trashed), a page at a time, ordered by name.
- * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. `prefix` matches the start of the name, so `reports/` lists a folder-like group.
+ * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. `prefix` matches the start of the path, so `reports/` lists a folder. Active files have one file per path; the trash may hold several versions of one path, told apart by `fileId` and `trashedAt`.
  * Scope: files:read.
  * @example
  * const { items } = await files_list({ state: "active", limit: 10 });
@@ -254,7 +254,7 @@ type FilesTrashOutput = {
 };
 /**
  * Move a file to the trash (restorable for 30 days).
- * Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged.
+ * Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged. Its path is free at once; if another file takes it meanwhile, files_restore asks what to do (`onConflict`).
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * const f = await files_trash({ fileId: "fil_..." });

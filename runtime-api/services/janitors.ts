@@ -6,6 +6,7 @@ import { purgeExpiredExports } from '../store/exports.ts';
 import { expireDue, listParts, liveUploadIds, purgeFinishedUploads, stuckCompletions, stuckImports, transitionUpload } from '../store/uploads.ts';
 import { finishCompletion } from './uploads.ts';
 import { purgeTrash } from './trash.ts';
+import { purgeAppliedPlans } from '../store/applied-plans.ts';
 
 export interface JanitorLogger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -22,6 +23,7 @@ const LOCK_KEYS = {
   expireUploads: 7301_0102,
   deleteOrphanBlobs: 7301_0103,
   purgeExpiredExports: 7301_0104,
+  forgetAppliedPlans: 7301_0105,
 } as const;
 
 /** How often a server runs the janitors (server/bootstrap.ts). */
@@ -32,6 +34,8 @@ export const STUCK_COMPLETION_MS = 15 * 60_000;
 export const STUCK_IMPORT_MS = 15 * 60_000;
 /** Finished, aborted and expired reservations are forgotten this long after they ended (then their ids are 404). */
 export const FINISHED_UPLOAD_KEEP_MS = 7 * 86400_000;
+/** Applied plan tokens are remembered this long (their tokens live 15 minutes), so a late retry is told what happened. */
+export const APPLIED_PLAN_KEEP_MS = 86400_000;
 /** Unreferenced blobs younger than this are left alone: a transaction may be about to point a row at them. */
 export const ORPHAN_GRACE_MS = 60 * 60_000;
 
@@ -125,6 +129,13 @@ export async function purgeExports(deps: JanitorDeps): Promise<JanitorResult<{ e
   return exclusively(deps, LOCK_KEYS.purgeExpiredExports, async () => ({ exports: await purgeExpiredExports(deps.sql, deps.clock.now()) }));
 }
 
+/** Forget applied plan tokens older than APPLIED_PLAN_KEEP_MS. */
+export async function forgetAppliedPlans(deps: JanitorDeps): Promise<JanitorResult<{ forgotten: number }>> {
+  return exclusively(deps, LOCK_KEYS.forgetAppliedPlans, async () => ({
+    forgotten: await purgeAppliedPlans(deps.sql, new Date(deps.clock.now().getTime() - APPLIED_PLAN_KEEP_MS)),
+  }));
+}
+
 /** Run every janitor once, in order; one failing does not stop the others. */
 export async function runJanitors(deps: JanitorDeps): Promise<void> {
   for (const [name, fn] of [
@@ -132,6 +143,7 @@ export async function runJanitors(deps: JanitorDeps): Promise<void> {
     ['purgeExpiredTrash', purgeExpiredTrash],
     ['deleteOrphanBlobs', deleteOrphanBlobs],
     ['purgeExports', purgeExports],
+    ['forgetAppliedPlans', forgetAppliedPlans],
   ] as const) {
     try {
       const result = await fn(deps);

@@ -1,14 +1,14 @@
 // What the MCP endpoint says when it refuses a request, in both languages side by side: the credential, the methods
 // a stateless endpoint does not serve, the per-token limit, the step-up for a scope, and the JSON-RPC messages it
 // cannot process. The protocol's own names (versions, methods) are passed in: they come from the SDK.
-import { ServiceError, l10n } from '../../runtime-api/index.ts';
+import { ServiceError, l10n, scopeFix, type Credential, type Localized } from '../../runtime-api/index.ts';
 
-/** Anything but an access token; `wwwAuthenticate` says where to get one. */
+/** Anything but a Bearer credential; `wwwAuthenticate` says where to get an access token. */
 export function tokenRequired(wwwAuthenticate: string): ServiceError {
   return new ServiceError('unauthorized', {
     resolution: l10n(
-      'Send an OAuth access token as Authorization: Bearer <token>; discover the authorization server from the resource metadata.',
-      'Envie um token de acesso OAuth como Authorization: Bearer <token>; descubra o servidor de autorização pelos metadados do recurso.',
+      'Send an OAuth access token (discover the authorization server from the resource metadata in WWW-Authenticate) or an organization API key as Authorization: Bearer <token>; the session cookie does not reach MCP.',
+      'Envie um token de acesso OAuth (descubra o servidor de autorização pelos metadados do recurso em WWW-Authenticate) ou uma chave de API da organização como Authorization: Bearer <token>; o cookie de sessão não vale no MCP.',
     ),
     headers: { 'WWW-Authenticate': wwwAuthenticate },
   });
@@ -33,14 +33,29 @@ export function tooManyExecutions(max: number): ServiceError {
   });
 }
 
-/** A step-up challenge: `scope` is what to ask for (the token's scopes plus `needed`). */
-export function stepUpRequired(needed: string, scope: string, wwwAuthenticate: string): ServiceError {
+/**
+ * A step-up challenge: `scope` is what to ask for (the token's scopes plus `needed`). An API key cannot step up:
+ * its resolution says to create a key that holds the scope.
+ */
+export function stepUpRequired(needed: string, scope: string, wwwAuthenticate: string, credential: Credential): ServiceError {
+  const fix = scopeFix(credential, needed);
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(
-      `This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
-      `Esta chamada exige o escopo ${needed}; peça um token com scope "${scope}" (dentro do maxScopes da organização).`,
-    ),
+    resolution:
+      credential === 'access-token'
+        ? l10n(
+            `This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
+            `Esta chamada exige o escopo ${needed}; peça um token com scope "${scope}" (dentro do maxScopes da organização).`,
+          )
+        : l10n(`This call needs the scope ${needed}. ${fix['en-US']}`, `Esta chamada exige o escopo ${needed}. ${fix['pt-BR']}`),
     headers: { 'WWW-Authenticate': wwwAuthenticate },
+  });
+}
+
+/** A request the spec's own error answers (section 7): 400 `invalid_request` in the resolution shape. */
+export function malformedRequest(method: string, resolution: Localized): ServiceError {
+  return new ServiceError('invalid_request', {
+    message: l10n(`The ${method} request is malformed.`, `A requisição ${method} está malformada.`),
+    resolution,
   });
 }
 

@@ -1,7 +1,7 @@
 // A scope refusal over MCP is a step-up challenge: 403 INSUFFICIENT_SCOPE whose WWW-Authenticate names the scopes to
 // ask for, the token's own ones plus the one missing (offline_access included, so a step-up keeps the refresh token).
 import type Koa from 'koa';
-import type { ServiceError } from '../../runtime-api/index.ts';
+import { credentialOf, type ServiceError } from '../../runtime-api/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { wwwAuthenticate } from '../auth/token-caller.ts';
 import { stepUpRequired } from './messages.ts';
@@ -9,5 +9,11 @@ import { stepUpRequired } from './messages.ts';
 export function insufficientScope(deps: AppDeps, ctx: Koa.Context, needed: string): ServiceError {
   const held = (ctx.state.token?.claims.scope ?? '').split(' ').filter(Boolean);
   const scope = [...new Set([...held, needed])].join(' ');
-  return stepUpRequired(needed, scope, wwwAuthenticate(deps, `, error="insufficient_scope", scope="${scope}"`, ctx.path));
+  const caller = ctx.state.caller;
+  return stepUpRequired(
+    needed,
+    scope,
+    wwwAuthenticate(deps, `, error="insufficient_scope", scope="${scope}"`, ctx.path),
+    caller ? credentialOf(caller) : 'access-token',
+  );
 }

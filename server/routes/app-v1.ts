@@ -65,8 +65,9 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'The file.', schema: filesGet.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'not_found', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
-        const query = validate(FileAtPathQuery, ctx.query);
-        ctx.body = await invoke(filesGet, { name: query.path }, callerOf(ctx), invokeDeps(deps));
+        // The binding validates (after its scope check, so a narrow token hears 403 before any 400): `path` is its `name`.
+        const { path, ...rest } = ctx.query;
+        ctx.body = await invoke(filesGet, path === undefined ? rest : { ...rest, name: path }, callerOf(ctx), invokeDeps(deps));
       },
     }),
     defineRoute({
@@ -77,7 +78,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       auth: 'bearer-or-session',
       summary: 'Run a script, plan it (writes recorded, signed plan token) or apply a plan atomically',
       description:
-        'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes (a write that is not the planned write at its position is refused before it runs, and mail such as an invitation goes out only once the apply commits). A script that fails during apply is rolled back (`applied: false`), as is one that returns while a write it started is still running (error code `write_in_flight`): every write is counted when the script starts it. A script that ends on an uncaught scope refusal (a binding needing a scope the caller lacks) is 403 `INSUFFICIENT_SCOPE`, as over MCP.',
+        'mode "run" runs the script. mode "plan" runs it with every write binding recorded instead of performed (a write resolves to `{planned: true, index}`) and returns the ordered `operations` and a `planToken` valid 15 minutes. mode "apply" with that token re-runs the same script in one database transaction and commits only if its writes equal the plan; otherwise 409 `conflict` and nothing changes (a write that is not the planned write at its position is refused before it runs, and mail such as an invitation goes out only once the apply commits). A script that fails during apply is rolled back (`applied: false`), as is one that returns while a write it started is still running (error code `write_in_flight`): every write is counted when the script starts it. A plan token applies once: applying it again (or while another apply of it commits) is 409 `plan_already_applied` before the script runs, with `appliedAt` and `writes` (its writes were committed then); a rolled-back apply does not spend the token. A script that ends on an uncaught scope refusal (a binding needing a scope the caller lacks) is 403 `INSUFFICIENT_SCOPE`, as over MCP.',
       body: { contentType: 'application/json', schema: ExecuteInput },
       responses: { 200: { description: 'The execution result.', schema: ExecuteOutcomeSchema } },
       errors: [
@@ -88,6 +89,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
         'unsupported_media_type',
         'payload_too_large',
         'conflict',
+        'plan_already_applied',
         'INSUFFICIENT_SCOPE',
         'ORGANIZATION_MEMBERSHIP_REQUIRED',
         'ORIGIN_NOT_ALLOWED',

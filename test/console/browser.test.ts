@@ -159,6 +159,25 @@ t.test('browser: the console, end to end', { timeout: 180_000 }, async (t) => {
   const files = await page.request.get(`${app.url}/app/v1/files`);
   t.equal((await files.json()).items[0]?.name, 'reports/q3.txt', 'the file is active again');
 
+  // 6b. An older version whose path the current file holds: refused, then restored beside it.
+  const older = await page.request.post(`${app.url}/app/v1/execute`, {
+    headers: { origin: app.url },
+    data: { script: 'return (await files_write_text({ name: "reports/q3.txt", text: "revised" })).replacedFileId;' },
+  });
+  t.equal(older.status(), 200);
+  await page.goto(`${app.url}/console/files`);
+  await page.click('button[aria-label="Restore reports/q3.txt"]');
+  await page.waitForSelector('.error');
+  t.match(await page.locator('.error').textContent(), /"reports\/q3\.txt" is taken by the active file/);
+  t.match(await page.locator('section:has(#trash)').textContent(), /Another file is at reports\/q3\.txt now/);
+  await accessibility(t, page, 'files, a restore whose path is taken');
+  await page.screenshot({ path: join(SHOTS, 'console-owner-files-path-taken-en-US.png'), fullPage: true });
+  await page.click('button:has-text("Restore beside it")');
+  await page.waitForSelector('.notice');
+  t.equal(await page.locator('.notice').textContent(), 'File restored.');
+  const both = (await (await page.request.get(`${app.url}/app/v1/files?prefix=reports/`)).json()).items.map((f: { name: string }) => f.name);
+  t.same(both, [`reports/q3 (restored ${new Date().toISOString().slice(0, 10)}).txt`, 'reports/q3.txt'], 'restored beside the current file');
+
   // 7. Agents and access: the owner revokes the organization's MCP access and the agent's next MCP call is refused;
   // then, access restored, creates an API key (shown once), which works as Bearer until the owner revokes it.
   const agent = await app.token({ email: 'olivia@example.com', org: 'acme-docs' });

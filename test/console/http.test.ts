@@ -229,7 +229,7 @@ t.test('console over HTTP', async (t) => {
     t.match(taken.text, new RegExp(`id="taken-${older}">Another file is at notes/plan.txt now`));
     t.match(
       taken.text,
-      /name="onConflict" value="replace"><button type="submit" aria-label="Restore notes\/plan\.txt, replacing the current file">Replace the current file</,
+      /name="onConflict" value="replace"><button type="submit" aria-label="Replace the current file with notes\/plan\.txt">Replace the current file</,
     );
     t.match(taken.text, /name="onConflict" value="rename"><button type="submit" class="secondary" aria-label="[^"]+">Restore beside it</);
     t.equal((taken.text.match(/name="onConflict"/g) ?? []).length, 2, 'only the refused row offers the choice');

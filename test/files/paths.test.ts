@@ -384,7 +384,20 @@ return "planned";`;
     const touched = await call(files_update, { fileId: plain.fileId, executable: true, modifiedAt: '2020-05-05T05:05:05Z' });
     t.match(touched, { executable: true, modifiedAt: '2020-05-05T05:05:05.000Z', name: 'm/plain.txt', sha256: plain.sha256 });
     t.equal((await call(files_update, { fileId: plain.fileId, name: 'm/renamed.txt' })).modifiedAt, '2020-05-05T05:05:05.000Z', 'a move leaves it');
-    for (const bad of ['2026-01-01', '2026-01-01T00:00:00', 'yesterday', '2026-13-01T00:00:00Z', '0000-01-01T00:00:00Z']) {
+    for (const bad of [
+      '2026-01-01',
+      '2026-01-01T00:00:00',
+      'yesterday',
+      '2026-13-01T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '2026-02-30T00:00:00Z',
+      '2025-02-29T12:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T12:60:00Z',
+      '2026-01-01T12:00:60Z',
+      '2026-01-01T12:00:00+24:00',
+    ]) {
       const err = await fail(call(files_write_text, { name: 'm/bad.txt', text: '', modifiedAt: bad }));
       t.equal(err.code, 'invalid_input', bad);
       t.match(err.resolution, /`modifiedAt`: must be an ISO 8601 date and time with a time zone/);

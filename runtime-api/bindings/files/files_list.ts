@@ -25,7 +25,8 @@ export const files_list = defineBinding({
   summary: "List the organization's files (active or trashed), a page at a time, ordered by name.",
   description:
     'Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. ' +
-    '`prefix` matches the start of the name, so `reports/` lists a folder-like group.',
+    '`prefix` matches the start of the path, so `reports/` lists a folder. Active files have one file per path; the trash may hold several ' +
+    'versions of one path, told apart by `fileId` and `trashedAt`.',
   aliases: ['find files', 'browse', 'ls', 'folder', 'directory', 'contents', 'all files', 'trash contents'],
   examples: [
     'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.name} (${f.byteLength} bytes)`);',

@@ -8,7 +8,9 @@ import { FileId, FileRecord, toFileRecord } from './schemas.ts';
 export const files_trash = defineBinding({
   name: 'files_trash',
   summary: 'Move a file to the trash (restorable for 30 days).',
-  description: "Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged.",
+  description:
+    "Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged. Its path is free at once; " +
+    'if another file takes it meanwhile, files_restore asks what to do (`onConflict`).',
   aliases: ['delete', 'remove', 'bin', 'discard', 'throw away'],
   examples: ['const f = await files_trash({ fileId: "fil_..." });\nreturn f.restorableUntil;'],
   input: v.strictObject({ fileId: FileId }),

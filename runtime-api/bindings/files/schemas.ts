@@ -57,7 +57,27 @@ export const MediaType = v.pipe(
   v.description('Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download.'),
 );
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** Date.parse rolls impossible dates over (2026-02-30 becomes March 2), so each field is checked against the calendar. */
+function isIso8601(s: string): boolean {
+  const m = ISO_8601.exec(s);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] = m.slice(1).map((x) => x ?? '0');
+  const y = Number(year);
+  const daysInMonth = new Date(Date.UTC(y, Number(month), 0)).getUTCDate();
+  return (
+    Number(month) >= 1 &&
+    Number(month) <= 12 &&
+    Number(day) >= 1 &&
+    Number(day) <= daysInMonth &&
+    Number(hour) <= 23 &&
+    Number(minute) <= 59 &&
+    Number(second) <= 59 &&
+    Number(offsetHours) <= 23 &&
+    Number(offsetMinutes) <= 59
+  );
+}
 
 /** A client's modification time: ISO 8601 with a time zone; kept as given (parsed by the handler, so a plan records the text). */
 export const ModifiedAt = v.pipe(
@@ -65,7 +85,7 @@ export const ModifiedAt = v.pipe(
   v.check((s) => {
     const ms = Date.parse(s);
     const year = new Date(ms).getUTCFullYear();
-    return ISO_8601.test(s) && Number.isFinite(ms) && year >= 1 && year <= 9999;
+    return isIso8601(s) && Number.isFinite(ms) && year >= 1 && year <= 9999;
   }, 'must be an ISO 8601 date and time with a time zone, between the years 0001 and 9999, e.g. 2026-03-31T14:05:00Z'),
   v.description(
     "When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond.",

@@ -19,6 +19,8 @@ create table migration_log (
 alter table files add column modified_at timestamptz;
 update files set modified_at = updated_at;
 alter table files alter column modified_at set not null;
+-- The write time, for writers that do not say (the catalogue's own writers always do).
+alter table files alter column modified_at set default now();
 alter table files add column executable boolean not null default false;
 
 -- null: the completion time

@@ -138,10 +138,10 @@ export const FILES = {
       `Outro arquivo está em ${path} agora. Substitua-o (ele vai para a lixeira, restaurável), ou restaure este ao lado com um novo nome.`,
     ),
   replaceCurrent: l10n('Replace the current file', 'Substituir o arquivo atual'),
-  replaceCurrentLabel: (name: string) => l10n(`Restore ${name}, replacing the current file`, `Restaurar ${name}, substituindo o arquivo atual`),
+  /** Each starts with its button's visible text (the accessible name must contain it). */
+  replaceCurrentLabel: (name: string) => l10n(`Replace the current file with ${name}`, `Substituir o arquivo atual por ${name}`),
   restoreBeside: l10n('Restore beside it', 'Restaurar ao lado'),
-  restoreBesideLabel: (name: string) =>
-    l10n(`Restore ${name} beside the current file, under a new name`, `Restaurar ${name} ao lado do arquivo atual, com um novo nome`),
+  restoreBesideLabel: (name: string) => l10n(`Restore beside it: ${name}, under a new name`, `Restaurar ao lado: ${name}, com um novo nome`),
   trashEmpty: l10n('The trash is empty.', 'A lixeira está vazia.'),
 };
 

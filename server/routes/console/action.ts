@@ -24,7 +24,8 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
     summary: `Console form: ${a.summary.toLowerCase()}`,
     description: `${SESSION_ONLY} Needs the page's \`csrf\` field and an allowed Origin (else 403 ORIGIN_NOT_ALLOWED). On success 303 back to the page with a notice; a refused action shows the page again with the reason and the error's status.`,
     tags: ['console'],
-    auth: 'none',
+    auth: 'session',
+    authCheck: 'handler',
     query: PageQuery,
     body: { contentType: 'application/x-www-form-urlencoded', schema: v.object({ csrf: v.string(), ...a.fields.entries }) },
     responses: {
