@@ -33,7 +33,7 @@ export const folderOf = (path: string) => (path ? `${path}/` : '');
 /** Rows per answer: kept under the engine's 1 MB result cap with room for 255-character names. */
 const RESULT_BUDGET = 700_000;
 /** Pages per execution, well inside the engine's binding-call cap and wall time. */
-const PAGES_PER_EXECUTION = 30;
+const PAGES_PER_EXECUTION = 8;
 
 type Row = [fileId: string, name: string, size: number, crc32: string | null, modified: string | null, executable: boolean];
 
