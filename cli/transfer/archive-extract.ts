@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import tar from 'tar-stream';
 import { temporaryBeside, writeError, type EntryError, type FolderMaker } from './local-write.ts';
-import { lang } from '../i18n.ts';
+import { say } from './messages.ts';
 
 export interface Wanted {
   /** Where the entry goes. */
@@ -40,10 +40,7 @@ async function drain(entry: AsyncIterable<unknown>): Promise<void> {
   }
 }
 
-const mismatch = (): EntryError => ({
-  code: 'digest_mismatch',
-  message: lang() === 'pt-BR' ? 'o conteúdo recebido não confere' : 'the content received does not check out',
-});
+const mismatch = (): EntryError => ({ code: 'digest_mismatch', message: say('contentMismatch') });
 
 /**
  * Unpack `body`, calling `want(name)` for each entry's name (relative to the export's prefix) and `done` with each

@@ -1,7 +1,6 @@
 // What both directions of cp / sync share: their options, the errors a whole copy or one entry ends with, the rows for
 // what a local walk left out, and the large-file path through the resumable upload and download commands.
 import { CliError } from '../errors.ts';
-import { lang } from '../i18n.ts';
 import { CommandContext } from '../context.ts';
 import type { Api } from '../http.ts';
 import type { Progress } from '../progress.ts';
@@ -10,6 +9,7 @@ import type { LinkPolicy, LocalTree } from './local-tree.ts';
 import type { EntryError } from './local-write.ts';
 import { REMOTE } from './remote-tree.ts';
 import { lineFor, type Row } from './report.ts';
+import { say, type TransferText } from './messages.ts';
 
 export interface Options {
   existing: Existing;
@@ -23,8 +23,6 @@ export interface Options {
 
 /** Files above this travel on their own, in parts that resume; the rest go many to an archive. */
 export const BIG_FILE = 8 * 1024 * 1024;
-
-export const pt = () => lang() === 'pt-BR';
 
 /** A context for reusing upload/download on one large file: same Api (so requests are counted), output captured. */
 function quietContext(ctx: CommandContext, api: Api): { sub: CommandContext; captured: () => any } {
@@ -78,43 +76,23 @@ export async function oneLarge(
 
 /** The error of a name that exists with other content (cp without --overwrite). */
 export function conflictError(row: Row): EntryError {
-  const p = pt();
-  return {
-    code: 'exists',
-    message: p ? `"${row.name}" já existe com outro conteúdo` : `"${row.name}" already exists with other content`,
-    resolution: p ? 'Use --overwrite para substituir ou --skip-existing para manter.' : 'Pass --overwrite to replace it or --skip-existing to keep it.',
-  };
+  return { code: 'exists', message: say('existsWithOther', { name: row.name }), resolution: say('existsWithOtherHelp') };
 }
 
 /** The source is missing (a local path) or names no file (a remote path): nothing to copy is an error, as in rclone. */
 export function sourceMissing(what: string, detail: string): CliError {
-  const p = pt();
-  return new CliError('source_not_found', `${what}: ${detail}`, {
-    resolution: what.startsWith(REMOTE)
-      ? p
-        ? 'Confira o caminho com `siglata ls --prefix …`; nomes diferenciam maiúsculas.'
-        : 'Check the path with `siglata ls --prefix …`; names are case-sensitive.'
-      : p
-        ? 'Confira o caminho local (e as permissões).'
-        : 'Check the local path (and its permissions).',
-  });
+  return new CliError('source_not_found', `${what}: ${detail}`, { resolution: say(what.startsWith(REMOTE) ? 'noRemoteSourceHelp' : 'noLocalSourceHelp') });
 }
 
 /** Why a local root could not be read, in words. */
 export function missingDetail(code: string): string {
-  const p = pt();
-  if (code === 'ENOENT' || code === 'ENOTDIR') return p ? 'não existe' : 'no such file or folder';
-  if (code === 'EACCES' || code === 'EPERM') return p ? 'sem permissão de leitura' : 'permission denied';
-  if (code === 'ENOTFILE') return p ? 'não é um arquivo comum nem uma pasta' : 'neither a regular file nor a folder';
+  if (code === 'ENOENT' || code === 'ENOTDIR') return say('noSuchPath');
+  if (code === 'EACCES' || code === 'EPERM') return say('notReadable');
+  if (code === 'ENOTFILE') return say('notFileOrFolder');
   return code;
 }
 
-const SKIP_MESSAGES = (s: { target?: string; detail?: string }): Record<string, [string, string]> => ({
-  broken_link: [`the link points at nothing (${s.target})`, `o link não aponta para nada (${s.target})`],
-  link_loop: [`the link leads back into a folder being copied (${s.target})`, `o link leva de volta a uma pasta sendo copiada (${s.target})`],
-  unreadable: [`cannot read: ${s.detail ?? '?'}`, `não foi possível ler: ${s.detail ?? '?'}`],
-  special_file: ['not a regular file (a socket, pipe or device)', 'não é um arquivo comum (socket, pipe ou dispositivo)'],
-});
+const SKIP_TEXTS: Record<string, TransferText> = { broken_link: 'brokenLink', link_loop: 'linkLoop', unreadable: 'unreadable', special_file: 'specialFile' };
 
 /** The rows for what a local walk left out: links (skipped, reported) and entries it could not read (failed). */
 export function skippedRows(tree: LocalTree, keep: (rel: string) => boolean, nameOf: (rel: string) => string): Row[] {
@@ -123,10 +101,7 @@ export function skippedRows(tree: LocalTree, keep: (rel: string) => boolean, nam
     .map((s): Row => {
       const row: Row = { path: s.abs, name: nameOf(s.rel), bytes: 0, decision: s.code === 'link' ? 'skip-link' : 'refused' };
       if (s.target !== undefined) row.target = s.target;
-      if (row.decision === 'refused') {
-        const [en, ptText] = SKIP_MESSAGES(s)[s.code] ?? [s.code, s.code];
-        row.error = { code: s.code, message: pt() ? ptText : en };
-      }
+      if (row.decision === 'refused') row.error = { code: s.code, message: say(SKIP_TEXTS[s.code], { target: s.target ?? '?', detail: s.detail ?? '?' }) };
       return row;
     });
 }

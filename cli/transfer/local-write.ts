@@ -4,7 +4,7 @@
 import { chmod, lstat, mkdir, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
-import { lang } from '../i18n.ts';
+import { say } from './messages.ts';
 
 export interface EntryError {
   code: string;
@@ -31,42 +31,19 @@ export function localPath(root: string, rel: string): string | null {
 /** The entry error for what the file system answered while writing `rel`. */
 export function writeError(rel: string, err: unknown): EntryError {
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
-  const pt = lang() === 'pt-BR';
   if (code === 'ENAMETOOLONG') {
-    const longest = Math.max(...rel.split('/').map((s) => Buffer.byteLength(s)));
-    return {
-      code: 'name_too_long',
-      message: pt
-        ? `o sistema de arquivos local não comporta este nome (um trecho de ${longest} bytes; o limite costuma ser 255)`
-        : `the local file system cannot hold this name (a segment of ${longest} bytes; the limit is usually 255)`,
-      resolution: pt
-        ? 'Renomeie o arquivo no serviço (siglata exec com files_update) ou deixe-o de fora com --exclude.'
-        : 'Rename the file on the service (siglata exec with files_update) or leave it out with --exclude.',
-    };
+    const bytes = Math.max(...rel.split('/').map((s) => Buffer.byteLength(s)));
+    return { code: 'name_too_long', message: say('nameTooLong', { bytes }), resolution: say('nameTooLongHelp') };
   }
   if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST' || code === 'ENOTEMPTY') {
-    return {
-      code: 'path_conflict',
-      message: pt ? 'um arquivo e uma pasta disputam este caminho na pasta local' : 'a file and a folder contend for this path in the local folder',
-      resolution: pt
-        ? 'Mova ou renomeie o que ocupa o caminho localmente, ou deixe este arquivo de fora com --exclude.'
-        : 'Move or rename what holds the path locally, or leave this file out with --exclude.',
-    };
+    return { code: 'path_conflict', message: say('pathInTheWay'), resolution: say('pathInTheWayHelp') };
   }
-  if (code === 'EILSEQ' || code === 'EINVAL') {
-    return {
-      code: 'invalid_local_name',
-      message: pt ? 'o sistema de arquivos local recusa este nome' : 'the local file system refuses this name',
-      resolution: pt ? 'Deixe o arquivo de fora com --exclude, ou renomeie-o no serviço.' : 'Leave the file out with --exclude, or rename it on the service.',
-    };
-  }
-  if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return { code: 'disk_full', message: pt ? 'sem espaço no disco local' : 'no space left on the local disk' };
-  }
+  if (code === 'EILSEQ' || code === 'EINVAL') return { code: 'invalid_local_name', message: say('nameRefused'), resolution: say('nameRefusedHelp') };
+  if (code === 'ENOSPC' || code === 'EDQUOT') return { code: 'disk_full', message: say('diskFull') };
   return {
     code: 'file_unwritable',
-    message: `${pt ? 'não foi possível gravar' : 'cannot write'}: ${code || String((err as Error)?.message ?? err)}`,
-    resolution: pt ? 'Confira as permissões da pasta de destino.' : 'Check the permissions of the destination folder.',
+    message: say('unwritable', { detail: code || String((err as Error)?.message ?? err) }),
+    resolution: say('unwritableHelp'),
   };
 }
 

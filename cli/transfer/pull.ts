@@ -10,7 +10,8 @@ import type { Api } from '../http.ts';
 import { progress } from '../progress.ts';
 import { runDownload } from '../commands/download-run.ts';
 import { extractArchive, type Wanted } from './archive-extract.ts';
-import { BIG_FILE, oneLarge, pt, sourceMissing, type Options } from './common.ts';
+import { BIG_FILE, oneLarge, sourceMissing, type Options } from './common.ts';
+import { say } from './messages.ts';
 import { crcOfFile, decide } from './plan.ts';
 import { LINK_SUFFIX, walkLocal, type LocalFile, type LocalTree } from './local-tree.ts';
 import { FolderMaker, localPath, writeError, writeLink } from './local-write.ts';
@@ -30,18 +31,14 @@ async function localIndex(root: string, o: Options): Promise<{ tree: LocalTree |
   const st = await stat(root).catch(() => null);
   if (!st) return { tree: null, byName: new Map() };
   if (!st.isDirectory()) {
-    throw new CliError('not_a_folder', pt() ? `${root}: não é uma pasta` : `${root}: not a folder`, {
-      resolution: pt()
-        ? 'Copie para uma pasta (o destino de cp/sync é sempre uma pasta).'
-        : 'Copy into a folder (the destination of cp/sync is always a folder).',
-    });
+    throw new CliError('not_a_folder', say('notAFolder', { path: root }), { resolution: say('notAFolderHelp') });
   }
   const tree = await walkLocal(root, o.links);
   return { tree, byName: new Map(tree.files.map((f) => [f.rel.normalize('NFC'), f])) };
 }
 
-function refusal(code: string, en: string, ptText: string, resolutionEn?: string, resolutionPt?: string) {
-  return { code, message: pt() ? ptText : en, ...(resolutionEn ? { resolution: pt() ? resolutionPt : resolutionEn } : {}) };
+function refusal(code: string, message: string, resolution?: string) {
+  return { code, message, ...(resolution ? { resolution } : {}) };
 }
 
 export async function pull(ctx: CommandContext, api: Api, source: string, localArg: string, o: Options): Promise<Row[]> {
@@ -50,8 +47,7 @@ export async function pull(ctx: CommandContext, api: Api, source: string, localA
   const listing = await listRemote(api, path, true);
   // `remote:dir/a.txt` names one file (copied into the folder under its base name); otherwise a folder.
   const single = listing.files.length === 0 && listing.exact !== null;
-  if (!single && listing.files.length === 0)
-    throw sourceMissing(source, pt() ? 'nenhum arquivo com este nome ou nesta pasta' : 'no file of this name or in this folder');
+  if (!single && listing.files.length === 0) throw sourceMissing(source, say('noRemoteSource'));
   const prefix = single ? path.slice(0, path.lastIndexOf('/') + 1) : folderOf(path);
   const remote = single ? [listing.exact!] : listing.files;
   const here = await localIndex(root, o);
@@ -90,25 +86,13 @@ export async function pull(ctx: CommandContext, api: Api, source: string, localA
     const twin = foldClash.get(e.localRel);
     if (target === null) {
       row.decision = 'refused';
-      row.error = refusal('invalid_local_name', 'the name would leave the destination folder', 'o nome sairia da pasta de destino');
+      row.error = refusal('invalid_local_name', say('leavesFolder'));
     } else if (clash !== undefined) {
       row.decision = 'refused';
-      row.error = refusal(
-        'path_conflict',
-        `"${e.localRel}" is a file and also the folder of "${clash}"; a local folder cannot be both`,
-        `"${e.localRel}" é um arquivo e também a pasta de "${clash}"; uma pasta local não pode ser as duas coisas`,
-        'The files inside the folder were copied; rename this one on the service to copy it too.',
-        'Os arquivos dentro da pasta foram copiados; renomeie este no serviço para copiá-lo também.',
-      );
+      row.error = refusal('path_conflict', say('fileAndFolder', { rel: e.localRel, inside: clash }), say('fileAndFolderHelp'));
     } else if (twin !== undefined) {
       row.decision = 'refused';
-      row.error = refusal(
-        'case_conflict',
-        `the local file system does not tell "${e.localRel}" from "${twin}"`,
-        `o sistema de arquivos local não distingue "${e.localRel}" de "${twin}"`,
-        'Copy to a case-sensitive file system, or rename one of them on the service.',
-        'Copie para um sistema de arquivos que distinga maiúsculas, ou renomeie um dos dois no serviço.',
-      );
+      row.error = refusal('case_conflict', say('caseTwins', { rel: e.localRel, twin }), say('caseTwinsHelp'));
     } else {
       const verdict = await decide(
         { size: first.size, mtimeMs: first.mtimeMs, crc32: async () => first.crc32 },
@@ -135,7 +119,7 @@ export async function pull(ctx: CommandContext, api: Api, source: string, localA
   const bar = progress(
     todo.reduce((s, r) => s + r.bytes, 0),
     0,
-    { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: pt() ? 'arquivos' : 'files', files: todo.length },
+    { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: say('files'), files: todo.length },
   );
   const folders = new FolderMaker(root, { throughLinks: o.links !== 'translate' });
   const links: { row: DownRow; target: string }[] = [];
@@ -181,7 +165,7 @@ export async function pull(ctx: CommandContext, api: Api, source: string, localA
     for (const row of group) {
       row.requests = share;
       if (!row.done && !row.error && !links.some((l) => l.row === row)) {
-        row.error = refusal('unknown_outcome', 'the archive did not hold this file', 'o arquivo não veio no pacote');
+        row.error = refusal('unknown_outcome', say('notInArchive'));
         bar.fileDone(row.bytes, lineFor(row, o.verbose));
       }
     }

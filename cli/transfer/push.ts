@@ -12,7 +12,8 @@ import { progress, type Progress } from '../progress.ts';
 import { callBinding, callMany } from '../service.ts';
 import { runUpload, sendPart } from '../commands/upload-run.ts';
 import { archiveChunks, packArchive, type PackItem } from './archive-pack.ts';
-import { BIG_FILE, isoOf, missingDetail, oneLarge, pt, skippedRows, sourceMissing, type Options } from './common.ts';
+import { BIG_FILE, isoOf, missingDetail, oneLarge, skippedRows, sourceMissing, type Options } from './common.ts';
+import { say } from './messages.ts';
 import { crcOfFile, decide } from './plan.ts';
 import { RootMissing, walkLocal, type LocalFile } from './local-tree.ts';
 import { folderOf, listRemote, remotePath, type RemoteFile } from './remote-tree.ts';
@@ -45,7 +46,7 @@ async function sendArchive(ctx: CommandContext, api: Api, rows: UpRow[], bar: Pr
   const { archive, failed } = await packArchive(items);
   for (const f of failed) {
     const row = byName.get(f.item.name)!;
-    row.error = { code: 'file_unreadable', message: `${pt() ? 'não foi possível ler' : 'cannot read'}: ${(f.error as NodeJS.ErrnoException).code ?? f.error}` };
+    row.error = { code: 'file_unreadable', message: say('unreadable', { detail: String((f.error as NodeJS.ErrnoException).code ?? f.error) }) };
     bar.fileDone(row.bytes, lineFor(row, o.verbose));
   }
   const sent = rows.filter((r) => !r.error);
@@ -101,13 +102,7 @@ async function sendArchive(ctx: CommandContext, api: Api, rows: UpRow[], bar: Pr
       if (e && e.status !== 'refused') {
         row.done = true;
         row.fileId = e.fileId ?? undefined;
-      } else
-        row.error = e
-          ? { code: e.code ?? 'refused', message: e.message ?? '' }
-          : {
-              code: 'unknown_outcome',
-              message: pt() ? 'a resposta do servidor não informou sobre este arquivo' : "the server's answer did not report this file",
-            };
+      } else row.error = e ? { code: e.code ?? 'refused', message: e.message ?? '' } : { code: 'unknown_outcome', message: say('notReported') };
       bar.fileDone(0, lineFor(row, o.verbose));
     }
   } catch (err) {
@@ -140,15 +135,7 @@ export async function push(ctx: CommandContext, api: Api, localArg: string, dest
         name,
         bytes: f.size,
         decision: 'refused',
-        error: {
-          code: 'name_clash',
-          message: pt()
-            ? `"${f.rel}" e "${earlier}" são o mesmo nome no serviço (Unicode NFC)`
-            : `"${f.rel}" and "${earlier}" are the same name on the service (Unicode NFC)`,
-          resolution: pt()
-            ? 'Renomeie um dos dois localmente, ou deixe um de fora com --exclude.'
-            : 'Rename one of them locally, or leave one out with --exclude.',
-        },
+        error: { code: 'name_clash', message: say('nameClash', { rel: f.rel, earlier }), resolution: say('nameClashHelp') },
       });
       continue;
     }
@@ -177,7 +164,7 @@ export async function push(ctx: CommandContext, api: Api, localArg: string, dest
   const bar = progress(
     todo.reduce((s, r) => s + r.bytes, 0),
     0,
-    { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: pt() ? 'arquivos' : 'files', files: todo.length },
+    { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: say('files'), files: todo.length },
   );
   for (const chunk of archiveChunks(
     todo.filter((r) => r.bytes <= BIG_FILE),

@@ -1,6 +1,6 @@
 // What cp / sync tell the person: a line per entry as it finishes (off a terminal), every problem again at the end
 // with its resolution, the links left out, and one summary line; with --json all of it as one object.
-import { lang } from '../i18n.ts';
+import { say } from './messages.ts';
 import { formatBytes } from '../format.ts';
 import type { CommandContext } from '../context.ts';
 import type { Decision } from './plan.ts';
@@ -21,38 +21,16 @@ export interface Row {
   target?: string;
 }
 
-const words = (pt: boolean): Record<Decision, string> => ({
-  new: pt ? 'novo' : 'new',
-  unchanged: pt ? 'inalterado' : 'unchanged',
-  replace: pt ? 'substituir' : 'replace',
-  'skip-existing': pt ? 'existente, ignorado' : 'exists, skipped',
-  'skip-newer': pt ? 'mais novo no destino, ignorado' : 'newer at the destination, skipped',
-  exists: pt ? 'já existe' : 'exists',
-  trash: pt ? 'para a lixeira' : 'to trash',
-  delete: pt ? 'apagar' : 'delete',
-  'skip-link': pt ? 'link, ignorado' : 'link, skipped',
-  refused: pt ? 'recusado' : 'refused',
-});
-
 const removal = (r: Row) => r.decision === 'trash' || r.decision === 'delete';
 const copying = (r: Row) => r.decision === 'new' || r.decision === 'replace';
 
 /** The line for one finished entry (with --verbose, the requests it cost). */
 export function lineFor(row: Row, verbose: boolean): string {
-  const pt = lang() === 'pt-BR';
-  const doneWord =
-    row.decision === 'trash' ? (pt ? 'na lixeira' : 'trashed') : row.decision === 'delete' ? (pt ? 'apagado' : 'deleted') : pt ? 'copiado' : 'copied';
+  const doneWord = say(row.decision === 'trash' ? 'trashed' : row.decision === 'delete' ? 'deleted' : 'copied');
   const what = row.error
-    ? `${pt ? 'falhou' : 'failed'} ${row.name}: ${row.error.code}: ${row.error.message}`
-    : `${row.done ? doneWord : words(pt)[row.decision]} ${row.name} (${formatBytes(row.bytes)})`;
-  return verbose && row.requests !== undefined ? `${what}  [${pt ? 'requisições' : 'requests'}: ${+row.requests.toFixed(3)}]` : what;
-}
-
-/** The notice for a symbolic link left out, as rclone gives one. */
-function linkNotice(row: Row, pt: boolean): string {
-  return pt
-    ? `${row.name}: link simbólico para ${row.target ?? '?'}, não copiado (--copy-links segue o link, --links o guarda como link)`
-    : `${row.name}: symbolic link to ${row.target ?? '?'}, not copied (--copy-links follows it, --links keeps it as a link)`;
+    ? `${say('failed')} ${row.name}: ${row.error.code}: ${row.error.message}`
+    : `${row.done ? doneWord : say(row.decision)} ${row.name} (${formatBytes(row.bytes)})`;
+  return verbose && row.requests !== undefined ? `${what}  [${say('requests')}: ${+row.requests.toFixed(3)}]` : what;
 }
 
 export interface Summary {
@@ -106,23 +84,16 @@ export function report(ctx: CommandContext, rows: readonly Row[], summary: Summa
     });
     return;
   }
-  const pt = lang() === 'pt-BR';
-  if (summary.dryRun) for (const r of rows) ctx.io.out(`${words(pt)[r.decision]}  ${r.name}  (${formatBytes(r.bytes)})\n`);
-  for (const r of rows) if (r.decision === 'skip-link') ctx.io.err(`${linkNotice(r, pt)}\n`);
+  if (summary.dryRun) for (const r of rows) ctx.io.out(`${say(r.decision)}  ${r.name}  (${formatBytes(r.bytes)})\n`);
+  for (const r of rows) if (r.decision === 'skip-link') ctx.io.err(`${say('linkNotice', { name: r.name, target: r.target ?? '?' })}\n`);
   for (const r of rows)
-    if (r.error)
-      ctx.io.err(`${r.name}: ${r.error.code}: ${r.error.message}${r.error.resolution ? `\n  ${pt ? 'solução' : 'resolution'}: ${r.error.resolution}` : ''}\n`);
+    if (r.error) ctx.io.err(`${r.name}: ${r.error.code}: ${r.error.message}${r.error.resolution ? `\n  ${say('resolution')}: ${r.error.resolution}` : ''}\n`);
   const s = summary;
-  const links = s.links ? (pt ? ` (${s.links} link(s))` : ` (${s.links} link(s))`) : '';
-  const head = pt
-    ? `${s.dryRun ? `${s.planned} a copiar` : `${s.copied} copiado(s)`}${mirror ? `, ${s.deleted} ${s.dryRun ? 'a remover' : 'removido(s)'}` : ''}, ${s.unchanged} inalterado(s), ${s.skipped} ignorado(s)${links}, ${s.failed} com falha`
-    : `${s.dryRun ? `${s.planned} to copy` : `${s.copied} copied`}${mirror ? `, ${s.deleted} ${s.dryRun ? 'to remove' : 'removed'}` : ''}, ${s.unchanged} unchanged, ${s.skipped} skipped${links}, ${s.failed} failed`;
-  const tail = s.dryRun
-    ? pt
-      ? `${formatBytes(s.bytes)} a transferir (${s.bytes} bytes); ${s.requests} requisição(ões), ${s.seconds} s`
-      : `${formatBytes(s.bytes)} to transfer (${s.bytes} bytes); ${s.requests} request(s), ${s.seconds} s`
-    : pt
-      ? `${formatBytes(s.bytes)} em ${s.requests} requisição(ões), ${s.seconds} s`
-      : `${formatBytes(s.bytes)} in ${s.requests} request(s), ${s.seconds} s`;
+  const head = [
+    s.dryRun ? say('summaryPlanned', { planned: s.planned }) : say('summaryDone', { copied: s.copied }),
+    ...(mirror ? [say(s.dryRun ? 'summaryToRemove' : 'summaryRemoved', { deleted: s.deleted })] : []),
+    say('summaryRest', { unchanged: s.unchanged, skipped: s.skipped, failed: s.failed, links: s.links ? say('summaryLinks', { links: s.links }) : '' }),
+  ].join(', ');
+  const tail = say(s.dryRun ? 'summaryToMove' : 'summaryMoved', { size: formatBytes(s.bytes), bytes: s.bytes, requests: s.requests, seconds: s.seconds });
   ctx.io.out(`${head}; ${tail}\n`);
 }
