@@ -37,13 +37,16 @@ export { escapeHtml } from './mail-html.ts';
 export { tokenScopeOf } from './define.ts';
 export type { AnySchema, Binding, Mailer } from './define.ts';
 export { BINDINGS, findBinding } from './registry.ts';
-export { authorize, describeIssues, invoke } from './invoke.ts';
+export { authorize, describeIssues, invoke, refusalOf } from './invoke.ts';
+export type { RefusalReason } from './invoke.ts';
+export { NAMING_CONVENTION, inputAliases, validateInput } from './input-keys.ts';
 export type { InvokeDeps } from './invoke.ts';
 export { invokeWholeList, listItemsSchema } from './services/whole-list.ts';
 export { LIST_CONVENTION } from './list-page.ts';
 export { jsonSchemaOf } from './project/json-schema.ts';
 export type { JsonSchema } from './project/json-schema.ts';
 export { bindingDeclaration } from './project/to-dts.ts';
+export { recordSheet } from './project/record-sheet.ts';
 
 // Scripts: what an execute request carries and answers, and the one dispatch every face calls.
 export { executeInMode } from './execution/execute.ts';
@@ -65,7 +68,7 @@ export { files_list } from './bindings/files/files_list.ts';
 export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbook.ts';
 
 // Organizations, API keys, OAuth grants and MCP access.
-export { EmailSchema, IdSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
+export { EmailSchema, IdSchema, MemberIdOrEmailSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
 export { ROLE_NAMES } from './services/organization-messages.ts';
 export { organization_create } from './bindings/organization/organization_create.ts';
 export { MaxScopesSchema, McpAccessStateSchema } from './bindings/mcp/schemas.ts';

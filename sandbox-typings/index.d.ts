@@ -2,6 +2,7 @@
 // The globals an `execute` script sees. A script is the body of an async function: `return` gives the result.
 // A binding that fails rejects with an Error carrying `code` and `resolution`; catch it or let the script fail.
 // Every list binding (files_list, members_list, api_keys_list, ...) answers one page `{ items, nextCursor }` and takes `limit` and `cursor`: pass `nextCursor` back as `cursor` until it is null.
+// Every record has `id` and its typed id with the same value (`fileId`, `memberId`, `invitationId`, `keyId`, ...); a file has its full path as `name` and `path`, its size in bytes as `size`. A binding taking one record id also accepts `id`; an argument it does not know is refused, naming the key meant.
 
 interface BindingError extends Error {
   /** The service error code, e.g. "not_found", "quota_exceeded", "INSUFFICIENT_SCOPE". */
@@ -21,11 +22,13 @@ type ContextInput = Record<string, never>;
 type ContextOutput = {
   organization: {
     id: string;
+    organizationId: string;
     name: string;
     slug: string;
   };
   user: {
     id: string;
+    userId: string;
     email: string;
   };
   role: "member" | "admin" | "owner";
@@ -60,14 +63,18 @@ type FilesListInput = {
 type FilesListOutput = {
   /** This page of files. */
   items: Array<{
+    /** File id (`fil_…`); the same as `fileId`. */
+    id: string;
     /** File id (`fil_…`). */
     fileId: string;
-    /** File name; `/` separates folder-like segments. */
+    /** Full path of the file; `/` separates folders. */
     name: string;
+    /** The same as `name`. */
+    path: string;
     /** Stored media type, sent as Content-Type on download. */
     mediaType: string;
     /** Size in bytes. */
-    byteLength: number;
+    size: number;
     /** `active`, or `trashed` (restorable until `restorableUntil`). */
     state: "active" | "trashed";
     /** When the file was created (ISO 8601, UTC). */
@@ -98,7 +105,7 @@ type FilesListOutput = {
  * Scope: files:read.
  * @example
  * const { items } = await files_list({ state: "active", limit: 10 });
- * return items.map((f) => `${f.name} (${f.byteLength} bytes)`);
+ * return items.map((f) => `${f.path} (${f.size} bytes)`);
  * @example
  * let page = await files_list({ prefix: "reports/" });
  * let count = page.items.length;
@@ -113,18 +120,22 @@ declare function files_list(input?: FilesListInput): Promise<FilesListOutput>;
 type FilesGetInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId?: string;
-  /** The path of an active file, e.g. `reports/q1.csv`. */
+  /** The path of an active file, e.g. `reports/q1.csv`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
 };
 type FilesGetOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -152,7 +163,7 @@ type FilesGetOutput = {
  * Scope: files:read.
  * @example
  * const f = await files_get({ fileId: "fil_..." });
- * return [f.name, f.byteLength, f.state];
+ * return [f.path, f.size, f.state];
  * @example
  * const f = await files_get({ name: "reports/q1.csv" });
  * return f.downloadUrl;
@@ -162,7 +173,7 @@ declare function files_get(input?: FilesGetInput): Promise<FilesGetOutput>;
 type FilesUpdateInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;
-  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
@@ -174,14 +185,18 @@ type FilesUpdateInput = {
   onConflict?: "fail" | "replace" | "rename";
 };
 type FilesUpdateOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -223,14 +238,18 @@ type FilesTrashInput = {
   fileId: string;
 };
 type FilesTrashOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -269,14 +288,18 @@ type FilesRestoreInput = {
   onConflict?: "fail" | "replace" | "rename";
 };
 type FilesRestoreOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -327,12 +350,14 @@ type FilesDeleteInput = {
   fileId: string;
 };
 type FilesDeleteOutput = {
+  /** The deleted file's id; the same as `fileId`. */
+  id: string;
   /** The deleted file's id. */
   fileId: string;
   /** Always true. */
   deleted: true;
   /** Bytes freed. */
-  byteLength: number;
+  size: number;
 };
 /**
  * Permanently delete a file that is in the trash.
@@ -349,14 +374,18 @@ type FilesReadTextInput = {
   fileId: string;
 };
 type FilesReadTextOutput = {
-  /** File id. */
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
+  /** File id (`fil_…`). */
   fileId: string;
-  /** File name. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type. */
   mediaType: string;
   /** Size in bytes (UTF-8). */
-  byteLength: number;
+  size: number;
   /** The content, decoded as UTF-8 (a leading BOM is dropped). */
   text: string;
 };
@@ -373,7 +402,7 @@ declare function files_read_text(input: FilesReadTextInput): Promise<FilesReadTe
 type FilesWriteTextInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId?: string;
-  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
@@ -385,14 +414,18 @@ type FilesWriteTextInput = {
   executable?: boolean;
 };
 type FilesWriteTextOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -431,7 +464,7 @@ type FilesWriteTextOutput = {
 declare function files_write_text(input: FilesWriteTextInput): Promise<FilesWriteTextOutput>;
 
 type FilesWriteBytesInput = {
-  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
@@ -443,14 +476,18 @@ type FilesWriteBytesInput = {
   executable?: boolean;
 };
 type FilesWriteBytesOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -488,12 +525,16 @@ type FilesReadBytesInput = {
   fileId: string;
 };
 type FilesReadBytesOutput = {
-  /** File id. */
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
+  /** File id (`fil_…`). */
   fileId: string;
-  /** File name. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** Hex CRC-32 of the content, to verify it. */
   crc32: string | null;
   /** The content, base64 with padding. */
@@ -598,18 +639,20 @@ type FilesExportOutput = {
 declare function files_export(input?: FilesExportInput): Promise<FilesExportOutput>;
 
 type UploadBeginInput = {
-  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type of the file (default application/octet-stream); returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$, default "application/octet-stream" */
   mediaType?: string;
-  /** Exact size of the file in bytes. — minimum 0, maximum 83886080000 */
-  byteLength: number;
+  /** Exact size of the file in bytes. — minimum 0, maximum 83886080000, also accepted as `byteLength`, `bytes`, `sizeBytes`, `contentLength` */
+  size: number;
   /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
   modifiedAt?: string;
   /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
   executable?: boolean;
 };
 type UploadBeginOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** Reservation id (`upl_…`) for parts, upload_status, upload_complete and upload_abort. */
   uploadId: string;
   /** The id the file will have once completed (a file it replaces keeps its own id, in the trash). */
@@ -626,11 +669,11 @@ type UploadBeginOutput = {
   partUrl: string;
 };
 /**
- * Reserve an upload of `byteLength` bytes; returns the part size, part count and the URL to PUT parts to.
+ * Reserve an upload of `size` bytes; returns the part size, part count and the URL to PUT parts to.
  * Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`. On completion the file takes the path `name`: a file already there is replaced and moves to the trash (restorable). A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict (here and again at completion). `modifiedAt` and `executable` are carried to the file (defaults: the completion time, false).
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
- * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });
+ * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", size: 20000000 });
  * return { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };
  */
 declare function upload_begin(input: UploadBeginInput): Promise<UploadBeginOutput>;
@@ -640,16 +683,20 @@ type UploadStatusInput = {
   uploadId: string;
 };
 type UploadStatusOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** Reservation id. */
   uploadId: string;
   /** `open` (accepts parts), `completing` (being assembled), `completed`, `importing` (files_import is reading it as an archive) or `imported` (its entries are files; it became no file itself). */
   state: "open" | "completing" | "completed" | "importing" | "imported";
-  /** Name the file will have. */
+  /** Full path the file will have. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Media type the file will have. */
   mediaType: string;
   /** Declared size in bytes. */
-  byteLength: number;
+  size: number;
   /** Bytes per part (8,388,608). */
   partSize: number;
   /** Number of parts. */
@@ -680,18 +727,24 @@ type UploadCompleteInput = {
   uploadId: string;
 };
 type UploadCompleteOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** The completed reservation. */
   uploadId: string;
   /** The new file, active. */
   file: {
+    /** File id (`fil_…`); the same as `fileId`. */
+    id: string;
     /** File id (`fil_…`). */
     fileId: string;
-    /** File name; `/` separates folder-like segments. */
+    /** Full path of the file; `/` separates folders. */
     name: string;
+    /** The same as `name`. */
+    path: string;
     /** Stored media type, sent as Content-Type on download. */
     mediaType: string;
     /** Size in bytes. */
-    byteLength: number;
+    size: number;
     /** `active`, or `trashed` (restorable until `restorableUntil`). */
     state: "active" | "trashed";
     /** When the file was created (ISO 8601, UTC). */
@@ -731,6 +784,8 @@ type UploadAbortInput = {
   uploadId: string;
 };
 type UploadAbortOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** The aborted reservation. */
   uploadId: string;
   /** Always `aborted`. */
@@ -754,6 +809,8 @@ type ExecutionsListInput = {
 type ExecutionsListOutput = {
   /** This page of executions. */
   items: Array<{
+    /** Execution id; the same as `executionId`. */
+    id: string;
     executionId: string;
     userId: string;
     clientId: string | null;
@@ -783,7 +840,9 @@ declare function executions_list(input?: ExecutionsListInput): Promise<Execution
 
 type OrganizationGetInput = Record<string, never>;
 type OrganizationGetOutput = {
+  /** Organization id; the same as `organizationId`. */
   id: string;
+  organizationId: string;
   name: string;
   slug: string;
   metadata: {
@@ -792,7 +851,9 @@ type OrganizationGetOutput = {
   createdAt: string;
   role: "member" | "admin" | "owner";
   members: Array<{
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -820,7 +881,9 @@ type MembersListInput = {
 type MembersListOutput = {
   /** This page of members. */
   items: Array<{
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -850,7 +913,9 @@ type InvitationsListInput = {
 type InvitationsListOutput = {
   /** This page of pending invitations. */
   items: Array<{
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     email: string;
     role: "member" | "admin" | "owner";
@@ -878,7 +943,9 @@ type MemberInviteInput = {
   resend?: boolean;
 };
 type MemberInviteOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -902,7 +969,9 @@ type InvitationCancelInput = {
   invitationId: string;
 };
 type InvitationCancelOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -917,7 +986,7 @@ type InvitationCancelOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const { items: [first] } = await invitations_list({});
- * if (first) await invitation_cancel({ invitationId: first.id });
+ * if (first) await invitation_cancel({ invitationId: first.invitationId });
  */
 declare function invitation_cancel(input: InvitationCancelInput): Promise<InvitationCancelOutput>;
 
@@ -927,7 +996,9 @@ type MemberUpdateRoleInput = {
   role: "member" | "admin" | "owner";
 };
 type MemberUpdateRoleOutput = {
+  /** Member id (the membership, not the user); the same as `memberId`. */
   id: string;
+  memberId: string;
   organizationId: string;
   userId: string;
   email: string;
@@ -943,17 +1014,19 @@ type MemberUpdateRoleOutput = {
  * @example
  * const m = (await members_list({})).items.find((x) => x.role === "member");
  * if (!m) return "no member to promote";
- * return await member_update_role({ memberId: m.id, role: "admin" });
+ * return await member_update_role({ memberId: m.memberId, role: "admin" });
  */
 declare function member_update_role(input: MemberUpdateRoleInput): Promise<MemberUpdateRoleOutput>;
 
 type MemberRemoveInput = {
-  /** minLength 1, maxLength 128 */
+  /** minLength 1, maxLength 128, also accepted as `id`, `memberId`, `email` */
   memberIdOrEmail: string;
 };
 type MemberRemoveOutput = {
   member: {
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -982,7 +1055,9 @@ type OrganizationCreateInput = {
   };
 };
 type OrganizationCreateOutput = {
+  /** Organization id; the same as `organizationId`. */
   id: string;
+  organizationId: string;
   name: string;
   slug: string;
   metadata: {
@@ -997,7 +1072,7 @@ type OrganizationCreateOutput = {
  * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
  * @example
  * const org = await organization_create({ name: "Acme", slug: "acme" });
- * return org.id;
+ * return org.organizationId;
  */
 declare function organization_create(input: OrganizationCreateInput): Promise<OrganizationCreateOutput>;
 
@@ -1010,7 +1085,9 @@ type OrganizationsListInput = {
 type OrganizationsListOutput = {
   /** This page of organizations. */
   items: Array<{
+    /** Organization id; the same as `organizationId`. */
     id: string;
+    organizationId: string;
     name: string;
     slug: string;
     metadata: {
@@ -1038,7 +1115,9 @@ type InvitationAcceptInput = {
 };
 type InvitationAcceptOutput = {
   invitation: {
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     email: string;
     role: "member" | "admin" | "owner";
@@ -1048,7 +1127,9 @@ type InvitationAcceptOutput = {
     createdAt: string;
   };
   member: {
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -1070,7 +1151,9 @@ type InvitationRejectInput = {
   invitationId: string;
 };
 type InvitationRejectOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -1095,7 +1178,9 @@ type InvitationsReceivedInput = {
 type InvitationsReceivedOutput = {
   /** This page of invitations. */
   items: Array<{
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     organizationName: string;
     role: "member" | "admin" | "owner";
@@ -1123,7 +1208,9 @@ type OauthGrantsListInput = {
 type OauthGrantsListOutput = {
   /** This page of grants. */
   items: Array<{
+    /** Grant id; the same as `grantId`. */
     id: string;
+    grantId: string;
     clientId: string;
     clientName: string | null;
     /** Who consented. */
@@ -1151,6 +1238,9 @@ type OauthGrantRevokeInput = {
   grantId: string;
 };
 type OauthGrantRevokeOutput = {
+  /** The same as `grantId`. */
+  id: string;
+  grantId: string;
   revoked: true;
 };
 /**
@@ -1211,7 +1301,7 @@ type SpreadsheetReadOutput = {
 declare function spreadsheet_read(input: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
 
 type SpreadsheetWriteInput = {
-  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** `xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8). */
   format: "csv" | "xlsx";
@@ -1250,14 +1340,18 @@ type SpreadsheetWriteInput = {
   };
 };
 type SpreadsheetWriteOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -1303,6 +1397,8 @@ declare function spreadsheet_write(input: SpreadsheetWriteInput): Promise<Spread
 
 type McpAccessGetInput = Record<string, never>;
 type McpAccessGetOutput = {
+  /** The organization's id: access is one per organization; the same as `organizationId`. */
+  id: string;
   organizationId: string;
   state: "testing" | "active" | "revoked";
   maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
@@ -1332,6 +1428,8 @@ type McpAccessSetInput = {
   maxScopes?: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
 };
 type McpAccessSetOutput = {
+  /** The organization's id: access is one per organization; the same as `organizationId`. */
+  id: string;
   organizationId: string;
   state: "testing" | "active" | "revoked";
   maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
@@ -1357,7 +1455,9 @@ type ApiKeysCreateInput = {
   expiresInDays?: number;
 };
 type ApiKeysCreateOutput = {
+  /** Key id (`key_…`); the same as `keyId`. Not the secret. */
   id: string;
+  keyId: string;
   name: string;
   scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
   state: "active" | "expired" | "revoked";
@@ -1374,7 +1474,7 @@ type ApiKeysCreateOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const k = await api_keys_create({ name: "ci-nightly", scopes: ["files:read", "files:write"], expiresInDays: 30 });
- * return { id: k.id, expiresAt: k.expiresAt };
+ * return { keyId: k.keyId, expiresAt: k.expiresAt };
  */
 declare function api_keys_create(input: ApiKeysCreateInput): Promise<ApiKeysCreateOutput>;
 
@@ -1387,7 +1487,9 @@ type ApiKeysListInput = {
 type ApiKeysListOutput = {
   /** This page of API keys. */
   items: Array<{
+    /** Key id (`key_…`); the same as `keyId`. Not the secret. */
     id: string;
+    keyId: string;
     name: string;
     scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
     state: "active" | "expired" | "revoked";
@@ -1414,7 +1516,9 @@ type ApiKeysRevokeInput = {
   keyId: string;
 };
 type ApiKeysRevokeOutput = {
+  /** Key id (`key_…`); the same as `keyId`. Not the secret. */
   id: string;
+  keyId: string;
   name: string;
   scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
   state: "active" | "expired" | "revoked";
@@ -1430,6 +1534,6 @@ type ApiKeysRevokeOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const [old] = (await api_keys_list({})).items.filter((k) => k.name === "ci-nightly");
- * if (old) await api_keys_revoke({ keyId: old.id });
+ * if (old) await api_keys_revoke({ keyId: old.keyId });
  */
 declare function api_keys_revoke(input: ApiKeysRevokeInput): Promise<ApiKeysRevokeOutput>;

@@ -12,7 +12,7 @@ interface FileRecord {
   fileId: string;
   name: string;
   mediaType: string;
-  byteLength: number;
+  size: number;
   state: string;
   createdAt: string;
   updatedAt: string;
@@ -25,8 +25,8 @@ function fileTable(files: FileRecord[], trashed: boolean): string {
   const headers = trashed ? ['ID', 'SIZE', 'TRASHED', 'RESTORABLE UNTIL', 'NAME'] : ['ID', 'SIZE', 'UPDATED', 'TYPE', 'NAME'];
   const rows = files.map((f) =>
     trashed
-      ? [f.fileId, formatBytes(f.byteLength), shortDate(f.trashedAt), shortDate(f.restorableUntil), f.name]
-      : [f.fileId, formatBytes(f.byteLength), shortDate(f.updatedAt), f.mediaType.split(';')[0], f.name],
+      ? [f.fileId, formatBytes(f.size), shortDate(f.trashedAt), shortDate(f.restorableUntil), f.name]
+      : [f.fileId, formatBytes(f.size), shortDate(f.updatedAt), f.mediaType.split(';')[0], f.name],
   );
   return table(headers, rows, [false, true]);
 }
@@ -122,7 +122,7 @@ export const infoCommand = defineCommand({
       ['id', file.fileId],
       ['name', file.name],
       ['type', file.mediaType],
-      ['size', `${formatBytes(file.byteLength)} (${file.byteLength} bytes)`],
+      ['size', `${formatBytes(file.size)} (${file.size} bytes)`],
       ['state', file.state],
       ['created', shortDate(file.createdAt)],
       ['updated', shortDate(file.updatedAt)],
@@ -202,7 +202,7 @@ export const rmCommand = batchCommand(
   'rm',
   'files_delete',
   'trashed',
-  ['fileId', 'deleted', 'byteLength'],
+  ['fileId', 'deleted', 'size'],
   ['Delete trashed files permanently', 'Apagar definitivamente arquivos da lixeira'],
-  (r) => `deleted, ${formatBytes(r.byteLength)} freed`,
+  (r) => `deleted, ${formatBytes(r.size)} freed`,
 );

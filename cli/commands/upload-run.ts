@@ -172,7 +172,7 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
   }
   if (!state) {
     const kept = { modifiedAt: new Date(Math.round(info.mtimeMs)).toISOString(), executable: process.platform !== 'win32' && (info.mode & 0o100) !== 0 };
-    const r = await callBinding<Reservation>(api, 'upload_begin', { name, mediaType, byteLength: info.size, ...kept });
+    const r = await callBinding<Reservation>(api, 'upload_begin', { name, mediaType, size: info.size, ...kept });
     state = {
       uploadId: r.uploadId,
       fileId: r.fileId,
@@ -224,6 +224,6 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
 
 function finish(ctx: CommandContext, file: any, extra: Record<string, unknown>): number {
   if (ctx.json) ctx.printJson({ ...file, ...extra });
-  else ctx.io.out(`${t('uploadDone', { name: file.name, fileId: file.fileId, size: formatBytes(file.byteLength) })}\n`);
+  else ctx.io.out(`${t('uploadDone', { name: file.name, fileId: file.fileId, size: formatBytes(file.size) })}\n`);
   return 0;
 }

@@ -65,7 +65,7 @@ async function sendArchive(ctx: CommandContext, api: Api, rows: UpRow[], bar: Pr
   try {
     // The name is only the reservation's: the import consumes it, and the entries take their own paths.
     const tag = createHash('sha256').update(archive.subarray(0, 4096)).digest('hex').slice(0, 12);
-    reservation = await callBinding(api, 'upload_begin', { name: `siglata-import-${tag}.tar`, mediaType: 'application/x-tar', byteLength: archive.length });
+    reservation = await callBinding(api, 'upload_begin', { name: `siglata-import-${tag}.tar`, mediaType: 'application/x-tar', size: archive.length });
   } catch (err) {
     return fail(err);
   }

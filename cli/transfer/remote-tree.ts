@@ -46,12 +46,12 @@ const exactName = ${JSON.stringify(exact)};
 if (exactName !== null) {
   const first = await files_list({ state: "active", prefix: exactName, limit: 1 });
   const f = (first.items ?? [])[0];
-  if (f && f.name === exactName) exact = [f.fileId, f.name, f.size ?? f.byteLength, f.crc32 ?? null, f.modifiedAt ?? null, f.executable === true];
+  if (f && f.name === exactName) exact = [f.fileId, f.name, f.size, f.crc32 ?? null, f.modifiedAt ?? null, f.executable === true];
 }
 do {
   const page = await files_list({ state: "active", prefix: ${JSON.stringify(prefix)}, limit: 1000, ...(cursor ? { cursor } : {}) });
   for (const f of page.items ?? []) {
-    rows.push([f.fileId, f.name, f.size ?? f.byteLength, f.crc32 ?? null, f.modifiedAt ?? null, f.executable === true]);
+    rows.push([f.fileId, f.name, f.size, f.crc32 ?? null, f.modifiedAt ?? null, f.executable === true]);
     budget -= 3 * f.name.length + 110;
   }
   cursor = page.nextCursor;

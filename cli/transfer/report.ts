@@ -72,7 +72,7 @@ export function report(ctx: CommandContext, rows: readonly Row[], summary: Summa
       files: rows.map(({ path, name, bytes, decision, done, fileId, error, requests, target }) => ({
         path,
         name,
-        bytes,
+        size: bytes,
         decision,
         done: done ?? false,
         fileId,

@@ -165,8 +165,8 @@ export function partOutOfRange(partCount: number, partNumber: number): ServiceEr
       `A parte ${partNumber} está além deste envio, que tem ${partCount} parte(s); nada foi gravado.`,
     ),
     resolution: l10n(
-      `Send parts 1 to ${partCount} only; the byteLength given to upload_begin fixes the part count.`,
-      `Envie apenas as partes 1 a ${partCount}; o byteLength dado a upload_begin fixa o número de partes.`,
+      `Send parts 1 to ${partCount} only; the \`size\` given to upload_begin fixes the part count.`,
+      `Envie apenas as partes 1 a ${partCount}; o \`size\` dado a upload_begin fixa o número de partes.`,
     ),
     details: { partNumber, partCount },
   });

@@ -76,7 +76,7 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     notice: NOTICES.organizationCreated,
     async run(a, input) {
       const created = await call(a, org.organization_create, { name: input.name, slug: input.slug });
-      await activate(a, created.id);
+      await activate(a, created.organizationId);
     },
   },
   {

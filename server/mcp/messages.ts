@@ -86,3 +86,19 @@ export const RPC_PROBLEMS = {
   paramsMismatch: (method: string, problems: string) =>
     l10n(`"params" of ${method} does not match the protocol: ${problems}.`, `"params" de ${method} não segue o protocolo: ${problems}.`),
 };
+
+/** The text of a `search` answer around the declarations, in the caller's language. */
+export const SEARCH_TEXT = {
+  noMatch: l10n(
+    'No binding matches. Call search with an empty query to list every binding.',
+    'Nenhuma binding corresponde. Chame search com uma query vazia para listar todas as bindings.',
+  ),
+  /** `why`: the refusal a call would get, already in the caller's language. */
+  notCallable: (why: string) => l10n(`Not callable with your grant: ${why}`, `Não pode ser chamada com a sua autorização: ${why}`),
+  example: (n: number) => l10n(`Example ${n}:`, `Exemplo ${n}:`),
+  count: (shown: number, total: number) => l10n(`${shown} of ${total} matching bindings.`, `${shown} de ${total} bindings encontradas.`),
+  usage: l10n(
+    'search needs {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.',
+    'search precisa de {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.',
+  ),
+};

@@ -3,8 +3,9 @@
 // plan in one transaction (409 conflict when the writes no longer match; nothing changed).
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.ts';
-import { parseJsonBody, validate } from '../http/body.ts';
-import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
+import { parseJsonBody } from '../http/body.ts';
+import { validateIn } from '../i18n/validation.ts';
+import { authorize, invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 import { callerOf } from '../http/request-state.ts';
 import { archiveRoutes } from './app-v1-archives.ts';
@@ -49,7 +50,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'A page of files.', schema: filesList.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
-        const query = validate(FilesQuery, ctx.query);
+        const query = validateIn(ctx.state.locale, FilesQuery, ctx.query);
         ctx.body = await invoke(filesList, query, callerOf(ctx), invokeDeps(deps));
       },
     }),
@@ -65,9 +66,10 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'The file.', schema: filesGet.output } },
       errors: ['unauthorized', 'SESSION_EXPIRED', 'invalid_input', 'not_found', 'INSUFFICIENT_SCOPE', 'ORGANIZATION_MEMBERSHIP_REQUIRED'],
       async handle(ctx) {
-        // The binding validates (after its scope check, so a narrow token hears 403 before any 400): `path` is its `name`.
-        const { path, ...rest } = ctx.query;
-        ctx.body = await invoke(filesGet, path === undefined ? rest : { ...rest, name: path }, callerOf(ctx), invokeDeps(deps));
+        // A caller who may not read files learns that first, whatever the query says.
+        authorize(filesGet, callerOf(ctx));
+        const query = validateIn(ctx.state.locale, FileAtPathQuery, ctx.query);
+        ctx.body = await invoke(filesGet, { name: query.path }, callerOf(ctx), invokeDeps(deps));
       },
     }),
     defineRoute({

@@ -101,7 +101,7 @@ t.test('every documented route answers as documented', async (t) => {
   const exec = async (script: string) =>
     (await http(`${app.url}/v1/mcp`, { token, json: rpc('tools/call', { name: 'execute', arguments: { script } }) })).body.result.structuredContent.result;
   const data = randomBytes(1000);
-  const up = await exec(`return await upload_begin({ name: "contract.bin", mediaType: "application/x-contract", byteLength: ${data.length} });`);
+  const up = await exec(`return await upload_begin({ name: "contract.bin", mediaType: "application/x-contract", size: ${data.length} });`);
   const put = (body: Buffer, n = 1) =>
     request(`${app.url}/v1/mcp/uploads/${up.uploadId}/parts/${n}`, {
       method: 'PUT',

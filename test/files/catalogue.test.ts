@@ -39,12 +39,15 @@ t.test('catalogue bindings', async (t) => {
     t.match(f, {
       name: 'notes/todo.md',
       mediaType: 'text/markdown',
-      byteLength: Buffer.byteLength('# To do\nçà ✓\n'),
+      size: Buffer.byteLength('# To do\nçà ✓\n'),
       state: 'active',
       trashedAt: null,
       restorableUntil: null,
     });
     t.match(f.fileId, /^fil_/);
+    t.equal(f.id, f.fileId, 'a file carries `id` and `fileId`');
+    t.equal(f.path, f.name, 'and its path as `path` beside `name`');
+    t.notOk('byteLength' in f, 'its size is `size` only');
     t.match(f.sha256, /^[0-9a-f]{64}$/);
     t.equal(f.downloadUrl, `${app.url}/v1/mcp/files/${f.fileId}/download`);
     t.equal(f.replacedFileId, null, 'the path was free');
@@ -52,15 +55,17 @@ t.test('catalogue bindings', async (t) => {
     t.same(await call(files_get, { fileId: f.fileId }), record);
     t.same(await call(files_get, { name: 'notes/todo.md' }), record, 'or by its path');
     t.same(await call(files_read_text, { fileId: f.fileId }), {
+      id: f.fileId,
       fileId: f.fileId,
       name: 'notes/todo.md',
+      path: 'notes/todo.md',
       mediaType: 'text/markdown',
-      byteLength: f.byteLength,
+      size: f.size,
       text: '# To do\nçà ✓\n',
     });
     const plain = await call(files_write_text, { name: 'plain.txt', text: '' });
     t.equal(plain.mediaType, 'text/plain; charset=utf-8');
-    t.equal(plain.byteLength, 0);
+    t.equal(plain.size, 0);
     t.equal((await call(files_read_text, { fileId: plain.fileId })).text, '');
     const dl = await download(app, ana.token, f.fileId);
     t.equal(dl.headers['content-type'], 'text/markdown');
@@ -74,7 +79,7 @@ t.test('catalogue bindings', async (t) => {
     t.equal(g.fileId, f.fileId);
     t.equal(g.name, 'draft.txt');
     t.equal(g.mediaType, 'text/x-draft');
-    t.equal(g.byteLength, 11);
+    t.equal(g.size, 11);
     t.not(g.sha256, f.sha256);
     t.equal((await call(files_read_text, { fileId: f.fileId })).text, 'version two');
     const keysAfter = (await app.deps.blobs.listKeys('')).map((b) => b.key);
@@ -82,7 +87,7 @@ t.test('catalogue bindings', async (t) => {
     t.match(g.replacedFileId, /^fil_/);
     t.not(g.replacedFileId, f.fileId);
     const previous = await call(files_get, { fileId: g.replacedFileId! });
-    t.match(previous, { name: 'draft.txt', state: 'trashed', byteLength: 2, sha256: f.sha256, mediaType: f.mediaType });
+    t.match(previous, { name: 'draft.txt', state: 'trashed', size: 2, sha256: f.sha256, mediaType: f.mediaType });
     t.equal((await call(files_read_text, { fileId: previous.fileId })).text, 'v1', 'the previous version reads back');
     const renamed = await call(files_write_text, { fileId: f.fileId, name: 'final.txt', text: 'v3' });
     t.equal(renamed.name, 'final.txt');
@@ -95,7 +100,7 @@ t.test('catalogue bindings', async (t) => {
     const big = await fail(call(files_write_text, { name: 'big.txt', text: 'x'.repeat(2049) }));
     t.equal(big.code, 'invalid_input');
     t.match(big.resolution, /2049 bytes.*at most 2048/);
-    t.equal((await call(files_write_text, { name: 'max.txt', text: 'é'.repeat(1024) })).byteLength, 2048, 'the cap counts UTF-8 bytes');
+    t.equal((await call(files_write_text, { name: 'max.txt', text: 'é'.repeat(1024) })).size, 2048, 'the cap counts UTF-8 bytes');
     const large = await uploadFile(app, ana, 'large.bin', bytes(4096));
     const tooLarge = await fail(call(files_read_text, { fileId: large.fileId }));
     t.equal(tooLarge.code, 'invalid_input');
@@ -109,7 +114,7 @@ t.test('catalogue bindings', async (t) => {
   t.test('files_update renames and changes the media type; trashed files are a conflict', async (t) => {
     const f = await call(files_write_text, { name: 'a.csv', text: 'a,b\n' });
     const u = await call(files_update, { fileId: f.fileId, name: 'reports/2026/a.csv', mediaType: 'text/csv; charset=utf-8' });
-    t.match(u, { name: 'reports/2026/a.csv', mediaType: 'text/csv; charset=utf-8', byteLength: 4 });
+    t.match(u, { name: 'reports/2026/a.csv', mediaType: 'text/csv; charset=utf-8', size: 4 });
     t.ok(u.updatedAt >= f.updatedAt);
     t.equal((await call(files_update, { fileId: f.fileId, name: 'b.csv' })).mediaType, 'text/csv; charset=utf-8');
     t.equal((await fail(call(files_update, { fileId: f.fileId }))).code, 'invalid_input', 'something to change is required');
@@ -222,7 +227,7 @@ t.test('catalogue bindings', async (t) => {
 
   t.test("another organization's ids answer not_found, never their data", async (t) => {
     const f = await call(files_write_text, { name: 'secret.txt', text: 'acme secret' });
-    const u = await call(upload_begin, { name: 'secret.bin', byteLength: 10 });
+    const u = await call(upload_begin, { name: 'secret.bin', size: 10 });
     const eve = await callerFor(app, { email: 'eve@example.com', org: 'evil' });
     const e = as(app, eve);
     for (const [binding, input] of [
@@ -262,7 +267,7 @@ t.test('catalogue bindings', async (t) => {
       [files_trash, { fileId: f.fileId }],
       [files_restore, { fileId: f.fileId }],
       [files_delete, { fileId: f.fileId }],
-      [upload_begin, { name: 'n', byteLength: 1 }],
+      [upload_begin, { name: 'n', size: 1 }],
       [upload_complete, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }],
       [upload_abort, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }],
     ] as const) {

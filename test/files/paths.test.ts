@@ -149,7 +149,7 @@ t.test('files are paths', async (t) => {
     t.match(inside.message, /"x\/y\.txt" cannot be created: "x" is a file .* so it cannot also be a folder\. Rename or trash "x" first/);
     t.match((inside.toBody('pt-BR') as { message: string }).message, /não pode ser criado: "x" é um arquivo/);
     t.equal((await fail(call(files_write_bytes, { name: 'x/deep/z', base64: '' }))).code, 'folder_conflict');
-    t.equal((await fail(call(upload_begin, { name: 'x/big.bin', byteLength: 10 }))).code, 'folder_conflict', 'refused before any byte is sent');
+    t.equal((await fail(call(upload_begin, { name: 'x/big.bin', size: 10 }))).code, 'folder_conflict', 'refused before any byte is sent');
 
     await call(files_write_text, { name: 'dir/a/b.txt', text: 'b' });
     const onFolder = await fail(call(files_write_text, { name: 'dir/a', text: '' }));
@@ -174,7 +174,7 @@ t.test('files are paths', async (t) => {
     t.equal(restoreClash.code, 'folder_conflict', 'restore too, whatever onConflict says');
 
     // An upload begun while the path was free, completed after a file took one of its folders: refused, still open.
-    const u = await call(upload_begin, { name: 'late/file.bin', byteLength: 3 });
+    const u = await call(upload_begin, { name: 'late/file.bin', size: 3 });
     t.equal((await putPart(app, who.token, u.uploadId, 1, Buffer.from('abc'))).status, 200);
     const blocker = await call(files_write_text, { name: 'late', text: 'in the way' });
     const late = await fail(call(upload_complete, { uploadId: u.uploadId }));
@@ -291,7 +291,7 @@ return out;`;
     const { who, call, active, trashed } = await fresh();
     for (let round = 0; round < 4; round++) {
       const name = `up/race-${round}.bin`;
-      const u = await call(upload_begin, { name, byteLength: 4 });
+      const u = await call(upload_begin, { name, size: 4 });
       t.equal((await putPart(app, who.token, u.uploadId, 1, Buffer.from('upld'))).status, 200);
       const [completed, written] = await Promise.all([
         call(upload_complete, { uploadId: u.uploadId }),
@@ -306,7 +306,7 @@ return out;`;
     }
     // A completed upload replaces like any write, and says so.
     const first = await call(files_write_text, { name: 'up/plain.bin', text: 'first' });
-    const u = await call(upload_begin, { name: 'up/plain.bin', byteLength: 2 });
+    const u = await call(upload_begin, { name: 'up/plain.bin', size: 2 });
     await putPart(app, who.token, u.uploadId, 1, Buffer.from('hi'));
     const done = await call(upload_complete, { uploadId: u.uploadId });
     t.equal(done.replacedFileId, first.fileId);
@@ -374,7 +374,7 @@ return "planned";`;
     const replaced = await call(files_write_text, { name: 'm/run.sh', text: 'new' });
     t.equal(replaced.executable, false, 'a write by path is a new file: its own fields, their defaults');
 
-    const u = await call(upload_begin, { name: 'm/big.bin', byteLength: 3, executable: true, modifiedAt: '2024-02-29T12:00:00Z' });
+    const u = await call(upload_begin, { name: 'm/big.bin', size: 3, executable: true, modifiedAt: '2024-02-29T12:00:00Z' });
     await putPart(app, who.token, u.uploadId, 1, Buffer.from('abc'));
     const done = await call(upload_complete, { uploadId: u.uploadId });
     t.match(done.file, { executable: true, modifiedAt: '2024-02-29T12:00:00.000Z' }, 'carried through upload_complete');
@@ -454,7 +454,7 @@ t.test('an upload being assembled holds its path: a folder cannot appear there m
   });
   const who = await callerFor(app, { email: 'slow@example.com', org: 'slow' });
   const call = as(app, who);
-  const u = await call(upload_begin, { name: 'held/data.bin', byteLength: 4 });
+  const u = await call(upload_begin, { name: 'held/data.bin', size: 4 });
   t.equal((await putPart(app, who.token, u.uploadId, 1, Buffer.from('data'))).status, 200);
   const completing = call(upload_complete, { uploadId: u.uploadId });
   await started;

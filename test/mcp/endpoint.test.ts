@@ -353,7 +353,7 @@ t.test('search finds intents by the words users say; detail levels differ; scope
   // A read-only token: write bindings are marked in search and in the execute tool's index.
   const roHit = (await search('files_write_text', {}, ro)).structuredContent.results[0];
   t.match(roHit, { name: 'files_write_text', callable: false, requiredScope: 'files:write' });
-  t.match((await search('files_write_text', {}, ro)).content[0].text, /Not callable with your grant: needs the scope files:write/);
+  t.match((await search('files_write_text', {}, ro)).content[0].text, /Not callable with your grant: files_write_text needs the scope files:write/);
   t.equal((await search('files_list', {}, ro)).structuredContent.results[0].callable, true);
   const roTools = (await call(rpc('tools/list'), ro)).body.result.tools;
   t.match(roTools[0].description, /- files_write_text: [^\n]*\[not callable with your grant: needs files:write\]/);

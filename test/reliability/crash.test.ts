@@ -263,7 +263,7 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
     parts: Buffer[];
   }
   const begin = async (name: string, data: Buffer): Promise<Upload> => {
-    const { uploadId } = await must('upload_begin', { name, mediaType: 'application/octet-stream', byteLength: data.length });
+    const { uploadId } = await must('upload_begin', { name, mediaType: 'application/octet-stream', size: data.length });
     const [row] = await sql`select file_id, blob_key, org_id from uploads where id = ${uploadId}`;
     return { uploadId, fileId: row.file_id, blobKey: row.blob_key, orgId: row.org_id, data, parts: partsOf(data) };
   };

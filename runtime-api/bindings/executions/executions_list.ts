@@ -18,12 +18,17 @@ function afterCursor(raw: string): { createdAt: Date; id: string } {
 export const executions_list = defineBinding({
   name: 'executions_list',
   summary: "The organization's script executions, newest first: who ran what, how it ended, time and host calls.",
+  pt: {
+    summary: 'As execuções de scripts da organização, das mais recentes às mais antigas: quem rodou o quê, como terminou, tempo e chamadas.',
+    aliases: ['auditoria', 'registro de auditoria', 'histórico', 'execuções anteriores', 'scripts rodados', 'atividade'],
+  },
   description: 'Owners and admins only. Scripts are identified by their SHA-256, never stored.',
   aliases: ['audit', 'audit log', 'history', 'past runs', 'scripts run', 'activity'],
   examples: ['const { items } = await executions_list({ limit: 20 });\nreturn items.filter((e) => !e.ok).map((e) => [e.createdAt, e.errorCode]);'],
   input: v.strictObject({ ...listInputEntries({ default: 50, max: 200 }) }),
   output: listOutput(
     v.object({
+      id: v.pipe(v.string(), v.description('Execution id; the same as `executionId`.')),
       executionId: v.string(),
       userId: v.string(),
       clientId: v.nullable(v.string()),
@@ -57,6 +62,7 @@ export const executions_list = defineBinding({
     const page = rows.slice(0, input.limit);
     return {
       items: page.map((r) => ({
+        id: r.id,
         executionId: r.id,
         userId: r.userId,
         clientId: r.clientId,

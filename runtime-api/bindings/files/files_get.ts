@@ -8,12 +8,16 @@ import { FileId, FileName, FileRecord, toFileRecord } from './schemas.ts';
 export const files_get = defineBinding({
   name: 'files_get',
   summary: "Get one file's record (path, media type, size, state, dates) by id, or the active file at a path.",
+  pt: {
+    summary: 'O registro de um arquivo (caminho, tipo de mídia, tamanho, estado, datas) pelo id, ou o arquivo ativo num caminho.',
+    aliases: ['detalhes', 'metadados', 'informações', 'tamanho', 'por caminho', 'consultar arquivo', 'existe', 'link de download'],
+  },
   description:
     'Give `fileId` (active or trashed files) or `name` (the path: the one active file there; trashed versions are listed by files_list with state "trashed"). ' +
     'No file answers 404 not_found.',
   aliases: ['details', 'metadata', 'info', 'size', 'stat', 'download link', 'by path', 'lookup', 'exists'],
   examples: [
-    'const f = await files_get({ fileId: "fil_..." });\nreturn [f.name, f.byteLength, f.state];',
+    'const f = await files_get({ fileId: "fil_..." });\nreturn [f.path, f.size, f.state];',
     'const f = await files_get({ name: "reports/q1.csv" });\nreturn f.downloadUrl;',
   ],
   input: v.pipe(

@@ -23,13 +23,17 @@ function afterCursor(raw: string, state: FileState, prefix: string | null): { na
 export const files_list = defineBinding({
   name: 'files_list',
   summary: "List the organization's files (active or trashed), a page at a time, ordered by name.",
+  pt: {
+    summary: 'Lista os arquivos da organização (ativos ou na lixeira), uma página por vez, em ordem de nome.',
+    aliases: ['listar arquivos', 'procurar arquivos', 'pasta', 'diretório', 'conteúdo da pasta', 'todos os arquivos', 'conteúdo da lixeira'],
+  },
   description:
     'Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. ' +
     '`prefix` matches the start of the path, so `reports/` lists a folder. Active files have one file per path; the trash may hold several ' +
     'versions of one path, told apart by `fileId` and `trashedAt`.',
   aliases: ['find files', 'browse', 'ls', 'folder', 'directory', 'contents', 'all files', 'trash contents'],
   examples: [
-    'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.name} (${f.byteLength} bytes)`);',
+    'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.path} (${f.size} bytes)`);',
     'let page = await files_list({ prefix: "reports/" });\nlet count = page.items.length;\nwhile (page.nextCursor) {\n  page = await files_list({ prefix: "reports/", cursor: page.nextCursor });\n  count += page.items.length;\n}\nreturn count;',
   ],
   input: v.strictObject({

@@ -8,6 +8,10 @@ import { FileId, FileRecord, OnConflict, toFileRecord } from './schemas.ts';
 export const files_restore = defineBinding({
   name: 'files_restore',
   summary: 'Restore a file from the trash (within 30 days of trashing it), choosing what happens when its path is taken.',
+  pt: {
+    summary: 'Restaura um arquivo da lixeira (até 30 dias depois de ir para lá), escolhendo o que fazer quando o caminho está ocupado.',
+    aliases: ['recuperar', 'desfazer exclusão', 'tirar da lixeira', 'trazer de volta', 'versão anterior', 'voltar versão'],
+  },
   description:
     'Restoring an active file changes nothing. After the window the answer is 410 restore_expired. ' +
     'When another active file now holds the path (e.g. the newer version that replaced this one), the answer is 409 path_taken unless `onConflict` is ' +

@@ -8,6 +8,10 @@ import { FileId, FileRecord, toFileRecord } from './schemas.ts';
 export const files_trash = defineBinding({
   name: 'files_trash',
   summary: 'Move a file to the trash (restorable for 30 days).',
+  pt: {
+    summary: 'Move um arquivo para a lixeira (restaurável por 30 dias).',
+    aliases: ['apagar', 'excluir', 'remover', 'lixeira', 'jogar fora', 'descartar', 'mandar para a lixeira'],
+  },
   description:
     "Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged. Its path is free at once; " +
     'if another file takes it meanwhile, files_restore asks what to do (`onConflict`).',

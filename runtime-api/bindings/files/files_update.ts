@@ -11,6 +11,10 @@ import { Executable, FileId, FileName, MediaType, ModifiedAt, modifiedAtDate, On
 export const files_update = defineBinding({
   name: 'files_update',
   summary: 'Move (rename) a file, or change its media type, executable bit or modification time.',
+  pt: {
+    summary: 'Move (renomeia) um arquivo, ou muda seu tipo de mídia, bit de executável ou data de modificação.',
+    aliases: ['mover', 'mover para pasta', 'renomear', 'trocar nome', 'mudar tipo de mídia', 'tornar executável', 'data de modificação'],
+  },
   description:
     'Give any of `name`, `mediaType`, `executable`, `modifiedAt`. The content is unchanged. A trashed file answers 409 conflict: restore it first. ' +
     'Moving onto a path another active file holds answers 409 path_taken unless `onConflict` is "replace" (that file moves to the trash; ' +

@@ -12,6 +12,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export const files_write_bytes = defineBinding({
   name: 'files_write_bytes',
   summary: 'Write a small file at a path from base64-encoded bytes (binary-safe; up to 1 MiB decoded by default), replacing the file there.',
+  pt: {
+    summary:
+      'Grava um arquivo pequeno num caminho a partir de bytes em base64 (seguro para binários; até 1 MiB decodificado por padrão), substituindo o arquivo que estiver lá.',
+    aliases: ['gravar binário', 'salvar imagem', 'enviar arquivo pequeno', 'criar arquivo binário'],
+  },
   description:
     'For batches of small files: a script may write many. A file already at the path is replaced: it moves to the trash, stays restorable, ' +
     'and `replacedFileId` names it. `mediaType` defaults to application/octet-stream, `executable` to false, `modifiedAt` to now. ' +

@@ -21,6 +21,10 @@ const DEFAULT_TEXT_TYPE = 'text/plain; charset=utf-8';
 export const files_write_text = defineBinding({
   name: 'files_write_text',
   summary: 'Write a small UTF-8 text file at a path (replacing the file there), or new text into a file by id (up to 1 MiB by default).',
+  pt: {
+    summary: 'Grava um arquivo de texto UTF-8 pequeno num caminho (substituindo o que estiver lá), ou texto novo num arquivo pelo id (até 1 MiB por padrão).',
+    aliases: ['salvar', 'criar arquivo', 'novo arquivo', 'escrever', 'editar', 'sobrescrever', 'anotação', 'nota'],
+  },
   description:
     'With `name` (and no `fileId`) the text becomes the file at that path: a new file, or, when the path holds one, a new file that replaces it ' +
     '(the old one moves to the trash and stays restorable; `replacedFileId` names it). `mediaType` defaults to text/plain; charset=utf-8 and `executable` to false. ' +

@@ -12,6 +12,7 @@
 import * as v from 'valibot';
 import type { FileRow } from '../../store/files.ts';
 import type { RuntimeConfig } from '../../runtime-config.ts';
+import { alsoAccepted } from '../../input-keys.ts';
 import { NAME_MAX_CHARS } from '../../services/paths.ts';
 
 export { NAME_MAX_CHARS };
@@ -38,6 +39,7 @@ export const FileName = v.pipe(
   v.description(
     'File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path.',
   ),
+  alsoAccepted('path', 'filename', 'fileName', 'filePath'),
   v.transform((s) => s.normalize('NFC')),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -108,13 +110,34 @@ export function modifiedAtDate(value: string | undefined): Date | undefined {
 export const FileId = v.pipe(v.string(), v.regex(/^fil_[a-z2-7]{26}$/, 'not a file id'), v.description('File id (`fil_…`).'));
 export const UploadId = v.pipe(v.string(), v.regex(/^upl_[a-z2-7]{26}$/, 'not an upload id'), v.description('Upload reservation id (`upl_…`).'));
 
+/** A file's size in bytes, as every storage API an agent knows calls it; inputs also take `byteLength`. */
+export const FileSize = v.pipe(
+  v.number(),
+  v.integer('`size` must be a whole number of bytes'),
+  v.minValue(0),
+  v.description('Size in bytes.'),
+  alsoAccepted('byteLength', 'bytes', 'sizeBytes', 'contentLength'),
+);
+
 const Timestamp = (what: string) => v.pipe(v.string(), v.description(`${what} (ISO 8601, UTC).`));
 
-export const FileRecord = v.object({
+/** The identity and location every file-shaped result carries: `id` and `fileId`, `name` and `path` (the same values). */
+export const FileIdentity = {
+  id: v.pipe(v.string(), v.description('File id (`fil_…`); the same as `fileId`.')),
   fileId: v.pipe(v.string(), v.description('File id (`fil_…`).')),
-  name: v.pipe(v.string(), v.description('File name; `/` separates folder-like segments.')),
+  name: v.pipe(v.string(), v.description('Full path of the file; `/` separates folders.')),
+  path: v.pipe(v.string(), v.description('The same as `name`.')),
+};
+
+/** `FileIdentity` of a stored file. */
+export function fileIdentity(row: { id: string; name: string }) {
+  return { id: row.id, fileId: row.id, name: row.name, path: row.name };
+}
+
+export const FileRecord = v.object({
+  ...FileIdentity,
   mediaType: v.pipe(v.string(), v.description('Stored media type, sent as Content-Type on download.')),
-  byteLength: v.pipe(v.number(), v.description('Size in bytes.')),
+  size: v.pipe(v.number(), v.description('Size in bytes.')),
   state: v.pipe(v.picklist(['active', 'trashed']), v.description('`active`, or `trashed` (restorable until `restorableUntil`).')),
   createdAt: Timestamp('When the file was created'),
   updatedAt: Timestamp('Last change of name, media type, content or state'),
@@ -150,10 +173,9 @@ export type FileRecordOut = v.InferInput<typeof FileRecord>;
 
 export function toFileRecord(row: FileRow, config: RuntimeConfig): FileRecordOut {
   return {
-    fileId: row.id,
-    name: row.name,
+    ...fileIdentity(row),
     mediaType: row.mediaType,
-    byteLength: row.byteLength,
+    size: row.byteLength,
     state: row.state,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -14,6 +14,10 @@ import { csvHasOneSheet } from '../../services/spreadsheets/messages.ts';
 export const spreadsheet_read = defineBinding({
   name: 'spreadsheet_read',
   summary: 'Read a CSV or XLSX file as a workbook of typed tables (schema: /schema/spreadsheet/1).',
+  pt: {
+    summary: 'Lê um arquivo CSV ou XLSX como uma pasta de trabalho de tabelas tipadas (esquema: /schema/spreadsheet/1).',
+    aliases: ['planilha', 'excel', 'xlsx', 'csv', 'ler tabela', 'ler linhas', 'abrir planilha', 'importar planilha'],
+  },
   description: [
     'The format is recognized from the content (an XLSX is a zip), not the name. Trashed files can be read too.',
     'XLSX: every sheet (or only `sheet`); each Excel table (ListObject) on a sheet becomes a table, otherwise the block from the first to the last non-empty cell is one table named like the sheet, its top row being the header. ' +

@@ -15,6 +15,10 @@ export const MEDIA_TYPES = {
 export const spreadsheet_write = defineBinding({
   name: 'spreadsheet_write',
   summary: 'Write a workbook (schema: /schema/spreadsheet/1) as a CSV or XLSX file at a path.',
+  pt: {
+    summary: 'Grava uma pasta de trabalho (esquema: /schema/spreadsheet/1) como arquivo CSV ou XLSX num caminho.',
+    aliases: ['planilha', 'excel', 'xlsx', 'csv', 'exportar', 'criar planilha', 'salvar tabela', 'gerar planilha'],
+  },
   description: [
     'Writes the file at `name` (kept as given, so end it in .csv or .xlsx) and returns its record. A file already at that path is replaced: it moves to the trash (restorable; `replacedFileId` names it). Counts against the storage quota.',
     'XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; ' +

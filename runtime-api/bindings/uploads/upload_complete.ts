@@ -9,6 +9,10 @@ import { FileRecord, toFileRecord, UploadId } from '../files/schemas.ts';
 export const upload_complete = defineBinding({
   name: 'upload_complete',
   summary: 'Complete an upload once every part is stored; the file then is the active file at its path.',
+  pt: {
+    summary: 'Conclui um envio quando todas as partes chegaram; o arquivo passa a ser o arquivo ativo no seu caminho.',
+    aliases: ['concluir envio', 'finalizar envio', 'terminar upload'],
+  },
   description:
     'Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict. ' +
     'A file already at the path is replaced: it moves to the trash (restorable) and `replacedFileId` names it. ' +
@@ -17,6 +21,7 @@ export const upload_complete = defineBinding({
   examples: ['const { file } = await upload_complete({ uploadId: "upl_..." });\nreturn file;'],
   input: v.strictObject({ uploadId: UploadId }),
   output: v.object({
+    id: v.pipe(v.string(), v.description('The same as `uploadId`.')),
     uploadId: v.pipe(v.string(), v.description('The completed reservation.')),
     file: v.pipe(FileRecord, v.description('The new file, active.')),
     replacedFileId: v.pipe(
@@ -28,6 +33,6 @@ export const upload_complete = defineBinding({
   writes: true,
   async handler(input, deps) {
     const { file, replaced } = await completeUpload(deps, deps.caller.membership!.orgId, input.uploadId);
-    return { uploadId: input.uploadId, file: toFileRecord(file, deps.config), replacedFileId: replaced?.id ?? null };
+    return { id: input.uploadId, uploadId: input.uploadId, file: toFileRecord(file, deps.config), replacedFileId: replaced?.id ?? null };
   },
 });

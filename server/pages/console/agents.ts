@@ -13,7 +13,7 @@ export interface AgentsData {
   admin: boolean;
   /** Null: the server has no mcp_access bindings. */
   mcp: McpAccess | null;
-  grants: { id: string; clientName: string | null; clientId: string; userEmail: string; scopes: string[]; createdAt: string; lastUsedAt: string | null }[];
+  grants: { grantId: string; clientName: string | null; clientId: string; userEmail: string; scopes: string[]; createdAt: string; lastUsedAt: string | null }[];
   /** Null: the server has no api_keys bindings. */
   keys: ApiKey[] | null;
   /** The secret of a key just created, shown this once. */
@@ -53,7 +53,7 @@ ${d.grants
     (
       g,
     ) => `<tr><td>${escapeHtml(g.clientName ?? g.clientId)}</td><td>${escapeHtml(g.userEmail)}</td><td>${g.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</td><td>${timeTag(g.createdAt, never)}</td><td>${timeTag(g.lastUsedAt, never)}</td>
-<td>${form('grant-revoke', `<input type="hidden" name="grantId" value="${escapeHtml(g.id)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeGrantLabel(g.clientName ?? g.clientId, g.userEmail))}">${t(AGENTS.revoke)}</button>`)}</td></tr>`,
+<td>${form('grant-revoke', `<input type="hidden" name="grantId" value="${escapeHtml(g.grantId)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeGrantLabel(g.clientName ?? g.clientId, g.userEmail))}">${t(AGENTS.revoke)}</button>`)}</td></tr>`,
   )
   .join('\n')}</tbody></table>`
     : `<p class="note">${t(AGENTS.noApps)}</p>`;
@@ -73,7 +73,7 @@ ${d.keys
       k,
     ) => `<tr><td>${escapeHtml(k.name)}</td><td>${k.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</td><td>${label(AGENTS.keyStates, k.state)}</td>
 <td>${timeTag(k.expiresAt, '')}</td><td>${timeTag(k.lastUsedAt, never)}</td>
-<td>${k.state === 'active' ? form('api-key-revoke', `<input type="hidden" name="keyId" value="${escapeHtml(k.id)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeKeyLabel(k.name))}">${t(AGENTS.revoke)}</button>`) : ''}</td></tr>`,
+<td>${k.state === 'active' ? form('api-key-revoke', `<input type="hidden" name="keyId" value="${escapeHtml(k.keyId)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeKeyLabel(k.name))}">${t(AGENTS.revoke)}</button>`) : ''}</td></tr>`,
   )
   .join('\n')}</tbody></table>`
             : `<p class="note">${t(AGENTS.noKeys)}</p>`

@@ -11,7 +11,7 @@ export interface FilesData {
   trashRetentionDays: number;
   /** Null when the viewer may not read the audit log (members). */
   executions: { when: string; who: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }[] | null;
-  trash: { fileId: string; name: string; byteLength: number; trashedAt: string | null; restorableUntil: string | null }[];
+  trash: { fileId: string; name: string; size: number; trashedAt: string | null; restorableUntil: string | null }[];
   /** The trashed file whose restore was refused because `existingFileId` holds its path. */
   restoreChoice?: { fileId: string; path: string; existingFileId: string };
 }
@@ -61,9 +61,7 @@ ${d.executions.map((e) => `<tr><td>${timeTag(e.when)}</td><td>${escapeHtml(e.who
     ? `<table><thead><tr><th scope="col">${t(FILES.file)}</th><th scope="col">${t(FILES.size)}</th><th scope="col">${t(FILES.trashed)}</th><th scope="col">${t(FILES.restorableUntil)}</th><th scope="col"></th></tr></thead><tbody>
 ${d.trash
   .map(
-    (
-      f,
-    ) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
+    (f) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.size)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
 <td>${restoreForms(locale, csrf, f, d.restoreChoice)}</td></tr>`,
   )
   .join('\n')}</tbody></table>`
