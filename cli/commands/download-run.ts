@@ -18,6 +18,7 @@ import { progress } from '../progress.ts';
 import type { Api } from '../http.ts';
 import type { CommandContext } from '../context.ts';
 import { resolveFileIds } from '../resolve.ts';
+import { applyMeta } from '../transfer/local-write.ts';
 
 interface PartialRecord {
   fileId: string;
@@ -155,6 +156,9 @@ export async function runDownload(ctx: CommandContext, values: Record<string, st
   }
   await rename(partPath, out);
   await rm(recordPath, { force: true });
+  // The file's modification time and executable bit come along, as rclone brings them.
+  const modified = typeof file.modifiedAt === 'string' ? Date.parse(file.modifiedAt) : Number.NaN;
+  await applyMeta(out, { mtimeMs: Number.isFinite(modified) ? modified : null, executable: file.executable === true });
   if (ctx.json) ctx.printJson({ fileId, path: out, size, sha256, etag, resumedFrom: res.status === 206 ? start : 0 });
   else ctx.io.out(`${t('downloadDone', { fileId, path: out, size: formatBytes(size), sha256 })}\n`);
   return 0;
