@@ -8,6 +8,10 @@ import { FileId } from './schemas.ts';
 export const files_export = defineBinding({
   name: 'files_export',
   summary: 'Export a folder or a list of files as one tar or zip archive, streamed from a download URL.',
+  pt: {
+    summary: 'Exporta uma pasta ou uma lista de arquivos como um único arquivo tar ou zip, transmitido de um endereço de download.',
+    aliases: ['compactar', 'zipar', 'baixar pasta', 'baixar tudo', 'cópia de segurança', 'backup', 'download em lote', 'zip', 'tar'],
+  },
   description: [
     'Without `fileIds`: every active file under the folder `prefix` (default: all of them). With `fileIds`: those active files, each under `prefix` when it is given. ' +
       'Entries are named relative to `prefix` and come in name order; tar entries carry the modification time and mode 0644 (0755 when executable).',

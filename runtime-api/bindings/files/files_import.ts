@@ -9,6 +9,10 @@ import { UploadId } from './schemas.ts';
 export const files_import = defineBinding({
   name: 'files_import',
   summary: 'Import an uploaded tar or zip archive as many files in one call (instead of upload_complete).',
+  pt: {
+    summary: 'Importa um arquivo tar ou zip enviado como muitos arquivos numa só chamada (em vez de upload_complete).',
+    aliases: ['descompactar', 'extrair', 'importar arquivo compactado', 'enviar pasta', 'envio em lote', 'zip', 'tar'],
+  },
   description: [
     'Send the archive as an upload (upload_begin with any name, e.g. `site.tar`, then PUT its parts), then call files_import instead of upload_complete; the upload is consumed.',
     'The format is recognized from the bytes (tar, gzip-compressed tar, zip) unless `format` says. Entries go under the folder `into` (default: the top). ' +
