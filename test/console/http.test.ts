@@ -161,6 +161,7 @@ t.test('console over HTTP', async (t) => {
     }
     c.check(t, 'get', '/console/assets/console.css', await http(`${app.url}/console/assets/console.css`));
     c.check(t, 'get', '/console/assets/console.js', await http(`${app.url}/console/assets/console.js`));
+    c.check(t, 'get', '/console/assets/files.js', await http(`${app.url}/console/assets/files.js`));
 
     await form(dana, 'organization-create', { name: 'Dana Two', slug: 'dana-two' }, 303);
     await form(dana, 'organization-create', { name: 'Dana One', slug: 'dana-one' }, 303);

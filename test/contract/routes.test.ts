@@ -39,6 +39,8 @@ const CHECKED_ELSEWHERE = [
   'GET /.well-known/oauth-protected-resource/mcp',
   'GET /oauth/jwks',
   'POST /oauth/register',
+  // test/console/front.test.ts
+  'GET /',
   // test/console/http.test.ts
   'GET /console',
   'GET /console/members',
@@ -55,6 +57,7 @@ const CHECKED_ELSEWHERE = [
   'POST /console/actions/sign-out',
   'GET /console/assets/console.css',
   'GET /console/assets/console.js',
+  'GET /console/assets/files.js',
   // test/console/agents.test.ts
   'GET /console/agents',
   'POST /console/actions/grant-revoke',

@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { ROLE_NAMES, type Locale, type Role } from '../../../runtime-api/index.ts';
 import { escapeHtml, texts } from '../layout.ts';
 import { FRAME } from './texts.ts';
+import { assetUrl } from './assets.ts';
 
 export { escapeHtml, texts };
 
@@ -57,20 +58,28 @@ export interface ConsoleFrame {
   status?: number;
 }
 
-export function renderConsole(ctx: Koa.Context, frame: ConsoleFrame, body: string): void {
-  const { locale } = frame;
-  const t = texts(locale);
-  ctx.status = frame.status ?? 200;
+/**
+ * The headers of every page served with the console's stylesheet: a CSP without any inline script or style, never
+ * cached, never framed.
+ */
+export function strictPageHeaders(ctx: Koa.Context, status: number): void {
+  ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.set(
     'Content-Security-Policy',
-    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   );
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
   // same-origin keeps the real Origin on our form posts (no-referrer would make it `null`, which the check refuses).
   ctx.set('Referrer-Policy', 'same-origin');
+}
+
+export function renderConsole(ctx: Koa.Context, frame: ConsoleFrame, body: string): void {
+  const { locale } = frame;
+  const t = texts(locale);
+  strictPageHeaders(ctx, frame.status ?? 200);
   const nav = NAV.map(
     (name) => `<a href="${CONSOLE_PATHS[name]}?lang=${locale}"${name === frame.page ? ' aria-current="page"' : ''}>${t(FRAME.nav[name])}</a>`,
   ).join('');
@@ -78,7 +87,7 @@ export function renderConsole(ctx: Koa.Context, frame: ConsoleFrame, body: strin
   ctx.body = `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(frame.title)} · Siglata</title>
-<link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script>
+<link rel="stylesheet" href="${assetUrl('console.css')}"><script src="${assetUrl('console.js')}" defer></script>
 </head><body>
 <a class="skip" href="#content">${t(FRAME.skip)}</a>
 <header><strong>Siglata</strong><nav aria-label="${t(FRAME.console)}">${nav}</nav>

@@ -3,7 +3,7 @@
 import type { AppDeps } from '../../deps.ts';
 import type { RouteDef } from '../../http/route.ts';
 import { CONSOLE_ACTIONS } from '../../console/actions.ts';
-import { CONSOLE_CSS, CONSOLE_JS } from '../../pages/console/assets.ts';
+import { CONSOLE_ASSETS, type ConsoleAsset } from '../../pages/console/assets.ts';
 import { consolePage } from './page.ts';
 import { consoleAction } from './action.ts';
 import { consoleSignOut } from './sign-out.ts';
@@ -17,7 +17,6 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
     consolePage(deps, 'agents'),
     ...CONSOLE_ACTIONS.map((a) => consoleAction(deps, a)),
     consoleSignOut(deps),
-    consoleAsset('console.css', 'text/css', CONSOLE_CSS),
-    consoleAsset('console.js', 'text/javascript', CONSOLE_JS),
+    ...(Object.keys(CONSOLE_ASSETS) as ConsoleAsset[]).map(consoleAsset),
   ];
 }
