@@ -13,6 +13,7 @@ export { fromDatabaseError } from './store/errors.ts';
 
 // Who is calling: sessions, tokens, API keys, scopes and membership.
 export type { Caller } from './identity/caller.ts';
+export { isApiKeyCaller } from './identity/caller.ts';
 export { GRANTABLE_SCOPES, SCOPES, effectiveScopes } from './identity/scopes.ts';
 export type { Role, Scope } from './identity/scopes.ts';
 export { endSession, resolveSession, sessionCaller, setActiveOrganization } from './identity/sessions.ts';
@@ -68,6 +69,7 @@ export { MaxScopesSchema, McpAccessStateSchema } from './bindings/mcp/schemas.ts
 export type { McpAccessSchema } from './bindings/mcp/schemas.ts';
 export { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
 export { mcp_access_set } from './bindings/mcp/mcp_access_set.ts';
+export { mcp_access_changes } from './bindings/mcp/mcp_access_changes.ts';
 export type { ApiKeySchema } from './bindings/api-keys/schemas.ts';
 export { api_keys_create } from './bindings/api-keys/api_keys_create.ts';
 export { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';

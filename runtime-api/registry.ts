@@ -34,6 +34,7 @@ import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
 import { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
 import { mcp_access_set } from './bindings/mcp/mcp_access_set.ts';
+import { mcp_access_changes } from './bindings/mcp/mcp_access_changes.ts';
 import { api_keys_create } from './bindings/api-keys/api_keys_create.ts';
 import { api_keys_list } from './bindings/api-keys/api_keys_list.ts';
 import { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';
@@ -73,6 +74,7 @@ export const BINDINGS: readonly Binding[] = [
   spreadsheet_write,
   mcp_access_get,
   mcp_access_set,
+  mcp_access_changes,
   api_keys_create,
   api_keys_list,
   api_keys_revoke,

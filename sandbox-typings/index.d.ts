@@ -575,19 +575,56 @@ type ExecutionsListInput = {
   limit?: number;
   /** `nextCursor` of the previous page, unchanged; omit or null for the first page. */
   cursor?: string | null;
+  /** Only runs that acted as this person (a user id, as in members_list). — minLength 1, maxLength 128 */
+  userId?: string;
+  /** Only runs made with this API key. — minLength 1, maxLength 128 */
+  keyId?: string;
+  /** Only runs made by this OAuth app (its client id). — minLength 1, maxLength 128 */
+  clientId?: string;
+  /** Only runs that succeeded, or only those that failed. */
+  outcome?: "succeeded" | "failed";
+  /** Only runs from MCP, REST or the CLI. */
+  source?: "mcp" | "rest" | "cli";
+  /** pattern ^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$ */
+  from?: string;
+  /** pattern ^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$ */
+  to?: string;
 };
 type ExecutionsListOutput = {
   /** This page of executions. */
   items: Array<{
+    /** Execution id (`exe_…`), the same as `executionId`. */
+    id: string;
     executionId: string;
+    /** Who ran it, by name: `person` (a signed-in session: their e-mail), `key` (an organization API key: its name) or `app` (an OAuth application acting for `userEmail`: its registered name). */
+    caller: {
+      kind: "person" | "key" | "app";
+      name: string;
+    };
+    /** The person the run acted as (for a key: its creator). */
     userId: string;
+    userEmail: string | null;
+    /** The OAuth client, `api-key` for a key, null for a session. */
     clientId: string | null;
+    clientName: string | null;
+    keyId: string | null;
+    keyName: string | null;
+    /** The endpoint: the MCP execute tool, or POST /app/v1/execute. */
     via: "mcp" | "app";
+    /** Where it came from: `mcp` (an MCP client), `rest` (POST /app/v1/execute) or `cli` (the siglata command line, either endpoint). */
+    source: "mcp" | "rest" | "cli";
     mode: "run" | "plan" | "apply";
     scriptSha256: string;
+    /** The script's first 3 lines (at most 240 characters; API keys and access tokens masked); null for runs recorded before excerpts were kept. */
+    scriptExcerpt: string | null;
+    /** How many lines the whole script had. */
+    scriptLines: number | null;
     ok: boolean;
     errorType: string | null;
     errorCode: string | null;
+    /** The failure's message (masked like the excerpt, at most 500 characters). */
+    errorMessage: string | null;
+    errorLine: number | null;
     wallMs: number;
     cpuMs: number;
     hostCalls: number;
@@ -597,12 +634,12 @@ type ExecutionsListOutput = {
   nextCursor: string | null;
 };
 /**
- * The organization's script executions, newest first: who ran what, how it ended, time and host calls.
- * Owners and admins only. Scripts are identified by their SHA-256, never stored.
+ * The organization's script executions, newest first: who ran them (person, key or app), from where, the script's first lines, how they ended.
+ * Owners and admins only. Filter by `userId` (the person a run acted as), `keyId`, `clientId` (an OAuth app), `outcome`, `source`, and `from` / `to` (`from` inclusive, `to` exclusive; a bare date means 00:00 UTC). Scripts are identified by their SHA-256 and their first lines; the whole script is never stored.
  * Scope: org:admin.
  * @example
- * const { items } = await executions_list({ limit: 20 });
- * return items.filter((e) => !e.ok).map((e) => [e.createdAt, e.errorCode]);
+ * const { items } = await executions_list({ limit: 20, outcome: "failed" });
+ * return items.map((e) => [e.createdAt, e.caller.name, e.errorCode ?? e.errorType, e.scriptExcerpt]);
  */
 declare function executions_list(input?: ExecutionsListInput): Promise<ExecutionsListOutput>;
 
@@ -1166,6 +1203,40 @@ type McpAccessSetOutput = {
  * return await mcp_access_set({ state: "active", maxScopes: ["files:read", "org:read"] });
  */
 declare function mcp_access_set(input?: McpAccessSetInput): Promise<McpAccessSetOutput>;
+
+type McpAccessChangesInput = {
+  /** Page size, 1 to 200 (default 50). — minimum 1, maximum 200, default 50 */
+  limit?: number;
+  /** `nextCursor` of the previous page, unchanged; omit or null for the first page. */
+  cursor?: string | null;
+};
+type McpAccessChangesOutput = {
+  /** This page of changes. */
+  items: Array<{
+    /** Change id (`mac_…`), the same as `changeId`. */
+    id: string;
+    changeId: string;
+    userId: string;
+    fromState: "testing" | "active" | "revoked";
+    toState: "testing" | "active" | "revoked";
+    fromMaxScopes: string[];
+    toMaxScopes: string[];
+    at: string;
+    /** Who changed it (null when that account no longer exists). */
+    userEmail: string | null;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+};
+/**
+ * Every change of the organization's MCP access state and maxScopes: who, when, from what to what. Newest first.
+ * Owners and admins only. The whole history, a page at a time (mcp_access_get lists only the last 20 changes).
+ * Scope: org:admin.
+ * @example
+ * const { items } = await mcp_access_changes({ limit: 10 });
+ * return items.map((c) => `${c.at} ${c.userEmail}: ${c.fromState} -> ${c.toState} [${c.toMaxScopes.join(" ")}]`);
+ */
+declare function mcp_access_changes(input?: McpAccessChangesInput): Promise<McpAccessChangesOutput>;
 
 type ApiKeysCreateInput = {
   /** minLength 1, maxLength 100 */

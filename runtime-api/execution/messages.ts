@@ -73,8 +73,8 @@ export function writesInFlightMessage(count: number, locale: Locale): string {
 export function noUsableScope(): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {
     resolution: l10n(
-      "This access token holds no usable scope (the organization's maxScopes may exclude them all); request a token with at least files:read.",
-      'Este token de acesso não tem escopo utilizável (o maxScopes da organização pode excluir todos); peça um token com pelo menos files:read.',
+      "This access token holds no usable scope. If the organization's maxScopes allows none, no token can run scripts here: an owner or admin must allow scopes first (console, Agents and access); otherwise request a token with at least files:read.",
+      'Este token de acesso não tem escopo utilizável. Se o maxScopes da organização não permite nenhum, nenhum token pode executar scripts aqui: um proprietário ou administrador precisa permitir escopos antes (console, Agentes e acesso); senão, peça um token com pelo menos files:read.',
     ),
     details: { requiredScope: 'files:read' },
   });

@@ -2,10 +2,13 @@
 // success, and the binding call it makes as the session's caller. Routes and OpenAPI are generated from this list.
 import * as v from 'valibot';
 import {
+  type ServiceError,
   type Caller,
   type Binding,
   type Localized,
   invoke,
+  invokeWholeList,
+  type Role,
   callerForOrganization,
   membershipRequired,
   requireAdmin,
@@ -24,7 +27,9 @@ import {
 } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
-import { NOTICES } from '../pages/console/texts.ts';
+import { MEMBERS, NOTICES } from '../pages/console/texts.ts';
+import { resendForm } from '../pages/console/members.ts';
+import { noScopesConfirm } from './messages.ts';
 
 export interface ActionContext {
   deps: AppDeps;
@@ -39,6 +44,13 @@ export interface ActionResult {
   newKey: { name: string; key: string };
 }
 
+/** How the console words a refusal the API words for programs, and the way out it offers on the page. */
+export interface Refusal {
+  message: string;
+  /** HTML under the message (e.g. a form to send an invitation again). */
+  action?: string;
+}
+
 export interface ConsoleAction {
   name: string;
   page: ConsolePageName;
@@ -46,6 +58,10 @@ export interface ConsoleAction {
   fields: v.ObjectSchema<v.ObjectEntries, undefined>;
   notice: Localized;
   run(a: ActionContext, input: Record<string, string>): Promise<void | ActionResult>;
+  /** The page's query to come back to (e.g. the file or folder the form acted on); from the form as sent. */
+  pageQuery?(form: URLSearchParams): Record<string, string | undefined>;
+  /** The console's own words for a refusal, where the binding's speak of API arguments; null keeps the binding's. */
+  refusal?(a: ActionContext & { csrf: string }, form: URLSearchParams, error: ServiceError): Promise<Refusal | null>;
 }
 
 const call = (a: ActionContext, binding: Binding, input: unknown, caller: Caller = a.caller) => invoke(binding, input, caller, invokeDeps(a.deps));
@@ -112,6 +128,28 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     async run(a, input) {
       await call(a, org.member_invite, { email: input.email, role: input.role }, inOrganization(a, true));
     },
+    async refusal(a, form, error) {
+      // The API says to send again with `"resend": true`; a person gets the button that does it.
+      if (error.code !== 'conflict') return null;
+      const email = (form.get('email') ?? '').trim().toLowerCase();
+      const pending = (await invokeWholeList(org.invitations_list, {}, a.caller, invokeDeps(a.deps))) as { email: string; role: Role }[];
+      const invitation = pending.find((i) => i.email.toLowerCase() === email);
+      if (!invitation) return null;
+      return {
+        message: MEMBERS.alreadyInvited(invitation.email)[a.caller.locale],
+        action: resendForm(a.caller.locale, a.csrf, { email: invitation.email, role: (form.get('role') as Role) || invitation.role }),
+      };
+    },
+  },
+  {
+    name: 'invitation-resend',
+    page: 'members',
+    summary: 'Send a pending invitation again (a new link, valid 48 hours)',
+    fields: v.object({ email: EmailSchema, role: RoleSchema }),
+    notice: NOTICES.invitationResent,
+    async run(a, input) {
+      await call(a, org.member_invite, { email: input.email, role: input.role, resend: true }, inOrganization(a, true));
+    },
   },
   {
     name: 'invitation-cancel',
@@ -145,7 +183,7 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
   },
   {
     name: 'file-restore',
-    page: 'files',
+    page: 'trash',
     summary: 'Restore a file from the trash',
     fields: v.object({ fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
     notice: NOTICES.fileRestored,
@@ -167,10 +205,14 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     name: 'mcp-access-set',
     page: 'agents',
     summary: "Set the organization's MCP access state and maxScopes",
-    fields: v.object({ state: v.picklist(['testing', 'active', 'revoked']) }),
+    fields: v.object({ state: v.picklist(['testing', 'active', 'revoked']), allowNone: v.optional(v.literal('1')) }),
     notice: NOTICES.mcpAccessSaved,
     async run(a, input) {
-      await call(a, mcp_access_set, { state: input.state, maxScopes: a.form.getAll('scopes') }, inOrganization(a, true));
+      const maxScopes = a.form.getAll('scopes');
+      // No scope at all while agents are on serves nobody and tells agents to ask for what cannot be granted: the
+      // person confirms it (or chooses revoked) instead of finding out from an agent.
+      if (!maxScopes.length && input.state !== 'revoked' && input.allowNone !== '1') throw noScopesConfirm(a.caller.locale);
+      await call(a, mcp_access_set, { state: input.state, maxScopes }, inOrganization(a, true));
     },
   },
   {

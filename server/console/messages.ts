@@ -31,3 +31,15 @@ export function csrfMismatch(locale: Locale): ServiceError {
     resolution: tr(locale, 'Reload the console page and submit the form again.', 'Recarregue a página do console e envie o formulário de novo.'),
   });
 }
+
+/** MCP access saved with no scope while agents stay on: the person confirms it first (the page offers a checkbox). */
+export function noScopesConfirm(locale: Locale): ServiceError {
+  return new ServiceError('invalid_input', {
+    message: l10n('No scope is checked.', 'Nenhum escopo está marcado.'),
+    resolution: tr(
+      locale,
+      'Agents could then do nothing here, and would be told to ask for scopes nobody can grant. Check the scopes agents may use, choose Revoked to turn agents off, or confirm below that you want no scope at all.',
+      'Os agentes não poderiam fazer nada aqui e seriam orientados a pedir escopos que ninguém pode conceder. Marque os escopos que os agentes podem usar, escolha Revogado para desligá-los, ou confirme abaixo que não quer nenhum escopo.',
+    ),
+  });
+}

@@ -33,6 +33,38 @@ export function tooManyExecutions(max: number): ServiceError {
   });
 }
 
+/**
+ * A scope the organization's ceiling excludes: asking for it again cannot help (consent and token exchange cap every
+ * grant at maxScopes), so no step-up is offered; a person must widen the ceiling. `allowed`: the ceiling now.
+ */
+export function scopeBeyondCeiling(needed: string, allowed: readonly string[], consoleUrl: string, wwwAuthenticate: string): ServiceError {
+  const list = allowed.join(' ');
+  return new ServiceError('INSUFFICIENT_SCOPE', {
+    message: l10n(
+      `This call needs the scope ${needed}, which this organization does not allow agents (maxScopes: ${list || 'none'}).`,
+      `Esta chamada exige o escopo ${needed}, que esta organização não permite a agentes (maxScopes: ${list || 'nenhum'}).`,
+    ),
+    resolution: l10n(
+      `Requesting a new token will not help: ask an owner or admin of the organization to allow ${needed} under Agents and access in the console (${consoleUrl}).`,
+      `Pedir um novo token não vai adiantar: peça a um proprietário ou administrador da organização que permita ${needed} em Agentes e acesso, no console (${consoleUrl}).`,
+    ),
+    details: { requiredScope: needed, maxScopes: [...allowed] },
+    headers: { 'WWW-Authenticate': wwwAuthenticate },
+  });
+}
+
+/** An API key without the scope: its scopes are fixed, so no token request can help; a new key can. */
+export function keyLacksScope(needed: string, consoleUrl: string, wwwAuthenticate: string): ServiceError {
+  return new ServiceError('INSUFFICIENT_SCOPE', {
+    resolution: l10n(
+      `This call needs the scope ${needed}, which this API key does not hold; a key's scopes never change. An owner or admin can create a key with ${needed} under Agents and access in the console (${consoleUrl}).`,
+      `Esta chamada exige o escopo ${needed}, que esta chave de API não tem; os escopos de uma chave nunca mudam. Um proprietário ou administrador pode criar uma chave com ${needed} em Agentes e acesso, no console (${consoleUrl}).`,
+    ),
+    details: { requiredScope: needed },
+    headers: { 'WWW-Authenticate': wwwAuthenticate },
+  });
+}
+
 /** A step-up challenge: `scope` is what to ask for (the token's scopes plus `needed`). */
 export function stepUpRequired(needed: string, scope: string, wwwAuthenticate: string): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {

@@ -7,6 +7,7 @@ import { parseJsonBody, validate } from '../http/body.ts';
 import { invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 import { callerOf } from '../http/request-state.ts';
+import { isCliRequest } from '../http/client-kind.ts';
 
 const FilesQuery = v.strictObject({
   state: v.optional(v.picklist(['active', 'trashed'])),
@@ -76,7 +77,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       ],
       async handle(ctx) {
         const request = await parseJsonBody(ctx, ExecuteInput, deps.config.jsonBodyMaxBytes);
-        ctx.body = await executeInMode(executeContext(deps, 'app'), callerOf(ctx), request);
+        ctx.body = await executeInMode(executeContext(deps, 'app', isCliRequest(ctx)), callerOf(ctx), request);
       },
     }),
   ];

@@ -71,6 +71,8 @@ async function review(t: Test, page: Page, app: TestApp, name: string): Promise<
     ['/console', 'home'],
     ['/console/members', 'members'],
     ['/console/files', 'files'],
+    ['/console/files/trash', 'trash'],
+    ['/console/activity', 'activity'],
     ['/console/agents', 'agents'],
   ]) {
     for (const lang of ['en-US', 'pt-BR']) {
@@ -149,9 +151,10 @@ t.test('browser: the console, end to end', { timeout: 180_000 }, async (t) => {
   t.equal(run.status(), 200);
   await page.goto(`${app.url}/console/files`);
   t.match(await page.locator('section:has(#usage)').textContent(), /9 B of 10 GiB used/);
-  t.match(await page.locator('section:has(#runs)').textContent(), /olivia@example\.com\s*app\s*succeeded/);
+  await page.goto(`${app.url}/console/activity`);
+  t.match(await page.locator('#executions tbody tr').first().textContent(), /person\s*olivia@example\.com\s*REST[\s\S]*files_write_text[\s\S]*succeeded/);
   await review(t, page, app, 'owner');
-  await page.goto(`${app.url}/console/files`);
+  await page.goto(`${app.url}/console/files/trash`);
   await page.click('button[aria-label="Restore reports/q3.txt"]');
   await page.waitForSelector('.notice');
   t.equal(await page.locator('.notice').textContent(), 'File restored.');

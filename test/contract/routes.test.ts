@@ -41,10 +41,17 @@ const CHECKED_ELSEWHERE = [
   'POST /oauth/register',
   // test/console/front.test.ts
   'GET /',
+  // test/console/activity.test.ts
+  'GET /console/activity',
+  'GET /console/activity/executions.csv',
+  // test/console/polish.test.ts
+  'POST /console/actions/invitation-resend',
   // test/console/http.test.ts
   'GET /console',
   'GET /console/members',
   'GET /console/files',
+  'GET /console/files/trash',
+  'GET /console/files/details',
   'POST /console/actions/organization-create',
   'POST /console/actions/organization-switch',
   'POST /console/actions/invitation-accept',

@@ -1,16 +1,18 @@
-// Files at a glance: storage used against the quota, the latest executions from the audit log, and the trash with
-// a restore button per file.
+// Files: storage used against the quota, the browser, and the trash with a restore button per file.
 import type { Locale } from '../../../runtime-api/index.ts';
-import { actionForm, escapeHtml, timeTag, texts } from './layout.ts';
+import { actionForm, escapeHtml, pageUrl, table, timeTag, texts } from './layout.ts';
 import { FILES } from './texts.ts';
 
 export interface FilesData {
   usedBytes: number;
   quotaBytes: number;
+}
+
+export interface TrashData {
   trashRetentionDays: number;
-  /** Null when the viewer may not read the audit log (members). */
-  executions: { when: string; who: string; via: string; ok: boolean; errorCode: string | null; wallMs: number }[] | null;
-  trash: { fileId: string; name: string; byteLength: number; trashedAt: string | null; restorableUntil: string | null }[];
+  trash: { fileId: string; name: string; size?: number; byteLength?: number; trashedAt: string | null; restorableUntil: string | null }[];
+  next: string | null;
+  paged: boolean;
 }
 
 export function formatBytes(locale: Locale, n: number): string {
@@ -24,34 +26,45 @@ export function formatBytes(locale: Locale, n: number): string {
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: i ? 1 : 0 }).format(x)} ${units[i]}`;
 }
 
-export function filesBody(locale: Locale, csrf: string, d: FilesData): string {
+export function usageSection(locale: Locale, usedBytes: number, quotaBytes: number): string {
   const t = texts(locale);
-  const percent = d.quotaBytes ? Math.min(100, (d.usedBytes / d.quotaBytes) * 100) : 0;
+  const percent = quotaBytes ? Math.min(100, (usedBytes / quotaBytes) * 100) : 0;
   const pct = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(percent);
-  const usage = `<section aria-labelledby="usage"><h2 id="usage">${t(FILES.storage)}</h2>
-<p id="usage-text">${t(FILES.used(formatBytes(locale, d.usedBytes), formatBytes(locale, d.quotaBytes), pct))}</p>
-<progress max="${d.quotaBytes}" value="${d.usedBytes}" aria-labelledby="usage-text"></progress>
+  return `<section aria-labelledby="usage"><h2 id="usage">${t(FILES.storage)}</h2>
+<p id="usage-text">${t(FILES.used(formatBytes(locale, usedBytes), formatBytes(locale, quotaBytes), pct))}</p>
+<progress max="${quotaBytes}" value="${usedBytes}" aria-labelledby="usage-text"></progress>
 <p class="note">${t(FILES.allCount)}</p></section>`;
-  const executions =
-    d.executions === null
-      ? `<p class="note">${t(FILES.logAdminsOnly)}</p>`
-      : d.executions.length
-        ? `<table><thead><tr><th scope="col">${t(FILES.when)}</th><th scope="col">${t(FILES.who)}</th><th scope="col">${t(FILES.via)}</th><th scope="col">${t(FILES.outcome)}</th><th scope="col">${t(FILES.duration)}</th></tr></thead><tbody>
-${d.executions.map((e) => `<tr><td>${timeTag(e.when)}</td><td>${escapeHtml(e.who)}</td><td>${escapeHtml(e.via)}</td><td>${e.ok ? t(FILES.succeeded) : `${t(FILES.failed)}${e.errorCode ? ` (<code>${escapeHtml(e.errorCode)}</code>)` : ''}`}</td><td>${e.wallMs} ms</td></tr>`).join('\n')}</tbody></table>`
-        : `<p class="note">${t(FILES.noRuns)}</p>`;
-  const trash = d.trash.length
-    ? `<table><thead><tr><th scope="col">${t(FILES.file)}</th><th scope="col">${t(FILES.size)}</th><th scope="col">${t(FILES.trashed)}</th><th scope="col">${t(FILES.restorableUntil)}</th><th scope="col"></th></tr></thead><tbody>
-${d.trash
-  .map(
-    (
-      f,
-    ) => `<tr><td>${escapeHtml(f.name)}</td><td>${formatBytes(locale, f.byteLength)}</td><td>${timeTag(f.trashedAt)}</td><td>${timeTag(f.restorableUntil)}</td>
-<td>${actionForm('file-restore', csrf, `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(FILES.restoreLabel(f.name))}">${t(FILES.restore)}</button>`, { inline: true, locale })}</td></tr>`,
-  )
-  .join('\n')}</tbody></table>`
+}
+
+export function filesBody(locale: Locale, _csrf: string, d: FilesData): string {
+  const t = texts(locale);
+  return `${usageSection(locale, d.usedBytes, d.quotaBytes)}
+<p><a href="${pageUrl('trash', locale)}">${t(FILES.trash)}</a></p>`;
+}
+
+export function trashBody(locale: Locale, csrf: string, d: TrashData): string {
+  const t = texts(locale);
+  const rows = d.trash.map((f) => [
+    escapeHtml(f.name),
+    formatBytes(locale, f.size ?? f.byteLength ?? 0),
+    timeTag(f.trashedAt),
+    timeTag(f.restorableUntil),
+    actionForm(
+      'file-restore',
+      csrf,
+      `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(FILES.restoreLabel(f.name))}">${t(FILES.restore)}</button>`,
+      { inline: true, locale },
+    ),
+  ]);
+  const list = rows.length
+    ? table(
+        [{ label: t(FILES.file) }, { label: t(FILES.size), num: true }, { label: t(FILES.trashed) }, { label: t(FILES.restorableUntil) }, { label: '' }],
+        rows,
+      )
     : `<p class="note">${t(FILES.trashEmpty)}</p>`;
-  return `${usage}
-<section aria-labelledby="runs"><h2 id="runs">${t(FILES.recentExecutions)}</h2>${executions}</section>
-<section aria-labelledby="trash"><h2 id="trash">${t(FILES.trash)}</h2>
-<p class="note">${t(FILES.retention(d.trashRetentionDays))}</p>${trash}</section>`;
+  const next = d.next ? `<a href="${escapeHtml(pageUrl('trash', locale, { cursor: d.next }))}" rel="next">${t(FILES.nextPage)}</a>` : '';
+  const first = d.paged ? `<a href="${pageUrl('trash', locale)}">${t(FILES.firstPage)}</a>` : '';
+  return `<section aria-labelledby="trash"><h2 id="trash">${t(FILES.trash)}</h2>
+<p class="note">${t(FILES.retention(d.trashRetentionDays))}</p>${list}
+${next || first ? `<nav class="pager" aria-label="${t(FILES.pages)}">${first || '<span></span>'}${next}</nav>` : ''}</section>`;
 }

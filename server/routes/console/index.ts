@@ -8,12 +8,17 @@ import { consolePage } from './page.ts';
 import { consoleAction } from './action.ts';
 import { consoleSignOut } from './sign-out.ts';
 import { consoleAsset } from './asset.ts';
+import { consoleActivityCsv } from './activity-csv.ts';
 
 export function consoleRoutes(deps: AppDeps): RouteDef[] {
   return [
     consolePage(deps, 'home'),
-    consolePage(deps, 'members'),
     consolePage(deps, 'files'),
+    consolePage(deps, 'file'),
+    consolePage(deps, 'trash'),
+    consolePage(deps, 'activity'),
+    consoleActivityCsv(deps),
+    consolePage(deps, 'members'),
     consolePage(deps, 'agents'),
     ...CONSOLE_ACTIONS.map((a) => consoleAction(deps, a)),
     consoleSignOut(deps),
