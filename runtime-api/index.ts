@@ -59,6 +59,7 @@ export type { BlobStore } from './blobs/port.ts';
 export { FileId, UploadId } from './bindings/files/schemas.ts';
 export { files_restore } from './bindings/files/files_restore.ts';
 export { files_list } from './bindings/files/files_list.ts';
+export { files_folders } from './bindings/files/files_folders.ts';
 export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbook.ts';
 
 // Organizations, API keys, OAuth grants and MCP access.

@@ -2,6 +2,7 @@
 import type { Binding } from './define.ts';
 import { context } from './bindings/context/context.ts';
 import { files_list } from './bindings/files/files_list.ts';
+import { files_folders } from './bindings/files/files_folders.ts';
 import { files_get } from './bindings/files/files_get.ts';
 import { files_update } from './bindings/files/files_update.ts';
 import { files_trash } from './bindings/files/files_trash.ts';
@@ -42,6 +43,7 @@ import { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';
 export const BINDINGS: readonly Binding[] = [
   context,
   files_list,
+  files_folders,
   files_get,
   files_update,
   files_trash,

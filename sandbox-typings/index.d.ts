@@ -56,6 +56,14 @@ type FilesListInput = {
   cursor?: string | null;
   /** Only names starting with this string (case-sensitive), e.g. `reports/`. */
   prefix?: string | null;
+  /** Only names containing this text, ignoring case (the whole name, folders included). */
+  search?: string | null;
+  /** false: only files right in the folder `prefix`, not in its subfolders (default true: everything under it). — default true */
+  recursive?: boolean;
+  /** The order: `name` (default), `size`, `createdAt` or `updatedAt`. — default "name" */
+  sort?: "name" | "size" | "createdAt" | "updatedAt";
+  /** `asc` (default) or `desc`. — default "asc" */
+  order?: "asc" | "desc";
 };
 type FilesListOutput = {
   /** This page of files. */
@@ -82,6 +90,8 @@ type FilesListOutput = {
     sha256: string | null;
     /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
     crc32: string | null;
+    /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+    createdBy: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
   }>;
@@ -89,8 +99,8 @@ type FilesListOutput = {
   nextCursor: string | null;
 };
 /**
- * List the organization's files (active or trashed), a page at a time, ordered by name.
- * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. `prefix` matches the start of the name, so `reports/` lists a folder-like group.
+ * List the organization's files (active or trashed), a page at a time: by folder, by a name search, in the order asked.
+ * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same filters) until it is null. `prefix` matches the start of the name, so `reports/` lists a folder-like group; with `recursive: false` only the files right in that folder (files_folders lists its subfolders). `search` keeps names containing the text, whatever the case. `sort` is `name` (default, byte-wise), `size`, `createdAt` or `updatedAt`; `order` is `asc` (default) or `desc`.
  * Scope: files:read.
  * @example
  * const { items } = await files_list({ state: "active", limit: 10 });
@@ -103,8 +113,48 @@ type FilesListOutput = {
  *   count += page.items.length;
  * }
  * return count;
+ * @example
+ * const { items } = await files_list({ search: "invoice", sort: "size", order: "desc", limit: 5 });
+ * return items.map((f) => f.name);
  */
 declare function files_list(input?: FilesListInput): Promise<FilesListOutput>;
+
+type FilesFoldersInput = {
+  /** The folder to look in: `` (default) for the top, else a path ending in `/`. — maxLength 1024, default "" */
+  prefix?: string;
+  /** Folders of `active` (default) or `trashed` files. — default "active" */
+  state?: "active" | "trashed";
+  /** Page size, 1 to 1000 (default 100). — minimum 1, maximum 1000, default 100 */
+  limit?: number;
+  /** `nextCursor` of the previous page, unchanged; omit or null for the first page. */
+  cursor?: string | null;
+};
+type FilesFoldersOutput = {
+  /** This page of folders. */
+  items: {
+    /** The folder, ending in `/` (pass it as `prefix`). */
+    path: string;
+    /** Its last segment. */
+    name: string;
+    /** Files under it, at any depth. */
+    files: number;
+    /** Their bytes. */
+    size: number;
+    /** The latest change of any of them (ISO 8601). */
+    updatedAt: string;
+  }[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+};
+/**
+ * List the folders right under a folder (by name), with how many files each holds, their size and latest change.
+ * Folders are not stored: a folder exists while some file name starts with its path. `prefix` is the folder to look in: `` for the top, else a path ending in `/` (e.g. `reports/`). Each item gives the subfolder's `path` (ending in `/`, usable as `prefix`), its `name`, and `files`, `size` and `updatedAt` counting every file under it at any depth.
+ * Scope: files:read.
+ * @example
+ * const { items } = await files_folders({ prefix: "" });
+ * return items.map((f) => `${f.path}: ${f.files} files`);
+ */
+declare function files_folders(input?: FilesFoldersInput): Promise<FilesFoldersOutput>;
 
 type FilesGetInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
@@ -133,6 +183,8 @@ type FilesGetOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -176,6 +228,8 @@ type FilesUpdateOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -215,6 +269,8 @@ type FilesTrashOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -255,6 +311,8 @@ type FilesRestoreOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -348,6 +406,8 @@ type FilesWriteTextOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -394,6 +454,8 @@ type FilesWriteBytesOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };
@@ -537,6 +599,8 @@ type UploadCompleteOutput = {
     sha256: string | null;
     /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
     crc32: string | null;
+    /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+    createdBy: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
   };
@@ -1134,6 +1198,8 @@ type SpreadsheetWriteOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
 };

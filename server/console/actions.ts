@@ -15,6 +15,7 @@ import {
   setActiveOrganization,
   organizationBindings as org,
   files_restore,
+  findBinding,
   IdSchema,
   EmailSchema,
   NameSchema,
@@ -27,7 +28,7 @@ import {
 } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
-import { MEMBERS, NOTICES } from '../pages/console/texts.ts';
+import { FILES, MEMBERS, NOTICES } from '../pages/console/texts.ts';
 import { resendForm } from '../pages/console/members.ts';
 import { noScopesConfirm } from './messages.ts';
 
@@ -58,11 +59,18 @@ export interface ConsoleAction {
   fields: v.ObjectSchema<v.ObjectEntries, undefined>;
   notice: Localized;
   run(a: ActionContext, input: Record<string, string>): Promise<void | ActionResult>;
+  /** The page to come back to when it depends on the form (default `page`). */
+  pageFor?(form: URLSearchParams): ConsolePageName;
+  /** How this form's fields are labelled where they differ from the console's usual names. */
+  labels?: Record<string, Localized>;
   /** The page's query to come back to (e.g. the file or folder the form acted on); from the form as sent. */
   pageQuery?(form: URLSearchParams): Record<string, string | undefined>;
   /** The console's own words for a refusal, where the binding's speak of API arguments; null keeps the binding's. */
   refusal?(a: ActionContext & { csrf: string }, form: URLSearchParams, error: ServiceError): Promise<Refusal | null>;
 }
+
+const FileIdField = v.pipe(v.string(), v.minLength(1), v.maxLength(128));
+const binding = (name: string): Binding => findBinding(name)!;
 
 const call = (a: ActionContext, binding: Binding, input: unknown, caller: Caller = a.caller) => invoke(binding, input, caller, invokeDeps(a.deps));
 
@@ -184,11 +192,56 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
   {
     name: 'file-restore',
     page: 'trash',
-    summary: 'Restore a file from the trash',
-    fields: v.object({ fileId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
+    summary: 'Restore a file from the trash (back to the trash, the folder it left, or its details, as `back` says)',
+    fields: v.object({
+      fileId: FileIdField,
+      back: v.optional(v.picklist(['trash', 'files', 'file'])),
+      path: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+    }),
     notice: NOTICES.fileRestored,
+    pageFor: (form) => (form.get('back') === 'files' ? 'files' : form.get('back') === 'file' ? 'file' : 'trash'),
+    pageQuery: (form) =>
+      form.get('back') === 'files' ? { path: form.get('path') ?? '' } : form.get('back') === 'file' ? { fileId: form.get('fileId') ?? '' } : {},
     async run(a, input) {
       await call(a, files_restore, { fileId: input.fileId }, inOrganization(a, false));
+    },
+  },
+  {
+    name: 'file-trash',
+    page: 'files',
+    summary: 'Move a file to the trash (restorable for 30 days); back to its folder, with an Undo button',
+    fields: v.object({ fileId: FileIdField, path: v.optional(v.pipe(v.string(), v.maxLength(1024))) }),
+    notice: NOTICES.fileTrashed,
+    pageQuery: (form) => ({ path: form.get('path') ?? '', undo: form.get('fileId') ?? '' }),
+    async run(a, input) {
+      await call(a, binding('files_trash'), { fileId: input.fileId }, inOrganization(a, false));
+    },
+  },
+  {
+    name: 'file-delete',
+    page: 'trash',
+    summary: 'Delete a file in the trash for good',
+    fields: v.object({ fileId: FileIdField }),
+    notice: NOTICES.fileDeleted,
+    async run(a, input) {
+      await call(a, binding('files_delete'), { fileId: input.fileId }, inOrganization(a, false));
+    },
+  },
+  {
+    name: 'file-rename',
+    page: 'file',
+    summary: 'Rename or move a file (its path), and change its media type',
+    fields: v.object({
+      fileId: FileIdField,
+      newName: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+      mediaType: v.optional(v.pipe(v.string(), v.maxLength(255))),
+    }),
+    notice: NOTICES.fileRenamed,
+    labels: { name: FILES.newPath },
+    pageQuery: (form) => ({ fileId: form.get('fileId') ?? '' }),
+    async run(a, input) {
+      const mediaType = input.mediaType?.trim();
+      await call(a, binding('files_update'), { fileId: input.fileId, name: input.newName, ...(mediaType ? { mediaType } : {}) }, inOrganization(a, false));
     },
   },
   {

@@ -34,4 +34,8 @@ export interface PageView {
   /** A title naming what is shown (a file's name), instead of the page's. */
   title?: string;
   status?: number;
+  /** A notice the view itself gives (e.g. uploads done, which no form posted). */
+  notice?: string;
+  /** Go to this view of the same page instead (303), e.g. the folder a "new folder" form names. */
+  redirect?: { query: Record<string, string> };
 }

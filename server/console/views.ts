@@ -14,7 +14,7 @@ import {
   api_keys_list,
 } from '../../runtime-api/index.ts';
 import { invokeDeps, type AppDeps } from '../deps.ts';
-import { CONSOLE_PATHS, renderConsole, texts, type ConsolePageName } from '../pages/console/layout.ts';
+import { CONSOLE_PATHS, pageUrl, renderConsole, texts, type ConsolePageName } from '../pages/console/layout.ts';
 import { FRAME, PAGE_TITLES } from '../pages/console/texts.ts';
 import { homeBody } from '../pages/console/home.ts';
 import { membersBody } from '../pages/console/members.ts';
@@ -104,6 +104,11 @@ export async function showConsolePage(
   };
   const membership = session.caller.membership;
   const view: PageView = page === 'home' || membership ? await LOADERS[page](r) : { body: NO_ORGANIZATION(locale) };
+  if (view.redirect) {
+    ctx.status = 303;
+    ctx.redirect(pageUrl(page, locale, view.redirect.query));
+    return;
+  }
   const organizationName = membership ? ((await r.call(context, {})).organization.name as string) : null;
   const { newKey: _shownInBody, prefill: _filledIn, ...frame } = extra;
   renderConsole(
@@ -116,6 +121,7 @@ export async function showConsolePage(
       csrf: session.csrf,
       organizationName,
       query: view.query,
+      ...(view.notice ? { notice: view.notice } : {}),
       ...frame,
       status: extra.status ?? view.status,
     },

@@ -46,6 +46,14 @@ const CHECKED_ELSEWHERE = [
   'GET /console/activity/executions.csv',
   // test/console/polish.test.ts
   'POST /console/actions/invitation-resend',
+  // test/console/files.test.ts
+  'POST /console/actions/file-trash',
+  'POST /console/actions/file-delete',
+  'POST /console/actions/file-rename',
+  'POST /console/api/upload_begin',
+  'POST /console/api/upload_status',
+  'POST /console/api/upload_complete',
+  'POST /console/api/upload_abort',
   // test/console/http.test.ts
   'GET /console',
   'GET /console/members',

@@ -81,6 +81,7 @@ export const FileRecord = v.object({
       'Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded.',
     ),
   ),
+  createdBy: v.pipe(v.nullable(v.string()), v.description('The user id of the person (or the creator of the API key) who wrote the file; null if unknown.')),
   downloadUrl: v.pipe(v.string(), v.description('GET with a Bearer token to download the bytes (Range supported).')),
 });
 
@@ -99,6 +100,7 @@ export function toFileRecord(row: FileRow, config: RuntimeConfig): FileRecordOut
     restorableUntil: row.trashedAt ? new Date(row.trashedAt.getTime() + config.trashRetentionMs).toISOString() : null,
     sha256: row.sha256,
     crc32: row.crc32,
+    createdBy: row.createdBy,
     downloadUrl: `${config.publicBaseUrl}/v1/mcp/files/${row.id}/download`,
   };
 }

@@ -73,6 +73,8 @@ export interface Column {
   /** The header's text, already escaped ('' for a column of buttons). */
   label: string;
   num?: boolean;
+  /** The column the rows are sorted by. */
+  ariaSort?: 'ascending' | 'descending';
 }
 
 /**
@@ -80,14 +82,16 @@ export interface Column {
  * above it when the header row is hidden. Cells are HTML.
  */
 export function table(columns: readonly Column[], rows: readonly (readonly string[])[], opts: { caption?: string; id?: string } = {}): string {
-  const head = columns.map((c) => `<th scope="col"${c.num ? ' class="num"' : ''}>${c.label}</th>`).join('');
+  const head = columns.map((c) => `<th scope="col"${c.num ? ' class="num"' : ''}${c.ariaSort ? ` aria-sort="${c.ariaSort}"` : ''}>${c.label}</th>`).join('');
   const body = rows
     .map(
       (cells) =>
         `<tr>${cells
           .map((cell, i) => {
             const c = columns[i];
-            return `<td${c?.num ? ' class="num"' : ''}${c?.label ? ` data-label="${c.label}"` : ''}>${cell}</td>`;
+            // The column's name as text: a sortable header's label is a link.
+            const name = c?.label.replace(/<[^>]*>/g, '').replace(/ [↑↓]$/, '');
+            return `<td${c?.num ? ' class="num"' : ''}${name ? ` data-label="${name}"` : ''}>${cell}</td>`;
           })
           .join('')}</tr>`,
     )

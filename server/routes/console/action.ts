@@ -45,6 +45,7 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
       const session = requireConsolePost(deps, ctx, form.get('csrf'));
       const s = { ...session, caller: { ...session.caller, locale } };
       const query = a.pageQuery?.(form) ?? {};
+      const page = a.pageFor?.(form) ?? a.page;
       const context = { deps, caller: s.caller, sessionId: sessionOf(ctx).id, form };
       let shown;
       try {
@@ -58,11 +59,11 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
         await showConsolePage(
           deps,
           ctx,
-          a.page,
+          page,
           s,
           locale,
           {
-            error: own ? forPeople(own.message, locale) : errorText(error, locale),
+            error: own ? forPeople(own.message, locale, a.labels) : errorText(error, locale, a.labels),
             ...(own?.action ? { errorAction: own.action } : {}),
             status: error.status,
             prefill: { action: a.name, values: typed },
@@ -72,10 +73,10 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
         return;
       }
       if (shown) {
-        await showConsolePage(deps, ctx, a.page, s, locale, { notice: a.notice[locale], newKey: shown.newKey }, query);
+        await showConsolePage(deps, ctx, page, s, locale, { notice: a.notice[locale], newKey: shown.newKey }, query);
         return;
       }
       ctx.status = 303;
-      ctx.redirect(pageUrl(a.page, locale, { ...query, done: a.name }));
+      ctx.redirect(pageUrl(page, locale, { ...query, done: a.name }));
     },
   });

@@ -9,6 +9,7 @@ import { consoleAction } from './action.ts';
 import { consoleSignOut } from './sign-out.ts';
 import { consoleAsset } from './asset.ts';
 import { consoleActivityCsv } from './activity-csv.ts';
+import { CONSOLE_API_BINDINGS, consoleApi } from './api.ts';
 
 export function consoleRoutes(deps: AppDeps): RouteDef[] {
   return [
@@ -21,6 +22,7 @@ export function consoleRoutes(deps: AppDeps): RouteDef[] {
     consolePage(deps, 'members'),
     consolePage(deps, 'agents'),
     ...CONSOLE_ACTIONS.map((a) => consoleAction(deps, a)),
+    ...CONSOLE_API_BINDINGS.map((name) => consoleApi(deps, name)),
     consoleSignOut(deps),
     ...(Object.keys(CONSOLE_ASSETS) as ConsoleAsset[]).map(consoleAsset),
   ];

@@ -38,7 +38,7 @@ export const consolePage = (deps: AppDeps, name: ConsolePageName): RouteDef =>
         ctx.redirect(`/auth/sign-in?lang=${locale}&returnTo=${encodeURIComponent(back)}`);
         return;
       }
-      const done = CONSOLE_ACTIONS.find((a) => a.name === ctx.query.done && a.page === name);
+      const done = CONSOLE_ACTIONS.find((a) => a.name === ctx.query.done);
       await showConsolePage(deps, ctx, name, { ...session, caller: { ...session.caller, locale } }, locale, done ? { notice: done.notice[locale] } : {});
     },
   });
