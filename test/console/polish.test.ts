@@ -40,7 +40,7 @@ t.test('console polish', async (t) => {
     t.match(twice.text, /role="alert">[\s\S]*action="\/console\/actions\/invitation-resend\?lang=en-US"[\s\S]*Send again/, 'the way out is a button');
     t.match(twice.text, /name="role" value="member"/, 'with the role just chosen');
     const members = await consolePage(owner, '/console/members');
-    t.match(members.text, /aria-label="Send the invitation to again@example\.com again">Send again</, 'each pending invitation has it too');
+    t.match(members.text, /aria-label="Send again: the invitation to again@example\.com">Send again</, 'each pending invitation has it too');
     const resent = await consoleForm(owner, 'invitation-resend', { email: 'again@example.com', role: 'member' });
     t.equal(resent.status, 303);
     c.check(t, 'post', '/console/actions/invitation-resend', resent);

@@ -98,24 +98,16 @@ export function breadcrumbs(locale: Locale, path: string, last = true): string {
 export const downloadPath = (fileId: string) => `/v1/mcp/files/${encodeURIComponent(fileId)}/download`;
 
 function sortHeader(locale: Locale, d: BrowserData, column: FileSort, label: string, num = false): Column {
-  const t = texts(locale);
   const active = d.sort === column;
   const next = active && d.order === 'asc' ? 'desc' : 'asc';
   const href = pageUrl('files', locale, { path: d.path, q: d.q, sort: column, order: next });
-  const arrow = active ? (d.order === 'asc' ? ' ↑' : ' ↓') : '';
+  const arrow = active ? `<span aria-hidden="true">${d.order === 'asc' ? ' ↑' : ' ↓'}</span>` : '';
   return {
-    label: `<a href="${escapeHtml(href)}" aria-label="${t(FILES.sortBy(FILES_LABEL_PLAIN[column][locale]))}">${label}${arrow}</a>`,
+    label: `<a href="${escapeHtml(href)}">${label}${arrow}</a>`,
     num,
     ...(active ? { ariaSort: d.order === 'asc' ? ('ascending' as const) : ('descending' as const) } : {}),
   };
 }
-
-const FILES_LABEL_PLAIN: Record<FileSort, { 'en-US': string; 'pt-BR': string }> = {
-  name: FILES.name,
-  size: FILES.size,
-  createdAt: FILES.created,
-  updatedAt: FILES.modified,
-};
 
 function uploadPanel(locale: Locale, csrf: string, d: BrowserData): string {
   const t = texts(locale);
@@ -161,8 +153,8 @@ export function browserBody(locale: Locale, csrf: string, d: BrowserData): strin
   const folderRows = searching
     ? []
     : d.folders.map((f) => [
-        `<a href="${escapeHtml(pageUrl('files', locale, { path: f.path }))}" aria-label="${t(FILES.folderLabel(f.name))}" class="folder">${escapeHtml(f.name)}/</a>`,
-        `${formatBytes(locale, f.size)} <span class="note">(${t(FILES.folderFiles(new Intl.NumberFormat(locale).format(f.files)))})</span>`,
+        `<a href="${escapeHtml(pageUrl('files', locale, { path: f.path }))}" class="folder">${escapeHtml(f.name)}/</a>`,
+        `${formatBytes(locale, f.size)} <span class="note">(${t(FILES.folderFiles(f.files, new Intl.NumberFormat(locale).format(f.files)))})</span>`,
         timeTag(f.updatedAt),
         t(FILES.folder),
         '',
@@ -327,7 +319,7 @@ ${actionForm(
   return `<section aria-labelledby="facts"><h2 id="facts">${escapeHtml(baseName(f.name))}</h2>
 ${breadcrumbs(locale, folderOf(f.name), false)}
 <dl class="facts">${facts.map(([k, val]) => `<dt>${k}</dt><dd>${val}</dd>`).join('')}</dl>
-<p class="actions">${actions}</p></section>
+<div class="actions">${actions}</div></section>
 <section aria-labelledby="preview"><h2 id="preview">${t(FILES.preview)}</h2>${preview}</section>
 <section aria-labelledby="rename"><h2 id="rename">${t(FILES.renameMove)}</h2>${rename}</section>
 ${p.kind === 'text-start' ? `<script src="${assetUrl('files.js')}" defer></script>` : ''}`;

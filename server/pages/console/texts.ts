@@ -81,7 +81,7 @@ export const HOME = {
   status: l10n('Status', 'Situação'),
   active: l10n('Active', 'Ativa'),
   makeActive: l10n('Make active', 'Tornar ativa'),
-  makeActiveLabel: (organization: string) => l10n(`Make ${organization} active`, `Tornar ${organization} ativa`),
+  makeActiveLabel: (organization: string) => l10n(`Make active: ${organization}`, `Tornar ativa: ${organization}`),
   noOrganization: l10n(
     'You do not belong to any organization yet. Create one below, or accept an invitation.',
     'Você ainda não faz parte de nenhuma organização. Crie uma abaixo ou aceite um convite.',
@@ -132,7 +132,7 @@ export const MEMBERS = {
       `${email} already has a pending invitation. Send it again (a new link, valid 48 hours), or cancel it under Pending invitations.`,
       `${email} já tem um convite pendente. Envie de novo (um novo link, válido por 48 horas), ou cancele-o em Convites pendentes.`,
     ),
-  resendLabel: (email: string) => l10n(`Send the invitation to ${email} again`, `Enviar o convite para ${email} de novo`),
+  resendLabel: (email: string) => l10n(`Send again: the invitation to ${email}`, `Enviar de novo: o convite para ${email}`),
   noPending: l10n('No pending invitation.', 'Nenhum convite pendente.'),
 };
 
@@ -157,7 +157,8 @@ export const FILES = {
   /** The top of the file tree, in the breadcrumbs. */
   top: l10n('All files', 'Todos os arquivos'),
   where: l10n('Folder path', 'Caminho da pasta'),
-  folderFiles: (n: string) => l10n(`${n} files`, `${n} arquivos`),
+  /** `shown`: the count formatted for the locale. */
+  folderFiles: (n: number, shown: string) => l10n(`${shown} ${n === 1 ? 'file' : 'files'}`, `${shown} ${n === 1 ? 'arquivo' : 'arquivos'}`),
   folderLabel: (name: string) => l10n(`Folder ${name}`, `Pasta ${name}`),
   sortBy: (column: string) => l10n(`Sort by ${column}`, `Ordenar por ${column}`),
   search: l10n('Search names', 'Buscar nomes'),
@@ -178,7 +179,7 @@ export const FILES = {
   downloadLabel: (name: string) => l10n(`Download ${name}`, `Baixar ${name}`),
   details: l10n('Details', 'Detalhes'),
   moveToTrash: l10n('Move to trash', 'Mover para a lixeira'),
-  trashLabel: (name: string) => l10n(`Move ${name} to the trash`, `Mover ${name} para a lixeira`),
+  trashLabel: (name: string) => l10n(`Move to trash: ${name}`, `Mover para a lixeira: ${name}`),
   undo: l10n('Undo', 'Desfazer'),
   trashedNotice: (name: string) => l10n(`${name} was moved to the trash.`, `${name} foi movido para a lixeira.`),
   uploaded: l10n('Upload complete.', 'Envio concluído.'),
@@ -188,7 +189,7 @@ export const FILES = {
   restore: l10n('Restore', 'Restaurar'),
   restoreLabel: (name: string) => l10n(`Restore ${name}`, `Restaurar ${name}`),
   deleteForever: l10n('Delete forever', 'Excluir de vez'),
-  deleteLabel: (name: string) => l10n(`Delete ${name} forever`, `Excluir ${name} de vez`),
+  deleteLabel: (name: string) => l10n(`Delete forever: ${name}`, `Excluir de vez: ${name}`),
   deleteConfirm: (name: string) =>
     l10n(`Delete ${name} forever? It cannot be restored afterwards.`, `Excluir ${name} de vez? Não será possível restaurá-lo depois.`),
   trashEmpty: l10n('The trash is empty.', 'A lixeira está vazia.'),
