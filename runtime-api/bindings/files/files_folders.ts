@@ -10,7 +10,7 @@ export const files_folders = defineBinding({
   name: 'files_folders',
   summary: 'List the folders right under a folder (by name), with how many files each holds, their size and latest change.',
   description:
-    'Folders are not stored: a folder exists while some file name starts with its path. `prefix` is the folder to look in: `` for the top, else a path ending in `/` (e.g. `reports/`). Each item gives the subfolder\'s `path` (ending in `/`, usable as `prefix`), its `name`, and `files`, `size` and `updatedAt` counting every file under it at any depth.',
+    "Folders are not stored: a folder exists while some file name starts with its path. `prefix` is the folder to look in: `` for the top, else a path ending in `/` (e.g. `reports/`). Each item gives the subfolder's `path` (ending in `/`, usable as `prefix`), its `name`, and `files`, `size` and `updatedAt` counting every file under it at any depth.",
   aliases: ['folders', 'directories', 'subfolders', 'tree', 'ls -d'],
   examples: ['const { items } = await files_folders({ prefix: "" });\nreturn items.map((f) => `${f.path}: ${f.files} files`);'],
   input: v.strictObject({

@@ -33,7 +33,14 @@ function afterCursor(raw: string, f: Filters): { value: string | number; id: str
   const c = decodeCursor(raw) as Partial<Cursor> | null;
   const value = c?.v ?? c?.n;
   if (!c || (typeof value !== 'string' && typeof value !== 'number') || typeof c.i !== 'string') throw badCursor('files_list');
-  if (c.s !== f.state || (c.p ?? null) !== f.prefix || (c.q ?? null) !== f.search || (c.r ?? true) !== f.recursive || (c.o ?? 'name') !== f.sort || (c.d ?? 'asc') !== f.order) {
+  if (
+    c.s !== f.state ||
+    (c.p ?? null) !== f.prefix ||
+    (c.q ?? null) !== f.search ||
+    (c.r ?? true) !== f.recursive ||
+    (c.o ?? 'name') !== f.sort ||
+    (c.d ?? 'asc') !== f.order
+  ) {
     throw badCursor('files_list', 'filters');
   }
   return { value, id: c.i };
@@ -74,7 +81,10 @@ export const files_list = defineBinding({
       v.optional(v.boolean(), true),
       v.description('false: only files right in the folder `prefix`, not in its subfolders (default true: everything under it).'),
     ),
-    sort: v.pipe(v.optional(v.picklist(['name', 'size', 'createdAt', 'updatedAt']), 'name'), v.description('The order: `name` (default), `size`, `createdAt` or `updatedAt`.')),
+    sort: v.pipe(
+      v.optional(v.picklist(['name', 'size', 'createdAt', 'updatedAt']), 'name'),
+      v.description('The order: `name` (default), `size`, `createdAt` or `updatedAt`.'),
+    ),
     order: v.pipe(v.optional(v.picklist(['asc', 'desc']), 'asc'), v.description('`asc` (default) or `desc`.')),
   }),
   output: listOutput(FileRecord, 'files'),
