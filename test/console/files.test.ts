@@ -72,6 +72,32 @@ return out;`,
     );
     t.same(r.sub, [['reports/2026/', 2]]);
     t.match(r.writer, /^usr_/);
+    // Every order pages stably, ties broken by id, and a cursor only continues the listing it came from.
+    const walk = await run(
+      owner,
+      `const out = {};
+for (const sort of ["name", "size", "createdAt", "updatedAt"]) for (const order of ["asc", "desc"]) {
+  const whole = (await files_list({ sort, order })).items.map((f) => f.fileId);
+  const walked = [];
+  let cursor = null;
+  do { const page = await files_list({ sort, order, limit: 2, cursor }); walked.push(...page.items.map((f) => f.fileId)); cursor = page.nextCursor; } while (cursor);
+  out[sort + " " + order] = JSON.stringify(whole) === JSON.stringify(walked) && whole.length === 7;
+}
+const c = (await files_list({ sort: "size", limit: 1 })).nextCursor;
+try { await files_list({ sort: "name", cursor: c }); out.mixed = "accepted"; } catch (e) { out.mixed = e.code; }
+return out;`,
+    );
+    t.same(walk, {
+      'name asc': true,
+      'name desc': true,
+      'size asc': true,
+      'size desc': true,
+      'createdAt asc': true,
+      'createdAt desc': true,
+      'updatedAt asc': true,
+      'updatedAt desc': true,
+      mixed: 'invalid_input',
+    });
     const refused = await owner.post('/app/v1/execute', { script: 'return await files_folders({ prefix: "reports" })' });
     t.match(JSON.stringify(refused.body.error), /ends with `\/`/);
   });

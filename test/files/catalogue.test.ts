@@ -268,7 +268,7 @@ t.test('catalogue bindings', async (t) => {
 
   t.test('every input and output field of the file bindings has a description', async (t) => {
     const mine = BINDINGS.filter((b) => b.name.startsWith('files_') || b.name.startsWith('upload_'));
-    t.equal(mine.length, 14);
+    t.equal(mine.length, 15);
     const missing: string[] = [];
     const walk = (schema: Record<string, any>, path: string) => {
       for (const [key, prop] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
