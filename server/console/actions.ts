@@ -2,7 +2,7 @@
 // success, and the binding call it makes as the session's caller. Routes and OpenAPI are generated from this list.
 import * as v from 'valibot';
 import {
-  type ServiceError,
+  ServiceError,
   type Caller,
   type Binding,
   type Localized,
@@ -30,7 +30,9 @@ import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
 import { FILES, MEMBERS, NOTICES } from '../pages/console/texts.ts';
 import { resendForm } from '../pages/console/members.ts';
-import { noScopesConfirm } from './messages.ts';
+import { noScopesConfirm, nothingSelected, someNotDone } from './messages.ts';
+import { folderPath } from './files-view.ts';
+import { errorText } from './refusal-text.ts';
 
 export interface ActionContext {
   deps: AppDeps;
@@ -69,6 +71,8 @@ export interface ConsoleAction {
   refusal?(a: ActionContext & { csrf: string }, form: URLSearchParams, error: ServiceError): Promise<Refusal | null>;
 }
 
+/** Files one bulk action acts on at most (a page shows 50). */
+const BULK_MAX = 200;
 const FileIdField = v.pipe(v.string(), v.minLength(1), v.maxLength(128));
 const binding = (name: string): Binding => findBinding(name)!;
 
@@ -215,6 +219,42 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     pageQuery: (form) => ({ path: form.get('path') ?? '', undo: form.get('fileId') ?? '' }),
     async run(a, input) {
       await call(a, binding('files_trash'), { fileId: input.fileId }, inOrganization(a, false));
+    },
+  },
+  {
+    name: 'files-bulk',
+    page: 'files',
+    summary: 'Move the selected files (fileId, repeated) to the trash, or to the folder `target`',
+    fields: v.object({
+      fileId: v.optional(FileIdField),
+      op: v.picklist(['trash', 'move']),
+      target: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+      path: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+    }),
+    notice: NOTICES.filesDone,
+    pageQuery: (form) => ({ path: form.get('path') ?? '' }),
+    async run(a, input) {
+      const caller = inOrganization(a, false);
+      const ids = [...new Set(a.form.getAll('fileId'))].slice(0, BULK_MAX);
+      if (!ids.length) throw nothingSelected(caller.locale);
+      const target = folderPath(input.target ?? '');
+      const failures: [string, string][] = [];
+      let done = 0;
+      // One binding call per file, as any other face would make them: each file succeeds or fails on its own.
+      for (const fileId of ids) {
+        let name = fileId;
+        try {
+          const file = await call(a, binding('files_get'), { fileId }, caller);
+          name = file.name;
+          if (input.op === 'trash') await call(a, binding('files_trash'), { fileId }, caller);
+          else await call(a, binding('files_update'), { fileId, name: `${target}${file.name.split('/').pop()}` }, caller);
+          done++;
+        } catch (err) {
+          if (!(err instanceof ServiceError) || err.status >= 500) throw err;
+          failures.push([name, errorText(err, caller.locale)]);
+        }
+      }
+      if (failures.length) throw someNotDone(done, failures);
     },
   },
   {

@@ -43,3 +43,23 @@ export function noScopesConfirm(locale: Locale): ServiceError {
     ),
   });
 }
+
+/** A bulk action with nothing selected. */
+export function nothingSelected(locale: Locale): ServiceError {
+  return new ServiceError('invalid_input', {
+    message: l10n('No file is selected.', 'Nenhum arquivo está selecionado.'),
+    resolution: tr(locale, 'Tick the files to act on, then press the button again.', 'Marque os arquivos a tratar e aperte o botão de novo.'),
+  });
+}
+
+/** A bulk action some of whose files were refused: the others are done. `failures`: each file's name and reason. */
+export function someNotDone(done: number, failures: readonly [string, string][]): ServiceError {
+  const list = failures.map(([name, why]) => `${name} (${why})`).join('; ');
+  return new ServiceError('conflict', {
+    message: l10n(`${done} done; not done: ${list}.`, `${done} feito(s); não feito(s): ${list}.`),
+    resolution: l10n(
+      'Fix what is said for each file not done, then try those again.',
+      'Corrija o que foi dito para cada arquivo não feito e tente esses de novo.',
+    ),
+  });
+}

@@ -261,6 +261,14 @@ t.test('browser: the console, as an owner uses it', { timeout: 420_000 }, async 
   t.match(dialogs.at(-1), /Delete docs\/plan\.md forever\?/, 'asked first');
   t.match(await page.locator('main').textContent(), /The trash is empty/);
 
+  // Several at once: every file of the page selected with one box, moved to another folder.
+  await page.goto(`${app.url}/console/files`);
+  await page.check('input[data-select-all]');
+  await page.fill('#bulk-target', 'media/');
+  await submit(page, '#bulk button[value=move]');
+  t.equal(await page.locator('.notice').textContent(), 'Done for the selected files.');
+  t.same(await listed(), ['archive/', 'docs/', 'media/']);
+
   // Resume: an upload cut off (its last part never gets an answer) continues after a reload, sending only that part.
   const big = join(files, 'big.bin');
   writeFileSync(big, Buffer.alloc(8 * 1024 * 1024 * 2 + 1000, 1));
@@ -367,7 +375,10 @@ t.test('browser: the console, as an owner uses it', { timeout: 420_000 }, async 
   await guest.page.goto(`${app.url}/console/agents`);
   t.equal(await guest.page.locator('button:has-text("Revogar")').count(), 0);
   await guest.page.goto(`${app.url}/console/files?path=docs/`);
-  t.ok(await guest.page.locator('#upload-files').count(), 'a member uploads too');
+  writeFileSync(join(files, 'nota.txt'), 'olá');
+  await Promise.all([guest.page.waitForURL(/done=upload/), guest.page.setInputFiles('#upload-files', join(files, 'nota.txt'))]);
+  t.equal(await guest.page.locator('.notice').textContent(), 'Envio concluído.', 'a member uploads too, in Portuguese');
+  t.match(await guest.page.locator('#file-list').textContent(), /nota\.txt/);
   await review(t, guest.page, app, 'member', pages);
   await page.goto(`${app.url}/console/members`);
   await gabriel.locator('select[name=role]').selectOption('admin');

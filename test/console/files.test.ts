@@ -133,11 +133,11 @@ return out;`,
   });
 
   t.test('paging through any number of files', async (t) => {
-    // Three scripts of 40 writes: each stays well within a script's time limit on a busy machine.
-    for (const from of [0, 40, 80])
+    // Six scripts of 20 writes made together: each stays well within a script's time limit on a busy machine.
+    for (let from = 0; from < 120; from += 20)
       await run(
         owner,
-        `for (let i = ${from}; i < ${from + 40}; i++) await files_write_text({ name: \`bulk/f\${String(i).padStart(3, "0")}.txt\`, text: String(i) });`,
+        `await Promise.all(Array.from({ length: 20 }, (_, k) => files_write_text({ name: \`bulk/f\${String(${from} + k).padStart(3, "0")}.txt\`, text: String(k) })));`,
       );
     const seen: string[] = [];
     let path = '/console/files?path=bulk/';
@@ -201,6 +201,47 @@ return out;`,
     t.match(bad.text, /data-page-url="\/console\/files\/details\?lang=en-US&amp;fileId=fil_/);
     const pt = await consoleForm(owner, 'file-rename', { fileId, newName: ' espaço', mediaType: 'text/plain' }, { lang: 'pt-BR' });
     t.match(pt.text, /role="alert"><p>[^<]*Caminho: /);
+  });
+
+  t.test('several files at once: move to a folder, move to the trash', async (t) => {
+    const page = await consolePage(owner, '/console/files?path=bulk/');
+    t.match(page.text, /<input type="checkbox" name="fileId" value="fil_[a-z2-7]+" form="bulk" aria-label="Select: bulk\/f000\.txt" data-select>/);
+    t.match(page.text, /<form id="bulk" method="post" action="\/console\/actions\/files-bulk\?lang=en-US"/);
+    const ids = (await run(owner, 'return (await files_list({ prefix: "bulk/", limit: 3 })).items.map((f) => f.fileId)')) as string[];
+    const form = (fields: [string, string][]) => {
+      const csrf = csrfOf(page.text);
+      return http(`${app.url}/console/actions/files-bulk?lang=en-US`, {
+        method: 'POST',
+        body: new URLSearchParams([['csrf', csrf], ...fields]).toString(),
+        headers: { ...owner.headers(), 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    };
+    const moved = await form([
+      ['op', 'move'],
+      ['target', 'bulk/old'],
+      ['path', 'bulk/'],
+      ['fileId', ids[0]],
+      ['fileId', ids[1]],
+    ]);
+    t.equal(moved.status, 303, moved.text.match(/role="alert"><p>([^<]*)/)?.[1] ?? '');
+    c.check(t, 'post', '/console/actions/files-bulk', moved);
+    t.same(names((await consolePage(owner, '/console/files?path=bulk/old/')).text), ['f000.txt', 'f001.txt']);
+    const none = await form([
+      ['op', 'trash'],
+      ['path', 'bulk/'],
+    ]);
+    t.equal(none.status, 400);
+    t.match(none.text, /No file is selected\./);
+    const partly = await form([
+      ['op', 'trash'],
+      ['path', 'bulk/'],
+      ['fileId', ids[2]],
+      ['fileId', 'fil_aaaaaaaaaaaaaaaaaaaaaaaaaa'],
+    ]);
+    t.equal(partly.status, 409, 'one of two refused');
+    t.match(partly.text, /role="alert"><p>1 done; not done: fil_a+ \(/);
+    t.equal(await run(owner, `return (await files_get({ fileId: ${JSON.stringify(ids[2])} })).state`), 'trashed', 'the other one is done');
+    await run(owner, `await files_restore({ fileId: ${JSON.stringify(ids[2])} });`);
   });
 
   t.test('trash with Undo, the trash page, restore, delete for good', async (t) => {

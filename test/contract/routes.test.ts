@@ -48,6 +48,7 @@ const CHECKED_ELSEWHERE = [
   'POST /console/actions/invitation-resend',
   // test/console/files.test.ts
   'POST /console/actions/file-trash',
+  'POST /console/actions/files-bulk',
   'POST /console/actions/file-delete',
   'POST /console/actions/file-rename',
   'POST /console/api/upload_begin',

@@ -162,7 +162,7 @@ export function browserBody(locale: Locale, csrf: string, d: BrowserData): strin
   const fileRows = d.files.map((f) => {
     const shown = searching ? f.name.slice(d.path.length) : baseName(f.name);
     return [
-      `<a href="${escapeHtml(pageUrl('file', locale, { fileId: f.fileId }))}">${escapeHtml(shown)}</a>`,
+      `<input type="checkbox" name="fileId" value="${escapeHtml(f.fileId)}" form="bulk" aria-label="${t(FILES.selectLabel(f.name))}" data-select> <a href="${escapeHtml(pageUrl('file', locale, { fileId: f.fileId }))}">${escapeHtml(shown)}</a>`,
       formatBytes(locale, sizeOf(f)),
       timeTag(f.updatedAt),
       `<code>${escapeHtml(f.mediaType.split(';')[0])}</code>`,
@@ -180,6 +180,16 @@ ${actionForm(
   const list = rows.length
     ? table(headers, rows, { id: 'file-list', ...(searching ? { caption: t(FILES.resultsFor(d.q)) } : {}) })
     : `<p class="note">${empty}</p>`;
+  // Several files at once: the rows' checkboxes belong to this form (form="bulk"), which the rows' own forms cannot hold.
+  const bulk = fileRows.length
+    ? `<form id="bulk" method="post" action="/console/actions/files-bulk?lang=${locale}" class="toolbar" aria-label="${t(FILES.selected)}">
+<input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="path" value="${escapeHtml(d.path)}">
+<span class="actions"><label class="choice" hidden data-select-all-label><input type="checkbox" data-select-all> ${t(FILES.selectAll)}</label>
+<button type="submit" name="op" value="trash" class="secondary">${t(FILES.trashSelected)}</button></span>
+<label>${t(FILES.moveSelectedTo)} <input name="target" id="bulk-target" maxlength="1024" placeholder="archive/2026/" value="${escapeHtml(d.path)}"></label>
+<button type="submit" name="op" value="move">${t(FILES.moveSelected)}</button>
+</form>`
+    : '';
   const more = [
     d.foldersNext && !searching
       ? `<a href="${escapeHtml(pageUrl('files', locale, { path: d.path, sort: d.sort, order: d.order, folders: d.foldersNext }))}">${t(FILES.moreFolders)}</a>`
@@ -194,6 +204,7 @@ ${breadcrumbs(locale, d.path)}
 ${search}
 ${uploadPanel(locale, csrf, d)}
 ${list}
+${bulk}
 ${more.length ? `<nav class="pager" aria-label="${t(FILES.pages)}">${more.join(' ')}</nav>` : ''}
 ${newFolder}
 <p><a href="${pageUrl('trash', locale)}">${t(FILES.openTrash)}</a></p></section>

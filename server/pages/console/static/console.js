@@ -48,3 +48,11 @@ for (const time of document.querySelectorAll('time[datetime]')) {
 // Forms whose dates are days in the reader's time zone say which zone that is.
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 for (const input of document.querySelectorAll('input[data-time-zone]')) if (!input.value) input.value = zone;
+
+// "Select all" for the rows' checkboxes of a bulk form (without the script, each box is ticked by hand).
+for (const all of document.querySelectorAll('input[data-select-all]')) {
+  all.closest('[data-select-all-label]').hidden = false;
+  all.addEventListener('change', () => {
+    for (const box of document.querySelectorAll(`input[data-select][form="${all.form.id}"]`)) box.checked = all.checked;
+  });
+}
