@@ -195,7 +195,7 @@ export async function main(): Promise<void> {
         // upload: reserve, one part, complete
         const data = randomBytes(64 * 1024 + Math.floor(Math.random() * 64 * 1024));
         const up = await callBinding(
-          `await upload_begin({ name: "soak-${Date.now()}-${Math.random()}.bin", mediaType: "application/octet-stream", byteLength: ${data.length} })`,
+          `await upload_begin({ name: "soak-${Date.now()}-${Math.random()}.bin", mediaType: "application/octet-stream", size: ${data.length} })`,
         );
         if (!up?.uploadId) return record('upload', 0, 0, true, false);
         await send('PUT part', {
@@ -313,7 +313,7 @@ export async function main(): Promise<void> {
         return JSON.parse(r.text)?.result?.structuredContent?.result;
       };
       const csv = bigCsv();
-      const up = await run(`return await upload_begin({ name: "flood.csv", mediaType: "text/csv", byteLength: ${csv.length} });`);
+      const up = await run(`return await upload_begin({ name: "flood.csv", mediaType: "text/csv", size: ${csv.length} });`);
       for (let n = 1; n <= up.partCount; n++) {
         const part = csv.subarray((n - 1) * up.partSize, n * up.partSize);
         await send('PUT part', {

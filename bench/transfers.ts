@@ -82,7 +82,7 @@ async function serve(): Promise<void> {
     }
   }).observe({ entryTypes: ['gc'] });
   const commands: Record<string, (a: any) => Promise<unknown>> = {
-    begin: (a) => invoke(upload_begin, { name: a.name, mediaType: 'application/octet-stream', byteLength: a.byteLength }, caller, deps),
+    begin: (a) => invoke(upload_begin, { name: a.name, mediaType: 'application/octet-stream', size: a.size }, caller, deps),
     complete: (a) => invoke(upload_complete, { uploadId: a.uploadId }, caller, deps),
     remove: async (a) => {
       await invoke(files_trash, { fileId: a.fileId }, caller, deps);
@@ -319,7 +319,7 @@ async function uploadViaApp(
 ): Promise<{ seconds: number; fileId: string }> {
   const { url, token } = app.ready;
   const started = performance.now();
-  const begun = await app.call('begin', { name, byteLength: total });
+  const begun = await app.call('begin', { name, size: total });
   await putParts((n) => `${url}/v1/mcp/uploads/${begun.uploadId}/parts/${n}`, { authorization: `Bearer ${token}` }, agent, senders, total);
   const done = await app.call('complete', { uploadId: begun.uploadId });
   return { seconds: (performance.now() - started) / 1000, fileId: done.file.fileId };

@@ -196,6 +196,20 @@ export async function login(api: Api, options: LoginOptions): Promise<StoredLogi
   }
 }
 
+/**
+ * Why the authorization server refused the refresh: an owner or admin cut this sign-in off (its grant revoked, the
+ * person no longer a member, the organization's MCP access revoked), which signing in again may not cure, or the
+ * sign-in simply ran out (refresh token expired or unknown).
+ */
+function endedError(server: string, body: unknown): CliError {
+  const b = (body && typeof body === 'object' ? body : {}) as { error?: unknown; error_description?: unknown };
+  const why = typeof b.error_description === 'string' ? b.error_description : '';
+  if (b.error === 'invalid_grant' && /revoked|no longer a member/i.test(why) && !/already used/i.test(why)) {
+    return new CliError('access_revoked', t('accessRevoked', { server, why }), { resolution: t('accessRevokedHelp'), status: 401 });
+  }
+  return new CliError('SESSION_EXPIRED', t('sessionEnded'), { resolution: t('sessionEndedHelp'), status: 401 });
+}
+
 /** Tokens from the stored sign-in, refreshed (and the rotated refresh token saved) when needed. */
 export function storedTokens(server: string, initial: StoredLogin): TokenSource {
   let login = initial;
@@ -218,8 +232,10 @@ export function storedTokens(server: string, initial: StoredLogin): TokenSource 
         form: { grant_type: 'refresh_token', refresh_token: login.refreshToken, client_id: login.clientId, resource: login.resource },
       });
       if (res.status !== 200) {
-        await removeLogin(server);
-        throw new CliError('SESSION_EXPIRED', t('sessionEnded'), { resolution: t('sessionEndedHelp'), status: 401 });
+        // The tokens are dead either way, but the server stays the current one, so the `siglata login` the
+        // resolution suggests finds it without --server.
+        await removeLogin(server, { keepCurrent: true });
+        throw endedError(server, res.body);
       }
       login = {
         ...login,

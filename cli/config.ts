@@ -81,10 +81,11 @@ export async function saveLogin(login: StoredLogin): Promise<void> {
   await writePrivate(credentialsPath(), `${JSON.stringify(file, null, 2)}\n`);
 }
 
-export async function removeLogin(server: string): Promise<void> {
+/** Forget a sign-in's tokens; `keepCurrent`: the server stays the one commands use when they name none. */
+export async function removeLogin(server: string, options: { keepCurrent?: boolean } = {}): Promise<void> {
   const file = await readCredentials();
   delete file.logins[serverKey(server)];
-  if (file.current === serverKey(server)) file.current = null;
+  if (file.current === serverKey(server) && !options.keepCurrent) file.current = null;
   await ensureDir(configDir());
   await writePrivate(credentialsPath(), `${JSON.stringify(file, null, 2)}\n`);
 }

@@ -7,6 +7,14 @@ const MESSAGES = {
   resolution: ['resolution', 'solução'],
   usage: ['usage', 'uso'],
   unknownCommand: ['unknown command "{name}"; run siglata --help', 'comando desconhecido "{name}"; execute siglata --help'],
+  unknownCommandGuess: [
+    'unknown command "{name}"; did you mean "{guess}"? (siglata --help lists them all)',
+    'comando desconhecido "{name}"; você quis dizer "{guess}"? (siglata --help lista todos)',
+  ],
+  unknownOption: ['unknown option {option}', 'opção desconhecida {option}'],
+  didYouMean: ['did you mean {word}?', 'você quis dizer {word}?'],
+  optionOfOthers: ['{option} is an option of: {commands}', '{option} é uma opção de: {commands}'],
+  unknownAction: ['{command}: unknown action "{action}"', '{command}: ação desconhecida "{action}"'],
   badOption: ['{detail}; run siglata {command} --help', '{detail}; execute siglata {command} --help'],
   missingArgument: ['missing {what}; run siglata {command} --help', 'falta {what}; execute siglata {command} --help'],
   notSignedIn: ['not signed in to {server}', 'sem sessão em {server}'],
@@ -21,6 +29,11 @@ const MESSAGES = {
   ],
   sessionEnded: ['the stored sign-in is no longer valid', 'o acesso salvo não é mais válido'],
   sessionEndedHelp: ['Sign in again with `siglata login`.', 'Entre de novo com `siglata login`.'],
+  accessRevoked: ['the access of this sign-in to {server} was revoked ({why})', 'o acesso deste login a {server} foi revogado ({why})'],
+  accessRevokedHelp: [
+    'An owner or admin of the organization revoked it (Agents and access in the console). Once they allow it again, sign in with `siglata login`; or ask them for an API key.',
+    'Um proprietário ou administrador da organização o revogou (Agentes e acesso, no console). Quando permitirem de novo, entre com `siglata login`; ou peça a eles uma chave de API.',
+  ],
   network: ['cannot reach {server}: {detail}', 'não foi possível acessar {server}: {detail}'],
   networkHelp: ['Check the address and your connection, then run the command again.', 'Confira o endereço e a conexão, e execute o comando de novo.'],
   badResponse: ['unexpected answer from the server (HTTP {status})', 'resposta inesperada do servidor (HTTP {status})'],
@@ -80,6 +93,11 @@ const MESSAGES = {
   digestMismatchHelp: ['Delete {path} and download again.', 'Apague {path} e baixe de novo.'],
   sizeMismatch: ['the download ended at {got} bytes, {want} were announced', 'o download terminou com {got} bytes, eram esperados {want}'],
   noFiles: ['No files.', 'Nenhum arquivo.'],
+  unknownOutcome: ["the server's answer did not report this file", 'a resposta do servidor não informou sobre este arquivo'],
+  lsMore: [
+    '{shown} shown; {remaining} more not listed (raise --limit, or leave it out to list all)',
+    '{shown} mostrado(s); mais {remaining} não listado(s) (aumente --limit, ou omita-o para listar todos)',
+  ],
   noResults: ['No results.', 'Nenhum resultado.'],
   waitingRateLimit: ['Rate limited; retrying in {seconds} s.', 'Limite de requisições; nova tentativa em {seconds} s.'],
   fileNotReadable: ['cannot read {path}: {detail}', 'não foi possível ler {path}: {detail}'],
@@ -126,6 +144,10 @@ const MESSAGES = {
   fix_conflict: [
     'The state changed meanwhile: look at it again (for --apply, make a new plan with --plan) and retry.',
     'O estado mudou nesse meio-tempo: confira de novo (para --apply, faça um novo plano com --plan) e tente outra vez.',
+  ],
+  fix_plan_already_applied: [
+    'Its writes are already in; to change more, make a new plan with --plan.',
+    'As escritas dele já estão gravadas; para mudar mais, faça um novo plano com --plan.',
   ],
   fix_quota_exceeded: [
     'Free space: empty the trash (`siglata rm`) or delete files, then try again.',

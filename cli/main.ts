@@ -16,6 +16,7 @@ import { keysCommand } from './commands/keys.ts';
 import { cpCommand, syncCommand } from './commands/cp.ts';
 import { completionCommand } from './commands/completion.ts';
 import { orgCommand } from './commands/org.ts';
+import { closest } from './suggest.ts';
 
 export const COMMANDS: readonly Command[] = [
   loginCommand,
@@ -114,6 +115,42 @@ function commandIndex(args: string[]): number {
   return -1;
 }
 
+/** Commands of rclone (and the shell) whose siglata counterpart has another name: suggested, never run in their stead. */
+const RCLONE_WORDS: Record<string, string> = {
+  copy: 'cp',
+  copyto: 'cp',
+  lsl: 'ls',
+  lsf: 'ls',
+  lsjson: 'ls',
+  delete: 'trash',
+  deletefile: 'trash',
+  cat: 'download',
+  config: 'login',
+};
+
+/**
+ * For an option parseArgs does not know: the option meant (this command's or a global one, by spelling), or the
+ * commands that do take it. Null for other parse errors, whose own message is already precise.
+ */
+function unknownOptionDetail(err: NodeJS.ErrnoException, command: Command | undefined): string | null {
+  if (err.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return null;
+  const typed = /'(-{1,2}[^'=\s]+)/.exec(err.message)?.[1];
+  if (!typed) return null;
+  const long = typed.startsWith('--');
+  const bare = typed.replace(/^-+/, '');
+  const mine = { ...GLOBAL_OPTIONS, ...(command?.options ?? {}) };
+  if (!long) {
+    const shorts = Object.entries(mine).filter(([, o]) => o.short);
+    const upper = shorts.find(([, o]) => o.short!.toLowerCase() === bare.toLowerCase());
+    return upper ? `${t('unknownOption', { option: typed })}; ${t('didYouMean', { word: `-${upper[1].short}` })}` : t('unknownOption', { option: typed });
+  }
+  const guess = closest(bare, Object.keys(mine));
+  if (guess) return `${t('unknownOption', { option: typed })}; ${t('didYouMean', { word: `--${guess}` })}`;
+  const owners = COMMANDS.filter((c) => c !== command && bare in c.options).map((c) => c.name);
+  if (owners.length) return `${t('unknownOption', { option: typed })}; ${t('optionOfOthers', { option: typed, commands: owners.join(', ') })}`;
+  return t('unknownOption', { option: typed });
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -138,7 +175,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       // The language may be on the same line as the mistake; honour it for the message.
       const langArg = argv.find((a) => a.startsWith('--lang='))?.slice(7) ?? argv[argv.indexOf('--lang') + 1];
       if (parseLang(langArg)) setLang(parseLang(langArg)!);
-      throw usageError(t('badOption', { detail: (err as Error).message, command: command?.name ?? '' }).replace(/ {2,}/g, ' '));
+      const detail = unknownOptionDetail(err as NodeJS.ErrnoException, command) ?? (err as Error).message;
+      throw usageError(t('badOption', { detail, command: command?.name ?? '' }).replace(/ {2,}/g, ' '));
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
     json = Boolean(values.json);
@@ -155,7 +193,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.out(`${version()}\n`);
       return 0;
     }
-    if (name !== undefined && !command) throw usageError(t('unknownCommand', { name }));
+    if (name !== undefined && !command) {
+      const guess =
+        (Object.hasOwn(RCLONE_WORDS, name) ? RCLONE_WORDS[name] : null) ??
+        closest(
+          name,
+          COMMANDS.map((c) => c.name),
+        );
+      throw usageError(guess ? t('unknownCommandGuess', { name, guess }) : t('unknownCommand', { name }));
+    }
     if (!command) {
       (values.help ? io.out : io.err)(`${mainHelp()}\n`);
       return values.help ? 0 : 2;

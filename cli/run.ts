@@ -13,9 +13,11 @@ const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stderrIsTTY: Boolean(process.stderr.isTTY),
 });
-// Exit once stdout has taken every byte: a slow reader leaves writes queued (a pipe that was full), and exiting with
-// any still queued would cut the output short (a `download -o -` missing its tail). An empty write's callback runs
-// after all earlier writes are flushed, whether or not the buffer ever reached its high-water mark.
+// Exit once stdout and stderr have taken every byte: writes to a pipe are asynchronous, so a slow reader leaves them
+// queued, and exiting with any still queued would cut the output short (a `download -o -` missing its tail, the last
+// lines of a copy's per-file report). An empty write's callback runs after all earlier writes are flushed.
 process.exitCode = code;
-if (process.stdout.writableLength > 0) process.stdout.write('', () => process.exit(code));
-else process.exit(code);
+const flushed = (stream: NodeJS.WriteStream) =>
+  new Promise<void>((resolve) => (stream.writableLength > 0 && !stream.destroyed ? stream.write('', () => resolve()) : resolve()));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);

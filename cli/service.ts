@@ -149,3 +149,58 @@ export async function ask(api: Api, text: string, maxResults?: number): Promise<
   if (res.status !== 200) throw errorFromBody(res.status, res.body);
   return res.body;
 }
+
+export interface Call {
+  binding: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * Binding calls per execution: inside the engine's 1,000 host calls, and few enough for 5 s of wall time even though
+ * writes to an organization's files take its lock one at a time.
+ */
+export const CALLS_PER_EXECUTION = 200;
+
+/**
+ * Many binding calls, CALLS_PER_EXECUTION per execution (a few in flight at once), each succeeding or failing on its
+ * own; outcomes in the order of `calls`. Inputs travel as JSON literals, as in callBinding.
+ */
+export async function callMany(api: Api, calls: readonly Call[]): Promise<{ ok: boolean; error?: { code: string; message: string; resolution?: string } }[]> {
+  for (const c of calls) if (!/^[a-z_]+$/.test(c.binding)) throw new Error(`not a binding name: ${c.binding}`);
+  const out: { ok: boolean; error?: { code: string; message: string; resolution?: string } }[] = [];
+  for (let i = 0; i < calls.length; i += CALLS_PER_EXECUTION) {
+    const group = calls.slice(i, i + CALLS_PER_EXECUTION);
+    const bindings = [...new Set(group.map((c) => c.binding))];
+    const script = `const calls = ${JSON.stringify(group.map((c) => [bindings.indexOf(c.binding), c.input]))};
+const fns = [${bindings.join(', ')}];
+const out = new Array(calls.length);
+let next = 0;
+const worker = async () => {
+  for (let i = next++; i < calls.length; i = next++) {
+    try { await fns[calls[i][0]](calls[i][1]); out[i] = { ok: true }; }
+    catch (e) { out[i] = { ok: false, error: { code: e.code ?? 'error', message: e.message, resolution: e.resolution } }; }
+  }
+};
+await Promise.all([worker(), worker(), worker(), worker()]);
+return out;`;
+    // A group whose execution failed (a time limit met under load) leaves its calls' fate unknown: each says so, with
+    // the reason, and the next group still runs.
+    let result: unknown[] = [];
+    let why = '';
+    try {
+      const content = await appExecute(api, { script, mode: 'run' });
+      if (!content.ok) throw executionError(content);
+      if (Array.isArray(content.result)) result = content.result;
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      why = `: ${err.code}: ${err.message}`;
+    }
+    for (let j = 0; j < group.length; j++) {
+      const o = result[j] as { ok?: unknown } | undefined;
+      out.push(
+        typeof o?.ok === 'boolean' ? (o as { ok: boolean }) : { ok: false, error: { code: 'unknown_outcome', message: `${t('unknownOutcome')}${why}` } },
+      );
+    }
+  }
+  return out;
+}

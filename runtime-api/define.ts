@@ -49,6 +49,11 @@ export interface BindingDef<I extends AnySchema, O extends AnySchema> {
   examples?: readonly string[];
   /** The words users say for it (verbs, nouns), so `search` finds it by intent ("move file to folder"). */
   aliases?: readonly string[];
+  /**
+   * The same in pt-BR: its summary and the words a Portuguese speaker says for it ("planilha", "lixeira"), so that
+   * `search` finds it by them and answers a pt-BR caller in pt-BR. Every registered binding has it (test/mcp/search-words.test.ts).
+   */
+  pt?: { summary: string; aliases?: readonly string[] };
   input: I;
   output: O;
   /** The scope needed, or null for a binding any authenticated caller may use (e.g. `context`). */

@@ -47,8 +47,14 @@ export const ERROR_TABLE = {
   INSUFFICIENT_SCOPE: entry(
     403,
     'resolution',
-    ['The grant lacks the scope this operation needs.', "Request a token with the needed scope, within the organization's maxScopes."],
-    ['A autorização não tem o escopo que esta operação exige.', 'Peça um token com o escopo necessário, dentro do maxScopes da organização.'],
+    [
+      'The grant lacks the scope this operation needs.',
+      "Use a credential that holds the needed scope (a new access token, or an API key created with it, within the organization's maxScopes), or ask for a role that grants it.",
+    ],
+    [
+      'A autorização não tem o escopo que esta operação exige.',
+      'Use uma credencial que tenha o escopo necessário (um novo token de acesso, ou uma chave de API criada com ele, dentro do maxScopes da organização), ou peça um papel que o conceda.',
+    ],
   ),
   MCP_ACCESS_REVOKED: entry(
     403,
@@ -100,6 +106,36 @@ export const ERROR_TABLE = {
     'typed',
     ['The request conflicts with the current state.', 'Read the current state and retry.'],
     ['A requisição conflita com o estado atual.', 'Leia o estado atual e tente de novo.'],
+  ),
+  path_taken: entry(
+    409,
+    'typed',
+    [
+      'An active file already has this path.',
+      'Say what to do with the file there (onConflict: "replace" moves it to the trash, "rename" puts yours beside it), or use another path.',
+    ],
+    [
+      'Um arquivo ativo já tem este caminho.',
+      'Diga o que fazer com o arquivo que está lá (onConflict: "replace" o move para a lixeira, "rename" põe o seu ao lado), ou use outro caminho.',
+    ],
+  ),
+  folder_conflict: entry(
+    409,
+    'typed',
+    ['A file and a folder cannot have the same path.', 'Move or trash the file in the way (or the files inside the folder), or use another path.'],
+    [
+      'Um arquivo e uma pasta não podem ter o mesmo caminho.',
+      'Mova ou mande para a lixeira o arquivo no caminho (ou os arquivos dentro da pasta), ou use outro caminho.',
+    ],
+  ),
+  plan_already_applied: entry(
+    409,
+    'typed',
+    ['This plan token was already applied; its writes were committed then.', 'Run the script with mode "plan" again for a new plan token.'],
+    [
+      'Este token de plano já foi aplicado; as escritas dele foram gravadas naquele momento.',
+      'Execute o script com mode "plan" de novo para obter um novo token de plano.',
+    ],
   ),
   upload_expired: entry(410, 'typed', ['The upload reservation has expired.', 'Begin a new upload.'], ['A reserva de envio expirou.', 'Comece um novo envio.']),
   restore_expired: entry(

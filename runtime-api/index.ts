@@ -3,7 +3,7 @@
 // keeps it so: what the server can call is read here, not found by grepping its imports.
 
 // Errors, messages and the clock.
-export { ERROR_TABLE, LOCALES, ServiceError, l10n, tr } from './errors.ts';
+export { ERROR_TABLE, LOCALES, ServiceError, conflict, l10n, tr } from './errors.ts';
 export type { ErrorCode, Locale, Localized } from './errors.ts';
 export { systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -12,8 +12,8 @@ export { hexCrc } from './crc32-combine.ts';
 export { fromDatabaseError } from './store/errors.ts';
 
 // Who is calling: sessions, tokens, API keys, scopes and membership.
-export type { Caller } from './identity/caller.ts';
-export { isApiKeyCaller } from './identity/caller.ts';
+export type { Caller, Credential } from './identity/caller.ts';
+export { credentialOf } from './identity/caller.ts';
 export { GRANTABLE_SCOPES, SCOPES, effectiveScopes } from './identity/scopes.ts';
 export type { Role, Scope } from './identity/scopes.ts';
 export { endSession, resolveSession, sessionCaller, setActiveOrganization } from './identity/sessions.ts';
@@ -21,7 +21,8 @@ export { InvalidTokenError, issueAccessToken, mcpAudiences, verifyAccessToken } 
 export type { AccessTokenClaims } from './identity/access-tokens.ts';
 export { SigningKeys } from './identity/signing-keys.ts';
 export { callerForOrganization, requireAdmin } from './identity/organization-caller.ts';
-export { membershipRequired, refusalResolution, sessionExpired, sessionUnauthorized } from './identity/messages.ts';
+export { membershipRequired, refusalResolution, sessionExpired, sessionUnauthorized, scopeFix } from './identity/messages.ts';
+export type { BearerCredential } from './identity/messages.ts';
 export { CredentialRefused, resolveTokenCaller } from './identity/token-caller.ts';
 export type { TokenCaller, TokenCheck } from './identity/token-caller.ts';
 export { MAGIC_TOKEN_MAX_LENGTH, normalizeEmail, requestMagicLink, sameSitePath, verifyMagicLink } from './identity/sign-in.ts';
@@ -36,13 +37,16 @@ export { escapeHtml } from './mail-html.ts';
 export { tokenScopeOf } from './define.ts';
 export type { AnySchema, Binding, Mailer } from './define.ts';
 export { BINDINGS, findBinding } from './registry.ts';
-export { authorize, describeIssues, invoke } from './invoke.ts';
+export { authorize, describeIssues, invoke, refusalOf } from './invoke.ts';
+export type { RefusalReason } from './invoke.ts';
+export { NAMING_CONVENTION, inputAliases, validateInput } from './input-keys.ts';
 export type { InvokeDeps } from './invoke.ts';
 export { invokeWholeList, listItemsSchema } from './services/whole-list.ts';
 export { LIST_CONVENTION } from './list-page.ts';
 export { jsonSchemaOf } from './project/json-schema.ts';
 export type { JsonSchema } from './project/json-schema.ts';
 export { bindingDeclaration } from './project/to-dts.ts';
+export { recordSheet } from './project/record-sheet.ts';
 
 // Scripts: what an execute request carries and answers, and the one dispatch every face calls.
 export { executeInMode } from './execution/execute.ts';
@@ -57,13 +61,15 @@ export { fileToDownload, readFileBytes } from './services/downloads.ts';
 export type { FileRow } from './store/files.ts';
 export type { BlobStore } from './blobs/port.ts';
 export { FileId, UploadId } from './bindings/files/schemas.ts';
+export { ExportId } from './bindings/files/archive-schemas.ts';
+export { archiveStream, exportToDownload } from './services/archive/export.ts';
 export { files_restore } from './bindings/files/files_restore.ts';
 export { files_list } from './bindings/files/files_list.ts';
 export { files_folders } from './bindings/files/files_folders.ts';
 export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbook.ts';
 
 // Organizations, API keys, OAuth grants and MCP access.
-export { EmailSchema, IdSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
+export { EmailSchema, IdSchema, MemberIdOrEmailSchema, MetadataSchema, NameSchema, RoleSchema, SlugSchema } from './bindings/organization/schemas.ts';
 export { ROLE_NAMES } from './services/organization-messages.ts';
 export { organization_create } from './bindings/organization/organization_create.ts';
 export { MaxScopesSchema, McpAccessStateSchema } from './bindings/mcp/schemas.ts';

@@ -4,12 +4,14 @@
 import { PERSONAL_TOKEN_SCOPE } from './define.ts';
 import { ServiceError, l10n } from './errors.ts';
 import type { Scope } from './identity/scopes.ts';
+import type { Credential } from './identity/caller.ts';
+import { scopeFix } from './identity/messages.ts';
 
 export function sessionOnly(binding: string): ServiceError {
   return new ServiceError('INSUFFICIENT_SCOPE', {
     resolution: l10n(
-      `${binding} can only be called from a signed-in session, never with an access token.`,
-      `${binding} só pode ser chamado a partir de uma sessão autenticada, nunca com um token de acesso.`,
+      `${binding} can only be called from a signed-in session (the console, or a browser signed in by magic link), never with an access token or an API key.`,
+      `${binding} só pode ser chamado a partir de uma sessão autenticada (o console, ou um navegador que entrou por link mágico), nunca com um token de acesso ou uma chave de API.`,
     ),
   });
 }
@@ -53,12 +55,13 @@ export function adminRoleRequired(binding: string): ServiceError {
   });
 }
 
-/** `held`: the caller's scopes. */
-export function scopeRequired(binding: string, scope: Scope, held: readonly string[]): ServiceError {
+/** `held`: the caller's scopes; `credential`: what it presented, which decides how it gets the scope. */
+export function scopeRequired(binding: string, scope: Scope, held: readonly string[], credential: Credential): ServiceError {
+  const fix = scopeFix(credential, scope);
   return new ServiceError('INSUFFICIENT_SCOPE', {
     resolution: l10n(
-      `${binding} needs the scope ${scope}; this caller holds ${held.join(' ') || 'none'}.`,
-      `${binding} exige o escopo ${scope}; este chamador tem ${held.join(' ') || 'nenhum'}.`,
+      `${binding} needs the scope ${scope}; this caller holds ${held.join(' ') || 'none'}. ${fix['en-US']}`,
+      `${binding} exige o escopo ${scope}; este chamador tem ${held.join(' ') || 'nenhum'}. ${fix['pt-BR']}`,
     ),
     details: { requiredScope: scope },
   });

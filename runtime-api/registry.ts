@@ -12,6 +12,8 @@ import { files_read_text } from './bindings/files/files_read_text.ts';
 import { files_write_text } from './bindings/files/files_write_text.ts';
 import { files_write_bytes } from './bindings/files/files_write_bytes.ts';
 import { files_read_bytes } from './bindings/files/files_read_bytes.ts';
+import { files_import } from './bindings/files/files_import.ts';
+import { files_export } from './bindings/files/files_export.ts';
 import { upload_begin } from './bindings/uploads/upload_begin.ts';
 import { upload_status } from './bindings/uploads/upload_status.ts';
 import { upload_complete } from './bindings/uploads/upload_complete.ts';
@@ -53,6 +55,8 @@ export const BINDINGS: readonly Binding[] = [
   files_write_text,
   files_write_bytes,
   files_read_bytes,
+  files_import,
+  files_export,
   upload_begin,
   upload_status,
   upload_complete,

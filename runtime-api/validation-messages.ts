@@ -89,11 +89,51 @@ export function describeIssue(i: v.BaseIssue<unknown>, locale: Locale): string {
   return `${where}: ${what}`;
 }
 
+/** Problems already in words, joined into one text, the first MAX_LISTED of them. */
+export function joinProblems(problems: readonly string[], locale: Locale = 'en-US'): string {
+  if (!problems.length) return locale === 'pt-BR' ? 'Entrada inválida.' : 'Invalid input.';
+  const listed = problems.slice(0, MAX_LISTED);
+  const more = problems.length - listed.length;
+  const tail = more > 0 ? (locale === 'pt-BR' ? `; e mais ${more} problema(s)` : `; and ${more} more problem(s)`) : '';
+  const text = `${listed.join('; ')}${tail}`;
+  return /[.?]$/.test(text) ? text : `${text}.`;
+}
+
 /** Every problem, its path first, joined into one text: "`name`: required; `limit`: must be at most 200 (got 500)." */
 export function describeAllIssues(issues: readonly v.BaseIssue<unknown>[], locale: Locale = 'en-US'): string {
-  if (!issues.length) return locale === 'pt-BR' ? 'Entrada inválida.' : 'Invalid input.';
-  const listed = issues.slice(0, MAX_LISTED).map((i) => describeIssue(i, locale));
-  const more = issues.length - listed.length;
-  const tail = more > 0 ? (locale === 'pt-BR' ? `; e mais ${more} problema(s)` : `; and ${more} more problem(s)`) : '';
-  return `${listed.join('; ')}${tail}.`;
+  return joinProblems(
+    issues.map((i) => describeIssue(i, locale)),
+    locale,
+  );
+}
+
+const quoted = (keys: readonly string[]) => keys.map((k) => `\`${k}\``).join(', ');
+
+/** What input-keys.ts says about the keys of an input: an unknown key (and the one probably meant), a field given twice. */
+const KEY_WORDS: Record<
+  Locale,
+  {
+    didYouMean(key: string, meant: string): string;
+    notAField(key: string, keys: readonly string[]): string;
+    givenTwice(key: string, a: string, b: string): string;
+  }
+> = {
+  'en-US': {
+    didYouMean: (key, meant) => `\`${key}\`: not a field of this input; did you mean \`${meant}\`?`,
+    notAField: (key, keys) =>
+      keys.length ? `\`${key}\`: not a field of this input (its fields: ${quoted(keys)}); remove it` : `\`${key}\`: this input takes no fields; remove it`,
+    givenTwice: (key, a, b) => `\`${key}\`: given twice with different values (as \`${a}\` and \`${b}\`); give it once`,
+  },
+  'pt-BR': {
+    didYouMean: (key, meant) => `\`${key}\`: não é um campo desta entrada; você quis dizer \`${meant}\`?`,
+    notAField: (key, keys) =>
+      keys.length
+        ? `\`${key}\`: não é um campo desta entrada (os campos dela: ${quoted(keys)}); remova-o`
+        : `\`${key}\`: esta entrada não tem campos; remova-o`,
+    givenTwice: (key, a, b) => `\`${key}\`: informado duas vezes com valores diferentes (como \`${a}\` e \`${b}\`); informe-o uma vez só`,
+  },
+};
+
+export function keyWords(locale: Locale) {
+  return { ...KEY_WORDS[locale], all: (problems: readonly string[]) => joinProblems(problems, locale) };
 }

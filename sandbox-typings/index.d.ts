@@ -2,6 +2,7 @@
 // The globals an `execute` script sees. A script is the body of an async function: `return` gives the result.
 // A binding that fails rejects with an Error carrying `code` and `resolution`; catch it or let the script fail.
 // Every list binding (files_list, members_list, api_keys_list, ...) answers one page `{ items, nextCursor }` and takes `limit` and `cursor`: pass `nextCursor` back as `cursor` until it is null.
+// Every record has `id` and its typed id with the same value (`fileId`, `memberId`, `invitationId`, `keyId`, ...); a file has its full path as `name` and `path`, its size in bytes as `size`. A binding taking one record id also accepts `id`; an argument it does not know is refused, naming the key meant.
 
 interface BindingError extends Error {
   /** The service error code, e.g. "not_found", "quota_exceeded", "INSUFFICIENT_SCOPE". */
@@ -21,11 +22,13 @@ type ContextInput = Record<string, never>;
 type ContextOutput = {
   organization: {
     id: string;
+    organizationId: string;
     name: string;
     slug: string;
   };
   user: {
     id: string;
+    userId: string;
     email: string;
   };
   role: "member" | "admin" | "owner";
@@ -68,14 +71,18 @@ type FilesListInput = {
 type FilesListOutput = {
   /** This page of files. */
   items: Array<{
+    /** File id (`fil_…`); the same as `fileId`. */
+    id: string;
     /** File id (`fil_…`). */
     fileId: string;
-    /** File name; `/` separates folder-like segments. */
+    /** Full path of the file; `/` separates folders. */
     name: string;
+    /** The same as `name`. */
+    path: string;
     /** Stored media type, sent as Content-Type on download. */
     mediaType: string;
     /** Size in bytes. */
-    byteLength: number;
+    size: number;
     /** `active`, or `trashed` (restorable until `restorableUntil`). */
     state: "active" | "trashed";
     /** When the file was created (ISO 8601, UTC). */
@@ -94,17 +101,21 @@ type FilesListOutput = {
     createdBy: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
+    /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+    modifiedAt: string;
+    /** Whether the file is executable (set by the writer or files_update; default false). */
+    executable: boolean;
   }>;
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
 };
 /**
  * List the organization's files (active or trashed), a page at a time: by folder, by a name search, in the order asked.
- * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same filters) until it is null. `prefix` matches the start of the name, so `reports/` lists a folder-like group; with `recursive: false` only the files right in that folder (files_folders lists its subfolders). `search` keeps names containing the text, whatever the case. `sort` is `name` (default, byte-wise), `size`, `createdAt` or `updatedAt`; `order` is `asc` (default) or `desc`.
+ * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same filters) until it is null. `prefix` matches the start of the path, so `reports/` lists a folder; with `recursive: false` only the files right in that folder (files_folders lists its subfolders). `search` keeps paths containing the text, whatever the case. `sort` is `name` (default, byte-wise), `size`, `createdAt`, `updatedAt` or `modifiedAt`; `order` is `asc` (default) or `desc`. Active files have one file per path; the trash may hold several versions of one path, told apart by `fileId` and `trashedAt`.
  * Scope: files:read.
  * @example
  * const { items } = await files_list({ state: "active", limit: 10 });
- * return items.map((f) => `${f.name} (${f.byteLength} bytes)`);
+ * return items.map((f) => `${f.path} (${f.size} bytes)`);
  * @example
  * let page = await files_list({ prefix: "reports/" });
  * let count = page.items.length;
@@ -115,7 +126,7 @@ type FilesListOutput = {
  * return count;
  * @example
  * const { items } = await files_list({ search: "invoice", sort: "size", order: "desc", limit: 5 });
- * return items.map((f) => f.name);
+ * return items.map((f) => f.path);
  */
 declare function files_list(input?: FilesListInput): Promise<FilesListOutput>;
 
@@ -140,8 +151,10 @@ type FilesFoldersOutput = {
     files: number;
     /** Their bytes. */
     size: number;
-    /** The latest change of any of them (ISO 8601). */
+    /** The latest change of any of them, content or not (ISO 8601). */
     updatedAt: string;
+    /** The latest `modifiedAt` (content change) of any of them (ISO 8601). */
+    modifiedAt: string;
   }[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
@@ -158,17 +171,23 @@ declare function files_folders(input?: FilesFoldersInput): Promise<FilesFoldersO
 
 type FilesGetInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active file, e.g. `reports/q1.csv`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesGetOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -187,33 +206,51 @@ type FilesGetOutput = {
   createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
 };
 /**
- * Get one file's record (name, media type, size, state, dates) by id.
+ * Get one file's record (path, media type, size, state, dates) by id, or the active file at a path.
+ * Give `fileId` (active or trashed files) or `name` (the path: the one active file there; trashed versions are listed by files_list with state "trashed"). No file answers 404 not_found.
  * Scope: files:read.
  * @example
  * const f = await files_get({ fileId: "fil_..." });
- * return [f.name, f.byteLength, f.state];
+ * return [f.path, f.size, f.state];
+ * @example
+ * const f = await files_get({ name: "reports/q1.csv" });
+ * return f.downloadUrl;
  */
-declare function files_get(input: FilesGetInput): Promise<FilesGetOutput>;
+declare function files_get(input?: FilesGetInput): Promise<FilesGetOutput>;
 
 type FilesUpdateInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** When `name` is held by another active file: "fail" (default: 409 path_taken), "replace" (that file moves to the trash) or "rename" (a free name beside it). */
+  onConflict?: "fail" | "replace" | "rename";
 };
 type FilesUpdateOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -232,29 +269,45 @@ type FilesUpdateOutput = {
   createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Rename a file or change its media type.
- * Give `name`, `mediaType` or both. The content is unchanged. A trashed file answers 409 conflict: restore it first.
+ * Move (rename) a file, or change its media type, executable bit or modification time.
+ * Give any of `name`, `mediaType`, `executable`, `modifiedAt`. The content is unchanged. A trashed file answers 409 conflict: restore it first. Moving onto a path another active file holds answers 409 path_taken unless `onConflict` is "replace" (that file moves to the trash; `replacedFileId` names it) or "rename" (the first free name beside it: `q1 (2).csv`, `q1 (3).csv`, ...). Moving into a path inside a file, or onto a folder of other files, answers 409 folder_conflict.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_update({ fileId: "fil_...", name: "reports/2026/q1.csv", mediaType: "text/csv" });
+ * @example
+ * return await files_update({ fileId: "fil_...", name: "reports/q1.csv", onConflict: "replace" });
+ * @example
+ * return await files_update({ fileId: "fil_...", executable: true });
  */
 declare function files_update(input: FilesUpdateInput): Promise<FilesUpdateOutput>;
 
 type FilesTrashInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of the active file to trash. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesTrashOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -273,30 +326,44 @@ type FilesTrashOutput = {
   createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
 };
 /**
  * Move a file to the trash (restorable for 30 days).
- * Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged.
+ * Give `fileId`, or `name` (the path of an active file). Trashing a trashed file changes nothing. The record's `restorableUntil` tells when the file will be purged. Its path is free at once; if another file takes it meanwhile, files_restore asks what to do (`onConflict`).
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * const f = await files_trash({ fileId: "fil_..." });
  * return f.restorableUntil;
+ * @example
+ * return (await files_trash({ name: "drafts/old.txt" })).state;
  */
-declare function files_trash(input: FilesTrashInput): Promise<FilesTrashOutput>;
+declare function files_trash(input?: FilesTrashInput): Promise<FilesTrashOutput>;
 
 type FilesRestoreInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path the file was trashed from; the version trashed last is restored. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
+  /** When another active file holds the path: "fail" (default: 409 path_taken), "replace" or "rename". */
+  onConflict?: "fail" | "replace" | "rename";
 };
 type FilesRestoreOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -315,27 +382,50 @@ type FilesRestoreOutput = {
   createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The active file that held the path and moved to the trash ("replace"), else null. */
+  replacedFileId: string | null;
+  /** The path the file was trashed from, when it was restored under a new name ("rename"), else null. */
+  renamedFrom: string | null;
 };
 /**
- * Restore a file from the trash (within 30 days of trashing it).
- * Restoring an active file changes nothing. After the window the answer is 410 restore_expired.
+ * Restore a file from the trash (within 30 days of trashing it), choosing what happens when its path is taken.
+ * Give `fileId`, or `name`: the path a file was trashed from (the version trashed last). Restoring an active file changes nothing. After the window the answer is 410 restore_expired. When another active file now holds the path (e.g. the newer version that replaced this one), the answer is 409 path_taken unless `onConflict` is "replace" (that file moves to the trash; `replacedFileId` names it) or "rename" (restored beside it as `report (restored 2026-11-27).txt`; `renamedFrom` gives the old path). A path inside a file, or one that is now a folder of other files, answers 409 folder_conflict.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_restore({ fileId: "fil_..." });
+ * @example
+ * return await files_restore({ fileId: "fil_...", onConflict: "rename" });
+ * @example
+ * return (await files_restore({ name: "drafts/plan.txt" })).state;
+ * @example
+ * const { items } = await files_list({ state: "trashed", limit: 100 });
+ * const today = new Date().toISOString().slice(0, 10);
+ * const out = [];
+ * for (const f of items.filter((f) => f.trashedAt.startsWith(today))) {
+ *   try { out.push(await files_restore({ fileId: f.fileId })); }
+ *   catch (e) { if (e.code !== "path_taken") throw e; } // a newer version holds the path: leave this one in the trash
+ * }
+ * return out.map((f) => f.name);
  */
-declare function files_restore(input: FilesRestoreInput): Promise<FilesRestoreOutput>;
+declare function files_restore(input?: FilesRestoreInput): Promise<FilesRestoreOutput>;
 
 type FilesDeleteInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId: string;
 };
 type FilesDeleteOutput = {
+  /** The deleted file's id; the same as `fileId`. */
+  id: string;
   /** The deleted file's id. */
   fileId: string;
   /** Always true. */
   deleted: true;
   /** Bytes freed. */
-  byteLength: number;
+  size: number;
 };
 /**
  * Permanently delete a file that is in the trash.
@@ -349,49 +439,66 @@ declare function files_delete(input: FilesDeleteInput): Promise<FilesDeleteOutpu
 
 type FilesReadTextInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active file, e.g. `notes/todo.md`. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesReadTextOutput = {
-  /** File id. */
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
+  /** File id (`fil_…`). */
   fileId: string;
-  /** File name. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type. */
   mediaType: string;
   /** Size in bytes (UTF-8). */
-  byteLength: number;
+  size: number;
   /** The content, decoded as UTF-8 (a leading BOM is dropped). */
   text: string;
 };
 /**
  * Read a small UTF-8 text file (up to 1 MiB by default) as a string.
- * Larger files, or bytes that are not valid UTF-8, answer 400 invalid_input: download those instead. Trashed files can be read too.
+ * Give `fileId`, or `name` (the path of an active file). Larger files, or bytes that are not valid UTF-8, answer 400 invalid_input: download those instead. Trashed files can be read too.
  * Scope: files:read.
  * @example
  * const { text } = await files_read_text({ fileId: "fil_..." });
  * return text.split("\n").length;
+ * @example
+ * const { text } = await files_read_text({ name: "notes/todo.md" });
+ * return text;
  */
-declare function files_read_text(input: FilesReadTextInput): Promise<FilesReadTextOutput>;
+declare function files_read_text(input?: FilesReadTextInput): Promise<FilesReadTextOutput>;
 
 type FilesWriteTextInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId?: string;
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
   /** The whole new content; stored as UTF-8. */
   text: string;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
 };
 type FilesWriteTextOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -410,36 +517,52 @@ type FilesWriteTextOutput = {
   createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Create a small UTF-8 text file, or replace the text of an existing one (up to 1 MiB by default).
- * Without `fileId` a new file is created (`name` required; `mediaType` defaults to text/plain; charset=utf-8). With `fileId` the file's content is replaced (and renamed / retyped if `name` / `mediaType` are given). Counts against the storage quota.
+ * Write a small UTF-8 text file at a path (replacing the file there), or new text into a file by id (up to 1 MiB by default).
+ * With `name` (and no `fileId`) the text becomes the file at that path: a new file, or, when the path holds one, a new file that replaces it (the old one moves to the trash and stays restorable; `replacedFileId` names it). `mediaType` defaults to text/plain; charset=utf-8 and `executable` to false. With `fileId` the file keeps its id and gets the new text (and `name` / `mediaType` / `executable` if given); its previous content is kept in the trash as `replacedFileId`. Giving a `fileId` a `name` another active file holds answers 409 path_taken (files_update moves files and takes `onConflict`). A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict. Counts against the storage quota, replaced versions in the trash included.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_write_text({ name: "notes/todo.md", mediaType: "text/markdown", text: "# To do\n" });
  * @example
  * const { text } = await files_read_text({ fileId: "fil_..." });
  * return await files_write_text({ fileId: "fil_...", text: text + "\nmore" });
+ * @example
+ * return await files_write_text({ name: "bin/run.sh", text: "#!/bin/sh\necho hi\n", executable: true, modifiedAt: "2026-03-31T14:05:00Z" });
  */
 declare function files_write_text(input: FilesWriteTextInput): Promise<FilesWriteTextOutput>;
 
 type FilesWriteBytesInput = {
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type (RFC 6838), e.g. `text/csv` or `text/plain; charset=utf-8`; returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$ */
   mediaType?: string;
   /** The whole content, base64 (RFC 4648, with padding). — pattern ^[A-Za-z0-9+/]*={0,2}$ */
   base64: string;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
 };
 type FilesWriteBytesOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -458,10 +581,16 @@ type FilesWriteBytesOutput = {
   createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Create a small file from base64-encoded bytes (binary-safe; up to 1 MiB decoded by default).
- * For batches of small files: a script may create many. `mediaType` defaults to application/octet-stream. Counts against the storage quota. Larger files go through upload_begin.
+ * Write a small file at a path from base64-encoded bytes (binary-safe; up to 1 MiB decoded by default), replacing the file there.
+ * For batches of small files: a script may write many. A file already at the path is replaced: it moves to the trash, stays restorable, and `replacedFileId` names it. `mediaType` defaults to application/octet-stream, `executable` to false, `modifiedAt` to now. A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict. Counts against the storage quota (replaced versions in the trash too). Larger files go through upload_begin.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * return await files_write_bytes({ name: "img/dot.gif", mediaType: "image/gif", base64: "R0lGODlhAQABAAAAACw=" });
@@ -470,15 +599,21 @@ declare function files_write_bytes(input: FilesWriteBytesInput): Promise<FilesWr
 
 type FilesReadBytesInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active file, e.g. `img/logo.png`. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
 };
 type FilesReadBytesOutput = {
-  /** File id. */
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
+  /** File id (`fil_…`). */
   fileId: string;
-  /** File name. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** Hex CRC-32 of the content, to verify it. */
   crc32: string | null;
   /** The content, base64 with padding. */
@@ -492,20 +627,114 @@ type FilesReadBytesOutput = {
  * const { base64, crc32 } = await files_read_bytes({ fileId: "fil_..." });
  * return { bytes: base64.length * 3 / 4, crc32 };
  */
-declare function files_read_bytes(input: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
+declare function files_read_bytes(input?: FilesReadBytesInput): Promise<FilesReadBytesOutput>;
+
+type FilesImportInput = {
+  /** Upload reservation id (`upl_…`). — pattern ^upl_[a-z2-7]{26}$ */
+  uploadId: string;
+  /** `tar` (also gzip-compressed) or `zip`; default: recognized from the bytes. */
+  format?: "tar" | "zip";
+  /** Folder to put the entries under, e.g. `projects/site` (a trailing `/` is fine); default: the top. — maxLength 1024 */
+  into?: string;
+  /** `abort` (default): all or nothing. `skip`: import what can be, report the rest. — default "abort" */
+  onError?: "abort" | "skip";
+};
+type FilesImportOutput = {
+  /** The format read (`tar` also for gzip-compressed tar). */
+  format: "tar" | "zip";
+  /** Entries written as new files. */
+  created: number;
+  /** Entries that replaced the file at their path. */
+  replaced: number;
+  /** Entries whose path already held the same content. */
+  unchanged: number;
+  /** Entries refused (only with onError "skip"; with "abort" a refusal fails the whole import). */
+  refused: number;
+  /** Bytes of the entries created, replaced or unchanged. */
+  bytes: number;
+  /** Every file entry, and every refused entry, in archive order (folders are implicit). */
+  entries: Array<{
+    /** The entry's path in the catalogue (`into` included, NFC); for an entry refused for its name, the name as the archive spells it. */
+    path: string;
+    /** `created` (a new file), `replaced` (the previous file at the path went to the trash), `unchanged` (the active file there already had this content; not rewritten) or `refused`. */
+    status: "created" | "replaced" | "unchanged" | "refused";
+    /** The file now at the path (null when refused). */
+    fileId: string | null;
+    /** The entry's size in bytes (as the archive declares it when refused). */
+    size: number;
+    /** Why it was refused: `invalid_path`, `absolute_path`, `path_climbs_out` (`..`), `path_too_long`, `duplicate_path` (an earlier entry has the path), `path_conflict` (a file where a folder is needed or the reverse, against another entry or an active file), `symlink_refused`, `hardlink_refused`, `special_file_refused` (devices, fifos), `ratio_exceeded` (a zip bomb), `encrypted_entry`, `unsupported_compression`, `corrupt_entry`; null otherwise. */
+    code: "invalid_path" | "absolute_path" | "path_climbs_out" | "path_too_long" | "duplicate_path" | "path_conflict" | "symlink_refused" | "hardlink_refused" | "special_file_refused" | "ratio_exceeded" | "encrypted_entry" | "unsupported_compression" | "corrupt_entry" | null;
+    /** The refusal in words, in the caller's language; null otherwise. */
+    message: string | null;
+  }>;
+};
+/**
+ * Import an uploaded tar or zip archive as many files in one call (instead of upload_complete).
+ * Send the archive as an upload (upload_begin with any name, e.g. `site.tar`, then PUT its parts), then call files_import instead of upload_complete; the upload is consumed.
+ * The format is recognized from the bytes (tar, gzip-compressed tar, zip) unless `format` says. Entries go under the folder `into` (default: the top). Writing to a path that holds a file replaces it (the previous version goes to the trash); tar entries set `modifiedAt` and `executable` from their mtime and mode.
+ * Paths: a leading `./` is dropped, names are normalized to Unicode NFC and must follow the file-name rule; `..`, absolute paths, backslashes, control characters and empty segments are refused, as are symbolic and hard links, devices, duplicates and file/folder conflicts (with another entry or an active file).
+ * onError "abort" (default): any refused entry refuses the whole import with 400 invalid_input listing them (`refused`), and nothing is written; the upload stays open, so it can be imported again with "skip", or aborted. onError "skip": the other entries are imported and the refused ones reported.
+ * Limits: 10,000 entries, 10 GiB expanded, a compression ratio of 200 per zip entry and for the whole archive (413 payload_too_large past the archive limits). The quota is checked against the expanded size before anything is written (409 quota_exceeded). Large archives: call it over REST (POST /app/v1/files/import), where no script time limit applies.
+ * Scope: files:write. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const r = await files_import({ uploadId: "upl_...", into: "site" });
+ * return { created: r.created, refused: r.entries.filter((e) => e.status === "refused") };
+ */
+declare function files_import(input: FilesImportInput): Promise<FilesImportOutput>;
+
+type FilesExportInput = {
+  /** Folder to export, e.g. `reports/2026` (a trailing `/` is fine); entries are named relative to it. Default: the top. — maxLength 1024 */
+  prefix?: string;
+  /** Only these files (active ones). — minItems 1, maxItems 100000 */
+  fileIds?: string[];
+  /** `tar` (default) or `zip`. — default "tar" */
+  format?: "tar" | "zip";
+};
+type FilesExportOutput = {
+  /** The export id (`exp_…`), as `exportId`. */
+  id: string;
+  /** The export id (`exp_…`). */
+  exportId: string;
+  /** The archive format. */
+  format: "tar" | "zip";
+  /** Files in the archive. */
+  count: number;
+  /** The files' bytes in all (the archive adds its headers; zip may compress). */
+  bytes: number;
+  /** GET with a Bearer token (files:read) to stream the archive, until `expiresAt`. */
+  downloadUrl: string;
+  /** When the download URL stops working (ISO 8601). */
+  expiresAt: string;
+};
+/**
+ * Export a folder or a list of files as one tar or zip archive, streamed from a download URL.
+ * Without `fileIds`: every active file under the folder `prefix` (default: all of them). With `fileIds`: those active files, each under `prefix` when it is given. Entries are named relative to `prefix` and come in name order; tar entries carry the modification time and mode 0644 (0755 when executable).
+ * The selection is fixed now; `GET downloadUrl` with a Bearer token (files:read, same rules as file downloads) streams the archive until `expiresAt` (1 hour by default). At most 10,000 files; two files that would share a path, or a file that would be a folder of another, answer 409 conflict.
+ * Scope: files:read. Writes (recorded, not performed, in plan mode).
+ * @example
+ * const e = await files_export({ prefix: "reports/2026", format: "zip" });
+ * return e.downloadUrl;
+ */
+declare function files_export(input?: FilesExportInput): Promise<FilesExportOutput>;
 
 type UploadBeginInput = {
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** Media type of the file (default application/octet-stream); returned as Content-Type on download. — maxLength 255, pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\u0000-\u001f\u007f]*"))*$, default "application/octet-stream" */
   mediaType?: string;
-  /** Exact size of the file in bytes. — minimum 0, maximum 83886080000 */
-  byteLength: number;
+  /** Exact size of the file in bytes. — minimum 0, maximum 83886080000, also accepted as `byteLength`, `bytes`, `sizeBytes`, `contentLength` */
+  size: number;
+  /** When the content was last modified (ISO 8601 with a time zone, e.g. a local file's mtime); defaults to the time of the write. Kept to the millisecond. */
+  modifiedAt?: string;
+  /** Whether the file is executable (a tool that copies files restores the exec bit from it). Default false. */
+  executable?: boolean;
 };
 type UploadBeginOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** Reservation id (`upl_…`) for parts, upload_status, upload_complete and upload_abort. */
   uploadId: string;
-  /** The id the file will have once completed. */
+  /** The id the file will have once completed (a file it replaces keeps its own id, in the trash). */
   fileId: string;
   /** Bytes per part: 8,388,608 (8 MiB); the final part carries the remainder. */
   partSize: 8388608;
@@ -519,11 +748,11 @@ type UploadBeginOutput = {
   partUrl: string;
 };
 /**
- * Reserve an upload of `byteLength` bytes; returns the part size, part count and the URL to PUT parts to.
- * Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`.
+ * Reserve an upload of `size` bytes; returns the part size, part count and the URL to PUT parts to.
+ * Send part n (1-based) as `PUT partUrl` (with {partNumber} replaced) with a Bearer token, Content-Type application/octet-stream and exactly `partSize` bytes, except the last part, which carries the remainder. Parts may be sent in any order and in parallel, and re-sent until completion; an optional Content-MD5 or Content-Digest (sha-256) is verified. Then call upload_complete. The reservation counts against the quota until it completes, is aborted, or expires at `expiresAt`. On completion the file takes the path `name`: a file already there is replaced and moves to the trash (restorable). A path inside a file, or a path that is a folder of other files, answers 409 folder_conflict (here and again at completion). `modifiedAt` and `executable` are carried to the file (defaults: the completion time, false).
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
- * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", byteLength: 20000000 });
+ * const u = await upload_begin({ name: "data/big.csv", mediaType: "text/csv", size: 20000000 });
  * return { uploadId: u.uploadId, parts: u.partCount, url: u.partUrl };
  */
 declare function upload_begin(input: UploadBeginInput): Promise<UploadBeginOutput>;
@@ -533,16 +762,20 @@ type UploadStatusInput = {
   uploadId: string;
 };
 type UploadStatusOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** Reservation id. */
   uploadId: string;
-  /** `open` (accepts parts), `completing` (being assembled) or `completed`. */
-  state: "open" | "completing" | "completed";
-  /** Name the file will have. */
+  /** `open` (accepts parts), `completing` (being assembled), `completed`, `importing` (files_import is reading it as an archive) or `imported` (its entries are files; it became no file itself). */
+  state: "open" | "completing" | "completed" | "importing" | "imported";
+  /** Full path the file will have. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Media type the file will have. */
   mediaType: string;
   /** Declared size in bytes. */
-  byteLength: number;
+  size: number;
   /** Bytes per part (8,388,608). */
   partSize: number;
   /** Number of parts. */
@@ -573,18 +806,24 @@ type UploadCompleteInput = {
   uploadId: string;
 };
 type UploadCompleteOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** The completed reservation. */
   uploadId: string;
   /** The new file, active. */
   file: {
+    /** File id (`fil_…`); the same as `fileId`. */
+    id: string;
     /** File id (`fil_…`). */
     fileId: string;
-    /** File name; `/` separates folder-like segments. */
+    /** Full path of the file; `/` separates folders. */
     name: string;
+    /** The same as `name`. */
+    path: string;
     /** Stored media type, sent as Content-Type on download. */
     mediaType: string;
     /** Size in bytes. */
-    byteLength: number;
+    size: number;
     /** `active`, or `trashed` (restorable until `restorableUntil`). */
     state: "active" | "trashed";
     /** When the file was created (ISO 8601, UTC). */
@@ -603,11 +842,17 @@ type UploadCompleteOutput = {
     createdBy: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
+    /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+    modifiedAt: string;
+    /** Whether the file is executable (set by the writer or files_update; default false). */
+    executable: boolean;
   };
+  /** The file that held the path before, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Complete an upload once every part is stored; the file then appears in files_list as active.
- * Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict.
+ * Complete an upload once every part is stored; the file then is the active file at its path.
+ * Missing parts answer 400 upload_incomplete with `missingParts`. Completing twice answers 409 conflict. A file already at the path is replaced: it moves to the trash (restorable) and `replacedFileId` names it. A path that now lies inside a file, or is a folder of other files, answers 409 folder_conflict and the upload stays open: move what is in the way, then complete again.
  * Scope: files:write. Writes (recorded, not performed, in plan mode).
  * @example
  * const { file } = await upload_complete({ uploadId: "upl_..." });
@@ -620,6 +865,8 @@ type UploadAbortInput = {
   uploadId: string;
 };
 type UploadAbortOutput = {
+  /** The same as `uploadId`. */
+  id: string;
   /** The aborted reservation. */
   uploadId: string;
   /** Always `aborted`. */
@@ -709,7 +956,9 @@ declare function executions_list(input?: ExecutionsListInput): Promise<Execution
 
 type OrganizationGetInput = Record<string, never>;
 type OrganizationGetOutput = {
+  /** Organization id; the same as `organizationId`. */
   id: string;
+  organizationId: string;
   name: string;
   slug: string;
   metadata: {
@@ -718,7 +967,9 @@ type OrganizationGetOutput = {
   createdAt: string;
   role: "member" | "admin" | "owner";
   members: Array<{
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -746,7 +997,9 @@ type MembersListInput = {
 type MembersListOutput = {
   /** This page of members. */
   items: Array<{
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -776,7 +1029,9 @@ type InvitationsListInput = {
 type InvitationsListOutput = {
   /** This page of pending invitations. */
   items: Array<{
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     email: string;
     role: "member" | "admin" | "owner";
@@ -804,7 +1059,9 @@ type MemberInviteInput = {
   resend?: boolean;
 };
 type MemberInviteOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -828,7 +1085,9 @@ type InvitationCancelInput = {
   invitationId: string;
 };
 type InvitationCancelOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -843,7 +1102,7 @@ type InvitationCancelOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const { items: [first] } = await invitations_list({});
- * if (first) await invitation_cancel({ invitationId: first.id });
+ * if (first) await invitation_cancel({ invitationId: first.invitationId });
  */
 declare function invitation_cancel(input: InvitationCancelInput): Promise<InvitationCancelOutput>;
 
@@ -853,7 +1112,9 @@ type MemberUpdateRoleInput = {
   role: "member" | "admin" | "owner";
 };
 type MemberUpdateRoleOutput = {
+  /** Member id (the membership, not the user); the same as `memberId`. */
   id: string;
+  memberId: string;
   organizationId: string;
   userId: string;
   email: string;
@@ -869,17 +1130,19 @@ type MemberUpdateRoleOutput = {
  * @example
  * const m = (await members_list({})).items.find((x) => x.role === "member");
  * if (!m) return "no member to promote";
- * return await member_update_role({ memberId: m.id, role: "admin" });
+ * return await member_update_role({ memberId: m.memberId, role: "admin" });
  */
 declare function member_update_role(input: MemberUpdateRoleInput): Promise<MemberUpdateRoleOutput>;
 
 type MemberRemoveInput = {
-  /** minLength 1, maxLength 128 */
+  /** minLength 1, maxLength 128, also accepted as `id`, `memberId`, `email` */
   memberIdOrEmail: string;
 };
 type MemberRemoveOutput = {
   member: {
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -908,7 +1171,9 @@ type OrganizationCreateInput = {
   };
 };
 type OrganizationCreateOutput = {
+  /** Organization id; the same as `organizationId`. */
   id: string;
+  organizationId: string;
   name: string;
   slug: string;
   metadata: {
@@ -923,7 +1188,7 @@ type OrganizationCreateOutput = {
  * Scope: any authenticated caller. Writes (recorded, not performed, in plan mode).
  * @example
  * const org = await organization_create({ name: "Acme", slug: "acme" });
- * return org.id;
+ * return org.organizationId;
  */
 declare function organization_create(input: OrganizationCreateInput): Promise<OrganizationCreateOutput>;
 
@@ -936,7 +1201,9 @@ type OrganizationsListInput = {
 type OrganizationsListOutput = {
   /** This page of organizations. */
   items: Array<{
+    /** Organization id; the same as `organizationId`. */
     id: string;
+    organizationId: string;
     name: string;
     slug: string;
     metadata: {
@@ -964,7 +1231,9 @@ type InvitationAcceptInput = {
 };
 type InvitationAcceptOutput = {
   invitation: {
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     email: string;
     role: "member" | "admin" | "owner";
@@ -974,7 +1243,9 @@ type InvitationAcceptOutput = {
     createdAt: string;
   };
   member: {
+    /** Member id (the membership, not the user); the same as `memberId`. */
     id: string;
+    memberId: string;
     organizationId: string;
     userId: string;
     email: string;
@@ -996,7 +1267,9 @@ type InvitationRejectInput = {
   invitationId: string;
 };
 type InvitationRejectOutput = {
+  /** Invitation id; the same as `invitationId`. */
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: "member" | "admin" | "owner";
@@ -1021,7 +1294,9 @@ type InvitationsReceivedInput = {
 type InvitationsReceivedOutput = {
   /** This page of invitations. */
   items: Array<{
+    /** Invitation id; the same as `invitationId`. */
     id: string;
+    invitationId: string;
     organizationId: string;
     organizationName: string;
     role: "member" | "admin" | "owner";
@@ -1049,7 +1324,9 @@ type OauthGrantsListInput = {
 type OauthGrantsListOutput = {
   /** This page of grants. */
   items: Array<{
+    /** Grant id; the same as `grantId`. */
     id: string;
+    grantId: string;
     clientId: string;
     clientName: string | null;
     /** Who consented. */
@@ -1077,6 +1354,9 @@ type OauthGrantRevokeInput = {
   grantId: string;
 };
 type OauthGrantRevokeOutput = {
+  /** The same as `grantId`. */
+  id: string;
+  grantId: string;
   revoked: true;
 };
 /**
@@ -1088,7 +1368,9 @@ declare function oauth_grant_revoke(input: OauthGrantRevokeInput): Promise<Oauth
 
 type SpreadsheetReadInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
-  fileId: string;
+  fileId?: string;
+  /** The path of an active CSV or XLSX file, e.g. `reports/q1.csv`. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  name?: string;
   /** XLSX: read only this sheet (exact name, else ignoring case). CSV: must be the file's one sheet (its name without extension). Default: every sheet. — minLength 1, maxLength 31 */
   sheet?: string;
   /** Return at most this many data rows per table (the first ones; the table is then marked `truncated: true`). Column types are inferred from the rows returned. 0 returns the columns only. — minimum 0, maximum 1048576 */
@@ -1134,10 +1416,10 @@ type SpreadsheetReadOutput = {
  * const wb = await spreadsheet_read({ fileId: "fil_...", sheet: "Sales", maxRows: 10 });
  * return wb.sheets[0].tables.map((t) => ({ name: t.name, columns: t.columns, truncated: !!t.truncated }));
  */
-declare function spreadsheet_read(input: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
+declare function spreadsheet_read(input?: SpreadsheetReadInput): Promise<SpreadsheetReadOutput>;
 
 type SpreadsheetWriteInput = {
-  /** File name: 1 to 255 characters, no control characters or backslash; `/` separates folder-like segments (no empty, `.` or `..` segment). Not unique. */
+  /** File path: 1 to 255 characters, no control characters or backslash; `/` separates folders (no empty, `.` or `..` segment). One active file per path; a file and a folder cannot share a path. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name: string;
   /** `xlsx` (media type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet) or `csv` (text/csv; charset=utf-8). */
   format: "csv" | "xlsx";
@@ -1176,14 +1458,18 @@ type SpreadsheetWriteInput = {
   };
 };
 type SpreadsheetWriteOutput = {
+  /** File id (`fil_…`); the same as `fileId`. */
+  id: string;
   /** File id (`fil_…`). */
   fileId: string;
-  /** File name; `/` separates folder-like segments. */
+  /** Full path of the file; `/` separates folders. */
   name: string;
+  /** The same as `name`. */
+  path: string;
   /** Stored media type, sent as Content-Type on download. */
   mediaType: string;
   /** Size in bytes. */
-  byteLength: number;
+  size: number;
   /** `active`, or `trashed` (restorable until `restorableUntil`). */
   state: "active" | "trashed";
   /** When the file was created (ISO 8601, UTC). */
@@ -1202,10 +1488,16 @@ type SpreadsheetWriteOutput = {
   createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
+  /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Whether the file is executable (set by the writer or files_update; default false). */
+  executable: boolean;
+  /** The file that held this path before the write, now in the trash (restorable with files_restore); null when the path was free. */
+  replacedFileId: string | null;
 };
 /**
- * Write a workbook (schema: /schema/spreadsheet/1) as a new CSV or XLSX file.
- * Creates a new file (names are not unique; the name is kept as given, so end it in .csv or .xlsx) and returns its record. Counts against the storage quota.
+ * Write a workbook (schema: /schema/spreadsheet/1) as a CSV or XLSX file at a path.
+ * Writes the file at `name` (kept as given, so end it in .csv or .xlsx) and returns its record. A file already at that path is replaced: it moves to the trash (restorable; `replacedFileId` names it). Counts against the storage quota.
  * XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; otherwise each table is an Excel table (ListObject), stacked top to bottom with one empty row between. `date` and `datetime` cells are real Excel dates (formats yyyy-mm-dd and yyyy-mm-dd hh:mm:ss); strings are never formulas.
  * CSV: the workbook must hold one sheet with at most one table. RFC 4180 with CRLF line ends, UTF-8; header row of column names; null is an empty field and the empty string is `""`; booleans are true/false, numbers in JSON syntax, dates ISO 8601. CSV carries no types: reading it back infers them again (a `string` column of digits comes back as `integer`) — use XLSX to keep declared types.
  * Limits: at most 100,000 data cells, and a result of at most 10 MiB (what spreadsheet_read reads back).
@@ -1225,6 +1517,8 @@ declare function spreadsheet_write(input: SpreadsheetWriteInput): Promise<Spread
 
 type McpAccessGetInput = Record<string, never>;
 type McpAccessGetOutput = {
+  /** The organization's id: access is one per organization; the same as `organizationId`. */
+  id: string;
   organizationId: string;
   state: "testing" | "active" | "revoked";
   maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
@@ -1254,6 +1548,8 @@ type McpAccessSetInput = {
   maxScopes?: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
 };
 type McpAccessSetOutput = {
+  /** The organization's id: access is one per organization; the same as `organizationId`. */
+  id: string;
   organizationId: string;
   state: "testing" | "active" | "revoked";
   maxScopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
@@ -1313,7 +1609,9 @@ type ApiKeysCreateInput = {
   expiresInDays?: number;
 };
 type ApiKeysCreateOutput = {
+  /** Key id (`key_…`); the same as `keyId`. Not the secret. */
   id: string;
+  keyId: string;
   name: string;
   scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
   state: "active" | "expired" | "revoked";
@@ -1330,7 +1628,7 @@ type ApiKeysCreateOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const k = await api_keys_create({ name: "ci-nightly", scopes: ["files:read", "files:write"], expiresInDays: 30 });
- * return { id: k.id, expiresAt: k.expiresAt };
+ * return { keyId: k.keyId, expiresAt: k.expiresAt };
  */
 declare function api_keys_create(input: ApiKeysCreateInput): Promise<ApiKeysCreateOutput>;
 
@@ -1343,7 +1641,9 @@ type ApiKeysListInput = {
 type ApiKeysListOutput = {
   /** This page of API keys. */
   items: Array<{
+    /** Key id (`key_…`); the same as `keyId`. Not the secret. */
     id: string;
+    keyId: string;
     name: string;
     scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
     state: "active" | "expired" | "revoked";
@@ -1370,7 +1670,9 @@ type ApiKeysRevokeInput = {
   keyId: string;
 };
 type ApiKeysRevokeOutput = {
+  /** Key id (`key_…`); the same as `keyId`. Not the secret. */
   id: string;
+  keyId: string;
   name: string;
   scopes: Array<"files:read" | "files:write" | "org:read" | "org:admin">;
   state: "active" | "expired" | "revoked";
@@ -1386,6 +1688,6 @@ type ApiKeysRevokeOutput = {
  * Scope: org:admin. Writes (recorded, not performed, in plan mode).
  * @example
  * const [old] = (await api_keys_list({})).items.filter((k) => k.name === "ci-nightly");
- * if (old) await api_keys_revoke({ keyId: old.id });
+ * if (old) await api_keys_revoke({ keyId: old.keyId });
  */
 declare function api_keys_revoke(input: ApiKeysRevokeInput): Promise<ApiKeysRevokeOutput>;

@@ -60,7 +60,7 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], deps: A
     const handlers = Array.isArray(route.handle) ? route.handle : [route.handle];
     const guards = [
       ...(route.deprecated ? [deprecation(route.deprecated)] : []),
-      requireAuth(deps, route.auth),
+      requireAuth(deps, route.authCheck ? 'none' : route.auth),
       originGuard(deps.config, route),
       ...(deps.ops && REFUSED_WHILE_DRAINING.has(route.operationId) ? [deps.ops.lifecycle.refuseWhileDraining()] : []),
     ];
@@ -83,9 +83,9 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] = routeTabl
   if (deps.ops) app.use(deps.ops.metrics.http(routeOf)).use(deps.ops.lifecycle.tracker());
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
-  if (deps.ops) app.use(metricsRoute(deps.config, deps.ops.metrics));
-  // Every response carries the rate-limit headers (spec section 8), CORS preflights and refusals included.
+  // Every response carries the rate-limit headers (spec section 8), CORS preflights, refusals and /metrics included.
   app.use(rateLimit({ store, max: limits.max, windowSeconds: limits.windowSeconds, clock: deps.clock }));
+  if (deps.ops) app.use(metricsRoute(deps.config, deps.ops.metrics));
   app.use(askCors());
   app.use(oauthCors(deps));
   app.use(resolveBearer(deps, [grantCheck(deps)], isAskPath));

@@ -85,7 +85,8 @@ export async function bootstrap(
   }
   const sql = connect(databaseUrl, { max: config.databasePoolMax });
   try {
-    const applied = await migrate(sql);
+    // What a migration did to people's data (a file renamed, say) is worth an operator's eye, once, as it happens.
+    const applied = await migrate(sql, { log: (entry) => logger.warn(entry.message, { migration: entry.version, ...entry.details }) });
     if (applied.length) logger.info('migrations applied', { versions: applied });
     const keys = await new SigningKeys(sql).init();
     const blobs = await openBlobStore(config);

@@ -18,11 +18,12 @@ import { progress } from '../progress.ts';
 import type { Api } from '../http.ts';
 import type { CommandContext } from '../context.ts';
 import { resolveFileIds } from '../resolve.ts';
+import { applyMeta } from '../transfer/local-write.ts';
 
 interface PartialRecord {
   fileId: string;
   etag: string;
-  byteLength: number;
+  size: number;
 }
 
 /** The catalogue's CRC-32 format: 8 hex digits. */
@@ -62,7 +63,7 @@ async function readRecord(path: string): Promise<PartialRecord | null> {
 async function toStdout(
   ctx: CommandContext,
   api: Api,
-  file: { downloadUrl: string; sha256: string | null; crc32?: string | null; byteLength: number },
+  file: { downloadUrl: string; sha256: string | null; crc32?: string | null; size: number },
 ): Promise<number> {
   const res = await api.raw(file.downloadUrl, { signal: ctx.interrupt.signal });
   const hash = createHash('sha256');
@@ -74,8 +75,7 @@ async function toStdout(
     size += (chunk as Buffer).length;
     if (ctx.io.out(chunk as Buffer) === false) await new Promise((r) => process.stdout.once('drain', r));
   }
-  if (size !== file.byteLength)
-    throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: file.byteLength }), { resolution: t('networkHelp') });
+  if (size !== file.size) throw new CliError('incomplete_download', t('sizeMismatch', { got: size, want: file.size }), { resolution: t('networkHelp') });
   if (!matches(file, { sha256: hash.digest('hex'), crc32: crcHex(crc) }))
     throw new CliError('digest_mismatch', t('digestMismatch'), { resolution: t('networkHelp') });
   return 0;
@@ -100,7 +100,7 @@ export async function runDownload(ctx: CommandContext, values: Record<string, st
   const record = await readRecord(recordPath);
   let start = 0;
   if (record && record.fileId === fileId) start = (await stat(partPath).catch(() => null))?.size ?? 0;
-  if (start > file.byteLength) start = 0; // not a prefix of this file: fetch it whole
+  if (start > file.size) start = 0; // not a prefix of this file: fetch it whole
   const headers: Record<string, string> = {};
   if (start > 0 && record) {
     headers.range = `bytes=${start}-`;
@@ -119,13 +119,13 @@ export async function runDownload(ctx: CommandContext, values: Record<string, st
       await res.body.dump();
       throw new CliError('conflict', t('downloadRestart'));
     }
-    ctx.io.err(`${t('downloadResuming', { done: formatBytes(start), size: formatBytes(file.byteLength) })}\n`);
+    ctx.io.err(`${t('downloadResuming', { done: formatBytes(start), size: formatBytes(file.size) })}\n`);
   } else {
     if (start > 0) ctx.io.err(`${t('downloadRestart')}\n`);
     start = 0;
   }
-  const total = res.status === 206 || res.status === 416 ? file.byteLength : Number(header(res, 'content-length') ?? file.byteLength);
-  await writeFile(recordPath, JSON.stringify({ fileId, etag: res.status === 416 ? record!.etag : etag, byteLength: total } satisfies PartialRecord));
+  const total = res.status === 206 || res.status === 416 ? file.size : Number(header(res, 'content-length') ?? file.size);
+  await writeFile(recordPath, JSON.stringify({ fileId, etag: res.status === 416 ? record!.etag : etag, size: total } satisfies PartialRecord));
 
   if (res.status !== 416) {
     const bar = progress(total, start, { tty: ctx.io.stderrIsTTY, write: ctx.io.err, label: basename(out) });
@@ -156,7 +156,10 @@ export async function runDownload(ctx: CommandContext, values: Record<string, st
   }
   await rename(partPath, out);
   await rm(recordPath, { force: true });
-  if (ctx.json) ctx.printJson({ fileId, path: out, byteLength: size, sha256, etag, resumedFrom: res.status === 206 ? start : 0 });
+  // The file's modification time and executable bit come along, as rclone brings them.
+  const modified = typeof file.modifiedAt === 'string' ? Date.parse(file.modifiedAt) : Number.NaN;
+  await applyMeta(out, { mtimeMs: Number.isFinite(modified) ? modified : null, executable: file.executable === true });
+  if (ctx.json) ctx.printJson({ fileId, path: out, size, sha256, etag, resumedFrom: res.status === 206 ? start : 0 });
   else ctx.io.out(`${t('downloadDone', { fileId, path: out, size: formatBytes(size), sha256 })}\n`);
   return 0;
 }

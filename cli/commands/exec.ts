@@ -102,7 +102,8 @@ export const execCommand = defineCommand({
         content = await appExecute(api, { script, mode: 'apply', planToken: String(values.apply) });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
-        ctx.io.err(`${describeError(err)}\n${t('notApplied')}\n`);
+        // A spent plan token: its writes were applied before, so "nothing was applied" would mislead.
+        ctx.io.err(err.code === 'plan_already_applied' ? `${describeError(err)}\n` : `${describeError(err)}\n${t('notApplied')}\n`);
         return err.exitCode;
       }
       printLogs(ctx, content.logs);

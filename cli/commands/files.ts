@@ -2,16 +2,17 @@
 import { defineCommand } from '../command.ts';
 import { describeError, CliError, usageError } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { callBinding, callBindingForEach, type BatchOutcome } from '../service.ts';
+import { callBinding, callBindingForEach, execute, executionError, type BatchOutcome } from '../service.ts';
+import type { Api } from '../http.ts';
 import { formatBytes, shortDate, table } from '../format.ts';
 import type { CommandContext } from '../context.ts';
-import { listItems, resolveFileIds, type FileState } from '../resolve.ts';
+import { LIST_ITEMS_JS, listItems, resolveFileIds, type FileState } from '../resolve.ts';
 
 interface FileRecord {
   fileId: string;
   name: string;
   mediaType: string;
-  byteLength: number;
+  size: number;
   state: string;
   createdAt: string;
   updatedAt: string;
@@ -24,8 +25,8 @@ function fileTable(files: FileRecord[], trashed: boolean): string {
   const headers = trashed ? ['ID', 'SIZE', 'TRASHED', 'RESTORABLE UNTIL', 'NAME'] : ['ID', 'SIZE', 'UPDATED', 'TYPE', 'NAME'];
   const rows = files.map((f) =>
     trashed
-      ? [f.fileId, formatBytes(f.byteLength), shortDate(f.trashedAt), shortDate(f.restorableUntil), f.name]
-      : [f.fileId, formatBytes(f.byteLength), shortDate(f.updatedAt), f.mediaType.split(';')[0], f.name],
+      ? [f.fileId, formatBytes(f.size), shortDate(f.trashedAt), shortDate(f.restorableUntil), f.name]
+      : [f.fileId, formatBytes(f.size), shortDate(f.updatedAt), f.mediaType.split(';')[0], f.name],
   );
   return table(headers, rows, [false, true]);
 }
@@ -45,28 +46,62 @@ export const lsCommand = defineCommand({
       placeholder: 'PREFIX',
       help: ['Only names starting with PREFIX (e.g. reports/)', 'Só nomes que começam com PREFIXO (ex.: relatorios/)'],
     },
-    limit: { type: 'string', placeholder: 'N', help: ['At most N files (default 1000)', 'No máximo N arquivos (padrão 1000)'] },
+    limit: {
+      type: 'string',
+      placeholder: 'N',
+      help: [
+        'At most N files (default: all); how many more there are is said on stderr',
+        'No máximo N arquivos (padrão: todos); quantos faltam é dito em stderr',
+      ],
+    },
   },
   positionals: { min: 0, max: 0, name: '' },
   async run(ctx, values) {
-    const limit = values.limit === undefined ? 1000 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw usageError('--limit: a whole number, 1 or more');
+    const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
+    if (values.limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw usageError('--limit: a whole number, 1 or more');
     const api = await ctx.api();
+    const state: FileState = values.trashed ? 'trashed' : 'active';
+    const prefix = values.prefix === undefined ? null : String(values.prefix);
     const files: FileRecord[] = [];
     let cursor: string | null = null;
+    // A page is at most 1000 rows: without --limit the pages are followed to the end, never cut short silently.
     do {
-      const query = new URLSearchParams({ state: values.trashed ? 'trashed' : 'active', limit: String(Math.min(1000, limit - files.length)) });
-      if (values.prefix) query.set('prefix', String(values.prefix));
+      const query = new URLSearchParams({ state, limit: String(Math.min(PAGE, limit - files.length)) });
+      if (prefix) query.set('prefix', prefix);
       if (cursor) query.set('cursor', cursor);
       const page = (await api.json<{ nextCursor?: string | null }>(`/app/v1/files?${query}`)).body;
       files.push(...listItems<FileRecord>(page));
       cursor = page?.nextCursor ?? null;
     } while (cursor && files.length < limit);
-    if (ctx.json) ctx.printJson({ files, more: cursor !== null });
-    else ctx.io.out(`${files.length ? fileTable(files, Boolean(values.trashed)) : t('noFiles')}\n`);
+    const remaining = cursor ? await countFrom(api, state, prefix, cursor) : 0;
+    if (ctx.json) ctx.printJson({ files, more: remaining > 0, remaining });
+    else {
+      ctx.io.out(`${files.length ? fileTable(files, Boolean(values.trashed)) : t('noFiles')}\n`);
+      if (remaining > 0) ctx.io.err(`${t('lsMore', { shown: files.length, remaining })}\n`);
+    }
     return 0;
   },
 });
+
+/** The rows of a listing: the most one request returns. */
+const PAGE = 1000;
+
+/** How many files follow `cursor`, counted in one execution that walks the remaining pages and returns a number. */
+async function countFrom(api: Api, state: FileState, prefix: string | null, cursor: string): Promise<number> {
+  const content = await execute(
+    api,
+    `let cursor = ${JSON.stringify(cursor)};
+let count = 0;
+do {
+  const page = await files_list({ state: ${JSON.stringify(state)}, prefix: ${JSON.stringify(prefix)}, limit: ${PAGE}, cursor });
+  count += ${LIST_ITEMS_JS}.length;
+  cursor = page.nextCursor;
+} while (cursor);
+return count;`,
+  );
+  if (!content.ok) throw executionError(content);
+  return Number(content.result) || 0;
+}
 
 export const infoCommand = defineCommand({
   name: 'info',
@@ -87,7 +122,7 @@ export const infoCommand = defineCommand({
       ['id', file.fileId],
       ['name', file.name],
       ['type', file.mediaType],
-      ['size', `${formatBytes(file.byteLength)} (${file.byteLength} bytes)`],
+      ['size', `${formatBytes(file.size)} (${file.size} bytes)`],
       ['state', file.state],
       ['created', shortDate(file.createdAt)],
       ['updated', shortDate(file.updatedAt)],
@@ -167,7 +202,7 @@ export const rmCommand = batchCommand(
   'rm',
   'files_delete',
   'trashed',
-  ['fileId', 'deleted', 'byteLength'],
+  ['fileId', 'deleted', 'size'],
   ['Delete trashed files permanently', 'Apagar definitivamente arquivos da lixeira'],
-  (r) => `deleted, ${formatBytes(r.byteLength)} freed`,
+  (r) => `deleted, ${formatBytes(r.size)} freed`,
 );

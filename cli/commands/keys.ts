@@ -1,6 +1,7 @@
 // keys: organization API keys for CI jobs and headless agents (the api_keys_* bindings; owners and admins).
 import { defineCommand } from '../command.ts';
 import { usageError } from '../errors.ts';
+import { unknownAction } from '../suggest.ts';
 import { lang } from '../i18n.ts';
 import { callBinding, callList } from '../service.ts';
 import { shortDate, table } from '../format.ts';
@@ -44,7 +45,7 @@ export const keysCommand = defineCommand({
   },
   positionals: { min: 1, name: 'action' },
   async run(ctx, values, [action, ...rest]) {
-    if (!(ACTIONS as readonly string[]).includes(action)) throw usageError(`keys: ${action}? (${ACTIONS.join(', ')})`);
+    if (!(ACTIONS as readonly string[]).includes(action)) throw unknownAction('keys', action, ACTIONS);
     const api = await ctx.api();
     if (action === 'create') {
       if (rest.length !== 1) throw usageError('keys create NAME');

@@ -5,6 +5,7 @@
 // for its organization only, so it lists that one and can neither create, switch nor answer invitations.
 import { defineCommand } from '../command.ts';
 import { CliError, usageError } from '../errors.ts';
+import { unknownAction } from '../suggest.ts';
 import { t } from '../i18n.ts';
 import { callBinding, callList, execute, executionError } from '../service.ts';
 import { shortDate, table } from '../format.ts';
@@ -48,7 +49,7 @@ export const orgCommand = defineCommand({
   },
   positionals: { min: 1, max: 2, name: 'action' },
   async run(ctx, values, [action, arg]) {
-    if (!(ACTIONS as readonly string[]).includes(action)) throw usageError(`org: ${action}? (${ACTIONS.join(', ')})`);
+    if (!(ACTIONS as readonly string[]).includes(action)) throw unknownAction('org', action, ACTIONS);
     const act = action as Action;
     const wants = ARGUMENT[act];
     if ((wants === undefined && arg !== undefined) || (wants !== undefined && act !== 'create' && arg === undefined)) {

@@ -76,7 +76,7 @@ async function readPart(fh: FileHandle, r: Reservation, size: number, partNumber
   return buf;
 }
 
-async function sendPart(api: Api, r: Reservation, partNumber: number, data: Buffer, signal: AbortSignal): Promise<void> {
+export async function sendPart(api: Api, r: Pick<Reservation, 'partUrl'>, partNumber: number, data: Buffer, signal: AbortSignal): Promise<void> {
   const digest = `sha-256=:${createHash('sha256').update(data).digest('base64')}:`;
   const url = r.partUrl.replace('{partNumber}', String(partNumber));
   for (let attempt = 1; ; attempt++) {
@@ -123,6 +123,7 @@ async function complete(api: Api, uploadId: string): Promise<any> {
   }
 }
 
+/** The upload command's body. The file keeps the local file's modification time and executable bit, as rclone keeps them. */
 export async function runUpload(ctx: CommandContext, values: Record<string, string | boolean | undefined>, [pathArg]: string[]): Promise<number> {
   const parallel = values.parallel === undefined ? 4 : Number(values.parallel);
   if (!Number.isInteger(parallel) || parallel < 1 || parallel > 16) throw usageError('--parallel: a number from 1 to 16');
@@ -170,7 +171,8 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
     }
   }
   if (!state) {
-    const r = await callBinding<Reservation>(api, 'upload_begin', { name, mediaType, byteLength: info.size });
+    const kept = { modifiedAt: new Date(Math.round(info.mtimeMs)).toISOString(), executable: process.platform !== 'win32' && (info.mode & 0o100) !== 0 };
+    const r = await callBinding<Reservation>(api, 'upload_begin', { name, mediaType, size: info.size, ...kept });
     state = {
       uploadId: r.uploadId,
       fileId: r.fileId,
@@ -222,6 +224,6 @@ export async function runUpload(ctx: CommandContext, values: Record<string, stri
 
 function finish(ctx: CommandContext, file: any, extra: Record<string, unknown>): number {
   if (ctx.json) ctx.printJson({ ...file, ...extra });
-  else ctx.io.out(`${t('uploadDone', { name: file.name, fileId: file.fileId, size: formatBytes(file.byteLength) })}\n`);
+  else ctx.io.out(`${t('uploadDone', { name: file.name, fileId: file.fileId, size: formatBytes(file.size) })}\n`);
   return 0;
 }

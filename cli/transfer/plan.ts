@@ -1,24 +1,8 @@
-// What `cp` / `sync` will do, decided before any byte moves: both trees listed (the remote one a page of 1000 names
-// per request), filtered by globs, and each file classed as new, unchanged (same size and CRC-32), changed, or
-// ambiguous (names are not unique). `--dry-run` prints this plan and stops.
+// What `cp` / `sync` will do, decided before any byte moves: both trees listed (local-tree.ts, remote-tree.ts),
+// filtered by globs, and each file classed as new, unchanged or changed as rclone would class it. `--dry-run` prints
+// this plan and stops.
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { Api } from '../http.ts';
-import { listItems } from '../resolve.ts';
-
-export interface LocalFile {
-  rel: string;
-  abs: string;
-  size: number;
-}
-export interface RemoteFile {
-  fileId: string;
-  name: string;
-  byteLength: number;
-  crc32: string | null;
-}
 
 /** `*` within a segment, `**` across segments, `?` one character; a pattern without `/` matches any base name. */
 export function globMatcher(patterns: readonly string[]): (rel: string) => boolean {
@@ -45,56 +29,65 @@ export function filter(include: readonly string[], exclude: readonly string[]): 
   return (rel) => inc(rel) && !exc(rel);
 }
 
-/** Every regular file under `root` (or `root` itself), with `/`-separated relative paths, sorted. */
-export async function walkLocal(root: string): Promise<LocalFile[]> {
-  const top = await stat(root);
-  if (top.isFile()) return [{ rel: root.split(sep).pop()!, abs: root, size: top.size }];
-  const out: LocalFile[] = [];
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const abs = join(entry.parentPath, entry.name);
-    out.push({ rel: relative(root, abs).split(sep).join('/'), abs, size: (await stat(abs)).size });
-  }
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-}
-
-/** The active files whose names start with `prefix`. */
-export async function listRemote(api: Api, prefix: string): Promise<RemoteFile[]> {
-  const out: RemoteFile[] = [];
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ state: 'active', limit: '1000' });
-    if (prefix) query.set('prefix', prefix);
-    if (cursor) query.set('cursor', cursor);
-    const page = (await api.json<{ nextCursor?: string | null }>(`/app/v1/files?${query}`)).body;
-    out.push(...listItems<RemoteFile>(page));
-    cursor = page?.nextCursor ?? null;
-  } while (cursor);
-  return out;
-}
-
-export async function crcOfFile(path: string): Promise<string> {
+/** The catalogue's CRC-32 form (8 hex digits) of a file's content, or of a link file's (its target). */
+export async function crcOfFile(path: string, linkTarget?: string): Promise<string> {
   let crc = 0;
-  for await (const chunk of createReadStream(path)) crc = crc32(chunk as Buffer, crc);
+  if (linkTarget !== undefined) crc = crc32(Buffer.from(linkTarget));
+  else for await (const chunk of createReadStream(path)) crc = crc32(chunk as Buffer, crc);
   return crc.toString(16).padStart(8, '0');
 }
 
 export type Existing = 'fail' | 'overwrite' | 'skip';
-/** `trash` / `delete`: only on the destination (sync --delete), a remote file to the trash, a local one deleted. */
-export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'exists' | 'ambiguous' | 'trash' | 'delete';
+/**
+ * `trash` / `delete`: only on the destination (sync --delete), a remote file to the trash, a local one deleted.
+ * `skip-newer`: with --update, a destination newer than the source is kept. `skip-link`: a symbolic link left out (neither --links nor --copy-links); `refused`: an entry that cannot be
+ * copied as it stands (a name clash, a name the local file system cannot hold, an unreadable entry), with its error.
+ */
+export type Decision = 'new' | 'unchanged' | 'replace' | 'skip-existing' | 'skip-newer' | 'exists' | 'trash' | 'delete' | 'skip-link' | 'refused';
 
-/** One side's file against the other side's copies of the same name. */
-export function decide(
-  size: number,
-  crc: () => Promise<string>,
-  others: readonly { size: number; crc32: string | null }[],
-  existing: Existing,
-): Promise<Decision> {
-  return (async () => {
-    if (others.length === 0) return 'new';
-    if (others.length > 1) return 'ambiguous';
-    const [other] = others;
-    if (other.size === size && other.crc32 !== null && other.crc32 === (await crc())) return 'unchanged';
-    return existing === 'overwrite' ? 'replace' : existing === 'skip' ? 'skip-existing' : 'exists';
-  })();
+/**
+ * How a file is judged unchanged, as rclone judges it: by default size and modification time (within the modify
+ * window), a time-only difference being settled by the checksum (equal content: only the destination's time is set);
+ * --checksum: size and checksum; --size-only: size; --ignore-times: never unchanged.
+ */
+export interface Comparison {
+  mode: 'modtime' | 'checksum' | 'size-only' | 'ignore-times';
+  /** Times closer than this are equal: 1 s by default (tar keeps whole seconds). */
+  windowMs: number;
+  /** --update: a destination newer than the source is kept. */
+  update: boolean;
+}
+
+export const DEFAULT_COMPARISON: Comparison = { mode: 'modtime', windowMs: 1000, update: false };
+
+export interface Side {
+  size: number;
+  /** Epoch ms, or null where the side keeps none (then the checksum decides). */
+  mtimeMs: number | null;
+  /** CRC-32 as 8 hex digits, computed only if needed; null when unknown. */
+  crc32: () => Promise<string | null>;
+}
+
+export interface Verdict {
+  decision: Decision;
+  /** Same content, other time: set the destination's time instead of copying (rclone's "updated modification time"). */
+  touch: boolean;
+}
+
+/** The source file against what the destination holds at its name (null: nothing). */
+export async function decide(src: Side, dst: Side | null, c: Comparison, existing: Existing): Promise<Verdict> {
+  const verdict = (decision: Decision, touch = false): Verdict => ({ decision, touch });
+  if (!dst) return verdict('new');
+  const changed = () => verdict(existing === 'overwrite' ? 'replace' : existing === 'skip' ? 'skip-existing' : 'exists');
+  if (c.mode === 'ignore-times') return changed();
+  const timed = src.mtimeMs !== null && dst.mtimeMs !== null;
+  const sameTime = timed && Math.abs(src.mtimeMs! - dst.mtimeMs!) < c.windowMs;
+  if (c.update && timed && dst.mtimeMs! - src.mtimeMs! >= c.windowMs) return verdict('skip-newer');
+  if (src.size !== dst.size) return changed();
+  if (c.mode === 'size-only') return verdict('unchanged');
+  if (c.mode === 'modtime' && sameTime) return verdict('unchanged');
+  const [a, b] = await Promise.all([src.crc32(), dst.crc32()]);
+  if (a !== null && b !== null) return a === b ? verdict('unchanged', c.mode === 'modtime' && timed) : changed();
+  // No checksum on one side: --checksum falls back to the size (as rclone does); otherwise the times decide.
+  return c.mode === 'checksum' ? verdict('unchanged') : changed();
 }

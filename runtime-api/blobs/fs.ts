@@ -233,6 +233,48 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
       await fsyncDir(dirname(target));
     },
 
+    async writeStream(key: string, source: AsyncIterable<Uint8Array>) {
+      assertSafeKey(key);
+      await ensureDir(tmpDir);
+      // Written beside write()'s temporaries: one left by a process that died mid-write is a stale temporary.
+      const tmp = join(tmpDir, randomBytes(12).toString('hex'));
+      const fh = await open(tmp, 'wx', 0o600);
+      try {
+        let position = 0;
+        for await (const chunk of source) {
+          const data = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          await writeAll(fh, data, position);
+          position += data.length;
+        }
+        await fh.sync();
+      } catch (err) {
+        await fh.close();
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      await fh.close();
+      const target = objectFile(key);
+      await ensureDir(dirname(target));
+      await rename(tmp, target);
+      await fsyncDir(dirname(target));
+    },
+
+    async readUpload(uploadId: string, layout: UploadLayout, range: { start: number; end: number }): Promise<Readable> {
+      assertSafeUploadId(uploadId);
+      if (range.start < 0 || range.end >= layout.byteLength || range.end < range.start) {
+        throw new Error(`range ${range.start}-${range.end} outside an upload of ${layout.byteLength} bytes`);
+      }
+      let fh;
+      try {
+        fh = await open(stagingFile(uploadId), 'r');
+      } catch (err) {
+        if (isMissing(err)) throw new BlobNotFoundError(`uploads/${uploadId}`);
+        throw err;
+      }
+      // The staging file may run past byteLength (a padded final part): the range never reaches there.
+      return createReadStream('', { fd: fh, autoClose: true, start: range.start, end: range.end, highWaterMark: READ_CHUNK });
+    },
+
     async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
       assertSafeKey(key);
       let fh;

@@ -3,7 +3,8 @@
 // `objects/{key}`, then deletes the parts. Writes carry their MD5, which GCS checks before committing the object.
 // Compose and part writes are retried with exponential backoff (429/5xx and network errors).
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { IdempotencyStrategy, Storage, type Bucket, type File } from '@google-cloud/storage';
 import { assertSafeKey, assertSafeUploadId, BlobNotFoundError, type BlobListing, type BlobStore, type PartWrite, type UploadLayout } from './port.ts';
 
@@ -24,6 +25,8 @@ export interface GcsBlobStoreOptions {
 }
 
 const COMPOSE_MAX = 32;
+/** Bytes a streamed write holds and sends at a time (a multiple of 256 KiB, as resumable uploads require). */
+const STREAM_CHUNK = 8 * 1024 * 1024;
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const RETRYABLE_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET']);
 
@@ -124,8 +127,12 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
 
   /** A read stream whose response has begun, so that a missing object fails here, before any header goes out. */
   async function openRead(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    return openObject(objectName(key), key, range);
+  }
+
+  async function openObject(name: string, key: string, range?: { start: number; end: number }): Promise<Readable> {
     const stream = bucket
-      .file(objectName(key))
+      .file(name)
       .createReadStream(range ? { start: range.start, end: range.end, validation: false } : { validation: validateReads ? 'crc32c' : false });
     // The consumer attaches its own handlers; this one keeps a late error from crashing the process meanwhile.
     stream.on('error', () => {});
@@ -200,6 +207,67 @@ export function gcsBlobStore(options: GcsBlobStoreOptions): BlobStore {
     async write(key: string, data: Buffer, meta: { contentType: string }) {
       assertSafeKey(key);
       await save(objectName(key), data, meta.contentType);
+    },
+
+    async writeStream(key: string, source: AsyncIterable<Uint8Array>, meta: { contentType: string }) {
+      assertSafeKey(key);
+      // Up to STREAM_CHUNK is gathered first: a blob that ends within it is one simple upload (MD5-checked and
+      // retried, as write() does). A longer one goes as a resumable upload, in chunks of STREAM_CHUNK (the only
+      // buffer held), published only when the last one lands, the stored CRC32C checked against what was sent; a
+      // consumed stream cannot be sent again, so a failure there fails the write (the caller starts over).
+      const it = source[Symbol.asyncIterator]();
+      const head: Buffer[] = [];
+      let size = 0;
+      while (size < STREAM_CHUNK) {
+        const next = await it.next();
+        if (next.done) {
+          await save(objectName(key), Buffer.concat(head), meta.contentType);
+          return;
+        }
+        head.push(Buffer.from(next.value));
+        size += next.value.byteLength;
+      }
+      const rest = async function* () {
+        yield Buffer.concat(head);
+        for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+      };
+      await pipeline(
+        Readable.from(rest()),
+        bucket.file(objectName(key)).createWriteStream({
+          resumable: true,
+          chunkSize: STREAM_CHUNK,
+          validation: 'crc32c',
+          contentType: meta.contentType,
+          metadata: { contentType: meta.contentType },
+        }),
+      );
+    },
+
+    async readUpload(uploadId: string, layout: UploadLayout, range: { start: number; end: number }): Promise<Readable> {
+      assertSafeUploadId(uploadId);
+      if (range.start < 0 || range.end >= layout.byteLength || range.end < range.start) {
+        throw new Error(`range ${range.start}-${range.end} outside an upload of ${layout.byteLength} bytes`);
+      }
+      const prefix = uploadPrefix(uploadId);
+      const first = Math.floor(range.start / layout.partSize) + 1;
+      const last = Math.floor(range.end / layout.partSize) + 1;
+      // The first part is opened before answering, so that a missing upload fails here; later ones as they come.
+      const open = (n: number) => {
+        const offset = (n - 1) * layout.partSize;
+        const start = Math.max(range.start, offset) - offset;
+        const end = Math.min(range.end, offset + layout.partSize - 1) - offset;
+        return retry(() => openObject(prefix + partName(n), `uploads/${uploadId}/${partName(n)}`, { start, end }));
+      };
+      const head = await open(first);
+      const out = Readable.from(
+        (async function* () {
+          for (let n = first, stream: Readable | null = head; n <= last; n++, stream = null) {
+            yield* stream ?? (await open(n));
+          }
+        })(),
+      );
+      out.once('close', () => head.destroy()); // a reader that gives up before the first read leaves no response open
+      return out;
     },
 
     async read(key: string, range?: { start: number; end: number }): Promise<Readable> {

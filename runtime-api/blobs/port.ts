@@ -46,6 +46,17 @@ export interface BlobStore {
   finalize(uploadId: string, layout: UploadLayout, key: string, meta: { contentType: string }): Promise<void>;
   /** Write a whole (small) blob durably in one call, replacing any previous content of `key`. */
   write(key: string, data: Buffer, meta: { contentType: string }): Promise<void>;
+  /**
+   * Write a blob of any size from `source` durably, holding no more than a bounded buffer of it, replacing any
+   * previous content of `key`; nothing is published at `key` if `source` fails. Archive import stages entries so.
+   */
+  writeStream(key: string, source: AsyncIterable<Uint8Array>, meta: { contentType: string }): Promise<void>;
+  /**
+   * An open upload's staged bytes from `range.start` to `range.end` inclusive (within `layout.byteLength`), read
+   * where its parts landed, before any finalize: archive import reads the archive in place, and an import that
+   * refuses leaves the upload as it was. The parts covering the range must be present.
+   */
+  readUpload(uploadId: string, layout: UploadLayout, range: { start: number; end: number }): Promise<Readable>;
   /** The bytes of `key`, whole or from `start` to `end` inclusive. Rejects with BlobNotFoundError when absent. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   stat(key: string): Promise<BlobStat | null>;

@@ -1,6 +1,8 @@
 // mode "apply": the planned script runs again inside one database transaction, which commits only if its writes,
 // each checked against the plan's write at its position when dispatched, are exactly the planned ones and none is
-// still running at the end. Mail the writes send is held until the commit.
+// still running at the end. Mail the writes send is held until the commit. A plan token applies once: the commit
+// records it, and a token already applied is refused (409 plan_already_applied) before its script runs again.
+import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { Caller } from '../identity/caller.ts';
 import type { ServiceError, Locale } from '../errors.ts';
@@ -13,7 +15,8 @@ import { isPlannedWrite, matchesPlan, verifyPlan, type VerifiedPlan } from './pl
 import { acquireApply } from './apply-slots.ts';
 import { holdMail } from './held-mail.ts';
 import type { ExecuteOutcome, PlannedOperation } from './result.ts';
-import { unplannedWrite, writesChanged, writesInFlightMessage } from './messages.ts';
+import { planAlreadyApplied, unplannedWrite, writesChanged, writesInFlightMessage } from './messages.ts';
+import { findAppliedPlan, recordAppliedPlan, type AppliedPlanKey } from '../store/applied-plans.ts';
 
 /** postgres.js transactions nest with savepoint(), not begin(): give bindings a handle where begin() nests. */
 function nestable(tx: Sql): Sql {
@@ -28,12 +31,25 @@ function writeInFlight(result: ExecuteOutcome, count: number, locale: Locale): E
   return { ...result, ok: false, result: null, error: { type: 'script_error', code: 'write_in_flight', message: writesInFlightMessage(count, locale) } };
 }
 
+/** The plan's answer when its token was applied before: refused, saying when and that its writes are in. */
+async function appliedBefore(sql: Sql, key: AppliedPlanKey): Promise<ServiceError | null> {
+  const earlier = await findAppliedPlan(sql, key);
+  return earlier && planAlreadyApplied(earlier.writes, earlier.appliedAt);
+}
+
 export async function applyScript(ctx: ExecuteContext, caller: Caller, source: string, planToken: string): Promise<ExecuteOutcome> {
   requireSomeScope(ctx, caller);
-  const plan = await verifyPlan(ctx.keys, planToken, { org: caller.membership!.orgId, user: caller.userId, source }, ctx.deps.clock.now());
-  const release = await acquireApply(caller.membership!.orgId);
+  const key: AppliedPlanKey = { id: createHash('sha256').update(planToken).digest('hex'), orgId: caller.membership!.orgId, userId: caller.userId };
+  // Before the token's other checks: a spent token is told so even once it has expired.
+  const spent = await appliedBefore(ctx.deps.sql, key);
+  if (spent) throw spent;
+  const plan = await verifyPlan(ctx.keys, planToken, { org: key.orgId, user: key.userId, source }, ctx.deps.clock.now());
+  const release = await acquireApply(key.orgId);
   try {
-    return await applyInTransaction(ctx, caller, source, plan);
+    return await applyInTransaction(ctx, caller, source, plan, key);
+  } catch (err) {
+    // A concurrent apply of the same token committed first: that, not how this run ended, is the answer.
+    throw (await appliedBefore(ctx.deps.sql, key).catch(() => null)) ?? err;
   } finally {
     release();
   }
@@ -45,7 +61,7 @@ type Verdict = 'commit' | 'rollback' | 'conflict';
  * The transaction opens only once the script has an isolate (the engine's onStart): a script waiting in the queue
  * holds no connection. Bindings wait for it; once every call has settled, the outcome decides commit or rollback.
  */
-async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: string, plan: VerifiedPlan): Promise<ExecuteOutcome> {
+async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: string, plan: VerifiedPlan, key: AppliedPlanKey): Promise<ExecuteOutcome> {
   const operations: PlannedOperation[] = [];
   let refused: ServiceError | null = null;
   const record: Recorder = (binding, input) => {
@@ -79,6 +95,9 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
       if (verdict === 'conflict') {
         throw writesChanged(plan.n, operations.length);
       }
+      // Committed with the writes, or not at all: a second apply of this token waits here for this one's outcome.
+      const earlier = await recordAppliedPlan(t as unknown as Sql, key, operations.length, ctx.deps.clock.now());
+      if (earlier) throw planAlreadyApplied(earlier.writes, earlier.appliedAt);
     });
     transaction.catch(txFailed);
   };
@@ -112,6 +131,8 @@ async function applyInTransaction(ctx: ExecuteContext, caller: Caller, source: s
     if (err instanceof Rollback) {
       const denied = uncaughtScopeError(ctx, calls, result);
       if (denied) throw denied;
+      const spent = await appliedBefore(ctx.deps.sql, key);
+      if (spent) throw spent;
       return { ...result, operations, applied: false };
     }
     throw err;

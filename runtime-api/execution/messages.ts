@@ -2,6 +2,7 @@
 // inputs, the plan token, an apply whose writes left the plan, a full or quarantined engine, and a binding the script
 // named that does not exist. The execution modules throw these by name.
 import { ServiceError, conflict, l10n, tr, type Locale } from '../errors.ts';
+import { scopeFix, type BearerCredential } from '../identity/messages.ts';
 
 export function planTokenMissing(): ServiceError {
   return new ServiceError('invalid_input', {
@@ -49,6 +50,35 @@ export function unplannedWrite(index: number, binding: string): ServiceError {
   );
 }
 
+/**
+ * A plan token applied before (its writes committed at `appliedAt`): refused before the script runs again, so the
+ * message says what the caller needs to know, that the writes are in, and nothing ran now.
+ */
+export function planAlreadyApplied(writes: number, appliedAt: Date): ServiceError {
+  const at = appliedAt.toISOString();
+  const what = (en: boolean) =>
+    writes === 0
+      ? en
+        ? 'it had no writes'
+        : 'ele não tinha escritas'
+      : en
+        ? `its ${writes} write${writes === 1 ? ' was' : 's were'} committed then and ${writes === 1 ? 'is' : 'are'} in place (unless changed since)`
+        : `${writes === 1 ? 'a sua escrita foi gravada' : `as suas ${writes} escritas foram gravadas`} naquele momento e ${writes === 1 ? 'está' : 'estão'} em vigor (salvo mudança posterior)`;
+  const fix = l10n(
+    'Nothing to do for this plan; to change more, run the script with mode "plan" again and apply the new token.',
+    'Nada a fazer para este plano; para mudar mais, execute o script com mode "plan" de novo e aplique o novo token.',
+  );
+  const reason = l10n(
+    `This plan was already applied at ${at}: ${what(true)}. Nothing was run now.`,
+    `Este plano já foi aplicado em ${at}: ${what(false)}. Nada foi executado agora.`,
+  );
+  return new ServiceError('plan_already_applied', {
+    message: l10n(`${reason['en-US']} ${fix['en-US']}`, `${reason['pt-BR']} ${fix['pt-BR']}`),
+    resolution: fix,
+    details: { appliedAt: at, writes },
+  });
+}
+
 /** The writes made, in order, are not the planned ones (`planned` in the plan, `made` now). */
 export function writesChanged(planned: number, made: number): ServiceError {
   return conflict(
@@ -69,12 +99,14 @@ export function writesInFlightMessage(count: number, locale: Locale): string {
   );
 }
 
-/** A token whose effective scopes are empty may not run scripts at all. */
-export function noUsableScope(): ServiceError {
+/** A token or API key whose effective scopes are empty may not run scripts at all. */
+export function noUsableScope(credential: BearerCredential): ServiceError {
+  const what = credential === 'api-key' ? ['This API key', 'Esta chave de API'] : ['This access token', 'Este token de acesso'];
+  const fix = scopeFix(credential, 'files:read');
   return new ServiceError('INSUFFICIENT_SCOPE', {
     resolution: l10n(
-      "This access token holds no usable scope. If the organization's maxScopes allows none, no token can run scripts here: an owner or admin must allow scopes first (console, Agents and access); otherwise request a token with at least files:read.",
-      'Este token de acesso não tem escopo utilizável. Se o maxScopes da organização não permite nenhum, nenhum token pode executar scripts aqui: um proprietário ou administrador precisa permitir escopos antes (console, Agentes e acesso); senão, peça um token com pelo menos files:read.',
+      `${what[0]} holds no usable scope. If the organization's maxScopes allows none, nothing can run scripts here until an owner or admin allows scopes (console, Agents and access). Otherwise: ${fix['en-US']}`,
+      `${what[1]} não tem escopo utilizável. Se o maxScopes da organização não permite nenhum, nada pode executar scripts aqui até um proprietário ou administrador permitir escopos (console, Agentes e acesso). Senão: ${fix['pt-BR']}`,
     ),
     details: { requiredScope: 'files:read' },
   });

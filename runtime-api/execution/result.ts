@@ -7,7 +7,14 @@ import { ERROR_TYPES, type ExecutionResult } from '../../engine/index.ts';
 /** What `error.type` of an execution can be, for every face's description. */
 const ERROR_TYPE_DOC = `Why the script failed: one of ${ERROR_TYPES.join(', ')}. \`crashed\`: the sandbox process running it failed (a fatal engine error, its memory cap, or it hung); nothing else was affected and an apply was rolled back. \`quarantined\`: this organization's scripts crashed the sandbox repeatedly and are refused for a cool-down (HTTP 429 engine_quarantined with Retry-After).`;
 
-export const PlannedOperationSchema = v.object({ index: v.number(), binding: v.string(), input: v.unknown() });
+/**
+ * Any JSON value, and its JSON Schema says so with one branch per JSON type: a bare `{}` reads to schema checkers
+ * (the MCP Inspector among them) as an untyped mistake, and a `type` array is less portable to clients that map
+ * tool schemas onto a single-`type` dialect. (`integer` is within `number`.)
+ */
+const JsonValue = v.pipe(v.unknown(), v.metadata({ anyOf: ['object', 'array', 'string', 'number', 'boolean', 'null'].map((type) => ({ type })) }));
+
+export const PlannedOperationSchema = v.object({ index: v.number(), binding: v.string(), input: JsonValue });
 export type PlannedOperation = v.InferOutput<typeof PlannedOperationSchema>;
 
 const LogEntrySchema = v.object({ level: v.picklist(['log', 'info', 'warn', 'error']), message: v.string() });
@@ -34,7 +41,7 @@ const ExecutionStatsSchema = v.object({
 /** The fields every execution's answer carries, whatever the mode. */
 const executionResultEntries = {
   ok: v.boolean(),
-  result: v.optional(v.unknown()),
+  result: v.optional(v.pipe(JsonValue, v.description('What the script returned: any JSON value.'))),
   logs: v.array(LogEntrySchema),
   error: v.optional(ExecutionErrorSchema),
   truncated: v.boolean(),

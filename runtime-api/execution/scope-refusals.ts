@@ -1,6 +1,6 @@
 // When a scope refusal is the request's answer rather than the script's outcome: a token with no usable scope may not
 // run scripts at all, and a script that ended on an uncaught scope refusal is 403 INSUFFICIENT_SCOPE, whatever the face.
-import type { Caller } from '../identity/caller.ts';
+import { isApiKeyCaller, type Caller } from '../identity/caller.ts';
 import { ServiceError } from '../errors.ts';
 import type { ExecuteContext } from './context.ts';
 import type { ExecutionCalls } from './execution-calls.ts';
@@ -16,6 +16,6 @@ export function uncaughtScopeError(ctx: ExecuteContext, calls: ExecutionCalls, r
 export function requireSomeScope(ctx: ExecuteContext, caller: Caller): void {
   if (!caller.membership) throw new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED');
   if (caller.kind !== 'token' || caller.scopes.length > 0) return;
-  const refusal = noUsableScope();
+  const refusal = noUsableScope(isApiKeyCaller(caller) ? 'api-key' : 'access-token');
   throw ctx.scopeError ? ctx.scopeError(refusal) : refusal;
 }

@@ -24,6 +24,7 @@ export function apiKeyView(row: ApiKeyRow, now: Date) {
   const state = row.revokedAt ? 'revoked' : row.expiresAt <= now ? 'expired' : 'active';
   return {
     id: row.id,
+    keyId: row.id,
     name: row.name,
     scopes: parseScopes(row.scopes),
     state,

@@ -36,3 +36,14 @@ export const API_KEY_CLIENT_ID = 'api-key';
 export function isApiKeyCaller(caller: Caller): boolean {
   return caller.kind === 'token' && caller.clientId === API_KEY_CLIENT_ID;
 }
+
+/**
+ * The credential a caller presented: what a refusal tells it to get instead depends on it (a new access token from
+ * the authorization server, a new API key, or a role from an admin: never the wrong one).
+ */
+export type Credential = 'session' | 'access-token' | 'api-key' | 'system';
+
+export function credentialOf(caller: Caller): Credential {
+  if (caller.kind === 'token') return isApiKeyCaller(caller) ? 'api-key' : 'access-token';
+  return caller.kind;
+}

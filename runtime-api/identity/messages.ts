@@ -2,6 +2,7 @@
 // membership, the role, the organization's MCP access, API keys) and the sign-in e-mail. The HTTP face adds only its
 // headers.
 import { ServiceError, l10n, tr, type Locale, type Localized } from '../errors.ts';
+import type { Credential } from './caller.ts';
 
 export function organizationNotFound(locale: Locale): ServiceError {
   return new ServiceError('not_found', {
@@ -33,31 +34,64 @@ export function adminRequired(locale: Locale): ServiceError {
   });
 }
 
-export function tokenMembershipLost(): ServiceError {
+/** A Bearer credential: an OAuth access token or an organization API key. */
+export type BearerCredential = Extract<Credential, 'access-token' | 'api-key'>;
+
+export function tokenMembershipLost(credential: BearerCredential): ServiceError {
   return new ServiceError('ORGANIZATION_MEMBERSHIP_REQUIRED', {
-    resolution: l10n(
-      "The token's user is no longer a member of its organization; sign in again and pick an organization you belong to.",
-      'O usuário do token não é mais membro da organização dele; entre de novo e escolha uma organização da qual você faz parte.',
-    ),
+    resolution:
+      credential === 'api-key'
+        ? l10n(
+            'The person who created this API key is no longer a member of its organization, so the key no longer works; an owner or admin of the organization can create a new one (api_keys_create, or siglata keys create).',
+            'A pessoa que criou esta chave de API não é mais membro da organização dela, então a chave não funciona mais; um proprietário ou administrador da organização pode criar outra (api_keys_create, ou siglata keys create).',
+          )
+        : l10n(
+            "The token's user is no longer a member of its organization; sign in again and pick an organization you belong to.",
+            'O usuário do token não é mais membro da organização dele; entre de novo e escolha uma organização da qual você faz parte.',
+          ),
   });
 }
 
-export function mcpAccessRevoked(): ServiceError {
+export function mcpAccessRevoked(credential: BearerCredential): ServiceError {
+  const what =
+    credential === 'api-key'
+      ? ['API keys and access tokens', 'chaves de API e tokens de acesso']
+      : ['access tokens and API keys', 'tokens de acesso e chaves de API'];
   return new ServiceError('MCP_ACCESS_REVOKED', {
     resolution: l10n(
-      "The organization's owners revoked access for access tokens; an owner or admin can restore it with mcp_access_set (POST /auth/organization/set-mcp-access) from a signed-in session.",
-      'Os proprietários da organização revogaram o acesso por tokens; um proprietário ou administrador pode restaurá-lo com mcp_access_set (POST /auth/organization/set-mcp-access) a partir de uma sessão autenticada.',
+      `The organization's owners revoked access by ${what[0]}; a new one would be refused too. An owner or admin can restore access with mcp_access_set (POST /auth/organization/set-mcp-access) from a signed-in session.`,
+      `Os proprietários da organização revogaram o acesso por ${what[1]}; um novo também seria recusado. Um proprietário ou administrador pode restaurar o acesso com mcp_access_set (POST /auth/organization/set-mcp-access) a partir de uma sessão autenticada.`,
     ),
   });
 }
 
-export function adminScopeRequired(locale: Locale): ServiceError {
+/** How a caller with `credential` comes to hold `scope`: the fix to append to a scope refusal. */
+export function scopeFix(credential: Credential, scope: string): Localized {
+  switch (credential) {
+    case 'access-token':
+      return l10n(
+        `Request a new access token with the scope ${scope} (within the organization's maxScopes).`,
+        `Peça um novo token de acesso com o escopo ${scope} (dentro do maxScopes da organização).`,
+      );
+    case 'api-key':
+      return l10n(
+        `This API key does not hold it: create a key that does (api_keys_create, or siglata keys create; within your scopes and the organization's maxScopes) and use it instead.`,
+        `Esta chave de API não o tem: crie uma chave que o tenha (api_keys_create, ou siglata keys create; dentro dos seus escopos e do maxScopes da organização) e use-a no lugar.`,
+      );
+    case 'session':
+      return l10n(
+        `Your role in this organization does not grant it; ask an owner or admin for a role that does.`,
+        `O seu papel nesta organização não o concede; peça a um proprietário ou administrador um papel que o conceda.`,
+      );
+    case 'system':
+      return l10n(`Call with a credential that holds ${scope}.`, `Chame com uma credencial que tenha ${scope}.`);
+  }
+}
+
+export function adminScopeRequired(credential: Credential): ServiceError {
+  const fix = scopeFix(credential, 'org:admin');
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: tr(
-      locale,
-      'This operation needs the org:admin scope; request a token that carries it.',
-      'Esta operação exige o escopo org:admin; peça um token que o inclua.',
-    ),
+    resolution: l10n(`This operation needs the org:admin scope. ${fix['en-US']}`, `Esta operação exige o escopo org:admin. ${fix['pt-BR']}`),
     details: { requiredScope: 'org:admin' },
   });
 }
@@ -106,13 +140,30 @@ const REFUSALS: Record<string, string> = {
   'unknown, expired or revoked API key': 'a chave de API é desconhecida, expirou ou foi revogada',
 };
 
-/** The resolution of a 401 for `reason`: what is wrong, then how to get a credential that works. */
-export function refusalResolution(reason: string): Localized {
+/** How to get a Bearer credential that works, for the one that was refused (`null`: none was sent). */
+const NEW_CREDENTIAL: Record<BearerCredential | 'none', Localized> = {
+  'access-token': l10n(
+    'Get a new access token from the authorization server (with your refresh token, or by authorizing again) and send it as Authorization: Bearer <token>.',
+    'Obtenha um novo token de acesso pelo servidor de autorização (com o seu refresh token, ou autorizando de novo) e envie-o como Authorization: Bearer <token>.',
+  ),
+  'api-key': l10n(
+    'Create a new API key (api_keys_create, siglata keys create, or the console) and send it as Authorization: Bearer <key>.',
+    'Crie uma nova chave de API (api_keys_create, siglata keys create, ou o console) e envie-a como Authorization: Bearer <chave>.',
+  ),
+  none: l10n(
+    'Send an OAuth access token (from the authorization server the resource metadata names) or an organization API key as Authorization: Bearer <token>.',
+    'Envie um token de acesso OAuth (do servidor de autorização que os metadados do recurso indicam) ou uma chave de API da organização como Authorization: Bearer <token>.',
+  ),
+};
+
+/**
+ * The resolution of a 401 for `reason`: what is wrong, then how to get a credential that works, for the kind that
+ * was refused (`null`: no Bearer credential was sent, or one that is neither kind).
+ */
+export function refusalResolution(reason: string, refused: BearerCredential | null): Localized {
   const pt = REFUSALS[reason] ?? 'o token foi recusado';
-  return l10n(
-    `${reason}. Obtain a new access token through the authorization server and send it as Authorization: Bearer <token>.`,
-    `${pt[0]!.toUpperCase()}${pt.slice(1)}. Obtenha um novo token de acesso pelo servidor de autorização e envie-o como Authorization: Bearer <token>.`,
-  );
+  const fix = NEW_CREDENTIAL[refused ?? 'none'];
+  return l10n(`${reason}. ${fix['en-US']}`, `${pt[0]!.toUpperCase()}${pt.slice(1)}. ${fix['pt-BR']}`);
 }
 
 export function apiKeyCannotCreateKeys(): ServiceError {

@@ -1,7 +1,7 @@
 // Which organization a caller acts on, and whether it may administer it: a session picks any organization its user
 // belongs to; a token is bound to its own.
 import type { Sql } from 'postgres';
-import type { Caller } from './caller.ts';
+import { credentialOf, type Caller } from './caller.ts';
 import { isAdminRole, roleScopes, type Role } from './scopes.ts';
 import { adminRequired, adminScopeRequired, membershipRequired, organizationNotFound } from './messages.ts';
 import { findMembership, findOrganization } from '../store/organizations.ts';
@@ -31,7 +31,7 @@ export function requireAdmin(caller: Caller): { orgId: string; role: Role } {
   if (!m) throw membershipRequired(caller.locale);
   if (!isAdminRole(m.role)) throw adminRequired(caller.locale);
   if (!caller.scopes.includes('org:admin')) {
-    throw adminScopeRequired(caller.locale);
+    throw adminScopeRequired(credentialOf(caller));
   }
   return { orgId: m.orgId, role: m.role };
 }

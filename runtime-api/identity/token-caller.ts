@@ -10,7 +10,7 @@ import { apiKeyClaims, isApiKey } from './api-keys.ts';
 import { effectiveScopes } from './scopes.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import { mcpAccess, tokenSubject, type McpAccessRow } from '../store/organizations.ts';
-import { mcpAccessRevoked, tokenMembershipLost } from './messages.ts';
+import { mcpAccessRevoked, tokenMembershipLost, type BearerCredential } from './messages.ts';
 
 export interface TokenCaller {
   caller: Caller;
@@ -21,9 +21,12 @@ export interface TokenCaller {
 /** A credential refused for `reason` (English, as `WWW-Authenticate` carries it): the HTTP face answers 401. */
 export class CredentialRefused extends Error {
   readonly reason: string;
-  constructor(reason: string) {
+  /** Which kind was refused: the resolution says how to get a new one of that kind. */
+  readonly credential: BearerCredential;
+  constructor(reason: string, credential: BearerCredential) {
     super(reason);
     this.reason = reason;
+    this.credential = credential;
     this.name = 'CredentialRefused';
   }
 }
@@ -39,20 +42,21 @@ export interface TokenCallerDeps {
 }
 
 export async function resolveTokenCaller(deps: TokenCallerDeps, token: string, locale: Locale, checks: readonly TokenCheck[] = []): Promise<TokenCaller> {
-  const claims = await claimsOf(deps, token);
+  const credential: BearerCredential = isApiKey(token) ? 'api-key' : 'access-token';
+  const claims = await claimsOf(deps, token, credential);
   for (const check of checks) {
     const problem = await check(claims);
-    if (problem) throw new CredentialRefused(problem);
+    if (problem) throw new CredentialRefused(problem, credential);
   }
   // One round trip on the hot path: the user, the membership and the MCP access record together.
   const found = await tokenSubject(deps.sql, claims.sub, claims.org);
-  if (!found) throw new CredentialRefused("the token's user no longer exists");
+  if (!found) throw new CredentialRefused("the token's user no longer exists", credential);
   const { user, membership } = found;
-  if (!membership) throw tokenMembershipLost();
+  if (!membership) throw tokenMembershipLost(credential);
   const mcp = found.mcp ?? (await mcpAccess(deps.sql, claims.org));
   // Every token caller passes here, whatever the route (MCP, transfers, /app/v1, organizations): a revoked
   // organization's tokens are refused everywhere, not only where one route remembered to look.
-  if (mcp.state === 'revoked') throw mcpAccessRevoked();
+  if (mcp.state === 'revoked') throw mcpAccessRevoked(credential);
   return {
     claims,
     mcp,
@@ -70,16 +74,16 @@ export async function resolveTokenCaller(deps: TokenCallerDeps, token: string, l
 }
 
 /** An organization API key stands for claims like a JWT's, so everything after this applies to both alike. */
-async function claimsOf(deps: TokenCallerDeps, token: string): Promise<AccessTokenClaims> {
-  if (isApiKey(token)) {
+async function claimsOf(deps: TokenCallerDeps, token: string, credential: BearerCredential): Promise<AccessTokenClaims> {
+  if (credential === 'api-key') {
     const found = await apiKeyClaims(deps.sql, deps.clock, token);
-    if (!found) throw new CredentialRefused('unknown, expired or revoked API key');
+    if (!found) throw new CredentialRefused('unknown, expired or revoked API key', credential);
     return found;
   }
   try {
     return await verifyAccessToken(deps.keys, deps.settings, deps.clock, token);
   } catch (err) {
-    if (err instanceof InvalidTokenError) throw new CredentialRefused(err.message);
+    if (err instanceof InvalidTokenError) throw new CredentialRefused(err.message, credential);
     throw err;
   }
 }

@@ -9,6 +9,25 @@ export function fileNotFound(fileId: string): ServiceError {
   return new ServiceError('not_found', { resolution: l10n(`No file ${fileId} in this organization.`, `Não há arquivo ${fileId} nesta organização.`) });
 }
 
+/** files_get by path, where no file is active. */
+export function noTrashedFileAtPath(path: string): ServiceError {
+  return new ServiceError('not_found', {
+    resolution: l10n(
+      `No file at "${path}" is in the trash of this organization (paths are case-sensitive; files_list with state "trashed" lists them).`,
+      `Nenhum arquivo em "${path}" está na lixeira desta organização (caminhos diferenciam maiúsculas; files_list com state "trashed" os lista).`,
+    ),
+  });
+}
+
+export function noFileAtPath(path: string): ServiceError {
+  return new ServiceError('not_found', {
+    resolution: l10n(
+      `No active file at "${path}" in this organization (paths are case-sensitive; trashed files: files_list with state "trashed").`,
+      `Não há arquivo ativo em "${path}" nesta organização (caminhos diferenciam maiúsculas; arquivos na lixeira: files_list com state "trashed").`,
+    ),
+  });
+}
+
 /** files_update and files_write_text change only active files. */
 export function fileInTrash(fileId: string, state: string): ServiceError {
   return conflict(
@@ -116,7 +135,7 @@ export function uploadExpired(expiresAt: Date): ServiceError {
   });
 }
 
-/** The reservation is completing or completed: its parts are fixed. */
+/** The reservation is completing, completed, importing or imported: its parts are fixed. */
 export function uploadNotOpen(uploadId: string, state: string): ServiceError {
   return conflict(
     l10n(
@@ -155,8 +174,8 @@ export function partOutOfRange(partCount: number, partNumber: number): ServiceEr
       `A parte ${partNumber} está além deste envio, que tem ${partCount} parte(s); nada foi gravado.`,
     ),
     resolution: l10n(
-      `Send parts 1 to ${partCount} only; the byteLength given to upload_begin fixes the part count.`,
-      `Envie apenas as partes 1 a ${partCount}; o byteLength dado a upload_begin fixa o número de partes.`,
+      `Send parts 1 to ${partCount} only; the \`size\` given to upload_begin fixes the part count.`,
+      `Envie apenas as partes 1 a ${partCount}; o \`size\` dado a upload_begin fixa o número de partes.`,
     ),
     details: { partNumber, partCount },
   });
@@ -195,4 +214,66 @@ function summarize(numbers: readonly number[], max = 20): string {
   }
   const shown = ranges.join(', ');
   return i < numbers.length ? `${shown}, …` : shown;
+}
+
+/** What the caller was doing when the path was in the way: the fix names that binding's options. */
+export type PathOperation = 'restore' | 'move' | 'write';
+
+/** Restoring or moving a file onto the path of another active file, without saying what to do with it. */
+export function pathTaken(path: string, existingFileId: string, operation: PathOperation): ServiceError {
+  const reason = l10n(`"${path}" is taken by the active file ${existingFileId}.`, `"${path}" já é o caminho do arquivo ativo ${existingFileId}.`);
+  const fix =
+    operation === 'write'
+      ? l10n(
+          `Write by \`name\` alone to replace ${existingFileId}, or move this file with files_update (it takes onConflict), or choose another name.`,
+          `Escreva só com \`name\` para substituir ${existingFileId}, ou mova este arquivo com files_update (que aceita onConflict), ou escolha outro nome.`,
+        )
+      : operation === 'restore'
+        ? l10n(
+            `Pass onConflict: "replace" to move ${existingFileId} to the trash and restore this file in its place, or onConflict: "rename" to restore it beside it under a new name.`,
+            `Passe onConflict: "replace" para mover ${existingFileId} para a lixeira e restaurar este arquivo no lugar dele, ou onConflict: "rename" para restaurá-lo ao lado com um novo nome.`,
+          )
+        : l10n(
+            `Pass onConflict: "replace" to move ${existingFileId} to the trash first, or onConflict: "rename" to take a free name beside it, or choose another name.`,
+            `Passe onConflict: "replace" para mover ${existingFileId} para a lixeira antes, ou onConflict: "rename" para usar um nome livre ao lado, ou escolha outro nome.`,
+          );
+  const both = (locale: 'en-US' | 'pt-BR') => `${reason[locale]} ${fix[locale]}`;
+  return new ServiceError('path_taken', {
+    message: l10n(both('en-US'), both('pt-BR')),
+    resolution: fix,
+    details: { path, existingFileId },
+  });
+}
+
+/**
+ * A file where a folder is (`x` while `x/y` is active) or a folder where a file is (`x/y` while `x` is active). Never
+ * resolved by onConflict: the caller moves or trashes what is in the way.
+ */
+export function folderConflict(path: string, clash: { kind: 'parent_is_file' | 'path_is_folder'; name: string; fileId: string }): ServiceError {
+  const reason =
+    clash.kind === 'parent_is_file'
+      ? l10n(
+          `"${path}" cannot be created: "${clash.name}" is a file (${clash.fileId}), so it cannot also be a folder.`,
+          `"${path}" não pode ser criado: "${clash.name}" é um arquivo (${clash.fileId}), então não pode ser também uma pasta.`,
+        )
+      : l10n(
+          `"${path}" cannot be a file: it is a folder holding other files, such as "${clash.name}" (${clash.fileId}).`,
+          `"${path}" não pode ser um arquivo: é uma pasta com outros arquivos, como "${clash.name}" (${clash.fileId}).`,
+        );
+  const fix =
+    clash.kind === 'parent_is_file'
+      ? l10n(
+          `Rename or trash "${clash.name}" first (files_update, files_trash), or choose another path.`,
+          `Renomeie ou mande "${clash.name}" para a lixeira antes (files_update, files_trash), ou escolha outro caminho.`,
+        )
+      : l10n(
+          `Choose another name, or move the files under "${path}/" elsewhere first.`,
+          `Escolha outro nome, ou mova antes os arquivos de "${path}/" para outro lugar.`,
+        );
+  const both = (locale: 'en-US' | 'pt-BR') => `${reason[locale]} ${fix[locale]}`;
+  return new ServiceError('folder_conflict', {
+    message: l10n(both('en-US'), both('pt-BR')),
+    resolution: fix,
+    details: { path, kind: clash.kind, conflictingPath: clash.name, conflictingFileId: clash.fileId },
+  });
 }

@@ -28,6 +28,7 @@ export const INVITATION_TTL_MS = 48 * 3600_000;
 
 export interface InvitationView {
   id: string;
+  invitationId: string;
   organizationId: string;
   email: string;
   role: Role;
@@ -40,6 +41,7 @@ export interface InvitationView {
 export function invitationView(i: InvitationRow): InvitationView {
   return {
     id: i.id,
+    invitationId: i.id,
     organizationId: i.orgId,
     email: i.email,
     role: i.role,

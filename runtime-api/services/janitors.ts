@@ -2,9 +2,11 @@
 // instance runs it at a time (others skip), plus startJanitors() which runs them on an interval until stopped.
 import type { InvokeDeps } from '../invoke.ts';
 import { referencedBlobKeys } from '../store/files.ts';
-import { expireDue, listParts, liveUploadIds, purgeFinishedUploads, stuckCompletions } from '../store/uploads.ts';
+import { purgeExpiredExports } from '../store/exports.ts';
+import { expireDue, listParts, liveUploadIds, purgeFinishedUploads, stuckCompletions, stuckImports, transitionUpload } from '../store/uploads.ts';
 import { finishCompletion } from './uploads.ts';
 import { purgeTrash } from './trash.ts';
+import { purgeAppliedPlans } from '../store/applied-plans.ts';
 
 export interface JanitorLogger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -20,14 +22,20 @@ const LOCK_KEYS = {
   purgeExpiredTrash: 7301_0101,
   expireUploads: 7301_0102,
   deleteOrphanBlobs: 7301_0103,
+  purgeExpiredExports: 7301_0104,
+  forgetAppliedPlans: 7301_0105,
 } as const;
 
 /** How often a server runs the janitors (server/bootstrap.ts). */
 export const JANITOR_INTERVAL_MS = 10 * 60_000;
 /** A completion stuck this long in `completing` (its process died) is finished or rolled back by expireUploads. */
 export const STUCK_COMPLETION_MS = 15 * 60_000;
+/** An import silent this long (it says it is alive every minute) died with its process: its upload is reopened. */
+export const STUCK_IMPORT_MS = 15 * 60_000;
 /** Finished, aborted and expired reservations are forgotten this long after they ended (then their ids are 404). */
 export const FINISHED_UPLOAD_KEEP_MS = 7 * 86400_000;
+/** Applied plan tokens are remembered this long (their tokens live 15 minutes), so a late retry is told what happened. */
+export const APPLIED_PLAN_KEEP_MS = 86400_000;
 /** Unreferenced blobs younger than this are left alone: a transaction may be about to point a row at them. */
 export const ORPHAN_GRACE_MS = 60 * 60_000;
 
@@ -47,9 +55,10 @@ export async function purgeExpiredTrash(deps: JanitorDeps): Promise<JanitorResul
 
 /**
  * Mark lapsed reservations expired and delete their bytes; finish (or roll back) completions whose process died;
- * forget long-finished reservations.
+ * reopen uploads whose import died (nothing of it was written; its staged bytes are orphans); forget long-finished
+ * reservations.
  */
-export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ expired: number; recovered: number; forgotten: number }>> {
+export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ expired: number; recovered: number; reopened: number; forgotten: number }>> {
   return exclusively(deps, LOCK_KEYS.expireUploads, async () => {
     const now = deps.clock.now();
     let expired = 0;
@@ -68,8 +77,12 @@ export async function expireUploads(deps: JanitorDeps): Promise<JanitorResult<{ 
         deps.logger?.error('stuck upload completion could not be finished; it is open again', { uploadId: upload.id, err });
       }
     }
+    let reopened = 0;
+    for (const upload of await stuckImports(deps.sql, new Date(now.getTime() - STUCK_IMPORT_MS), 200)) {
+      if (await transitionUpload(deps.sql, upload.id, ['importing'], 'open', now)) reopened++;
+    }
     const forgotten = await purgeFinishedUploads(deps.sql, new Date(now.getTime() - FINISHED_UPLOAD_KEEP_MS));
-    return { expired, recovered, forgotten };
+    return { expired, recovered, reopened, forgotten };
   });
 }
 
@@ -111,12 +124,26 @@ export async function deleteOrphanBlobs(
   });
 }
 
+/** Forget archive exports whose download URL has expired. */
+export async function purgeExports(deps: JanitorDeps): Promise<JanitorResult<{ exports: number }>> {
+  return exclusively(deps, LOCK_KEYS.purgeExpiredExports, async () => ({ exports: await purgeExpiredExports(deps.sql, deps.clock.now()) }));
+}
+
+/** Forget applied plan tokens older than APPLIED_PLAN_KEEP_MS. */
+export async function forgetAppliedPlans(deps: JanitorDeps): Promise<JanitorResult<{ forgotten: number }>> {
+  return exclusively(deps, LOCK_KEYS.forgetAppliedPlans, async () => ({
+    forgotten: await purgeAppliedPlans(deps.sql, new Date(deps.clock.now().getTime() - APPLIED_PLAN_KEEP_MS)),
+  }));
+}
+
 /** Run every janitor once, in order; one failing does not stop the others. */
 export async function runJanitors(deps: JanitorDeps): Promise<void> {
   for (const [name, fn] of [
     ['expireUploads', expireUploads],
     ['purgeExpiredTrash', purgeExpiredTrash],
     ['deleteOrphanBlobs', deleteOrphanBlobs],
+    ['purgeExports', purgeExports],
+    ['forgetAppliedPlans', forgetAppliedPlans],
   ] as const) {
     try {
       const result = await fn(deps);

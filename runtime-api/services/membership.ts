@@ -72,6 +72,7 @@ export type MemberView = v.InferOutput<typeof MemberSchema>;
 export function memberView(m: MemberRow): MemberView {
   return {
     id: m.id,
+    memberId: m.id,
     organizationId: m.orgId,
     userId: m.userId,
     email: m.email,

@@ -1,14 +1,17 @@
 // Upload reservations (design.md section 5, Uploads): begin (quota-checked under the organization's lock), parts
 // (stored while the reservation row is share-locked, so completion, abort and expiry wait for writes in flight),
 // completion (open → completing → completed, each a conditional update: concurrent completions get 409), abort.
+// A completing reservation holds its path against folder clashes (services/paths.ts), so the file it becomes can
+// always take the path: replacing the active file there, which moves to the trash.
 import { combineHexCrcs } from '../crc32-combine.ts';
 import type { Sql } from 'postgres';
 import type { InvokeDeps } from '../invoke.ts';
 import { ServiceError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { inTransaction, insertFile, isOuterTransaction, type FileRow } from '../store/files.ts';
+import { inTransaction, isOuterTransaction } from '../store/files.ts';
 import { findUpload, forgetDifferentPart, insertUpload, listParts, recordPart, transitionUpload, type PartRow, type UploadRow } from '../store/uploads.ts';
 import { assertQuota } from './quota.ts';
+import { assertNoFolderClash, lockOrgFiles, putFileAtPath, type WrittenFile } from './paths.ts';
 import {
   openUploadNotFound,
   partContended,
@@ -52,8 +55,8 @@ export function assertOpen(upload: UploadRow | null, uploadId: string, now: Date
   if (isExpired(upload, now)) {
     throw uploadExpired(upload.expiresAt);
   }
-  if (upload.state === 'completing' || upload.state === 'completed') {
-    throw uploadNotOpen(uploadId, upload.state);
+  if (upload.state !== 'open') {
+    throw uploadNotOpen(uploadId, upload.state); // completing, completed, importing or imported
   }
   return upload;
 }
@@ -61,12 +64,14 @@ export function assertOpen(upload: UploadRow | null, uploadId: string, now: Date
 export async function beginUpload(
   deps: UploadDeps,
   who: { orgId: string; userId: string },
-  input: { name: string; mediaType: string; byteLength: number },
+  input: { name: string; mediaType: string; byteLength: number; modifiedAt?: Date; executable?: boolean },
 ): Promise<UploadRow> {
   const now = deps.clock.now();
   const fileId = newId('fil');
   return inTransaction(deps.sql, async (tx) => {
     await assertQuota(tx, who.orgId, deps.config.quotaBytes, now, input.byteLength);
+    // Checked again at completion; refused now so that nobody sends gigabytes to a path that cannot take them.
+    await assertNoFolderClash(tx, who.orgId, input.name);
     return insertUpload(tx, {
       id: newId('upl'),
       orgId: who.orgId,
@@ -80,6 +85,8 @@ export async function beginUpload(
       blobKey: `${who.orgId}/${fileId}`,
       createdAt: now,
       expiresAt: new Date(now.getTime() + deps.config.uploadTtlMs),
+      modifiedAt: input.modifiedAt ?? null,
+      executable: input.executable ?? false,
     });
   });
 }
@@ -169,8 +176,11 @@ export async function uploadStatus(deps: UploadDeps, orgId: string, uploadId: st
   return { upload, received, missing: upload.state === 'open' ? missingParts(upload, received) : [] };
 }
 
-/** Assemble the bytes and turn a `completing` reservation into an active file. Also used to recover stuck ones. */
-export async function finishCompletion(deps: UploadDeps, upload: UploadRow, received: readonly PartRow[]): Promise<FileRow> {
+/**
+ * Assemble the bytes and turn a `completing` reservation into the active file at its path (the file there before, if
+ * any, moves to the trash). Also used to recover stuck ones.
+ */
+export async function finishCompletion(deps: UploadDeps, upload: UploadRow, received: readonly PartRow[]): Promise<WrittenFile> {
   try {
     await deps.blobs.finalize(upload.id, { partCount: upload.partCount, partSize: upload.partSize, byteLength: upload.byteLength }, upload.blobKey, {
       contentType: upload.mediaType,
@@ -182,10 +192,11 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
   }
   return inTransaction(deps.sql, async (tx) => {
     const now = deps.clock.now();
+    await lockOrgFiles(tx, upload.orgId);
     if (!(await transitionUpload(tx, upload.id, ['completing'], 'completed', now))) {
       throw uploadCompletedConcurrently(upload.id);
     }
-    return insertFile(tx, {
+    const row = {
       id: upload.fileId,
       orgId: upload.orgId,
       name: upload.name,
@@ -202,11 +213,15 @@ export async function finishCompletion(deps: UploadDeps, upload: UploadRow, rece
       createdBy: upload.createdBy,
       createdAt: now,
       updatedAt: now,
-    });
+      modifiedAt: upload.modifiedAt ?? now,
+      executable: upload.executable,
+    };
+    // No folder can have appeared at the path since completion began: the completing reservation kept it out.
+    return putFileAtPath(tx, row, now, { folderChecked: true });
   });
 }
 
-export async function completeUpload(deps: UploadDeps, orgId: string, uploadId: string): Promise<FileRow> {
+export async function completeUpload(deps: UploadDeps, orgId: string, uploadId: string): Promise<WrittenFile> {
   const { upload, received } = await inTransaction(deps.sql, async (tx) => {
     const now = deps.clock.now();
     // `for update` waits until every part write in flight (share lock) has committed or rolled back.
@@ -216,6 +231,8 @@ export async function completeUpload(deps: UploadDeps, orgId: string, uploadId: 
     if (missing.length) throw uploadIncomplete(missing);
     // Re-check the quota with the bytes this reservation already holds (it fails only if the quota was lowered).
     await assertQuota(tx, orgId, deps.config.quotaBytes, now, 0);
+    // Refused while the reservation stays open: move what is in the way and complete again.
+    await assertNoFolderClash(tx, orgId, current.name);
     const moved = await transitionUpload(tx, uploadId, ['open'], 'completing', now);
     if (!moved) throw uploadMoved(uploadId);
     return { upload: moved, received: parts };
@@ -236,7 +253,7 @@ export async function abortUpload(deps: UploadDeps, orgId: string, uploadId: str
 }
 
 /** Delete staging bytes now, unless inside someone else's transaction (then the orphan janitor does it). */
-async function dropStaging(sql: Sql, deps: UploadDeps, uploadId: string): Promise<void> {
+export async function dropStaging(sql: Sql, deps: UploadDeps, uploadId: string): Promise<void> {
   if (isOuterTransaction(sql)) return;
   await deps.blobs.deleteUpload(uploadId).catch(() => {});
 }

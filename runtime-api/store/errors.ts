@@ -34,6 +34,17 @@ export function fromDatabaseError(err: unknown): ServiceError | null {
     });
   }
   // 23505 unique violation, 40001 serialization failure, 40P01 deadlock, 55P03 lock not available
+  if (code === '23505' && err.constraint_name === 'files_active_name_idx') {
+    // Writers take the organization's lock before a path (services/paths.ts), so this is a safety net, not a path.
+    return new ServiceError('path_taken', {
+      message: l10n(
+        'Another active file took this path at the same moment. Read the file at the path, then write, move or restore again.',
+        'Outro arquivo ativo ocupou este caminho no mesmo momento. Leia o arquivo no caminho e escreva, mova ou restaure de novo.',
+      ),
+      resolution: l10n('Read the file at the path, then try again.', 'Leia o arquivo no caminho e tente de novo.'),
+      cause: err,
+    });
+  }
   if (code === '23505') {
     return conflict(
       l10n('Something with the same unique name or key already exists.', 'Já existe algo com o mesmo nome ou chave única.'),

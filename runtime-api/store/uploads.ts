@@ -2,7 +2,7 @@
 // never both move one reservation (the loser sees no row and answers 409).
 import type { Sql } from 'postgres';
 
-export type UploadState = 'open' | 'completing' | 'completed' | 'aborted' | 'expired';
+export type UploadState = 'open' | 'completing' | 'completed' | 'aborted' | 'expired' | 'importing' | 'imported';
 
 export interface UploadRow {
   id: string;
@@ -19,6 +19,9 @@ export interface UploadRow {
   createdAt: Date;
   expiresAt: Date;
   stateChangedAt: Date;
+  /** The file's modification time as the client gave it; null: the completion time. */
+  modifiedAt: Date | null;
+  executable: boolean;
 }
 
 export interface PartRow {
@@ -31,14 +34,16 @@ export interface PartRow {
 
 const columns = (sql: Sql) => sql`id, org_id as "orgId", created_by as "createdBy", name, media_type as "mediaType",
   byte_length as "byteLength", part_size as "partSize", part_count as "partCount", state, file_id as "fileId",
-  blob_key as "blobKey", created_at as "createdAt", expires_at as "expiresAt", state_changed_at as "stateChangedAt"`;
+  blob_key as "blobKey", created_at as "createdAt", expires_at as "expiresAt", state_changed_at as "stateChangedAt",
+  modified_at as "modifiedAt", executable`;
 
 export async function insertUpload(sql: Sql, row: Omit<UploadRow, 'state' | 'stateChangedAt'>): Promise<UploadRow> {
   const [out] = await sql<UploadRow[]>`insert into uploads
       (id, org_id, created_by, name, media_type, byte_length, part_size, part_count, state, file_id, blob_key,
-       created_at, expires_at, state_changed_at)
+       created_at, expires_at, state_changed_at, modified_at, executable)
     values (${row.id}, ${row.orgId}, ${row.createdBy}, ${row.name}, ${row.mediaType}, ${row.byteLength}, ${row.partSize},
-      ${row.partCount}, 'open', ${row.fileId}, ${row.blobKey}, ${row.createdAt}, ${row.expiresAt}, ${row.createdAt})
+      ${row.partCount}, 'open', ${row.fileId}, ${row.blobKey}, ${row.createdAt}, ${row.expiresAt}, ${row.createdAt},
+      ${row.modifiedAt}, ${row.executable})
     returning ${columns(sql)}`;
   return out;
 }
@@ -89,10 +94,10 @@ export async function listParts(sql: Sql, uploadId: string): Promise<PartRow[]> 
     from upload_parts where upload_id = ${uploadId} order by part_number`;
 }
 
-/** Bytes held by the organization's live reservations (open and not yet expired at `now`, or completing). */
+/** Bytes held by the organization's live reservations (open and not yet expired at `now`, completing or importing). */
 export async function reservedBytes(sql: Sql, orgId: string, now: Date): Promise<number> {
   const [row] = await sql<{ n: number }[]>`select coalesce(sum(byte_length), 0)::int8 as n from uploads
-    where org_id = ${orgId} and (state = 'completing' or (state = 'open' and expires_at > ${now}))`;
+    where org_id = ${orgId} and (state in ('completing', 'importing') or (state = 'open' and expires_at > ${now}))`;
   return row.n;
 }
 
@@ -112,17 +117,29 @@ export async function stuckCompletions(sql: Sql, before: Date, limit: number): P
     order by state_changed_at limit ${limit} for update skip locked`;
 }
 
+/** Imports whose process stopped saying it is alive before `before` (it died): locked for the janitor. */
+export async function stuckImports(sql: Sql, before: Date, limit: number): Promise<UploadRow[]> {
+  return sql<UploadRow[]>`select ${columns(sql)} from uploads
+    where state = 'importing' and state_changed_at < ${before}
+    order by state_changed_at limit ${limit} for update skip locked`;
+}
+
+/** A running import says it is alive, so that the janitor leaves it alone. */
+export async function touchImport(sql: Sql, uploadId: string, now: Date): Promise<void> {
+  await sql`update uploads set state_changed_at = ${now} where id = ${uploadId} and state = 'importing'`;
+}
+
 /** Forget finished reservations (and their manifests) that ended before `before`. */
 export async function purgeFinishedUploads(sql: Sql, before: Date): Promise<number> {
   const rows = await sql`delete from uploads
-    where state in ('completed', 'aborted', 'expired') and state_changed_at < ${before} returning id`;
+    where state in ('completed', 'aborted', 'expired', 'imported') and state_changed_at < ${before} returning id`;
   return rows.length;
 }
 
-/** Which of `uploadIds` still may have staging bytes that matter (open or completing). */
+/** Which of `uploadIds` still may have staging bytes that matter (open, completing or importing). */
 export async function liveUploadIds(sql: Sql, uploadIds: readonly string[]): Promise<Set<string>> {
   if (!uploadIds.length) return new Set();
   const rows = await sql<{ id: string }[]>`select id from uploads
-    where id = any(${uploadIds as string[]}) and state in ('open', 'completing')`;
+    where id = any(${uploadIds as string[]}) and state in ('open', 'completing', 'importing')`;
   return new Set(rows.map((r) => r.id));
 }

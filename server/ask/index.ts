@@ -13,13 +13,16 @@ import type { Related } from './related.ts';
 import { bridged, queryGroups, type Group } from './query-groups.ts';
 import { cite, scoreSub } from './scoring.ts';
 import { grammarLang, guessLang } from './query-language.ts';
-import { noAnswer, type QueryWords } from './no-answer.ts';
+import { knownShare, noAnswer, type QueryWords } from './no-answer.ts';
 import { DOCUMENTATION_WORDS } from './stopwords.ts';
 
 /** Raw score → 0..100 by saturation s/(s+K): absolute, so the top hit of a weak query stays low. */
 const SCALE_K = 8;
-/** Scaled scores under this are noise (a single rare word in one body paragraph, a far typo). */
+/** Scaled scores under this are noise (a single rare word in one body paragraph, a far typo): left out, unless nothing
+ * else matches, since a weak answer still shows the page and an empty one hides it. */
 export const MIN_SCORE = 15;
+/** When no page reaches MIN_SCORE, the pages shown are those within this share of the best one. */
+const WEAK_SHARE = 0.5;
 /** Hits far below the best one answer another question. */
 const RELATIVE_CUTOFF = 0.15;
 /** Without a stated language, pages of the other language than the guessed one rank as if this much weaker. */
@@ -196,12 +199,21 @@ export function buildAskIndex(pages: readonly Page[]): AskIndex {
       const seen = new Set<string>();
       // A stated language orders the list, as the public-search page promises: its pages first, then relevant others.
       const unstated = (s: { doc: Doc }) => (stated && s.doc.page.lang !== stated ? 1 : 0);
-      const hits = scored
+      // The score says how much of the question the page answers: its match, times the share of the question's topic
+      // words any page knows (the same for every page: it reorders nothing but near ties, broken by URL as any tie).
+      const share = knownShare(words);
+      const ranked = scored
         .filter((s) => s.raw >= top * RELATIVE_CUTOFF)
-        .map((s) => ({ ...s, score: Math.round((100 * s.raw) / (s.raw + SCALE_K)) }))
-        .filter((s) => s.score >= MIN_SCORE)
+        .map((s) => {
+          const strength = (100 * s.raw) / (s.raw + SCALE_K);
+          return { ...s, strength, score: Math.max(1, Math.round(strength * share)) };
+        })
         .sort((a, b) => unstated(a) - unstated(b) || b.score - a.score || (a.doc.page.url < b.doc.page.url ? -1 : a.doc.page.url > b.doc.page.url ? 1 : 0))
-        .filter((s) => !seen.has(s.doc.page.key) && seen.add(s.doc.page.key))
+        .filter((s) => !seen.has(s.doc.page.key) && seen.add(s.doc.page.key));
+      const best = Math.max(0, ...ranked.map((s) => s.strength));
+      const floor = best >= MIN_SCORE ? MIN_SCORE : best * WEAK_SHARE;
+      const hits = ranked
+        .filter((s) => Math.round(s.strength) >= floor)
         .slice(0, query.maxResults ?? DEFAULT_MAX_RESULTS)
         .map((s) => ({ page: s.doc.page, score: s.score, coverage: s.cover, citations: cite(s.sub, s.doc, s.groups) }));
       return { hits, lang, words };

@@ -40,10 +40,11 @@ export interface Group {
   stands?: readonly string[];
 }
 
-/** Nearest known words of an unknown query word (a typo), discounted by their distance. */
+/** Nearest known words of an unknown query word (a typo), discounted by their distance and, below the most used one,
+ * by how much less the pages use them. */
 function fuzzy(sub: SubIndex, token: string): Alt[] {
-  const { terms, distance } = nearest(sub.vocab, token);
-  return terms.map((term) => ({ term, weight: FUZZY_WEIGHT[distance] }));
+  const { terms, shares, distance } = nearest(sub.vocab, token);
+  return terms.map((term, i) => ({ term, weight: FUZZY_WEIGHT[distance] * shares[i] }));
 }
 
 /** The query's adjacent word pairs, function words included: the index holds pairs of two function words only where a

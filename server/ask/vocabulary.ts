@@ -41,12 +41,12 @@ function topTerms(vocab: Vocabulary, found: string[], limit: number): string[] {
   return [...new Set(found.map((w) => vocab.words.get(w)!.term))].slice(0, limit);
 }
 
-/** Terms of the known words nearest to an unknown word (same first letter), with their edit distance and how often the
- * pages use those words. Short words (3-4 letters) have too
+/** Terms of the known words nearest to an unknown word (same first letter), each with its uses as a share of the most
+ * used one's, with their edit distance and how often the pages use those words. Short words (3-4 letters) have too
  * many neighbours for any edit to be a safe guess: they take only the slips people make when typing fast, a dropped
  * letter or two swapped ones, and keep their first letter ("qota" → quota, "rols" → roles; "qwer" is not "quer"). */
-export function nearest(vocab: Vocabulary, token: string): { terms: string[]; distance: number; uses: number } {
-  if (token.length < 3 || /\p{N}/u.test(token)) return { terms: [], distance: 0, uses: 0 };
+export function nearest(vocab: Vocabulary, token: string): { terms: string[]; shares: number[]; distance: number; uses: number } {
+  if (token.length < 3 || /\p{N}/u.test(token)) return { terms: [], shares: [], distance: 0, uses: 0 };
   // Two edits only for long words: at seven letters they already turn "pricing" into "writing".
   const max = token.length >= 8 ? 2 : 1;
   const short = token.length < 5;
@@ -68,8 +68,16 @@ export function nearest(vocab: Vocabulary, token: string): { terms: string[]; di
       } else if (d === best) found.push(surface);
     }
   }
-  if (best > max) return { terms: [], distance: 0, uses: 0 };
-  return { terms: topTerms(vocab, found, 2), distance: best, uses: found.reduce((n, w) => n + vocab.words.get(w)!.count, 0) };
+  if (best > max) return { terms: [], shares: [], distance: 0, uses: 0 };
+  const terms = topTerms(vocab, found, 2);
+  // Of two words equally near, the one the pages use more is the likelier meant ("scops": scopes, not stops).
+  const termUses = terms.map((term) => found.reduce((n, w) => n + (vocab.words.get(w)!.term === term ? vocab.words.get(w)!.count : 0), 0));
+  return {
+    terms,
+    shares: termUses.map((n) => n / termUses[0]),
+    distance: best,
+    uses: found.reduce((n, w) => n + vocab.words.get(w)!.count, 0),
+  };
 }
 
 /** Terms of the most used words that start with `prefix` (the word the user is still typing), itself excluded. */

@@ -7,6 +7,7 @@ import {
   mcpAudiences,
   refusalResolution,
   resolveTokenCaller,
+  type BearerCredential,
   type Locale,
   type TokenCaller,
   type TokenCheck,
@@ -29,10 +30,19 @@ export function wwwAuthenticate(deps: Pick<AppDeps, 'config'>, extra = '', reque
   return `Bearer resource_metadata="${metadata}"${extra}`;
 }
 
-/** 401; `error="invalid_token"` only when a token was actually sent (RFC 6750 section 3.1). */
-export function unauthorized(deps: Pick<AppDeps, 'config'>, reason: string, requestPath?: string, tokenSent = true): ServiceError {
+/**
+ * 401; `error="invalid_token"` only when a token was actually sent (RFC 6750 section 3.1). `refused` names the kind
+ * of credential refused, so that the resolution says how to get a new one of that kind (null: none, or unknown).
+ */
+export function unauthorized(
+  deps: Pick<AppDeps, 'config'>,
+  reason: string,
+  requestPath?: string,
+  tokenSent = true,
+  refused: BearerCredential | null = null,
+): ServiceError {
   return new ServiceError('unauthorized', {
-    resolution: refusalResolution(reason),
+    resolution: refusalResolution(reason, refused),
     headers: { 'WWW-Authenticate': wwwAuthenticate(deps, tokenSent ? `, error="invalid_token", error_description="${reason}"` : '', requestPath) },
   });
 }
@@ -47,7 +57,7 @@ export async function callerFromToken(
   try {
     return await resolveTokenCaller({ sql: deps.sql, clock: deps.clock, keys: deps.keys, settings: tokenSettings(deps) }, token, locale, checks);
   } catch (err) {
-    if (err instanceof CredentialRefused) throw unauthorized(deps, err.reason, requestPath);
+    if (err instanceof CredentialRefused) throw unauthorized(deps, err.reason, requestPath, true, err.credential);
     throw err;
   }
 }

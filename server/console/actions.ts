@@ -30,9 +30,10 @@ import { invokeDeps, type AppDeps } from '../deps.ts';
 import type { ConsolePageName } from '../pages/console/layout.ts';
 import { FILES, MEMBERS, NOTICES } from '../pages/console/texts.ts';
 import { resendForm } from '../pages/console/members.ts';
+import { renameChoices, restoreChoices } from '../pages/console/files.ts';
 import { noScopesConfirm, nothingSelected, someNotDone } from './messages.ts';
 import { folderPath } from './files-view.ts';
-import { errorText } from './refusal-text.ts';
+import { errorText, reasonOnly } from './refusal-text.ts';
 
 export interface ActionContext {
   deps: AppDeps;
@@ -45,6 +46,11 @@ export interface ActionContext {
 /** What an action shows at once instead of redirecting (a secret that must be displayed exactly once). */
 export interface ActionResult {
   newKey: { name: string; key: string };
+}
+
+/** A trashed file whose path another active file holds: the trash offers replace or restore beside it. */
+export interface RefusalChoice {
+  restore: { fileId: string; path: string; existingFileId: string };
 }
 
 /** How the console words a refusal the API words for programs, and the way out it offers on the page. */
@@ -67,6 +73,8 @@ export interface ConsoleAction {
   labels?: Record<string, Localized>;
   /** The page's query to come back to (e.g. the file or folder the form acted on); from the form as sent. */
   pageQuery?(form: URLSearchParams): Record<string, string | undefined>;
+  /** What the page shows beside a refusal, when the refusal asks the person to choose (e.g. a restore whose path is taken). */
+  refused?(error: ServiceError, input: Record<string, string>): RefusalChoice | undefined;
   /** The console's own words for a refusal, where the binding's speak of API arguments; null keeps the binding's. */
   refusal?(a: ActionContext & { csrf: string }, form: URLSearchParams, error: ServiceError): Promise<Refusal | null>;
 }
@@ -96,7 +104,7 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     notice: NOTICES.organizationCreated,
     async run(a, input) {
       const created = await call(a, org.organization_create, { name: input.name, slug: input.slug });
-      await activate(a, created.id);
+      await activate(a, created.organizationId);
     },
   },
   {
@@ -199,6 +207,7 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     summary: 'Restore a file from the trash (back to the trash, the folder it left, or its details, as `back` says)',
     fields: v.object({
       fileId: FileIdField,
+      onConflict: v.optional(v.picklist(['fail', 'replace', 'rename'])),
       back: v.optional(v.picklist(['trash', 'files', 'file'])),
       path: v.optional(v.pipe(v.string(), v.maxLength(1024))),
     }),
@@ -207,7 +216,24 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
     pageQuery: (form) =>
       form.get('back') === 'files' ? { path: form.get('path') ?? '' } : form.get('back') === 'file' ? { fileId: form.get('fileId') ?? '' } : {},
     async run(a, input) {
-      await call(a, files_restore, { fileId: input.fileId }, inOrganization(a, false));
+      await call(a, files_restore, { fileId: input.fileId, onConflict: input.onConflict ?? 'fail' }, inOrganization(a, false));
+    },
+    refused(error, input) {
+      if (error.code !== 'path_taken' || !input.fileId) return undefined;
+      const details = error.details as { path: string; existingFileId: string };
+      return { restore: { fileId: input.fileId, path: details.path, existingFileId: details.existingFileId } };
+    },
+    async refusal(a, form, error) {
+      // The API's fix names onConflict; a person gets buttons. In the trash they sit on the file's row; elsewhere (Undo
+      // in a folder, a file's details) they come with the refusal.
+      if (error.code !== 'path_taken') return null;
+      const reason = reasonOnly(error, a.caller.locale);
+      if (!form.get('back') || form.get('back') === 'trash') return { message: reason };
+      const path = (error.details as { path: string }).path;
+      return {
+        message: `${reason} ${FILES.pathTaken(path)[a.caller.locale]}`,
+        action: restoreChoices(a.caller.locale, a.csrf, { fileId: form.get('fileId') ?? '', name: path }, form),
+      };
     },
   },
   {
@@ -251,7 +277,7 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
           done++;
         } catch (err) {
           if (!(err instanceof ServiceError) || err.status >= 500) throw err;
-          failures.push([name, errorText(err, caller.locale)]);
+          failures.push([name, err.code === 'path_taken' ? reasonOnly(err, caller.locale) : errorText(err, caller.locale)]);
         }
       }
       if (failures.length) throw someNotDone(done, failures);
@@ -275,13 +301,28 @@ export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [
       fileId: FileIdField,
       newName: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
       mediaType: v.optional(v.pipe(v.string(), v.maxLength(255))),
+      onConflict: v.optional(v.picklist(['fail', 'replace', 'rename'])),
     }),
     notice: NOTICES.fileRenamed,
     labels: { name: FILES.newPath },
     pageQuery: (form) => ({ fileId: form.get('fileId') ?? '' }),
     async run(a, input) {
       const mediaType = input.mediaType?.trim();
-      await call(a, binding('files_update'), { fileId: input.fileId, name: input.newName, ...(mediaType ? { mediaType } : {}) }, inOrganization(a, false));
+      await call(
+        a,
+        binding('files_update'),
+        { fileId: input.fileId, name: input.newName, onConflict: input.onConflict ?? 'fail', ...(mediaType ? { mediaType } : {}) },
+        inOrganization(a, false),
+      );
+    },
+    async refusal(a, form, error) {
+      // Another file holds the path asked for: replace it (it goes to the trash) or take a free name beside it.
+      if (error.code !== 'path_taken') return null;
+      const path = (error.details as { path: string }).path;
+      return {
+        message: `${reasonOnly(error, a.caller.locale)} ${FILES.moveTaken(path)[a.caller.locale]}`,
+        action: renameChoices(a.caller.locale, a.csrf, form),
+      };
     },
   },
   {

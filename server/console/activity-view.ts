@@ -30,7 +30,7 @@ export async function activityPage(r: PageRequest, admin: boolean): Promise<Page
       admin,
       filters,
       people: (detail.members as { userId: string; email: string }[]).map((m) => ({ userId: m.userId, email: m.email })),
-      keys: (keys as { id: string; name: string }[]).map((k) => ({ id: k.id, name: k.name })),
+      keys: (keys as { keyId: string; name: string }[]).map((k) => ({ id: k.keyId, name: k.name })),
       apps: [...apps].map(([clientId, name]) => ({ clientId, name })),
       executions: runs.items,
       next: runs.nextCursor,

@@ -61,7 +61,7 @@ export async function filesPage(r: PageRequest): Promise<PageView> {
   }
   const path = folderPath(q.path);
   const search = text(q.q, 255).trim();
-  const sort: FileSort = (['name', 'size', 'createdAt', 'updatedAt'] as const).find((s) => s === q.sort) ?? 'name';
+  const sort: FileSort = (['name', 'size', 'createdAt', 'updatedAt', 'modifiedAt'] as const).find((s) => s === q.sort) ?? 'name';
   const order = q.order === 'desc' ? 'desc' : 'asc';
   const cursor = text(q.cursor, 2048);
   const foldersCursor = text(q.folders, 2048);
@@ -93,7 +93,7 @@ export async function filesPage(r: PageRequest): Promise<PageView> {
   };
 }
 
-async function previewOf(r: PageRequest, file: { fileId: string; name: string; mediaType: string; size?: number; byteLength?: number }): Promise<Preview> {
+async function previewOf(r: PageRequest, file: { fileId: string; name: string; mediaType: string; size: number }): Promise<Preview> {
   const kind = previewKind(file.mediaType, file.name);
   if (kind === 'image') return { kind: 'image' };
   if (kind === 'none') return { kind: 'none' };
@@ -148,6 +148,7 @@ export async function trashPage(r: PageRequest): Promise<PageView> {
       trash: trash.items,
       next: trash.nextCursor,
       paged: Boolean(cursor),
+      ...(r.extra.choice?.restore ? { restoreChoice: r.extra.choice.restore } : {}),
     }),
   };
 }

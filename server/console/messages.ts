@@ -1,6 +1,6 @@
 // What the console says when it refuses a request outright, in both languages side by side: a Bearer token, a form
 // in another type, a form whose CSRF token does not match. What its pages show is in server/pages/console/texts.ts.
-import { ServiceError, l10n, tr, type Locale } from '../../runtime-api/index.ts';
+import { ServiceError, conflict, l10n, tr, type Locale } from '../../runtime-api/index.ts';
 
 export function bearerRefused(locale: Locale): ServiceError {
   return new ServiceError('unauthorized', {
@@ -55,11 +55,8 @@ export function nothingSelected(locale: Locale): ServiceError {
 /** A bulk action some of whose files were refused: the others are done. `failures`: each file's name and reason. */
 export function someNotDone(done: number, failures: readonly [string, string][]): ServiceError {
   const list = failures.map(([name, why]) => `${name} (${why})`).join('; ');
-  return new ServiceError('conflict', {
-    message: l10n(`${done} done; not done: ${list}.`, `${done} feito(s); não feito(s): ${list}.`),
-    resolution: l10n(
-      'Fix what is said for each file not done, then try those again.',
-      'Corrija o que foi dito para cada arquivo não feito e tente esses de novo.',
-    ),
-  });
+  return conflict(
+    l10n(`${done} done; not done: ${list}.`, `${done} feito(s); não feito(s): ${list}.`),
+    l10n('Fix what is said for each file not done, then try those again.', 'Corrija o que foi dito para cada arquivo não feito e tente esses de novo.'),
+  );
 }

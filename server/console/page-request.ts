@@ -12,6 +12,8 @@ export interface PageExtras {
   warning?: string;
   status?: number;
   newKey?: { name: string; key: string };
+  /** A refused action that asks the person to choose (shown beside the row it concerns). */
+  choice?: { restore: { fileId: string; path: string; existingFileId: string } };
   prefill?: Prefill;
 }
 

@@ -20,3 +20,11 @@ export function errorText(error: ServiceError, locale: Locale, labels?: Record<s
   const text = resolution && !message.includes(resolution) ? `${message} ${resolution}` : message;
   return forPeople(text.trim(), locale, labels);
 }
+
+/** A refusal's reason without its fix (a 409's message carries both), for where the page offers the fix itself. */
+export function reasonOnly(error: ServiceError, locale: Locale): string {
+  const body = error.toBody(locale) as { message?: string; error?: { message: string } };
+  const message = body.error?.message ?? body.message ?? '';
+  const fix = error.resolutionFor(locale);
+  return fix && message.endsWith(fix) ? message.slice(0, -fix.length).trim() : message;
+}

@@ -110,7 +110,7 @@ export async function showConsolePage(
     return;
   }
   const organizationName = membership ? ((await r.call(context, {})).organization.name as string) : null;
-  const { newKey: _shownInBody, prefill: _filledIn, ...frame } = extra;
+  const { newKey: _shownInBody, prefill: _filledIn, choice: _alsoInBody, ...frame } = extra;
   renderConsole(
     ctx,
     {

@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import * as v from 'valibot';
-import { ServiceError, describeIssues } from '../../runtime-api/index.ts';
+import { ServiceError, validateInput } from '../../runtime-api/index.ts';
 import { bodyEmpty, bodyNotJson, bodyNotUtf8, bodyUnreadable, charsetRefused, contentEncodingRefused, jsonRequired, payloadTooLarge } from './messages.ts';
 
 /** What an oversize body may still send, read and dropped, so its client reads the 413 instead of a reset. */
@@ -165,9 +165,7 @@ export async function readFormText(ctx: Koa.Context, limit: number): Promise<str
 }
 
 export function validate<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, value);
-  if (!parsed.success) throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues) });
-  return parsed.output;
+  return validateInput(schema, value);
 }
 
 export async function parseJsonBody<S extends v.GenericSchema>(ctx: Koa.Context, schema: S, limit: number): Promise<v.InferOutput<S>> {

@@ -63,6 +63,17 @@ export function originNotAllowed(locale: Locale, origin: string): ServiceError {
   });
 }
 
+/** An opaque or malformed Origin on an endpoint any web page may call (the public OAuth client endpoints). */
+export function notAWebOrigin(locale: Locale, origin: string): ServiceError {
+  return new ServiceError('ORIGIN_NOT_ALLOWED', {
+    resolution: tr(
+      locale,
+      `The origin ${origin} is not a web page's origin; call this endpoint from a page served over http or https, or from a client that sends no Origin.`,
+      `A origem ${origin} não é a de uma página web; chame este endpoint de uma página servida por http ou https, ou de um cliente que não envie Origin.`,
+    ),
+  });
+}
+
 /** Over the global limit: `reset` seconds until the window ends. */
 export function rateLimited(max: number, windowSeconds: number, reset: number): ServiceError {
   return new ServiceError('rate_limited', {

@@ -24,14 +24,24 @@ export interface RouteDef {
   summary: string;
   description?: string;
   tags: string[];
+  /** The credential the route acts on; /openapi.json's `security` says the same. */
   auth: AuthKind;
   /**
-   * `always`: the Origin header is validated on every request, whatever the method or credential (spec 5.8: the
-   * MCP endpoint, its transfer routes and the OAuth endpoints that issue or revoke tokens); otherwise only
-   * cookie-authenticated unsafe requests are checked. Declared here, it holds for every spelling the router
-   * matches (any case, a trailing slash), which a check keyed on the request path does not.
+   * Where `auth` is enforced. By default the pipeline refuses a request without the credential (401) before the
+   * handler. `handler`: the credential is required, but the handler answers its absence in its own form (the MCP
+   * challenge after the Origin check, a redirect to the sign-in page, an HTML refusal). `optional`: anonymous
+   * requests are served too, and a credential, when sent, is acted on (OpenAPI lists `{}` beside the schemes).
    */
-  origin?: 'always';
+  authCheck?: 'handler' | 'optional';
+  /**
+   * `always`: the Origin header is validated on every request, whatever the method or credential (spec 5.8: the
+   * MCP endpoint and its transfer routes): only the public base URL's origin and ALLOWED_ORIGINS pass. `web`: the
+   * endpoints of public OAuth clients (registration, token, revocation), which no cookie ever authenticates, so a
+   * page on any web origin may call them (PKCE is meant for browsers); the Origin is still validated as a web
+   * origin (http or https), and an opaque (`null`) or malformed one is refused. Declared here, it holds for every
+   * spelling the router matches (any case, a trailing slash), which a check keyed on the request path does not.
+   */
+  origin?: 'always' | 'web';
   /** The binding this route adapts: its scope and session-only rule apply to the route as they do in scripts. */
   binding?: Binding;
   query?: AnySchema;

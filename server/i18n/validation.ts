@@ -2,7 +2,7 @@
 // reads in pt-BR too. Valibot picks messages per `lang`; the pt-BR ones are registered here once (en-US keeps
 // valibot's own English defaults, which the rest of the service uses).
 import * as v from 'valibot';
-import { ServiceError, type Locale, describeIssues } from '../../runtime-api/index.ts';
+import { type Locale, validateInput } from '../../runtime-api/index.ts';
 
 const PT: Record<string, string> = {
   email: 'E-mail inválido',
@@ -33,7 +33,5 @@ function register(): void {
 /** Validate `value`; failures are 400 invalid_input with a resolution in `locale`. */
 export function validateIn<S extends v.GenericSchema>(locale: Locale, schema: S, value: unknown): v.InferOutput<S> {
   register();
-  const parsed = v.safeParse(schema, value, { lang: locale });
-  if (!parsed.success) throw new ServiceError('invalid_input', { resolution: describeIssues(parsed.issues, locale) });
-  return parsed.output;
+  return validateInput(schema, value, locale, { lang: locale });
 }

@@ -44,7 +44,7 @@ export function mcpPost(deps: AppDeps, serviceVersion: string): Koa.Middleware {
         ctx.body = rpcResult(msg.id, {});
         return;
       case METHOD.listTools:
-        ctx.body = rpcResult(msg.id, { tools: toolsFor(caller.scopes) } satisfies ListToolsResult);
+        ctx.body = rpcResult(msg.id, { tools: toolsFor(caller) } satisfies ListToolsResult);
         return;
       case METHOD.callTool:
         ctx.body = await callTool(ctx, caller, msg.id, msg.params!);

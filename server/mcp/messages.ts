@@ -1,14 +1,14 @@
 // What the MCP endpoint says when it refuses a request, in both languages side by side: the credential, the methods
 // a stateless endpoint does not serve, the per-token limit, the step-up for a scope, and the JSON-RPC messages it
 // cannot process. The protocol's own names (versions, methods) are passed in: they come from the SDK.
-import { ServiceError, l10n } from '../../runtime-api/index.ts';
+import { ServiceError, l10n, scopeFix, type Credential, type Localized } from '../../runtime-api/index.ts';
 
-/** Anything but an access token; `wwwAuthenticate` says where to get one. */
+/** Anything but a Bearer credential; `wwwAuthenticate` says where to get an access token. */
 export function tokenRequired(wwwAuthenticate: string): ServiceError {
   return new ServiceError('unauthorized', {
     resolution: l10n(
-      'Send an OAuth access token as Authorization: Bearer <token>; discover the authorization server from the resource metadata.',
-      'Envie um token de acesso OAuth como Authorization: Bearer <token>; descubra o servidor de autorização pelos metadados do recurso.',
+      'Send an OAuth access token (discover the authorization server from the resource metadata in WWW-Authenticate) or an organization API key as Authorization: Bearer <token>; the session cookie does not reach MCP.',
+      'Envie um token de acesso OAuth (descubra o servidor de autorização pelos metadados do recurso em WWW-Authenticate) ou uma chave de API da organização como Authorization: Bearer <token>; o cookie de sessão não vale no MCP.',
     ),
     headers: { 'WWW-Authenticate': wwwAuthenticate },
   });
@@ -53,26 +53,29 @@ export function scopeBeyondCeiling(needed: string, allowed: readonly string[], c
   });
 }
 
-/** An API key without the scope: its scopes are fixed, so no token request can help; a new key can. */
-export function keyLacksScope(needed: string, consoleUrl: string, wwwAuthenticate: string): ServiceError {
+/**
+ * A step-up challenge: `scope` is what to ask for (the token's scopes plus `needed`). An API key cannot step up:
+ * its resolution says to create a key that holds the scope.
+ */
+export function stepUpRequired(needed: string, scope: string, wwwAuthenticate: string, credential: Credential): ServiceError {
+  const fix = scopeFix(credential, needed);
   return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(
-      `This call needs the scope ${needed}, which this API key does not hold; a key's scopes never change. An owner or admin can create a key with ${needed} under Agents and access in the console (${consoleUrl}).`,
-      `Esta chamada exige o escopo ${needed}, que esta chave de API não tem; os escopos de uma chave nunca mudam. Um proprietário ou administrador pode criar uma chave com ${needed} em Agentes e acesso, no console (${consoleUrl}).`,
-    ),
-    details: { requiredScope: needed },
+    resolution:
+      credential === 'access-token'
+        ? l10n(
+            `This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
+            `Esta chamada exige o escopo ${needed}; peça um token com scope "${scope}" (dentro do maxScopes da organização).`,
+          )
+        : l10n(`This call needs the scope ${needed}. ${fix['en-US']}`, `Esta chamada exige o escopo ${needed}. ${fix['pt-BR']}`),
     headers: { 'WWW-Authenticate': wwwAuthenticate },
   });
 }
 
-/** A step-up challenge: `scope` is what to ask for (the token's scopes plus `needed`). */
-export function stepUpRequired(needed: string, scope: string, wwwAuthenticate: string): ServiceError {
-  return new ServiceError('INSUFFICIENT_SCOPE', {
-    resolution: l10n(
-      `This call needs the scope ${needed}; request a token with scope "${scope}" (within the organization's maxScopes).`,
-      `Esta chamada exige o escopo ${needed}; peça um token com scope "${scope}" (dentro do maxScopes da organização).`,
-    ),
-    headers: { 'WWW-Authenticate': wwwAuthenticate },
+/** A request the spec's own error answers (section 7): 400 `invalid_request` in the resolution shape. */
+export function malformedRequest(method: string, resolution: Localized): ServiceError {
+  return new ServiceError('invalid_request', {
+    message: l10n(`The ${method} request is malformed.`, `A requisição ${method} está malformada.`),
+    resolution,
   });
 }
 
@@ -102,4 +105,20 @@ export const RPC_PROBLEMS = {
   /** `problems`: the SDK schema's issues, as given. */
   paramsMismatch: (method: string, problems: string) =>
     l10n(`"params" of ${method} does not match the protocol: ${problems}.`, `"params" de ${method} não segue o protocolo: ${problems}.`),
+};
+
+/** The text of a `search` answer around the declarations, in the caller's language. */
+export const SEARCH_TEXT = {
+  noMatch: l10n(
+    'No binding matches. Call search with an empty query to list every binding.',
+    'Nenhuma binding corresponde. Chame search com uma query vazia para listar todas as bindings.',
+  ),
+  /** `why`: the refusal a call would get, already in the caller's language. */
+  notCallable: (why: string) => l10n(`Not callable with your grant: ${why}`, `Não pode ser chamada com a sua autorização: ${why}`),
+  example: (n: number) => l10n(`Example ${n}:`, `Exemplo ${n}:`),
+  count: (shown: number, total: number) => l10n(`${shown} of ${total} matching bindings.`, `${shown} de ${total} bindings encontradas.`),
+  usage: l10n(
+    'search needs {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.',
+    'search precisa de {"query": string, "limit"?: 1..50, "detail"?: "names"|"summary"|"full"}.',
+  ),
 };

@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InitializeResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Locale, Localized } from '../../runtime-api/index.ts';
-import { RPC_PROBLEMS } from './messages.ts';
+import { RPC_PROBLEMS, malformedRequest } from './messages.ts';
 
 export { ErrorCode, JSONRPC_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS };
 export type { CallToolResult, InitializeResult, ListToolsResult, Tool };
@@ -73,7 +73,12 @@ export function parseError(): RpcProblem {
   return new RpcProblem(ErrorCode.ParseError, RPC_PROBLEMS.notJson);
 }
 
-/** Envelope problems are -32600 (not a request) or -32602 (a request whose params are missing or wrong). */
+/**
+ * Envelope problems are -32600 (not a request) or -32602 (a request whose params are wrong), answered in JSON-RPC.
+ * Spec section 7 fixes two cases itself, and they answer in its resolution shape (HTTP 400 `invalid_request`): a
+ * request without the `params` its method needs, and a tools/call whose params are not `{name: string, arguments:
+ * object}`, the one params shape the spec gives. An MCP client never reads an HTTP 400 body as a JSON-RPC reply.
+ */
 export function checkEnvelope(body: unknown): JsonRpcRequest {
   const id = (body as { id?: unknown } | null)?.id;
   const bad = (resolution: Localized, code: number = ErrorCode.InvalidRequest) => new RpcProblem(code, resolution, id);
@@ -85,22 +90,21 @@ export function checkEnvelope(body: unknown): JsonRpcRequest {
   const msg = body as Record<string, unknown>;
   if (msg.jsonrpc !== JSONRPC_VERSION) throw bad(RPC_PROBLEMS.noVersion(JSONRPC_VERSION));
   if (typeof msg.method !== 'string' || !msg.method) throw bad(RPC_PROBLEMS.noMethod(METHOD.listTools, METHOD.callTool));
-  if (msg.params !== undefined && (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))) {
-    throw bad(RPC_PROBLEMS.paramsNotObject, ErrorCode.InvalidParams);
-  }
   if (msg.id !== undefined && msg.id !== null && typeof msg.id !== 'string' && typeof msg.id !== 'number') {
     throw bad(RPC_PROBLEMS.badId);
   }
+  const call = msg.method === METHOD.callTool;
   const paramsSchema = PARAMS_SCHEMA[msg.method];
-  if (paramsSchema && msg.params === undefined) {
-    throw bad(RPC_PROBLEMS.paramsMissing(msg.method, msg.method === METHOD.callTool), ErrorCode.InvalidParams);
+  if (paramsSchema && msg.params === undefined) throw malformedRequest(msg.method, RPC_PROBLEMS.paramsMissing(msg.method, call));
+  if (msg.params !== undefined && (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))) {
+    if (call) throw malformedRequest(msg.method, RPC_PROBLEMS.paramsNotObject);
+    throw bad(RPC_PROBLEMS.paramsNotObject, ErrorCode.InvalidParams);
   }
-  if (msg.method === METHOD.callTool && typeof (msg.params as Record<string, unknown>).name !== 'string') {
-    throw bad(RPC_PROBLEMS.noToolName, ErrorCode.InvalidParams);
-  }
+  if (call && typeof (msg.params as Record<string, unknown>).name !== 'string') throw malformedRequest(msg.method, RPC_PROBLEMS.noToolName);
   const checked = paramsSchema?.safeParse(msg.params);
   if (checked && !checked.success) {
     const problems = checked.error.issues.map((i) => `params.${i.path.join('.')}: ${i.message}`).join('; ');
+    if (call) throw malformedRequest(msg.method, RPC_PROBLEMS.paramsMismatch(msg.method, problems));
     throw bad(RPC_PROBLEMS.paramsMismatch(msg.method, problems), ErrorCode.InvalidParams);
   }
   return msg as JsonRpcRequest;

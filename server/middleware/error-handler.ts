@@ -29,6 +29,8 @@ export function toServiceError(err: unknown): ServiceError {
 
 export function writeError(ctx: Koa.Context, error: ServiceError): void {
   ctx.status = error.status;
+  // A refusal is about this request: no cache may hand it to another (404 and 405 are cacheable by default).
+  ctx.set('Cache-Control', 'no-store');
   for (const [k, val] of Object.entries(error.headers ?? {})) ctx.set(k, val);
   ctx.remove('content-disposition');
   ctx.remove('content-range');
@@ -48,6 +50,8 @@ export function errorHandler(logger: Logger): Koa.Middleware {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw routeNotFound(ctx.method, ctx.path);
       }
+      // Every response states whether it may be stored: a route that said nothing answers for its caller only.
+      if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
       // Serialize JSON bodies here rather than in Koa's respond(), which runs after every middleware: a body that
       // cannot be serialized would otherwise become Koa's own plain-text 500, unseen by this handler and unlogged.
       if (isJsonBody(ctx.body)) ctx.body = JSON.stringify(ctx.body);

@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { RouteDef } from '../http/route.ts';
 import { isJson } from '../http/body.ts';
-import { originNotAllowed, sessionJsonRequired } from '../http/messages.ts';
+import { notAWebOrigin, originNotAllowed, sessionJsonRequired } from '../http/messages.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -17,6 +17,19 @@ export function isAllowedOrigin(config: Pick<Config, 'allowedOrigins'>, origin: 
   if (!origin || origin === 'null') return false;
   try {
     return config.allowedOrigins.includes(new URL(origin).origin);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A web page's origin: http or https, in its serialized form. An opaque origin (`null`: sandboxed frames, files,
+ * cross-origin redirects) names no page a user could recognise, so it is not one.
+ */
+export function isWebOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
   } catch {
     return false;
   }
@@ -38,12 +51,14 @@ function hasBody(ctx: Koa.Context): boolean {
 }
 
 /** Per-route guard, mounted after requireAuth so that ctx.state.caller is known. */
-export function originGuard(config: Pick<Config, 'allowedOrigins'>, route: Pick<RouteDef, 'auth' | 'path' | 'origin'>): Koa.Middleware {
+export function originGuard(config: Pick<Config, 'allowedOrigins'>, route: Pick<RouteDef, 'auth' | 'authCheck' | 'path' | 'origin'>): Koa.Middleware {
   const authRoute = route.path.startsWith('/auth/');
   return async function originGuardMiddleware(ctx, next) {
     if (route.origin === 'always') checkOrigin(ctx, config);
+    if (route.origin === 'web' && ctx.get('origin') && !isWebOrigin(ctx.get('origin'))) throw notAWebOrigin(ctx.state.locale, ctx.get('origin'));
     if (!UNSAFE.has(ctx.method)) return next();
-    const cookieAuthenticated = route.auth !== 'none' && ctx.state.caller?.kind === 'session';
+    // A route enforcing its credential itself (a page, a form with its own CSRF ticket) keeps its own rules.
+    const cookieAuthenticated = route.auth !== 'none' && !route.authCheck && ctx.state.caller?.kind === 'session';
     if (cookieAuthenticated || authRoute) checkOrigin(ctx, config);
     // Only a POST can carry a body cross-site without a preflight (an HTML form); a PUT or DELETE never can, so a
     // cookie-authenticated PUT may carry its own type (the console uploads parts as application/octet-stream).

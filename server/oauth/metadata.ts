@@ -42,13 +42,24 @@ export function authorizationServerMetadata(issuer: string) {
 }
 
 /**
- * The document served at /.well-known/openid-configuration. We are an OAuth 2.1 authorization server, not an OpenID
- * provider (no `openid` scope, no ID token, no userinfo), so it holds the RFC 8414 metadata and nothing more: MCP
- * clients fall back to this path for discovery, and advertising ID-token members would lead OIDC clients to ask
- * for what never comes.
+ * The document served at /.well-known/openid-configuration: the RFC 8414 metadata plus what OpenID Connect Discovery
+ * 1.0 section 3 marks REQUIRED, so that a strict validator accepts it. We are an OAuth 2.1 authorization server, not
+ * an OpenID provider: no `openid` scope, no ID token (response type `code` only), no userinfo. So:
+ * - `subject_types_supported: ["public"]` is what the service does: a token's `sub` is the user's id, the same for
+ *   every client;
+ * - `id_token_signing_alg_values_supported: ["RS256"]` is the one value the specification requires to be listed
+ *   ("RS256 MUST be included", and strict validators check it); it describes no token, since none is ever issued;
+ * - `request_uri_parameter_supported: false`, because the member's default (true) would claim what
+ *   /oauth/authorize refuses.
+ * Nothing optional is advertised (claims, userinfo, end session): clients would ask for what never comes.
  */
 export function openIdConfiguration(issuer: string) {
-  return authorizationServerMetadata(issuer);
+  return {
+    ...authorizationServerMetadata(issuer),
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    request_uri_parameter_supported: false,
+  };
 }
 
 /** Resource path → RFC 9728 metadata. `resource` equals the URL the client uses (the MCP SDK checks the prefix). */

@@ -56,17 +56,16 @@ function errorResponse(codes: ErrorCode[]): JsonSchema {
   };
 }
 
+/** The credentials a route acts on; `{}` last when anonymous requests are served too (OpenAPI 3.1 4.8.30). */
 function security(route: RouteDef): JsonSchema[] {
-  switch (route.auth) {
-    case 'none':
-      return [];
-    case 'bearer':
-      return [{ bearerAuth: [] }, { oauth2: [] }];
-    case 'session':
-      return [{ sessionCookie: [] }];
-    case 'bearer-or-session':
-      return [{ bearerAuth: [] }, { oauth2: [] }, { sessionCookie: [] }];
-  }
+  const schemes: Record<RouteDef['auth'], JsonSchema[]> = {
+    none: [],
+    bearer: [{ bearerAuth: [] }, { oauth2: [] }],
+    session: [{ sessionCookie: [] }],
+    'bearer-or-session': [{ bearerAuth: [] }, { oauth2: [] }, { sessionCookie: [] }],
+  };
+  const required = schemes[route.auth];
+  return route.authCheck === 'optional' && required.length ? [...required, {}] : required;
 }
 
 function operation(route: RouteDef): JsonSchema {

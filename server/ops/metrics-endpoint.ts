@@ -1,14 +1,16 @@
 // Where /metrics is served: never publicly by accident. On the main port only with METRICS_TOKEN (a bearer secret,
-// compared in constant time); on its own listener (METRICS_PORT, loopback by default) for a private scrape network.
+// compared in constant time), behind the rate limit like every response there (it carries the RateLimit headers);
+// on its own listener (METRICS_PORT, loopback by default) for a private scrape network. Never cached; another method
+// is 405 with Allow.
 import { createServer, type Server } from 'node:http';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { Metrics } from './metrics.ts';
-import { ServiceError } from '../../runtime-api/index.ts';
-import { metricsUnauthorized } from '../http/messages.ts';
+import { metricsUnauthorized, wrongMethod } from '../http/messages.ts';
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const ALLOW = 'GET, HEAD';
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 function authorized(header: string | undefined, token: string | undefined): boolean {
@@ -17,11 +19,12 @@ function authorized(header: string | undefined, token: string | undefined): bool
   return timingSafeEqual(digest(given), digest(token));
 }
 
-/** Serves GET /metrics on the main app when a token is configured; placed before the rate limit and token parsing. */
+/** Serves GET /metrics on the main app when a token is configured; placed after the rate limit, before token parsing. */
 export function metricsRoute(config: Config, metrics: Metrics): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/metrics' || !config.metrics.token) return next();
-    if (ctx.method !== 'GET') throw new ServiceError('method_not_allowed');
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw wrongMethod(ALLOW, ctx.path);
     if (!authorized(ctx.get('authorization'), config.metrics.token)) {
       throw metricsUnauthorized();
     }
@@ -35,8 +38,13 @@ export async function startMetricsServer(config: Config, metrics: Metrics): Prom
   if (config.metrics.port === undefined) return null;
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' || path !== '/metrics') {
+    res.setHeader('Cache-Control', 'no-store');
+    if (path !== '/metrics') {
       res.writeHead(404).end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: ALLOW }).end();
       return;
     }
     if (!authorized(req.headers.authorization, config.metrics.token)) {
@@ -45,7 +53,7 @@ export async function startMetricsServer(config: Config, metrics: Metrics): Prom
     }
     try {
       const text = await metrics.text();
-      res.writeHead(200, { 'Content-Type': CONTENT_TYPE }).end(text);
+      res.writeHead(200, { 'Content-Type': CONTENT_TYPE }).end(req.method === 'HEAD' ? undefined : text);
     } catch {
       res.writeHead(500).end();
     }

@@ -12,12 +12,10 @@ export function texts(locale: Locale): (text: Localized) => string {
   return (text) => escapeHtml(text[locale]);
 }
 
-/** Page language: `?lang=`, then x-service-locale, then Accept-Language (pt first wins), else en-US. */
+/** Page language: `?lang=`, else the request's (x-service-locale, then Accept-Language by its q-values), else en-US. */
 export function pageLocale(ctx: Koa.Context): Locale {
   const lang = typeof ctx.query.lang === 'string' ? ctx.query.lang : '';
-  if (lang) return localeOf(lang);
-  if (ctx.get('x-service-locale')) return ctx.state.locale;
-  return /^\s*pt\b/i.test(ctx.get('accept-language')) ? 'pt-BR' : 'en-US';
+  return lang ? localeOf(lang) : ctx.state.locale;
 }
 
 export function renderPage(ctx: Koa.Context, opts: { locale: Locale; title: string; body: string; status?: number; script?: string }): void {

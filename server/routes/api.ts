@@ -30,10 +30,13 @@ export function apiRoutes(deps: AppDeps) {
       description:
         '`status` is `ok` when every part works, `degraded` when one does not; `components.ask` says whether POST /ask can answer (its public corpus is loaded).',
       tags: ['core'],
-      auth: 'none',
+      auth: 'bearer-or-session',
+      authCheck: 'optional',
       responses: { 200: { description: 'The service is available.', schema: HealthSchema } },
       errors: ['unauthorized', 'rate_limited'],
       async handle(ctx) {
+        // The answer depends on the credential sent (and the locale): no cache may hand it to another request.
+        ctx.set('Cache-Control', 'no-store');
         const caller = ctx.state.caller;
         const user = caller ? await findUserById(deps.sql, caller.userId) : null;
         const ask = deps.askIndex && deps.askIndex.size > 0 ? 'ready' : 'unavailable';

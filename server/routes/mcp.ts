@@ -36,6 +36,10 @@ const rpcErrorResponse = {
     },
   },
 };
+/** Spec section 7: a request without the params its method needs, or a tools/call whose params are malformed. */
+const specInvalidRequest = {
+  allOf: [{ $ref: '#/components/schemas/ResolutionError' }, { properties: { error: { properties: { code: { const: 'invalid_request' } } } } }],
+};
 
 export function mcpRoutes(deps: AppDeps): RouteDef[] {
   const handlePost = mcpPost(deps, SERVICE_VERSION);
@@ -45,17 +49,19 @@ export function mcpRoutes(deps: AppDeps): RouteDef[] {
       path,
       operationId: path === '/mcp' ? 'mcpAlias' : 'mcp',
       summary: path === '/mcp' ? 'MCP endpoint (alias of /v1/mcp)' : 'MCP endpoint (Streamable HTTP, stateless, JSON responses)',
-      description: `JSON-RPC ${JSONRPC_VERSION}, one message per request: ${METHOD.initialize}, ${METHOD.ping}, ${METHOD.listTools} (execute and search), ${METHOD.callTool}. Notifications answer 202. Tool failures are results with isError; malformed JSON (${ErrorCode.ParseError}) and envelope problems (${ErrorCode.InvalidRequest}, ${ErrorCode.InvalidParams}) are HTTP 400 with a JSON-RPC error whose data holds {code: "invalid_request", resolution}. Protocol versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+      description: `JSON-RPC ${JSONRPC_VERSION}, one message per request: ${METHOD.initialize}, ${METHOD.ping}, ${METHOD.listTools} (execute and search), ${METHOD.callTool}. Notifications answer 202. Tool failures are results with isError. A message without the params its method needs, or a ${METHOD.callTool} whose params are not {name: string, arguments?: object}, is HTTP 400 in the spec's resolution shape {error: {code: "invalid_request", message, resolution}}. Other malformed JSON (${ErrorCode.ParseError}) and envelope problems (${ErrorCode.InvalidRequest}, ${ErrorCode.InvalidParams}) are HTTP 400 with a JSON-RPC error whose data holds {code: "invalid_request", resolution}. Protocol versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
       tags: ['mcp'],
-      auth: 'none',
+      // The Origin is checked first (a forged one is refused as such), then the handler asks for the token.
+      auth: 'bearer',
+      authCheck: 'handler',
       origin: 'always',
       body: rpcBody,
       responses: {
         200: { description: 'The JSON-RPC response.', jsonSchema: rpcResponse },
         202: { description: 'A notification was accepted.' },
         400: {
-          description: `Malformed JSON (${ErrorCode.ParseError}), not a JSON-RPC request (${ErrorCode.InvalidRequest}), missing or wrong params (${ErrorCode.InvalidParams}), or an unsupported MCP-Protocol-Version: a JSON-RPC error.`,
-          jsonSchema: rpcErrorResponse,
+          description: `Missing params, or malformed ${METHOD.callTool} params: \`invalid_request\` in the resolution shape. Malformed JSON (${ErrorCode.ParseError}), not a JSON-RPC request (${ErrorCode.InvalidRequest}), wrong params of another method (${ErrorCode.InvalidParams}), or an unsupported MCP-Protocol-Version: a JSON-RPC error.`,
+          jsonSchema: { oneOf: [specInvalidRequest, rpcErrorResponse] },
         },
       },
       errors: [

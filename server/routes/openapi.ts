@@ -22,6 +22,7 @@ export function openApiRoutes(deps: AppDeps, all: () => readonly RouteDef[]): Ro
       handle(ctx) {
         document ??= JSON.stringify(buildOpenApi(all(), { publicBaseUrl: deps.config.publicBaseUrl, version: SERVICE_VERSION }));
         ctx.set('Access-Control-Allow-Origin', '*');
+        ctx.set('Cache-Control', 'public, max-age=300');
         ctx.type = 'application/json';
         ctx.body = document;
       },

@@ -21,6 +21,14 @@ const AuthorizationServerMetadata = v.looseObject({
   authorization_response_iss_parameter_supported: v.literal(true),
 });
 
+/** OpenID Connect Discovery 1.0 section 3: the RFC 8414 members plus those it marks REQUIRED. */
+const OpenIdConfiguration = v.looseObject({
+  ...AuthorizationServerMetadata.entries,
+  subject_types_supported: v.array(v.picklist(['public', 'pairwise'])),
+  id_token_signing_alg_values_supported: v.array(v.string()),
+  request_uri_parameter_supported: v.literal(false),
+});
+
 const ProtectedResourceMetadata = v.looseObject({
   resource: v.string(),
   authorization_servers: v.array(v.string()),
@@ -61,12 +69,12 @@ export function wellKnownRoutes(deps: AppDeps): RouteDef[] {
       method: 'GET',
       path: '/.well-known/openid-configuration',
       operationId: 'openIdConfiguration',
-      summary: 'The authorization server metadata at the OpenID Connect Discovery path',
+      summary: 'The authorization server metadata at the OpenID Connect Discovery path, with the members OIDC Discovery requires',
       tags: ['discovery', 'oauth'],
       auth: 'none',
       description:
-        'The same RFC 8414 document, served here for clients that try this path first. The service is not an OpenID provider: no `openid` scope, ID tokens or userinfo, so none is advertised.',
-      responses: { 200: { description: 'The metadata.', schema: AuthorizationServerMetadata } },
+        "The RFC 8414 document, served here for clients that try this path first, plus the members OpenID Connect Discovery 1.0 marks REQUIRED: `subject_types_supported` (`public`: a token's `sub` is the user's id for every client) and `id_token_signing_alg_values_supported` (`RS256`, the value the specification requires listed). The service is not an OpenID provider: it issues no ID token (no `openid` scope, response type `code` only) and has no userinfo, so the algorithm describes no token that is ever sent; `request_uri_parameter_supported` is false.",
+      responses: { 200: { description: 'The metadata.', schema: OpenIdConfiguration } },
       errors: [],
       handle: serve(documents.oidc),
     }),

@@ -12,6 +12,8 @@ import { tokenScopeOf, type Binding } from '../../runtime-api/define.ts';
 
 /** Routes a Bearer token cannot use, by design: they act on the browser session itself. */
 const SESSION_ONLY_ROUTES = new Set(['GET /auth/get-session', 'POST /auth/organization/set-active']);
+/** Browser pages and forms on the session cookie: signing out, and the OAuth sign-in and consent pages. */
+const BROWSER_SESSION_ROUTES = new Set(['POST /auth/sign-out', 'GET /oauth/authorize', 'POST /oauth/authorize']);
 /** The web console: browser pages on the session cookie only, never a Bearer token (tokens in pages leak). */
 const CONSOLE_PAGES = /^\/console(\/|$)/;
 /** Public documents: the same for everyone, so they may be cached even when a credential was sent. */
@@ -53,7 +55,10 @@ t.test('access table', async (t) => {
   };
 
   t.test('no route is session-only unless it acts on the session itself (spec 5.2: API requests carry Bearer)', async (t) => {
-    const sessionOnly = routes.filter((r) => r.auth === 'session').map((r) => `${r.method} ${r.path}`);
+    const sessionOnly = routes
+      .filter((r) => r.auth === 'session' && !CONSOLE_PAGES.test(r.path))
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((name) => !BROWSER_SESSION_ROUTES.has(name));
     t.same(sessionOnly.sort(), [...SESSION_ONLY_ROUTES].sort());
   });
 
@@ -80,7 +85,12 @@ t.test('access table', async (t) => {
         const name = `${route.method} ${route.path}`;
         const anonymous = await request(route, {});
         t.ok(anonymous.status < 500, `${name} anonymous: no 5xx (${anonymous.status})`);
-        if (route.auth !== 'none') t.equal(anonymous.status, 401, `${name} without credentials is 401`);
+        if (route.auth !== 'none' && !route.authCheck) t.equal(anonymous.status, 401, `${name} without credentials is 401`);
+        if (route.authCheck === 'handler') {
+          // Its own refusal (the MCP challenge, the way to the sign-in page, the consent form's HTML 403), or a form
+          // refusing this JSON body's shape first: never served.
+          t.ok(anonymous.status >= 300 && anonymous.status < 500, `${name} without credentials is not served (${anonymous.status})`);
+        }
 
         // Signing out would end the session the rest of the table uses; its own tests cover it.
         if (name === 'POST /auth/sign-out') continue;

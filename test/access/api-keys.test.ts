@@ -104,7 +104,7 @@ t.test('organization API keys', async (t) => {
     const data = randomBytes(50_000);
     const begin = await http(`${app.url}/app/v1/execute`, {
       token: k.key,
-      json: { mode: 'run', script: `return await upload_begin({ name: "ci/build.bin", mediaType: "application/octet-stream", byteLength: ${data.length} });` },
+      json: { mode: 'run', script: `return await upload_begin({ name: "ci/build.bin", mediaType: "application/octet-stream", size: ${data.length} });` },
     });
     t.equal(begin.status, 200, begin.text);
     const { uploadId } = begin.body.result;

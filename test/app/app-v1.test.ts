@@ -52,6 +52,16 @@ t.test('/app/v1', async (t) => {
     t.equal(page.body.items[0].name, 'draft-000.txt');
     t.type(page.body.nextCursor, 'string');
     c.check(t, 'get', '/app/v1/files', page);
+    const atPath = await http(`${app.url}/app/v1/files/by-path?path=${encodeURIComponent('draft-007.txt')}`, { token });
+    t.equal(atPath.status, 200);
+    t.match(atPath.body, { name: 'draft-007.txt', state: 'active', downloadUrl: /\/v1\/mcp\/files\/fil_\w+\/download$/ });
+    c.check(t, 'get', '/app/v1/files/by-path', atPath);
+    const nothing = await http(`${app.url}/app/v1/files/by-path?path=draft-999.txt`, { token });
+    t.same([nothing.status, nothing.body.code], [404, 'not_found']);
+    c.check(t, 'get', '/app/v1/files/by-path', nothing);
+    const noPath = await http(`${app.url}/app/v1/files/by-path`, { token });
+    t.same([noPath.status, noPath.body.error?.code], [400, 'invalid_input']);
+    c.check(t, 'get', '/app/v1/files/by-path', noPath);
     const bad = await http(`${app.url}/app/v1/files?limit=abc`, { token });
     t.equal(bad.status, 400);
     t.equal(bad.body.error.code, 'invalid_input');
@@ -77,6 +87,71 @@ t.test('/app/v1', async (t) => {
     await auditLogFor(app.deps.sql).flush(); // rows are written in batches, after the response
     const modes = await app.deps.sql`select mode from executions where via = 'app' order by created_at`;
     t.ok(modes.some((r) => r.mode === 'plan') && modes.some((r) => r.mode === 'apply'), 'both are in the audit log');
+  });
+
+  t.test('a plan token applies once: again, it is 409 plan_already_applied, saying its writes are in', async (t) => {
+    const script = 'for (const n of ["one", "two", "three"]) await files_write_text({ name: `once-${n}.txt`, text: n }); return 3;';
+    const plan = await exec({ script, mode: 'plan' });
+    const first = await exec({ script, mode: 'apply', planToken: plan.body.planToken });
+    t.equal(first.body.applied, true);
+    const count = async () => (await http(`${app.url}/app/v1/files?prefix=once-&limit=100`, { token })).body.items.length;
+    t.equal(await count(), 3);
+    await auditLogFor(app.deps.sql).flush();
+    const [{ n: executions }] = await app.deps.sql`select count(*)::int as n from executions`;
+
+    const again = await exec({ script, mode: 'apply', planToken: plan.body.planToken });
+    t.equal(again.status, 409);
+    t.equal(again.body.code, 'plan_already_applied');
+    t.match(
+      again.body.message,
+      /^This plan was already applied at \d{4}-\d\d-\d\dT[\d:.]+Z: its 3 writes were committed then and are in place \(unless changed since\)\. Nothing was run now\./,
+    );
+    t.equal(again.body.writes, 3);
+    t.equal(Date.parse(again.body.appliedAt) <= Date.now(), true);
+    c.check(t, 'post', '/app/v1/execute', again);
+    const pt = await http(`${app.url}/app/v1/execute`, {
+      json: { script, mode: 'apply', planToken: plan.body.planToken },
+      token,
+      headers: { 'x-service-locale': 'pt-BR' },
+    });
+    t.match(pt.body.message, /^Este plano já foi aplicado em .*: as suas 3 escritas foram gravadas naquele momento e estão em vigor/);
+    t.equal(await count(), 3, 'nothing written twice');
+    await auditLogFor(app.deps.sql).flush();
+    const [{ n: after }] = await app.deps.sql`select count(*)::int as n from executions`;
+    t.equal(after, executions, 'the script did not run again');
+
+    // Over MCP, the same token is the tool's error with the same code.
+    const mcp = await http(`${app.url}/v1/mcp`, {
+      token,
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { script, mode: 'apply', planToken: plan.body.planToken } } },
+    });
+    t.equal(mcp.body.result.isError, true);
+    t.match(mcp.body.result.structuredContent.error, { code: 'plan_already_applied', message: /already applied/ });
+  });
+
+  t.test('two applies of one token at once: one commits, the other is told it was applied', async (t) => {
+    const script = 'await files_write_text({ name: "race.txt", text: "r" }); return 1;';
+    const plan = await exec({ script, mode: 'plan' });
+    const both = await Promise.all([0, 1].map(() => exec({ script, mode: 'apply', planToken: plan.body.planToken })));
+    t.same(both.map((r) => r.status).sort(), [200, 409]);
+    t.equal(both.find((r) => r.status === 200)!.body.applied, true);
+    t.equal(both.find((r) => r.status === 409)!.body.code, 'plan_already_applied');
+  });
+
+  t.test('a rolled-back apply does not spend its token', async (t) => {
+    const script =
+      'await files_write_text({ name: "retry.txt", text: "r" }); if (!(await files_list({ prefix: "retry-gate" })).items.length) throw new Error("not yet"); return 1;';
+    await exec({ script: 'await files_write_text({ name: "retry-gate.txt", text: "g" }); return 1;' });
+    const plan = await exec({ script, mode: 'plan' });
+    await exec({
+      script: 'const { items } = await files_list({ prefix: "retry-gate" }); for (const f of items) await files_trash({ fileId: f.fileId }); return 1;',
+    });
+    const failed = await exec({ script, mode: 'apply', planToken: plan.body.planToken });
+    t.equal(failed.status, 200);
+    t.equal(failed.body.applied, false, 'the script failed: rolled back');
+    await exec({ script: 'await files_write_text({ name: "retry-gate.txt", text: "g" }); return 1;' });
+    const retried = await exec({ script, mode: 'apply', planToken: plan.body.planToken });
+    t.equal(retried.body.applied, true, 'the same token applies once the script succeeds');
   });
 
   t.test('a change between plan and apply is detected: 409 conflict, nothing applied', async (t) => {

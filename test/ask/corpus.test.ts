@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalKey, loadCorpus } from '../../server/ask/corpus.ts';
 import { DEFAULT_CORPUS_DIR } from '../../server/ask/load.ts';
+import { keywordPhrases } from '../../server/ask/sub-index.ts';
+import { grammarLang } from '../../server/ask/query-language.ts';
+import { analyze, tokenize } from '../../server/ask/text.ts';
 
 const pages = await loadCorpus(DEFAULT_CORPUS_DIR);
 
@@ -88,6 +91,29 @@ t.test('stated facts match the spec and design', async (t) => {
     t.ok(
       pages.some((p) => p.url.endsWith('/pt/erros') && p.blocks.join(' ').includes(`\`${code}\``)),
       `pt errors page lists ${code}`,
+    );
+  }
+});
+
+t.test('every page declares, in its own language, the everyday words and questions it answers that its text does not use', async (t) => {
+  for (const p of pages) {
+    const phrases = keywordPhrases(p.keywords);
+    t.ok(phrases.length >= 8, `${p.file}: ${phrases.length} keyword phrases`);
+    // The keywords are for the words people type that the page does not: some of their words are in no field of it.
+    const text = new Set(analyze([p.title, p.description, ...p.blocks].join('\n'), p.lang));
+    const fresh = new Set(phrases.flatMap((k) => analyze(k, p.lang)).filter((term) => !text.has(term)));
+    t.ok(fresh.size >= 3, `${p.file}: ${[...fresh].join(', ')}`);
+    // Written in the page's language: no phrase of several words has the other language's function words ("where do
+    // deleted files go" on a Portuguese page), and some phrase has its own.
+    const worded = phrases.filter((k) => k.includes(' ')).map((k) => [k, grammarLang(tokenize(k))] as const);
+    t.same(
+      worded.filter(([, lang]) => lang !== null && lang !== p.lang).map(([k]) => k),
+      [],
+      `${p.file}: no phrase in the other language`,
+    );
+    t.ok(
+      worded.some(([, lang]) => lang === p.lang),
+      `${p.file}: a phrase in ${p.inLanguage}`,
     );
   }
 });

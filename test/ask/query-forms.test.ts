@@ -3,6 +3,8 @@
 import t from 'tap';
 import { corpusIndex } from './server.ts';
 import type { Lang } from '../../server/ask/text.ts';
+import { buildAskIndex } from '../../server/ask/index.ts';
+import { pageFromJson } from '../../server/ask/corpus.ts';
 
 const index = await corpusIndex();
 const top = (text: string, lang: Lang | null = null) =>
@@ -44,6 +46,49 @@ t.test('short typos: a dropped or swapped letter finds the word', async (t) => {
     ['rloes', 'en', '/docs/en/roles'],
   ];
   for (const [text, lang, url] of cases) t.equal(top(text, lang)[0], url, text);
+});
+
+t.test('of two words equally near a typo, the one the pages use more counts more', async (t) => {
+  const page = (slug: string, body: string) =>
+    pageFromJson(
+      {
+        jsonld: {
+          '@context': 'https://schema.org',
+          '@type': 'TechArticle',
+          url: `https://siglata.com/docs/en/${slug}`,
+          headline: slug,
+          description: `About ${slug}.`,
+          inLanguage: 'en-US',
+        },
+        body: [body],
+      },
+      `${slug}.json`,
+    );
+  // "scops" is one edit from "scopes" and from "stops"; the pages write "scopes" four times as often.
+  const small = buildAskIndex([
+    page('first', 'Scopes limit a token. Ask for the scopes you need; other scopes are refused, and scopes never grow.'),
+    page('second', 'Revoking access stops every agent.'),
+    ...Array.from({ length: 30 }, (_, i) => page(`other-${i}`, 'Nothing about either here.')),
+  ]);
+  const hits = small.search({ text: 'scops', lang: 'en' }).hits;
+  t.equal(hits[0]?.page.url, 'https://siglata.com/docs/en/first');
+  const stops = hits.find((h) => h.page.url.endsWith('/second'));
+  t.ok(!stops || stops.score < hits[0].score / 2, `stops: ${stops?.score}, scopes: ${hits[0]?.score}`);
+});
+
+t.test('English contractions typed without their apostrophe are function words, not topics the pages lack', async (t) => {
+  for (const [text, url] of [
+    ['i cant log in', '/docs/en/sign-in'],
+    ['why doesnt my upload finish', '/docs/en/uploads'],
+    ['i didnt get the invitation', '/docs/en/invitations'],
+  ]) {
+    const found = index.search({ text, lang: 'en', maxResults: 5 });
+    t.same(found.words.unknown, [], `${text}: no unknown word`);
+    t.ok(
+      found.hits.some((h) => h.page.url.endsWith(url)),
+      text,
+    );
+  }
 });
 
 t.test('short typos stay precise: other short words find nothing', async (t) => {
@@ -94,6 +139,12 @@ t.test('a word of the same root under another derivational ending meets the page
     ['planilheiro', 'pt', '/docs/pt/planilhas'],
   ];
   for (const [text, lang, url] of cases) t.ok(top(text, lang).slice(0, 3).includes(url), `${text}: ${top(text, lang).join(' ')}`);
-  // The root stays long enough that unrelated words do not meet: these remain unknown, so the question gets no answer.
-  for (const text of ['dark mode', 'modo escuro', 'pricing plans', 'suporte por telefone']) t.same(top(text), [], text);
+  // The root stays long enough that unrelated words do not meet: these remain unknown to every page.
+  for (const [text, word] of [
+    ['dark mode', 'dark'],
+    ['modo escuro', 'escuro'],
+    ['pricing plans', 'pricing'],
+    ['suporte por telefone', 'telefone'],
+  ])
+    t.ok(index.search({ text }).words.unknown.includes(word), `${text}: ${word} unknown`);
 });

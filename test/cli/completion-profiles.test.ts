@@ -27,7 +27,7 @@ t.test('completion', async (t) => {
   const zsh = await runCli(['completion', 'zsh']);
   t.match(zsh.stdout, /^#compdef siglata\n[^]*bashcompinit[^]*complete -o default -F _siglata siglata/);
   const fish = await runCli(['completion', 'fish']);
-  t.match(fish.stdout, /complete -c siglata -n __fish_use_subcommand -a sync -d 'Make remote:PREFIX match/);
+  t.match(fish.stdout, /complete -c siglata -n __fish_use_subcommand -a sync -d 'Make remote:PATH match/);
   t.match(fish.stdout, /complete -c siglata -n '__fish_seen_subcommand_from cp' -l include -r -d/);
   const bad = await runCli(['completion', 'tcsh']);
   t.equal(bad.code, 2);

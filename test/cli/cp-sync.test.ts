@@ -143,6 +143,7 @@ t.test('siglata cp and sync', async (t) => {
     t.equal((await cli(['cp', 'small', 'remote:x/', '--overwrite', '--skip-existing'])).code, 2);
     const missing = await cli(['cp', 'nowhere', 'remote:x/']);
     t.equal(missing.code, 1);
-    t.match(missing.stderr, /file_unreadable: nowhere: ENOENT/);
+    t.match(missing.stderr, /^error: source_not_found: nowhere: no such file or folder\n  resolution: Check the local path/);
+    t.notMatch(missing.stderr, /ENOENT|\n\s+at /, 'no raw errno, no stack');
   });
 });

@@ -60,7 +60,7 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
     t.equal((await cli(['keys', 'rotate'])).code, 2, 'an unknown action is a usage error');
   });
 
-  t.test('files addressed by path; an ambiguous path lists the ids', async (t) => {
+  t.test('files addressed by path; a path with several versions in the trash lists the ids', async (t) => {
     const ids = await script(
       owner,
       `const a = await files_write_text({ name: "dup/hello.txt", text: "one" });
@@ -69,10 +69,14 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
       const d = await files_write_text({ name: "reports/2026/q3.csv.bak", text: "old" });
       return [a.fileId, b.fileId, c.fileId, d.fileId];`,
     );
-    const amb = await cli(['download', 'dup/hello.txt']);
+    const latest = await cli(['download', 'dup/hello.txt', '-o', '-']);
+    t.equal(latest.code, 0, latest.stderr);
+    t.equal(latest.stdout, 'two', 'one active file per path: the second write replaced the first');
+    t.equal((await cli(['trash', 'dup/hello.txt'])).code, 0);
+    const amb = await cli(['restore', 'dup/hello.txt']);
     t.equal(amb.code, 1);
     t.match(amb.stderr, /error: ambiguous_path: "dup\/hello\.txt" names 2 files: /);
-    t.ok(amb.stderr.includes(ids[0]) && amb.stderr.includes(ids[1]), 'both ids named');
+    t.ok(amb.stderr.includes(ids[0]) && amb.stderr.includes(ids[1]), 'both trashed versions named');
     t.match(amb.stderr, /resolution: Names are not unique: pass the id/);
     const exact = await cli(['download', 'reports/2026/q3.csv', '-o', '-']);
     t.equal(exact.code, 0, exact.stderr);
@@ -85,7 +89,7 @@ t.test('siglata keys, paths, bulk and pipes', async (t) => {
     const missing = await cli(['info', 'reports/2026/q4.csv']);
     t.equal(missing.code, 1);
     t.match(missing.stderr, /error: not_found: no file is named "reports\/2026\/q4\.csv"/);
-    const pt = await cli(['download', 'dup/hello.txt', '--lang', 'pt-BR']);
+    const pt = await cli(['restore', 'dup/hello.txt', '--lang', 'pt-BR']);
     t.match(pt.stderr, /erro: ambiguous_path: "dup\/hello\.txt" nomeia 2 arquivos/);
     // trash by path, restore by path (looked up in the trash), ids and paths mixed.
     const trashed = await cli(['trash', 'reports/2026/q3.csv', ids[3]]);

@@ -113,6 +113,6 @@ t.test('siglata sync --delete', async (t) => {
     t.match(pt.stdout, /1 a remover/);
     const cp = await cli(['cp', 'mirror', 'remote:m/', '--delete']);
     t.equal(cp.code, 2, 'cp --delete is a usage error: only sync mirrors');
-    t.match(cp.stderr, /error: usage: Unknown option '--delete'/);
+    t.match(cp.stderr, /error: usage: unknown option --delete; --delete is an option of: sync; run siglata cp --help/, 'and says which command has it');
   });
 });

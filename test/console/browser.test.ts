@@ -261,6 +261,34 @@ t.test('browser: the console, as an owner uses it', { timeout: 420_000 }, async 
   t.match(dialogs.at(-1), /Delete docs\/plan\.md forever\?/, 'asked first');
   t.match(await page.locator('main').textContent(), /The trash is empty/);
 
+  // An older version whose path the current file holds: its restore is refused with the two ways on, in the trash;
+  // restored beside the current file. And a move onto a taken path offers the same two ways.
+  const older = await page.request.post(`${app.url}/app/v1/execute`, {
+    headers: { origin: app.url },
+    data: { script: 'return (await files_write_text({ name: "archive/notes-2026.txt", text: "revised" })).replacedFileId;' },
+  });
+  t.equal(older.status(), 200);
+  await page.goto(`${app.url}/console/files/trash`);
+  await submit(page, 'button[aria-label="Restore archive/notes-2026.txt"]');
+  t.match(await page.locator('[role=alert]').textContent(), /"archive\/notes-2026\.txt" is taken by the active file/);
+  t.notMatch(await page.locator('[role=alert]').textContent(), /onConflict/, 'no API argument');
+  t.match(await page.locator('#trash-list').textContent(), /Another file is at archive\/notes-2026\.txt now/);
+  await accessibility(t, page, 'trash, a restore whose path is taken');
+  await page.screenshot({ path: join(SHOTS, 'console-owner-trash-path-taken-en-US-desktop.png'), fullPage: true });
+  await submit(page, 'button:has-text("Restore beside it")');
+  t.equal(await page.locator('.notice').textContent(), 'File restored.');
+  await page.goto(`${app.url}/console/files?path=archive/`);
+  const today = new Date().toISOString().slice(0, 10);
+  t.same(await listed(), [`notes-2026 (restored ${today}).txt`, 'notes-2026.txt'], 'restored beside the current file');
+  await submit(page, `#file-list a:has-text("notes-2026 (restored ${today}).txt")`);
+  await page.fill('#rename-path', 'archive/notes-2026.txt');
+  await submit(page, 'section:has(#rename) button[type=submit]');
+  t.match(await page.locator('[role=alert]').textContent(), /is taken[\s\S]*Replace the file at archive\/notes-2026\.txt/);
+  await submit(page, '[role=alert] button:has-text("Replace the file there")');
+  t.equal(await page.locator('.notice').textContent(), 'Saved.');
+  await page.goto(`${app.url}/console/files?path=archive/`);
+  t.same(await listed(), ['notes-2026.txt'], 'the moved file replaced the one there');
+
   // Several at once: every file of the page selected with one box, moved to another folder.
   await page.goto(`${app.url}/console/files`);
   await page.check('input[data-select-all]');

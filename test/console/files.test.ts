@@ -296,7 +296,7 @@ return out;`,
     const api = (name: string, json: unknown, headers: Record<string, string> = {}) =>
       http(`${app.url}/console/api/${name}`, { json, headers: { ...owner.headers(), 'x-csrf-token': csrf, ...headers } });
     const bytes = Buffer.alloc(8 * 1024 * 1024 + 5, 7);
-    const begun = await api('upload_begin', { name: 'uploads/big.bin', mediaType: 'application/octet-stream', byteLength: bytes.length });
+    const begun = await api('upload_begin', { name: 'uploads/big.bin', mediaType: 'application/octet-stream', size: bytes.length });
     t.equal(begun.status, 200, begun.text);
     c.check(t, 'post', '/console/api/upload_begin', begun);
     t.equal(begun.body.partCount, 2);
@@ -318,22 +318,22 @@ return out;`,
     t.equal(done.status, 200, done.text);
     c.check(t, 'post', '/console/api/upload_complete', done);
     t.equal(done.body.file.name, 'uploads/big.bin');
-    const other = await api('upload_begin', { name: 'uploads/dropped.bin', byteLength: 3 });
+    const other = await api('upload_begin', { name: 'uploads/dropped.bin', size: 3 });
     const aborted = await api('upload_abort', { uploadId: other.body.uploadId });
     c.check(t, 'post', '/console/api/upload_abort', aborted);
     t.equal(aborted.status, 200);
 
-    const noCsrf = await api('upload_begin', { name: 'x.bin', byteLength: 1 }, { 'x-csrf-token': '' });
+    const noCsrf = await api('upload_begin', { name: 'x.bin', size: 1 }, { 'x-csrf-token': '' });
     t.equal(noCsrf.status, 403);
     t.equal(noCsrf.body.error.code, 'ORIGIN_NOT_ALLOWED');
-    const foreign = await api('upload_begin', { name: 'x.bin', byteLength: 1 }, { origin: 'https://evil.example' });
+    const foreign = await api('upload_begin', { name: 'x.bin', size: 1 }, { origin: 'https://evil.example' });
     t.equal(foreign.status, 403);
     const bearer = await http(`${app.url}/console/api/upload_begin`, {
-      json: { name: 'x.bin', byteLength: 1 },
+      json: { name: 'x.bin', size: 1 },
       token: await app.token({ email: 'files-owner@example.com', org: 'files-org' }),
     });
     t.equal(bearer.status, 401, 'a Bearer token is refused');
-    const badName = await api('upload_begin', { name: 'a//b.bin', byteLength: 1 }, { 'x-service-locale': 'pt-BR' });
+    const badName = await api('upload_begin', { name: 'a//b.bin', size: 1 }, { 'x-service-locale': 'pt-BR' });
     t.equal(badName.status, 400);
     c.check(t, 'post', '/console/api/upload_begin', badName);
     t.equal(badName.body.error.message, 'Os parâmetros não passaram na validação.', 'refusals in the page language');

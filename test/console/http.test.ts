@@ -222,6 +222,38 @@ t.test('console over HTTP', async (t) => {
     t.equal((await dana.get('/app/v1/files')).body.items[0]?.name, 'notes/plan.txt', 'restored');
     await form(dana, 'file-restore', { fileId: 'fil_aaaaaaaaaaaaaaaaaaaaaaaaaa' }, 404);
 
+    // A trashed version whose path a newer file holds: the restore is refused, and the row offers the two ways on.
+    const versions = await dana.post('/app/v1/execute', {
+      script:
+        'const old = await files_write_text({ name: "notes/plan.txt", text: "older" }); const cur = await files_write_text({ name: "notes/plan.txt", text: "newest" }); return [old.replacedFileId, old.fileId, cur.fileId];',
+    });
+    const [plan, older, newest] = versions.body.result as string[];
+    const taken = await form(dana, 'file-restore', { fileId: older }, 409);
+    t.match(taken.text, /role="alert"><p>&quot;notes\/plan\.txt&quot; is taken by the active file fil_[a-z2-7]+\.<\/p>/);
+    t.notMatch(taken.text, /onConflict:/, 'no API argument in the page');
+    t.match(taken.text, new RegExp(`id="taken-${older}">Another file is at notes/plan.txt now`));
+    t.match(
+      taken.text,
+      /name="onConflict" value="replace"><button type="submit" aria-label="Replace the current file with notes\/plan\.txt">Replace the current file</,
+    );
+    t.match(taken.text, /name="onConflict" value="rename"><button type="submit" class="secondary" aria-label="[^"]+">Restore beside it</);
+    t.equal((taken.text.match(/name="onConflict"/g) ?? []).length, 2, 'only the refused row offers the choice');
+    await form(dana, 'file-restore', { fileId: older, onConflict: 'rename' }, 303);
+    const listed = (await dana.get('/app/v1/files?prefix=notes/')).body.items.map((f: { name: string }) => f.name);
+    t.same(listed, ['notes/plan (restored ' + new Date().toISOString().slice(0, 10) + ').txt', 'notes/plan.txt'], 'restored beside it');
+    await form(dana, 'file-restore', { fileId: plan, onConflict: 'replace' }, 303);
+    const now = (await dana.get('/app/v1/files?prefix=notes/plan.txt')).body.items;
+    t.same(
+      now.map((f: { fileId: string }) => f.fileId),
+      [plan],
+      'replaced: the restored file holds the path',
+    );
+    t.match((await consolePage(dana, '/console/files/trash')).text, new RegExp(newest), 'the file it replaced is in the trash');
+    const pt = await consoleForm(dana, 'file-restore', { fileId: newest }, { lang: 'pt-BR' });
+    t.equal(pt.status, 409);
+    t.match(pt.text, /Outro arquivo está em notes\/plan\.txt agora/);
+    t.match(pt.text, />Substituir o arquivo atual</);
+
     // Refusals before any binding runs: JSON in the spec's shapes.
     c.check(t, 'post', '/console/actions/member-invite', await consoleForm(dana, 'member-invite', { email: 'x@example.com', role: 'member', csrf: 'bad' }));
     c.check(

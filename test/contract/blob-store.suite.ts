@@ -151,11 +151,64 @@ export function blobStoreContract(t: Test, make: () => Promise<BlobStore>): void
     t.ok((await store.listKeys('')).length >= 3);
   });
 
+  t.test("readUpload reads an open upload's staged bytes in place, any range across parts", async (t) => {
+    const store = await make();
+    const partSize = 64 * 1024;
+    const data = randomBytes(3 * partSize + 777);
+    const up = id('upl');
+    await putAll(store, up, data, partSize, 'reverse');
+    const layout = layoutOf(data, partSize);
+    const range = async (start: number, end: number) => readAll(await store.readUpload(up, layout, { start, end }));
+    t.equal(sha(await range(0, data.length - 1)), sha(data), 'the whole upload');
+    t.same(await range(partSize - 3, 2 * partSize + 4), data.subarray(partSize - 3, 2 * partSize + 5), 'a range across three parts');
+    t.same(await range(data.length - 5, data.length - 1), data.subarray(data.length - 5), 'the end of the final part');
+    t.same(await range(10, 10), data.subarray(10, 11), 'one byte');
+    // A reader that gives up early leaves nothing behind that stops the upload from being finalized.
+    (await store.readUpload(up, layout, { start: 0, end: data.length - 1 })).destroy();
+    await t.rejects(store.readUpload(up, layout, { start: 0, end: data.length }), 'a range past the end is refused');
+    t.ok((await store.listUploads()).includes(up), 'reading leaves the staging as it was');
+    await store.finalize(up, layout, `org_ru/${up}`, { contentType: 'application/octet-stream' });
+    t.equal(sha(await readAll(await store.read(`org_ru/${up}`))), sha(data));
+    await t.rejects(store.readUpload(id('never'), layout, { start: 0, end: 1 }), BlobNotFoundError);
+  });
+
+  t.test('writeStream stores a stream of any chunking; a failing source publishes nothing', async (t) => {
+    const store = await make();
+    const key = `org_ws/${id('blb')}`;
+    const data = randomBytes(8 * 1024 * 1024 + 300 * 1024 + 13); // past a store's own chunk of 8 MiB, if it has one
+    async function* chunks(fail = false) {
+      for (let at = 0, n = 1; at < data.length; at += n, n = (n * 7) % 65_521) {
+        if (fail && at > data.length / 2) throw new Error('the source broke');
+        yield data.subarray(at, at + n);
+      }
+    }
+    await store.writeStream(key, chunks(), { contentType: 'application/octet-stream' });
+    t.same(await store.stat(key), { size: data.length });
+    t.equal(sha(await readAll(await store.read(key))), sha(data));
+    const small = Buffer.from('a small blob');
+    await store.writeStream(
+      key,
+      (async function* () {
+        yield small;
+      })(),
+      { contentType: 'text/plain' },
+    );
+    t.same(await readAll(await store.read(key)), small, 'written again: replaced');
+    const broken = `org_ws/${id('blb')}`;
+    await t.rejects(store.writeStream(broken, chunks(true), { contentType: 'application/octet-stream' }), /the source broke/);
+    t.equal(await store.stat(broken), null, 'nothing is published');
+    const empty = `org_ws/${id('blb')}`;
+    await store.writeStream(empty, (async function* () {})(), { contentType: 'text/plain' });
+    t.same(await store.stat(empty), { size: 0 });
+  });
+
   t.test('unsafe keys and upload ids are refused before touching storage', async (t) => {
     const store = await make();
     await t.rejects(store.write('../etc/passwd', Buffer.from('x'), { contentType: 'text/plain' }));
     await t.rejects(store.read('a/../../b'));
     await t.rejects(store.putPart('../up', { number: 1, offset: 0, data: Buffer.from('x') }));
     await t.rejects(store.deleteUpload('a/b'));
+    await t.rejects(store.writeStream('../x', (async function* () {})(), { contentType: 'text/plain' }));
+    await t.rejects(store.readUpload('../up', { partCount: 1, partSize: 8, byteLength: 8 }, { start: 0, end: 1 }));
   });
 }

@@ -13,6 +13,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Each area's messages modules: where its texts live. With SHARED_MESSAGES, the only files that may pair texts. */
 const MESSAGES: Record<string, string[]> = {
   files: ['runtime-api/services/files-messages.ts'],
+  archives: ['runtime-api/services/archive/messages.ts'],
   organizations: ['runtime-api/services/organization-messages.ts'],
   spreadsheets: ['runtime-api/services/spreadsheets/messages.ts'],
   identity: ['runtime-api/identity/messages.ts'],

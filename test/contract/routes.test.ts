@@ -80,9 +80,14 @@ const CHECKED_ELSEWHERE = [
   'POST /console/actions/mcp-access-set',
   'POST /console/actions/api-key-create',
   'POST /console/actions/api-key-revoke',
+  // test/files/archive-access.test.ts
+  'POST /app/v1/files/import',
+  'POST /app/v1/files/export',
+  'GET /v1/mcp/files/exports/{exportId}/download',
   // test/app/app-v1.test.ts, test/spreadsheets/schema-route.test.ts, test/contract/openapi.test.ts
   'GET /app/v1/context',
   'GET /app/v1/files',
+  'GET /app/v1/files/by-path',
   'POST /app/v1/execute',
   'GET /schema/spreadsheet/1',
   'GET /openapi.json',
@@ -115,7 +120,7 @@ t.test('every documented route answers as documented', async (t) => {
   const exec = async (script: string) =>
     (await http(`${app.url}/v1/mcp`, { token, json: rpc('tools/call', { name: 'execute', arguments: { script } }) })).body.result.structuredContent.result;
   const data = randomBytes(1000);
-  const up = await exec(`return await upload_begin({ name: "contract.bin", mediaType: "application/x-contract", byteLength: ${data.length} });`);
+  const up = await exec(`return await upload_begin({ name: "contract.bin", mediaType: "application/x-contract", size: ${data.length} });`);
   const put = (body: Buffer, n = 1) =>
     request(`${app.url}/v1/mcp/uploads/${up.uploadId}/parts/${n}`, {
       method: 'PUT',

@@ -88,7 +88,7 @@ t.test('a script calling a binding wrongly fails the type-check', async (t) => {
   const result = await typecheck({
     'wrong-args.js': 'const c = await context({ bogus: 1 });\nreturn c.role;',
     'wrong-type.js': 'return await files_list({ state: 5 });',
-    'wrong-field.js': 'const { items } = await files_list({});\nreturn items[0].size;',
+    'wrong-field.js': 'const { items } = await files_list({});\nreturn items[0].byteLength;',
   });
   t.notOk(result.ok);
   t.match(result.output, /wrong-args\.js/);

@@ -203,8 +203,9 @@ t.test('sandbox host processes behind the real app', async (t) => {
   t.test('one organization holds at most two apply transactions at once; its other applies wait their turn', async (t) => {
     const token = await app.token({ email: 'batch@example.com' });
     const script = 'await files_list({}); const t = Date.now(); while (Date.now() - t < 300) {} return 1';
-    const plan = await exec(token, { script, mode: 'plan' });
-    const applies = Array.from({ length: 5 }, () => exec(token, { script, mode: 'apply', planToken: plan.body.planToken }));
+    // A plan token applies once: five plans, each applied once, all at the same time.
+    const plans = await Promise.all(Array.from({ length: 5 }, () => exec(token, { script, mode: 'plan' })));
+    const applies = plans.map((plan) => exec(token, { script, mode: 'apply', planToken: plan.body.planToken }));
     let done = false;
     void Promise.all(applies).then(() => {
       done = true;

@@ -39,43 +39,56 @@ t.test('catalogue bindings', async (t) => {
     t.match(f, {
       name: 'notes/todo.md',
       mediaType: 'text/markdown',
-      byteLength: Buffer.byteLength('# To do\nçà ✓\n'),
+      size: Buffer.byteLength('# To do\nçà ✓\n'),
       state: 'active',
       trashedAt: null,
       restorableUntil: null,
     });
     t.match(f.fileId, /^fil_/);
+    t.equal(f.id, f.fileId, 'a file carries `id` and `fileId`');
+    t.equal(f.path, f.name, 'and its path as `path` beside `name`');
+    t.notOk('byteLength' in f, 'its size is `size` only');
     t.match(f.sha256, /^[0-9a-f]{64}$/);
     t.equal(f.downloadUrl, `${app.url}/v1/mcp/files/${f.fileId}/download`);
-    t.same(await call(files_get, { fileId: f.fileId }), f);
+    t.equal(f.replacedFileId, null, 'the path was free');
+    const { replacedFileId: _none, ...record } = f;
+    t.same(await call(files_get, { fileId: f.fileId }), record);
+    t.same(await call(files_get, { name: 'notes/todo.md' }), record, 'or by its path');
     t.same(await call(files_read_text, { fileId: f.fileId }), {
+      id: f.fileId,
       fileId: f.fileId,
       name: 'notes/todo.md',
+      path: 'notes/todo.md',
       mediaType: 'text/markdown',
-      byteLength: f.byteLength,
+      size: f.size,
       text: '# To do\nçà ✓\n',
     });
     const plain = await call(files_write_text, { name: 'plain.txt', text: '' });
     t.equal(plain.mediaType, 'text/plain; charset=utf-8');
-    t.equal(plain.byteLength, 0);
+    t.equal(plain.size, 0);
     t.equal((await call(files_read_text, { fileId: plain.fileId })).text, '');
     const dl = await download(app, ana.token, f.fileId);
     t.equal(dl.headers['content-type'], 'text/markdown');
     t.equal(dl.body.toString(), '# To do\nçà ✓\n');
   });
 
-  t.test('files_write_text with fileId replaces the content (new bytes, old bytes deleted)', async (t) => {
+  t.test('files_write_text with fileId gives the file new content and keeps the previous content in the trash', async (t) => {
     const f = await call(files_write_text, { name: 'draft.txt', text: 'v1' });
     const keysBefore = (await app.deps.blobs.listKeys('')).map((b) => b.key);
     const g = await call(files_write_text, { fileId: f.fileId, text: 'version two', mediaType: 'text/x-draft' });
     t.equal(g.fileId, f.fileId);
     t.equal(g.name, 'draft.txt');
     t.equal(g.mediaType, 'text/x-draft');
-    t.equal(g.byteLength, 11);
+    t.equal(g.size, 11);
     t.not(g.sha256, f.sha256);
     t.equal((await call(files_read_text, { fileId: f.fileId })).text, 'version two');
     const keysAfter = (await app.deps.blobs.listKeys('')).map((b) => b.key);
-    t.equal(keysAfter.length, keysBefore.length, 'the old blob was replaced, not kept');
+    t.equal(keysAfter.length, keysBefore.length + 1, 'the old bytes are kept beside the new');
+    t.match(g.replacedFileId, /^fil_/);
+    t.not(g.replacedFileId, f.fileId);
+    const previous = await call(files_get, { fileId: g.replacedFileId! });
+    t.match(previous, { name: 'draft.txt', state: 'trashed', size: 2, sha256: f.sha256, mediaType: f.mediaType });
+    t.equal((await call(files_read_text, { fileId: previous.fileId })).text, 'v1', 'the previous version reads back');
     const renamed = await call(files_write_text, { fileId: f.fileId, name: 'final.txt', text: 'v3' });
     t.equal(renamed.name, 'final.txt');
     await call(files_trash, { fileId: f.fileId });
@@ -87,7 +100,7 @@ t.test('catalogue bindings', async (t) => {
     const big = await fail(call(files_write_text, { name: 'big.txt', text: 'x'.repeat(2049) }));
     t.equal(big.code, 'invalid_input');
     t.match(big.resolution, /2049 bytes.*at most 2048/);
-    t.equal((await call(files_write_text, { name: 'max.txt', text: 'é'.repeat(1024) })).byteLength, 2048, 'the cap counts UTF-8 bytes');
+    t.equal((await call(files_write_text, { name: 'max.txt', text: 'é'.repeat(1024) })).size, 2048, 'the cap counts UTF-8 bytes');
     const large = await uploadFile(app, ana, 'large.bin', bytes(4096));
     const tooLarge = await fail(call(files_read_text, { fileId: large.fileId }));
     t.equal(tooLarge.code, 'invalid_input');
@@ -101,7 +114,7 @@ t.test('catalogue bindings', async (t) => {
   t.test('files_update renames and changes the media type; trashed files are a conflict', async (t) => {
     const f = await call(files_write_text, { name: 'a.csv', text: 'a,b\n' });
     const u = await call(files_update, { fileId: f.fileId, name: 'reports/2026/a.csv', mediaType: 'text/csv; charset=utf-8' });
-    t.match(u, { name: 'reports/2026/a.csv', mediaType: 'text/csv; charset=utf-8', byteLength: 4 });
+    t.match(u, { name: 'reports/2026/a.csv', mediaType: 'text/csv; charset=utf-8', size: 4 });
     t.ok(u.updatedAt >= f.updatedAt);
     t.equal((await call(files_update, { fileId: f.fileId, name: 'b.csv' })).mediaType, 'text/csv; charset=utf-8');
     t.equal((await fail(call(files_update, { fileId: f.fileId }))).code, 'invalid_input', 'something to change is required');
@@ -147,10 +160,11 @@ t.test('catalogue bindings', async (t) => {
   t.test('files_list: stable keyset pages by name then id, prefix, states', async (t) => {
     const bob = await callerFor(app, { email: 'bob@example.com', org: 'pages' });
     const b = as(app, bob);
-    const names = ['m', 'b', 'a', 'z', 'dir/x', 'dir/y', 'dir2/z', 'B', 'é', 'a', 'a', 'm'];
+    const names = ['m', 'b', 'a', 'z', 'dir/x', 'dir/y', 'dir2/z', 'B', 'é', 'a', 'a', 'm', 'n', 'o', 'p', 'q', 'r'];
     for (const name of names) await b(files_write_text, { name, text: name });
     const all = (await b(files_list, { limit: 1000 })).items;
-    t.equal(all.length, names.length);
+    t.equal(all.length, new Set(names).size, 'one active file per name: writing a name again replaced the file');
+    t.equal((await b(files_list, { state: 'trashed', limit: 1000 })).items.length, names.length - new Set(names).size, 'the replaced ones are in the trash');
     const order = all.map((f) => [f.name, f.fileId]);
     const sorted = [...order].sort((x, y) => Buffer.compare(Buffer.from(x[0]), Buffer.from(y[0])) || (x[1] < y[1] ? -1 : 1));
     t.same(order, sorted, 'ordered by name byte-wise, then id');
@@ -201,19 +215,19 @@ t.test('catalogue bindings', async (t) => {
     t.equal((await fail(b(files_list, { limit: 0 }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { limit: 1001 }))).code, 'invalid_input');
     t.equal((await fail(b(files_list, { state: 'deleted' }))).code, 'invalid_input');
-    t.equal((await b(files_list, {})).items.length, 14, 'defaults: active, 100');
+    t.equal((await b(files_list, {})).items.length, 16, 'defaults: active, 100');
 
     await b(files_trash, { fileId: all[0].fileId });
-    t.same(
-      (await b(files_list, { state: 'trashed' })).items.map((f) => f.fileId),
-      [all[0].fileId],
+    t.ok(
+      (await b(files_list, { state: 'trashed' })).items.some((f) => f.fileId === all[0].fileId),
+      'a trashed file is listed in the trash',
     );
     t.notOk((await b(files_list, { state: 'active' })).items.some((f) => f.fileId === all[0].fileId));
   });
 
   t.test("another organization's ids answer not_found, never their data", async (t) => {
     const f = await call(files_write_text, { name: 'secret.txt', text: 'acme secret' });
-    const u = await call(upload_begin, { name: 'secret.bin', byteLength: 10 });
+    const u = await call(upload_begin, { name: 'secret.bin', size: 10 });
     const eve = await callerFor(app, { email: 'eve@example.com', org: 'evil' });
     const e = as(app, eve);
     for (const [binding, input] of [
@@ -253,7 +267,7 @@ t.test('catalogue bindings', async (t) => {
       [files_trash, { fileId: f.fileId }],
       [files_restore, { fileId: f.fileId }],
       [files_delete, { fileId: f.fileId }],
-      [upload_begin, { name: 'n', byteLength: 1 }],
+      [upload_begin, { name: 'n', size: 1 }],
       [upload_complete, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }],
       [upload_abort, { uploadId: 'upl_aaaaaaaaaaaaaaaaaaaaaaaaaa' }],
     ] as const) {
@@ -268,7 +282,7 @@ t.test('catalogue bindings', async (t) => {
 
   t.test('every input and output field of the file bindings has a description', async (t) => {
     const mine = BINDINGS.filter((b) => b.name.startsWith('files_') || b.name.startsWith('upload_'));
-    t.equal(mine.length, 15);
+    t.equal(mine.length, 17);
     const missing: string[] = [];
     const walk = (schema: Record<string, any>, path: string) => {
       for (const [key, prop] of Object.entries<Record<string, any>>(schema.properties ?? {})) {

@@ -41,7 +41,7 @@ function putRaw(url: string, headers: Record<string, string>, size: number): Pro
 t.test('error replies to 8 MiB part uploads reach a client that writes the whole body', async (t) => {
   const app = await startTestApp(t);
   const ana = await callerFor(app, { email: 'drain@example.com', org: 'drain' });
-  const u = await as(app, ana)(upload_begin, { name: 'big.bin', byteLength: PART + 10 });
+  const u = await as(app, ana)(upload_begin, { name: 'big.bin', size: PART + 10 });
   const url = `${app.url}/v1/mcp/uploads/${u.uploadId}/parts/1`;
   const octet = { 'content-type': 'application/octet-stream' };
   for (let round = 0; round < 3; round++) {
@@ -104,7 +104,7 @@ function firstAnswer(
 t.test('Expect: 100-continue is honoured: a refused part is answered before the body is sent', async (t) => {
   const app = await startTestApp(t);
   const ana = await callerFor(app, { email: 'expect@example.com', org: 'expect' });
-  const u = await as(app, ana)(upload_begin, { name: 'big.bin', byteLength: PART + 10 });
+  const u = await as(app, ana)(upload_begin, { name: 'big.bin', size: PART + 10 });
   const path = `/v1/mcp/uploads/${u.uploadId}/parts/1`;
   for (const [what, headers, status] of [
     ['no token', ['Content-Type: application/octet-stream'], 401],

@@ -1,5 +1,5 @@
 // The whole app on the gcs adapter (real @google-cloud/storage client → the GCS JSON-API test server): parts over
-// HTTP, completion by compose, downloads whole and ranged, text files, delete.
+// HTTP, completion by compose, downloads whole and ranged, text files, delete, archives imported and exported.
 process.env.METADATA_SERVER_DETECTION = 'none';
 import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
@@ -11,7 +11,10 @@ import { files_read_text } from '../../runtime-api/bindings/files/files_read_tex
 import { files_trash } from '../../runtime-api/bindings/files/files_trash.ts';
 import { files_delete } from '../../runtime-api/bindings/files/files_delete.ts';
 import { files_list } from '../../runtime-api/bindings/files/files_list.ts';
+import { files_import } from '../../runtime-api/bindings/files/files_import.ts';
+import { files_export } from '../../runtime-api/bindings/files/files_export.ts';
 import { bytes, download, MiB, PART, sha256, uploadFile } from './transfer-helpers.ts';
+import { fetchBytes, makeTar, makeZip, readZip, uploadArchive } from './archive-helpers.ts';
 
 t.test('transfers on the gcs adapter', async (t) => {
   const gcs = await startFakeGcs();
@@ -25,7 +28,7 @@ t.test('transfers on the gcs adapter', async (t) => {
   t.test('upload in parts, complete (compose), download whole and ranged', async (t) => {
     const data = bytes(2 * PART + 3 * MiB + 11);
     const file = await uploadFile(app, ana, 'exports/big “data”.bin', data, 'application/x-big');
-    t.equal(file.byteLength, data.length);
+    t.equal(file.size, data.length);
     t.ok(objects().includes(`objects/${ana.membership!.orgId}/${file.fileId}`), 'the composed object is in the bucket');
     t.notOk(
       objects().some((k) => k.startsWith('uploads/')),
@@ -40,6 +43,46 @@ t.test('transfers on the gcs adapter', async (t) => {
     t.equal(range.status, 206);
     t.same(range.body, data.subarray(PART - 2, PART + 2));
     t.equal((await call(files_list, {})).items[0].fileId, file.fileId);
+  });
+
+  t.test('archives: read from the part objects in place, bodies past 8 MiB streamed in, exported back', async (t) => {
+    const big = bytes(PART + 5);
+    const small = bytes(1000);
+    for (const [archive, format] of [
+      [
+        await makeTar([
+          { name: 'big.bin', data: big },
+          { name: 'dir/small.bin', data: small },
+        ]),
+        'tar',
+      ],
+      [
+        await makeZip([
+          { name: 'big.bin', data: big },
+          { name: 'dir/small.bin', data: small },
+        ]),
+        'zip',
+      ],
+    ] as const) {
+      const uploadId = await uploadArchive(app, ana, archive);
+      const r = await call(files_import, { uploadId, into: `from-${format}` });
+      t.equal(r.created, 2, format);
+      t.notOk(
+        objects().some((k) => k.startsWith(`uploads/${uploadId}/`)),
+        "the archive's part objects are deleted",
+      );
+      const got = await download(app, ana.token, r.entries[0].fileId!);
+      t.equal(sha256(got.body), sha256(big), `${format}: the large entry is whole`);
+    }
+    const exported = await call(files_export, { prefix: 'from-zip', format: 'zip' });
+    const entries = await readZip((await fetchBytes(exported.downloadUrl, ana.token)).body);
+    t.same(
+      entries.map((e) => [e.name, sha256(e.data)]),
+      [
+        ['big.bin', sha256(big)],
+        ['dir/small.bin', sha256(small)],
+      ],
+    );
   });
 
   t.test('text files, trash and delete', async (t) => {

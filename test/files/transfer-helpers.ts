@@ -67,7 +67,7 @@ export function partOf(data: Buffer, n: number): Buffer {
 /** begin → every part over HTTP (in parallel) → complete; returns the completed file record. */
 export async function uploadFile(app: TestApp, caller: Caller & { token: string }, name: string, data: Buffer, mediaType = 'application/octet-stream') {
   const deps = invokeDeps(app.deps);
-  const begun = await invoke(upload_begin, { name, mediaType, byteLength: data.length }, caller, deps);
+  const begun = await invoke(upload_begin, { name, mediaType, size: data.length }, caller, deps);
   const results = await Promise.all(Array.from({ length: begun.partCount }, (_, i) => putPart(app, caller.token, begun.uploadId, i + 1, partOf(data, i + 1))));
   for (const r of results) if (r.status !== 200) throw new Error(`part upload failed: ${r.status} ${r.body.toString()}`);
   return (await invoke(upload_complete, { uploadId: begun.uploadId }, caller, deps)).file;

@@ -76,7 +76,7 @@ t.test('trash and janitors', async (t) => {
     t.ok(await app.deps.blobs.stat(key));
     const used = await storageUsedBytes(app.deps.sql, orgId, app.clock.now());
     await call(files_trash, { fileId: f.fileId });
-    t.same(await call(files_delete, { fileId: f.fileId }), { fileId: f.fileId, deleted: true, byteLength: 5 });
+    t.same(await call(files_delete, { fileId: f.fileId }), { id: f.fileId, fileId: f.fileId, deleted: true, size: 5 });
     t.equal(await app.deps.blobs.stat(key), null, 'the bytes are gone');
     t.equal(await storageUsedBytes(app.deps.sql, orgId, app.clock.now()), used - 5);
     t.equal((await fail(call(files_get, { fileId: f.fileId }))).code, 'not_found');
@@ -122,7 +122,7 @@ t.test('trash and janitors', async (t) => {
     const keptKey = (await blobKey(kept.fileId))!;
     await app.deps.blobs.write(`${orgId}/blb_orphan`, Buffer.from('orphan'), { contentType: 'text/plain' });
     await app.deps.blobs.putPart('upl_orphanstaging', { number: 1, offset: 0, data: Buffer.from('x') });
-    const open = await call(upload_begin, { name: 'open.bin', byteLength: 3 });
+    const open = await call(upload_begin, { name: 'open.bin', size: 3 });
     const token = (await callerFor(app, { email: 'ana@example.com', org: 'acme' })).token;
     t.equal((await putPart(app, token, open.uploadId, 1, Buffer.from('abc'))).status, 200);
 
@@ -147,7 +147,7 @@ t.test('trash and janitors', async (t) => {
   });
 
   t.test('startJanitors runs them on an interval and stops cleanly', async (t) => {
-    const u = await call(upload_begin, { name: 'lapse.bin', byteLength: 3 });
+    const u = await call(upload_begin, { name: 'lapse.bin', size: 3 });
     const trashed = await call(files_write_text, { name: 'lapse.txt', text: 'x' });
     await call(files_trash, { fileId: trashed.fileId });
     app.clock.advance!(31 * DAY);

@@ -32,36 +32,36 @@ t.test('uploads', async (t) => {
   const call = as(app, ana);
 
   t.test('upload_begin answers the part layout, expiry and part URL', async (t) => {
-    const out = await call(upload_begin, { name: 'big.bin', mediaType: 'application/x-thing', byteLength: 2 * PART + 5 });
+    const out = await call(upload_begin, { name: 'big.bin', mediaType: 'application/x-thing', size: 2 * PART + 5 });
     t.match(out.uploadId, /^upl_[a-z2-7]{26}$/);
     t.equal(out.partSize, 8388608);
     t.equal(out.partCount, 3);
     t.equal(out.lastPartSize, 5);
     t.equal(out.expiresAt, new Date(app.clock.now().getTime() + 24 * 3600_000).toISOString());
     t.equal(out.partUrl, `${app.url}/v1/mcp/uploads/${out.uploadId}/parts/{partNumber}`);
-    const exact = await call(upload_begin, { name: 'exact.bin', byteLength: PART });
+    const exact = await call(upload_begin, { name: 'exact.bin', size: PART });
     t.equal(exact.partCount, 1);
     t.equal(exact.lastPartSize, PART);
-    const empty = await call(upload_begin, { name: 'empty.bin', byteLength: 0 });
+    const empty = await call(upload_begin, { name: 'empty.bin', size: 0 });
     t.equal(empty.partCount, 1);
     t.equal(empty.lastPartSize, 0);
-    const bad = await fail(call(upload_begin, { name: 'x', byteLength: 10_000 * PART + 1 }));
+    const bad = await fail(call(upload_begin, { name: 'x', size: 10_000 * PART + 1 }));
     t.equal(bad.code, 'invalid_input');
-    t.equal((await fail(call(upload_begin, { name: 'x', byteLength: 1.5 }))).code, 'invalid_input');
-    t.equal((await fail(call(upload_begin, { name: 'a/../b', byteLength: 1 }))).code, 'invalid_input');
+    t.equal((await fail(call(upload_begin, { name: 'x', size: 1.5 }))).code, 'invalid_input');
+    t.equal((await fail(call(upload_begin, { name: 'a/../b', size: 1 }))).code, 'invalid_input');
     for (const u of [out, exact, empty]) await call(upload_abort, { uploadId: u.uploadId });
   });
 
   t.test('parts in any order, status, completion, and the file in files_list', async (t) => {
     const data = bytes(2 * PART + 1234);
-    const u = await call(upload_begin, { name: 'reports/data.bin', mediaType: 'application/vnd.acme+json; v=2', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'reports/data.bin', mediaType: 'application/vnd.acme+json; v=2', size: data.length });
     let s = await call(upload_status, { uploadId: u.uploadId });
     t.same([s.receivedParts, s.missingParts, s.receivedBytes, s.state], [[], [1, 2, 3], 0, 'open']);
 
     const r3 = await putPart(app, ana.token, u.uploadId, 3, partOf(data, 3));
     t.equal(r3.status, 200);
     const crc = crc32(partOf(data, 3)).toString(16).padStart(8, '0');
-    t.same(r3.json, { uploadId: u.uploadId, partNumber: 3, byteLength: 1234, crc32: crc, sha256: null });
+    t.same(r3.json, { uploadId: u.uploadId, partNumber: 3, size: 1234, crc32: crc, sha256: null });
     t.equal(r3.headers.etag, `"${crc}"`);
     t.equal((await putPart(app, ana.token, u.uploadId, 1, partOf(data, 1))).status, 200);
     s = await call(upload_status, { uploadId: u.uploadId });
@@ -75,12 +75,12 @@ t.test('uploads', async (t) => {
 
     t.equal((await putPart(app, ana.token, u.uploadId, 2, partOf(data, 2))).status, 200);
     const done = await call(upload_complete, { uploadId: u.uploadId });
-    t.match(done.file, { name: 'reports/data.bin', mediaType: 'application/vnd.acme+json; v=2', byteLength: data.length, state: 'active', sha256: null });
+    t.match(done.file, { name: 'reports/data.bin', mediaType: 'application/vnd.acme+json; v=2', size: data.length, state: 'active', sha256: null });
     t.equal(done.file.fileId, u.fileId);
     const listed = await call(files_list, { state: 'active' });
     t.match(
       listed.items.find((f) => f.fileId === u.fileId),
-      { state: 'active', byteLength: data.length, mediaType: 'application/vnd.acme+json; v=2' },
+      { state: 'active', size: data.length, mediaType: 'application/vnd.acme+json; v=2' },
     );
     s = await call(upload_status, { uploadId: u.uploadId });
     t.same([s.state, s.fileId, s.missingParts], ['completed', u.fileId, []]);
@@ -103,13 +103,13 @@ t.test('uploads', async (t) => {
 
   t.test('a single-part upload records the whole-file SHA-256; a 0-byte file works', async (t) => {
     const data = bytes(1000);
-    const u = await call(upload_begin, { name: 'one.bin', byteLength: 1000 });
+    const u = await call(upload_begin, { name: 'one.bin', size: 1000 });
     t.equal((await putPart(app, ana.token, u.uploadId, 1, data)).status, 200);
     t.equal((await call(upload_complete, { uploadId: u.uploadId })).file.sha256, sha256(data));
-    const e = await call(upload_begin, { name: 'empty.txt', mediaType: 'text/plain', byteLength: 0 });
+    const e = await call(upload_begin, { name: 'empty.txt', mediaType: 'text/plain', size: 0 });
     t.equal((await putPart(app, ana.token, e.uploadId, 1, Buffer.alloc(0))).status, 200);
     const file = (await call(upload_complete, { uploadId: e.uploadId })).file;
-    t.equal(file.byteLength, 0);
+    t.equal(file.size, 0);
     const got = await download(app, ana.token, file.fileId);
     t.equal(got.status, 200);
     t.equal(got.headers['content-length'], '0');
@@ -118,7 +118,7 @@ t.test('uploads', async (t) => {
 
   t.test('wrong part sizes are 400 part_mismatch and store nothing', async (t) => {
     const data = bytes(PART + 100);
-    const u = await call(upload_begin, { name: 'sizes.bin', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'sizes.bin', size: data.length });
     const short = await putPart(app, ana.token, u.uploadId, 1, data.subarray(0, 1000));
     t.equal(short.status, 400);
     t.same(Object.keys(short.json).sort(), ['code', 'expectedBytes', 'message', 'partNumber']);
@@ -144,7 +144,7 @@ t.test('uploads', async (t) => {
   });
 
   t.test('a body longer than its declared part (chunked) is cut off with part_mismatch', async (t) => {
-    const u = await call(upload_begin, { name: 'chunked.bin', byteLength: 10 });
+    const u = await call(upload_begin, { name: 'chunked.bin', size: 10 });
     const { request } = await import('undici');
     async function* gen() {
       yield Buffer.alloc(6, 1);
@@ -177,7 +177,7 @@ t.test('uploads', async (t) => {
   t.test('re-sending a part before completion replaces it', async (t) => {
     const first = bytes(500);
     const second = bytes(500);
-    const u = await call(upload_begin, { name: 'replace.bin', byteLength: 500 });
+    const u = await call(upload_begin, { name: 'replace.bin', size: 500 });
     t.equal((await putPart(app, ana.token, u.uploadId, 1, first)).status, 200);
     t.equal((await putPart(app, ana.token, u.uploadId, 1, second)).status, 200);
     const done = await call(upload_complete, { uploadId: u.uploadId });
@@ -186,7 +186,7 @@ t.test('uploads', async (t) => {
   });
 
   t.test('concurrent copies of one part: each stored whole, the manifest names the one staged', async (t) => {
-    const u = await call(upload_begin, { name: 'racing.bin', byteLength: 64 * 1024 });
+    const u = await call(upload_begin, { name: 'racing.bin', size: 64 * 1024 });
     const copies = [bytes(64 * 1024), bytes(64 * 1024), bytes(64 * 1024)];
     t.equal((await putPart(app, ana.token, u.uploadId, 1, copies[0])).status, 200);
     // The first copy again (identical: stays recorded while rewritten) racing two different ones (each forgets the
@@ -208,7 +208,7 @@ t.test('uploads', async (t) => {
     const s256 = createHash('sha256').update(data).digest('base64');
     const s512 = createHash('sha512').update(data).digest('base64');
     const wrong = createHash('md5').update('other').digest('base64');
-    const u = await call(upload_begin, { name: 'digest.bin', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'digest.bin', size: data.length });
     const badMd5 = await putPart(app, ana.token, u.uploadId, 1, data, { 'content-md5': wrong });
     t.equal(badMd5.status, 400);
     t.equal(badMd5.json.code, 'part_mismatch');
@@ -237,7 +237,7 @@ t.test('uploads', async (t) => {
   });
 
   t.test('part requests: part numbers, Content-Type, tokens, scopes and MCP access', async (t) => {
-    const u = await call(upload_begin, { name: 'auth.bin', byteLength: 10 });
+    const u = await call(upload_begin, { name: 'auth.bin', size: 10 });
     const ten = Buffer.alloc(10, 7);
     for (const n of ['0', '10001', 'abc', '1.5', '-1']) {
       const r = await putPart(app, ana.token, u.uploadId, n, ten);
@@ -274,7 +274,7 @@ t.test('uploads', async (t) => {
 
   t.test('concurrent completions: one wins, the others get 409 conflict', async (t) => {
     const data = bytes(PART + 10);
-    const u = await call(upload_begin, { name: 'race.bin', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'race.bin', size: data.length });
     await Promise.all([1, 2].map((n) => putPart(app, ana.token, u.uploadId, n, partOf(data, n))));
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => call(upload_complete, { uploadId: u.uploadId })));
     const won = results.filter((r) => r.status === 'fulfilled');
@@ -292,7 +292,7 @@ t.test('uploads', async (t) => {
 
   t.test('a part in flight holds completion back until it is stored', async (t) => {
     const data = bytes(PART + 10);
-    const u = await call(upload_begin, { name: 'inflight.bin', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'inflight.bin', size: data.length });
     t.equal((await putPart(app, ana.token, u.uploadId, 2, partOf(data, 2))).status, 200);
     // part 1 and a completion race: whichever order, the result is consistent
     const [part, complete] = await Promise.allSettled([
@@ -304,17 +304,17 @@ t.test('uploads', async (t) => {
       t.equal(sha256((await download(app, ana.token, u.fileId)).body), sha256(data), 'completion saw the part');
     } else {
       t.equal((complete.reason as ServiceError).code, 'upload_incomplete', 'completion ran before the part arrived');
-      t.equal((await call(upload_complete, { uploadId: u.uploadId })).file.byteLength, data.length);
+      t.equal((await call(upload_complete, { uploadId: u.uploadId })).file.size, data.length);
     }
   });
 
   t.test('abort deletes the parts and releases the reservation', async (t) => {
     const data = bytes(100);
-    const u = await call(upload_begin, { name: 'abort.bin', byteLength: 100 });
+    const u = await call(upload_begin, { name: 'abort.bin', size: 100 });
     t.equal((await putPart(app, ana.token, u.uploadId, 1, data)).status, 200);
     t.ok((await app.deps.blobs.listUploads()).includes(u.uploadId));
     const before = await storageUsedBytes(app.deps.sql, ana.membership!.orgId, app.clock.now());
-    t.same(await call(upload_abort, { uploadId: u.uploadId }), { uploadId: u.uploadId, state: 'aborted' });
+    t.same(await call(upload_abort, { uploadId: u.uploadId }), { id: u.uploadId, uploadId: u.uploadId, state: 'aborted' });
     t.notOk((await app.deps.blobs.listUploads()).includes(u.uploadId), 'staging bytes are gone');
     t.equal(await storageUsedBytes(app.deps.sql, ana.membership!.orgId, app.clock.now()), before - 100);
     t.equal((await fail(call(upload_status, { uploadId: u.uploadId }))).code, 'not_found');
@@ -323,7 +323,7 @@ t.test('uploads', async (t) => {
 
   t.test('an expired reservation answers 410 upload_expired; the janitor deletes its bytes', async (t) => {
     const data = bytes(PART + 1);
-    const u = await call(upload_begin, { name: 'late.bin', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'late.bin', size: data.length });
     t.equal((await putPart(app, ana.token, u.uploadId, 1, partOf(data, 1))).status, 200);
     const orgId = ana.membership!.orgId;
     const used = await storageUsedBytes(app.deps.sql, orgId, app.clock.now());

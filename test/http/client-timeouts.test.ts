@@ -123,7 +123,7 @@ t.test('client time limits', async (t) => {
   });
 
   t.test('headers and then no body: dropped after the idle limit with 408 request_timeout, on part and JSON routes', async (t) => {
-    const u = await call(upload_begin, { name: 'never.bin', byteLength: PART });
+    const u = await call(upload_begin, { name: 'never.bin', size: PART });
     const part = raw(app);
     part.socket.write(partHead(app, ana.token, u.uploadId, 1, PART));
     const json = raw(app);
@@ -146,7 +146,7 @@ t.test('client time limits', async (t) => {
 
   t.test('a part upload that stalls mid-body is dropped, keeps no buffer, and the part can be sent again', async (t) => {
     const data = bytes(PART + 4321);
-    const u = await call(upload_begin, { name: 'stalled.bin', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'stalled.bin', size: data.length });
     // Both part buffers taken by stalled sends of part 1 (one per buffer).
     const stalled = [raw(app), raw(app)];
     for (const s of stalled) {
@@ -172,7 +172,7 @@ t.test('client time limits', async (t) => {
       [200, 200],
     );
     const done = await call(upload_complete, { uploadId: u.uploadId });
-    t.equal(done.file.byteLength, data.length);
+    t.equal(done.file.size, data.length);
     const got = await request(`${app.url}/v1/mcp/files/${done.file.fileId}/download`, { headers: { authorization: `Bearer ${ana.token}` } });
     const body = Buffer.from(await got.body.arrayBuffer());
     t.equal(got.statusCode, 200, got.statusCode === 200 ? 'downloaded' : body.subarray(0, 300).toString());
@@ -181,7 +181,7 @@ t.test('client time limits', async (t) => {
 
   t.test('a slow but moving 8 MiB part succeeds, however long it takes in total', async (t) => {
     const data = bytes(PART);
-    const u = await call(upload_begin, { name: 'slow.bin', byteLength: data.length });
+    const u = await call(upload_begin, { name: 'slow.bin', size: data.length });
     const s = raw(app);
     s.socket.write(partHead(app, ana.token, u.uploadId, 1, PART));
     const started = performance.now();
@@ -195,7 +195,7 @@ t.test('client time limits', async (t) => {
     t.ok(elapsed > 3 * IDLE_MS, `the upload took ${elapsed.toFixed(0)} ms, over 3x the idle limit`);
     const a = answer(s.text());
     t.equal(a.status, 200, s.text().slice(0, 300));
-    t.equal(a.json?.byteLength, PART);
+    t.equal(a.json?.size, PART);
     s.socket.destroy();
     t.same((await call(upload_status, { uploadId: u.uploadId })).receivedParts, [1]);
   });

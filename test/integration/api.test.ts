@@ -18,6 +18,26 @@ t.test('GET /api', async (t) => {
     t.equal((await http(`${app.url}/api`, { headers: { 'x-service-locale': 'fr-FR' } })).body.locale, 'en-US');
   });
 
+  t.test('without x-service-locale, the locale is the best of Accept-Language by its q-values', async (t) => {
+    for (const [accept, locale] of [
+      ['pt-BR', 'pt-BR'],
+      ['pt-PT,pt;q=0.9', 'pt-BR'],
+      ['fr-FR, pt;q=0.8, en;q=0.5', 'pt-BR'],
+      ['en-GB,en;q=0.9,pt-BR;q=0.8', 'en-US'],
+      ['pt;q=0.1, en', 'en-US'],
+      ['de, fr', 'en-US'],
+      ['*', 'en-US'],
+    ]) {
+      const res = await http(`${app.url}/api`, { headers: { 'accept-language': accept } });
+      t.equal(res.body.locale, locale, accept);
+      t.equal(res.headers['cache-control'], 'no-store', 'an answer that depends on the request is never stored');
+    }
+    const both = await http(`${app.url}/api`, { headers: { 'accept-language': 'pt-BR', 'x-service-locale': 'en-US' } });
+    t.equal(both.body.locale, 'en-US', 'x-service-locale wins');
+    const refused = await http(`${app.url}/no/such/route`, { headers: { 'accept-language': 'pt-BR,pt;q=0.9' } });
+    t.equal(refused.body.message, 'Não encontrado.', 'error messages follow it too');
+  });
+
   t.test('the user for a valid Bearer token', async (t) => {
     const token = await app.token({ email: 'ana@example.com' });
     const res = await http(`${app.url}/api`, { token });

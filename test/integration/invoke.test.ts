@@ -66,7 +66,7 @@ t.test('invoke', async (t) => {
     t.match(nested.resolution, /^`nested\.name`:/);
     const unknown = (await invoke(guarded, { limit: 1, extra: true }, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(unknown.code, 'invalid_input');
-    t.equal(unknown.resolution, '`extra`: not a field of this input; remove it (search shows the signature).', 'plain words, not "Expected never"');
+    t.equal(unknown.resolution, '`extra`: not a field of this input (its fields: `limit`, `nested`); remove it.', 'plain words, not "Expected never"');
   });
 
   t.test("every problem is listed with its path, in plain words, in the caller's language", async (t) => {
@@ -74,7 +74,7 @@ t.test('invoke', async (t) => {
     const all = (await invoke(guarded, { limit: 2.5, nested: { name: 5 }, path: 'x' }, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(
       all.resolutionFor('en-US'),
-      '`limit`: must be a whole number (got 2.5); `nested.name`: must be a string (got 5); `path`: not a field of this input; remove it (search shows the signature).',
+      '`path`: not a field of this input (its fields: `limit`, `nested`); remove it; `limit`: must be a whole number (got 2.5); `nested.name`: must be a string (got 5).',
     );
     const missing = (await invoke(guarded, { limit: 500 }, caller, deps).catch((e) => e)) as ServiceError;
     t.equal(missing.resolutionFor('en-US'), '`limit`: must be at most 100 (got 500).');

@@ -73,8 +73,6 @@ t.test('MCP endpoint', async (t) => {
       [{ jsonrpc: '2.0', id: 3 }, -32600, 3, /method/],
       [{ jsonrpc: '2.0', id: { x: 1 }, method: 'ping' }, -32600, null, /id/],
       [42, -32600, null, /object/],
-      [rpc('tools/call'), -32602, 1, /params/],
-      [rpc('tools/call', { arguments: {} }), -32602, 1, /params\.name/],
       [{ jsonrpc: '2.0', id: 2, method: 'ping', params: [1] }, -32602, 2, /params/],
     ] as const) {
       const res = await call(body);
@@ -84,11 +82,33 @@ t.test('MCP endpoint', async (t) => {
       t.equal(res.body.error.code, code);
       t.match(res.body.error.data.resolution, why);
     }
-    const pt = await call(rpc('tools/call'), { headers: { 'x-service-locale': 'pt-BR' } });
-    t.match(pt.body.error.data.resolution, /precisa de um objeto/);
     const version = await call(rpc('tools/list'), { headers: { 'mcp-protocol-version': '1999-01-01' } });
     t.equal(version.status, 400);
     t.match(version.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: /1999-01-01/ } });
+  });
+
+  t.test("a tools/call without params, or with params not shaped {name, arguments}, is the spec's 400 invalid_request", async (t) => {
+    for (const [body, why] of [
+      [rpc('tools/call'), /needs a "params" object with "name" and "arguments"/],
+      [rpc('tools/call', [1]), /"params" must be an object/],
+      [rpc('tools/call', 'execute'), /"params" must be an object/],
+      [{ ...rpc('tools/call'), params: null }, /"params" must be an object/],
+      [rpc('tools/call', { arguments: {} }), /params\.name/],
+      [rpc('tools/call', { name: 7, arguments: {} }), /params\.name/],
+      [rpc('tools/call', { name: 'execute', arguments: 'return 1' }), /params\.arguments/],
+      [rpc('tools/call', { name: 'execute', arguments: [] }), /params\.arguments/],
+      [rpc('initialize'), /"initialize" needs a "params" object/],
+    ] as const) {
+      const res = await call(body);
+      t.equal(res.status, 400, JSON.stringify(body));
+      t.same(Object.keys(res.body), ['error'], 'the resolution shape, nothing else');
+      t.same(Object.keys(res.body.error).sort(), ['code', 'message', 'resolution']);
+      t.equal(res.body.error.code, 'invalid_request');
+      t.match(res.body.error.message, /request is malformed/);
+      t.match(res.body.error.resolution, why);
+    }
+    const pt = await call(rpc('tools/call'), { headers: { 'x-service-locale': 'pt-BR' } });
+    t.match(pt.body, { error: { code: 'invalid_request', message: /está malformada/, resolution: /precisa de um objeto "params"/ } });
   });
 
   t.test('initialize negotiates; notifications are 202; tools/list is exactly execute and search', async (t) => {
@@ -285,8 +305,12 @@ t.test('plan and apply through MCP execute: mode and planToken, described in the
   t.match(applied.structuredContent, { ok: true, applied: true });
   const after = await execute({ script: 'return (await files_list({ prefix: "final-" })).items.length;' });
   t.equal(after.structuredContent.result, 2);
-  // A changed script or a missing token is an isError tool result saying why, in JSON-RPC.
-  const other = await execute({ script: 'return 2;', mode: 'apply', planToken: plan.structuredContent.planToken });
+  // A spent token, a changed script or a missing token is an isError tool result saying why, in JSON-RPC.
+  const again = await execute({ script: RENAME, mode: 'apply', planToken: plan.structuredContent.planToken });
+  t.equal(again.isError, true);
+  t.match(again.structuredContent.error, { code: 'plan_already_applied', message: /already applied .* its 2 writes were committed then/ });
+  const fresh = await execute({ script: 'return 1;', mode: 'plan' });
+  const other = await execute({ script: 'return 2;', mode: 'apply', planToken: fresh.structuredContent.planToken });
   t.equal(other.isError, true);
   t.match(other.structuredContent.error, { code: 'conflict', message: /differs from the planned one/ });
   const noToken = await execute({ script: RENAME, mode: 'apply' });
@@ -333,7 +357,7 @@ t.test('search finds intents by the words users say; detail levels differ; scope
   // A read-only token: write bindings are marked in search and in the execute tool's index.
   const roHit = (await search('files_write_text', {}, ro)).structuredContent.results[0];
   t.match(roHit, { name: 'files_write_text', callable: false, requiredScope: 'files:write' });
-  t.match((await search('files_write_text', {}, ro)).content[0].text, /Not callable with your grant: needs the scope files:write/);
+  t.match((await search('files_write_text', {}, ro)).content[0].text, /Not callable with your grant: files_write_text needs the scope files:write/);
   t.equal((await search('files_list', {}, ro)).structuredContent.results[0].callable, true);
   const roTools = (await call(rpc('tools/list'), ro)).body.result.tools;
   t.match(roTools[0].description, /- files_write_text: [^\n]*\[not callable with your grant: needs files:write\]/);

@@ -89,7 +89,7 @@ t.test('every published example runs against a real organization', async (t) => 
     const execute = faceFor(example);
     const seeded = await execute(
       'const f = await files_write_text({ name: `reports/seed-${Date.now()}-${Math.random()}.csv`, text: "a,b\\n1,2\\n" });' +
-        ' const u = await upload_begin({ name: `big-${Date.now()}-${Math.random()}.bin`, byteLength: 10 }); return { fileId: f.fileId, uploadId: u.uploadId };',
+        ' const u = await upload_begin({ name: `big-${Date.now()}-${Math.random()}.bin`, size: 10 }); return { fileId: f.fileId, uploadId: u.uploadId };',
     );
     t.equal(seeded.ok, true, 'seeded');
     let script = example.replaceAll('fil_...', seeded.result.fileId).replaceAll('upl_...', seeded.result.uploadId);

@@ -50,18 +50,22 @@ t.test("the endpoint speaks the SDK's protocol", async (t) => {
     }
   });
 
-  t.test("params that break the SDK's request schemas are -32602, naming each field", async (t) => {
+  t.test("params that break the SDK's request schemas are -32602, naming each field (tools/call's are the spec's invalid_request)", async (t) => {
     for (const [body, field] of [
       [rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {} }), 'params.clientInfo'],
       [rpc('initialize', { capabilities: {}, clientInfo }), 'params.protocolVersion'],
-      [rpc('tools/call', { name: 'execute', arguments: 'return 1' }), 'params.arguments'],
-      [rpc('tools/call', { name: 'execute', arguments: [] }), 'params.arguments'],
     ] as const) {
       const res = await call(body);
       t.equal(res.status, 400, JSON.stringify(body));
       t.equal(res.body.jsonrpc, JSONRPC_VERSION);
       t.equal(res.body.error?.code, ErrorCode.InvalidParams, `${field}: InvalidParams`);
       t.match(res.body.error?.data?.resolution, field, `${field} is named`);
+    }
+    for (const body of [rpc('tools/call', { name: 'execute', arguments: 'return 1' }), rpc('tools/call', { name: 'execute', arguments: [] })]) {
+      const res = await call(body);
+      t.equal(res.status, 400);
+      t.equal(res.body.error?.code, 'invalid_request', 'spec section 7: the resolution shape');
+      t.match(res.body.error?.resolution, 'params.arguments', 'the field is named');
     }
     const pt = await call(rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {} }), { 'x-service-locale': 'pt-BR' });
     t.match(pt.body.error.data.resolution, /não segue o protocolo/);

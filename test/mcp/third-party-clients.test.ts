@@ -5,7 +5,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp } from '../helpers/app.ts';
 
 const run = promisify(execFile);
@@ -85,12 +86,41 @@ t.test('third-party MCP clients', async (t) => {
     }
   });
 
+  t.test("the SDK Client sees a tools/call without params refused in the spec's error shape", async (t) => {
+    // The SDK never parses an HTTP 400 body as a JSON-RPC reply: it throws with the status and the body's text, so
+    // what the caller learns is the spec's {error: {code, message, resolution}}, or nothing usable.
+    const client = new Client({ name: 'sdk-malformed', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    t.teardown(() => client.close());
+    for (const request of [{ method: 'tools/call' }, { method: 'tools/call', params: { arguments: { script: 'return 1' } } }]) {
+      const err = await client.request(request as never, CallToolResultSchema).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      t.ok(err instanceof StreamableHTTPError, JSON.stringify(request));
+      t.equal((err as StreamableHTTPError).code, 400);
+      const text = (err as Error).message;
+      const body = JSON.parse(text.slice(text.indexOf('{')));
+      t.equal(body.error.code, 'invalid_request');
+      t.type(body.error.message, 'string');
+      t.type(body.error.resolution, 'string');
+    }
+  });
+
   t.test('the MCP Inspector CLI lists the tools and calls execute', async (t) => {
     // `mcp-inspector --cli`: target URL first, then options.
     const base = ['--cli', `${app.url}/v1/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
     const list = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/list'], { env: cleanEnv(), cwd: INSPECTOR_CWD, timeout: 60_000 });
     const tools = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))).tools.map((x: { name: string }) => x.name);
     t.same(tools, ['execute', 'search']);
+    t.notMatch(list.stderr, /Schema portability|warning|error/i, 'the listing draws no schema finding');
+    // --strict prints every tool-schema finding (path, issue, fix) on stderr and exits 6 on an error-severity one.
+    const strict = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/list', '--strict'], {
+      env: cleanEnv(),
+      cwd: INSPECTOR_CWD,
+      timeout: 60_000,
+    });
+    t.equal(strict.stderr.trim(), '', `no portability finding in any tool schema: ${strict.stderr}`);
     const call = await run(process.execPath, [INSPECTOR, ...base, '--method', 'tools/call', '--tool-name', 'execute', '--tool-arg', 'script=return 6 * 7;'], {
       env: cleanEnv(),
       cwd: INSPECTOR_CWD,

@@ -5,6 +5,7 @@ import t from 'tap';
 import { startTestApp } from '../helpers/app.ts';
 import { http } from '../helpers/http.ts';
 import { contract } from '../helpers/openapi-contract.ts';
+import { oidcDiscoveryProblems } from '../helpers/oidc-discovery.ts';
 
 t.test('discovery', async (t) => {
   const app = await startTestApp(t, { env: { ALLOWED_ORIGINS: 'https://inspector.example' } });
@@ -32,10 +33,36 @@ t.test('discovery', async (t) => {
     t.ok(jwks.body.keys.length >= 1);
 
     const oidc = (await http(`${base}/.well-known/openid-configuration`)).body;
-    t.same(oidc, m, 'openid-configuration is the same metadata, nothing more');
-    for (const key of ['id_token_signing_alg_values_supported', 'subject_types_supported', 'userinfo_endpoint', 'claims_supported', 'end_session_endpoint']) {
+    t.same(
+      oidcDiscoveryProblems(m),
+      ["/: must have required property 'subject_types_supported'", "/: must have required property 'id_token_signing_alg_values_supported'"],
+      'the RFC 8414 document alone is no OIDC document',
+    );
+    t.same(oidcDiscoveryProblems(oidc), [], 'a strict OpenID Connect Discovery 1.0 validator accepts openid-configuration');
+    t.same(
+      oidc,
+      { ...m, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'], request_uri_parameter_supported: false },
+      'the RFC 8414 metadata plus what OIDC Discovery requires',
+    );
+    for (const key of ['userinfo_endpoint', 'claims_supported', 'end_session_endpoint']) {
       t.notOk(key in oidc, `no ${key}: the service issues no ID tokens and has no userinfo`);
     }
+    // request_uri_parameter_supported defaults to true: false is said because the authorization endpoint refuses it.
+    const client = (await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] } })).body;
+    const query = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      response_type: 'code',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      request_uri: 'urn:example:request',
+    });
+    const withRequestUri = await http(`${base}/oauth/authorize?${query}`);
+    t.match(
+      String(withRequestUri.headers.location),
+      /error=invalid_request&error_description=request%20objects%20are%20not%20supported/,
+      'request_uri is refused, as the document says',
+    );
     t.notOk(oidc.scopes_supported.includes('openid'));
     t.notOk(m.response_types_supported.some((r: string) => r.includes('id_token')));
     // Whatever is advertised exists: every endpoint URL answers something other than 404.
@@ -75,7 +102,7 @@ t.test('discovery', async (t) => {
     }
   });
 
-  t.test('CORS: public documents for any origin, token endpoints for allowed origins only', async (t) => {
+  t.test('CORS: public documents and the public-client endpoints for any web origin, never with credentials', async (t) => {
     const pre = await http(`${base}/.well-known/oauth-authorization-server`, {
       method: 'OPTIONS',
       headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
@@ -86,27 +113,58 @@ t.test('discovery', async (t) => {
     const get = await http(`${base}/.well-known/oauth-protected-resource/v1/mcp`, { headers: { origin: 'https://anywhere.example' } });
     t.equal(get.headers['access-control-allow-origin'], '*');
 
+    // A browser's preflight from a single-page app no operator listed: registration, token and revocation answer it.
     for (const path of ['/oauth/token', '/oauth/register', '/oauth/revoke']) {
-      const ok = await http(`${base}${path}`, {
-        method: 'OPTIONS',
-        headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
-      });
-      t.equal(ok.status, 204, `${path} preflight from an allowed origin`);
-      t.equal(ok.headers['access-control-allow-origin'], 'https://inspector.example');
-      t.match(String(ok.headers['access-control-allow-methods']), /POST/);
-      const bad = await http(`${base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
-      t.equal(bad.status, 403, `${path} preflight from another origin`);
-      t.equal(bad.body.error.code, 'ORIGIN_NOT_ALLOWED');
+      for (const origin of ['https://inspector.example', 'https://spa.example', 'http://localhost:6274']) {
+        const ok = await http(`${base}${path}`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        });
+        t.equal(ok.status, 204, `${path} preflight from ${origin}`);
+        t.equal(ok.headers['access-control-allow-origin'], '*', `${path}: any web origin`);
+        t.match(String(ok.headers['access-control-allow-methods']), /POST/);
+        t.match(String(ok.headers['access-control-allow-headers']), /Content-Type/i);
+        t.notOk(ok.headers['access-control-allow-credentials'], `${path}: no cookie crosses origins`);
+      }
+      for (const origin of ['null', 'file://', 'chrome-extension://abc']) {
+        const bad = await http(`${base}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+        t.equal(bad.status, 403, `${path} preflight from ${origin}: not a web origin`);
+        t.equal(bad.body.error.code, 'ORIGIN_NOT_ALLOWED');
+        t.match(bad.body.error.resolution, /not a web page's origin/);
+      }
     }
-    const reg = await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] }, headers: { origin: 'https://inspector.example' } });
+    const reg = await http(`${base}/oauth/register`, { json: { redirect_uris: ['http://127.0.0.1:9/cb'] }, headers: { origin: 'https://spa.example' } });
     t.equal(reg.status, 201);
-    t.equal(reg.headers['access-control-allow-origin'], 'https://inspector.example');
-    const evil = await http(`${base}/oauth/token`, {
+    t.equal(reg.headers['access-control-allow-origin'], '*');
+    t.match(String(reg.headers['access-control-expose-headers']), /RateLimit-Remaining/);
+    const token = await http(`${base}/oauth/token`, {
       method: 'POST',
       body: 'grant_type=authorization_code',
-      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { origin: 'https://spa.example', 'content-type': 'application/x-www-form-urlencoded' },
     });
-    t.equal(evil.status, 403);
+    t.equal(token.status, 401, "the token endpoint's own answer reaches the page");
+    t.equal(token.body.error, 'invalid_client');
+    t.equal(token.headers['access-control-allow-origin'], '*');
+    const opaque = await http(`${base}/oauth/token`, {
+      method: 'POST',
+      body: 'grant_type=authorization_code',
+      headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    t.equal(opaque.status, 403);
+
+    // The authorization page (the session cookie acts there) and the MCP endpoint grant no CORS to unlisted origins.
+    const authorize = await http(`${base}/oauth/authorize`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://spa.example', 'access-control-request-method': 'POST' },
+    });
+    t.notOk(authorize.headers['access-control-allow-origin'], 'no CORS on the authorization page');
+    const mcp = await http(`${base}/v1/mcp`, { method: 'OPTIONS', headers: { origin: 'https://spa.example', 'access-control-request-method': 'POST' } });
+    t.equal(mcp.status, 403, 'the MCP endpoint admits only allowed origins (spec 5.8)');
+    const listed = await http(`${base}/v1/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' },
+    });
+    t.equal(listed.headers['access-control-allow-origin'], 'https://inspector.example');
   });
 
   t.test('live responses match /openapi.json', async (t) => {

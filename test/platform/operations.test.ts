@@ -120,7 +120,7 @@ t.test('metrics, health and drain', async (t) => {
   });
 
   t.test('draining: readiness false at once, new executions and part uploads refused with 503 and Retry-After', async (t) => {
-    const begun = await invoke(upload_begin, { name: 'late.bin', mediaType: 'application/octet-stream', byteLength: 10 }, alice, invokeDeps(app.deps));
+    const begun = await invoke(upload_begin, { name: 'late.bin', mediaType: 'application/octet-stream', size: 10 }, alice, invokeDeps(app.deps));
     const before = await scrape(app);
     app.deps.ops!.lifecycle.beginDrain();
     const ready = await http(`${app.url}/health/ready`);

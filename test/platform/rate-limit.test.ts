@@ -77,10 +77,11 @@ t.test('preflights and CORS refusals carry the headers too', async (t) => {
   const app = await startTestApp(t);
   const pre = await http(`${app.url}/ask`, { method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' } });
   t.equal(pre.headers['ratelimit-policy'], '120;w=60');
+  // Any web page may call the token endpoint; an opaque origin is refused.
   const refused = await http(`${app.url}/oauth/token`, {
     method: 'POST',
     body: 'grant_type=x',
-    headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' },
   });
   t.equal(refused.status, 403);
   t.equal(refused.headers['ratelimit-limit'], '120');

@@ -263,7 +263,7 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
     parts: Buffer[];
   }
   const begin = async (name: string, data: Buffer): Promise<Upload> => {
-    const { uploadId } = await must('upload_begin', { name, mediaType: 'application/octet-stream', byteLength: data.length });
+    const { uploadId } = await must('upload_begin', { name, mediaType: 'application/octet-stream', size: data.length });
     const [row] = await sql`select file_id, blob_key, org_id from uploads where id = ${uploadId}`;
     return { uploadId, fileId: row.file_id, blobKey: row.blob_key, orgId: row.org_id, data, parts: partsOf(data) };
   };
@@ -475,13 +475,13 @@ t.test('SIGKILL while writing parts, completing, purging the trash and writing f
       t.equal(await stat(stagingFile(late.uploadId)).catch(() => null), null, 'late: the staging file is gone');
       t.equal((await sql`select state from uploads where id = ${late.uploadId}`)[0].state, 'completing');
 
-      // `early`: the organization's storage lock, held, makes the completion wait before anything changed.
-      const releaseEarly = await holdLocks((tx) => tx`select 1 from org_storage_locks where org_id = ${early.orgId} for update`);
+      // `early`: the organization's lock, which `late`'s waiting completion holds (every change to the organization's
+      // paths takes it first), makes the completion wait before anything changed.
+      t.equal(early.orgId, late.orgId);
       const earlyCompletion = tracked(call('upload_complete', { uploadId: early.uploadId }));
       await waitingOn('siglata', 'insert into org_storage_locks');
 
       await kill();
-      await releaseEarly();
       await releaseLate();
       t.equal(await earlyCompletion.promise, null, 'early: never answered');
       t.equal(await lateCompletion.promise, null, 'late: never answered');

@@ -129,12 +129,12 @@ t.test('SIGTERM with an execution, a part upload and a download in flight: all f
 
   // A file to download (8 MiB: more than the socket buffers hold, so the download is really in flight).
   const big = randomBytes(8 * 1024 * 1024);
-  const up1 = (await exec(`return await upload_begin({ name: "big.bin", mediaType: "application/octet-stream", byteLength: ${big.length} });`)).body.result
+  const up1 = (await exec(`return await upload_begin({ name: "big.bin", mediaType: "application/octet-stream", size: ${big.length} });`)).body.result
     .structuredContent.result;
   t.equal((await putPart(s, up1.uploadId, big, big.length)).status, 200);
   const file = (await exec(`return await upload_complete({ uploadId: ${JSON.stringify(up1.uploadId)} });`)).body.result.structuredContent.result.file;
   const small = randomBytes(4000);
-  const up2 = (await exec(`return await upload_begin({ name: "late.bin", mediaType: "application/octet-stream", byteLength: ${small.length} });`)).body.result
+  const up2 = (await exec(`return await upload_begin({ name: "late.bin", mediaType: "application/octet-stream", size: ${small.length} });`)).body.result
     .structuredContent.result;
 
   // In flight: an execution that runs ~1.5 s and then writes a file; half of a part; a download not yet read.
@@ -200,7 +200,7 @@ t.test('the drain deadline: a part that never finishes is cut, not acknowledged,
   const up = (
     await http(`${s.base}/v1/mcp`, {
       token: s.token,
-      json: rpc('return await upload_begin({ name: "stalled.bin", mediaType: "application/octet-stream", byteLength: 4000 });'),
+      json: rpc('return await upload_begin({ name: "stalled.bin", mediaType: "application/octet-stream", size: 4000 });'),
     })
   ).body.result.structuredContent.result;
   const part = slowBody([randomBytes(1000)]);

@@ -76,7 +76,7 @@ t.test('two instances share one database and one blob store', async (t) => {
 
   t.test('an upload whose parts go to both instances, completed on one, downloads intact from the other', async (t) => {
     const data = randomBytes(2 * PART + 12345);
-    const begun = await execute(a, `return await upload_begin({ name: "both.bin", mediaType: "application/x-test", byteLength: ${data.length} });`);
+    const begun = await execute(a, `return await upload_begin({ name: "both.bin", mediaType: "application/x-test", size: ${data.length} });`);
     t.equal(begun.ok, true, JSON.stringify(begun.error));
     const { uploadId, partCount } = begun.result;
     t.equal(partCount, 3);

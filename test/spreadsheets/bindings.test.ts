@@ -40,7 +40,7 @@ t.test('spreadsheet bindings', async (t) => {
     t.equal(bytes.status, 200);
     t.equal(bytes.type, 'text/csv; charset=utf-8');
     t.equal(bytes.body.toString(), writeCsv(wb.sheets[0].tables[0], { delimiter: ',', bom: false }).toString());
-    t.equal(written.byteLength, bytes.body.length);
+    t.equal(written.size, bytes.body.length);
     t.same(await call(spreadsheet_read, { fileId: written.fileId }), wb, 'values and types survive');
 
     const semi = await call(spreadsheet_write, { name: 'exports/sales-excel.csv', format: 'csv', workbook: wb, csv: { delimiter: ';', bom: true } });
@@ -134,7 +134,7 @@ t.test('spreadsheet bindings', async (t) => {
       format: 'csv',
       workbook: { version: 1, sheets: [{ name: 'empty', tables: [] }] },
     });
-    t.equal(empty.byteLength, 0);
+    t.equal(empty.size, 0);
     t.same(await call(spreadsheet_read, { fileId: empty.fileId }), { version: 1, sheets: [{ name: 'empty', tables: [] }] });
   });
 
@@ -297,7 +297,7 @@ t.test('spreadsheet bindings', async (t) => {
       format: 'csv',
       workbook: { version: 1, sheets: [{ name: 'ok', tables: [{ name: 'ok', columns: [{ name: 'a', type: 'integer' }], rows: [[1]] }] }] },
     });
-    t.equal(wb.byteLength, 6, 'a\r\n1\r\n');
+    t.equal(wb.size, 6, 'a\r\n1\r\n');
     const err = await failure(
       callAs(small, c)(spreadsheet_write, { name: 'big.xlsx', format: 'xlsx', workbook: { version: 1, sheets: [{ name: 'S', tables: [] }] } }),
     );

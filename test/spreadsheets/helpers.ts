@@ -10,7 +10,7 @@ import { upload_complete } from '../../runtime-api/bindings/uploads/upload_compl
 
 export async function uploadBytes(app: TestApp, caller: Caller & { token: string }, name: string, data: Buffer, mediaType: string) {
   const deps = invokeDeps(app.deps);
-  const begun = await invoke(upload_begin, { name, mediaType, byteLength: data.length }, caller, deps);
+  const begun = await invoke(upload_begin, { name, mediaType, size: data.length }, caller, deps);
   for (let n = 1; n <= begun.partCount; n++) {
     const res = await request(`${app.url}/v1/mcp/uploads/${begun.uploadId}/parts/${n}`, {
       method: 'PUT',

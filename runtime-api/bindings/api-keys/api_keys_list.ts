@@ -9,6 +9,10 @@ import { ApiKeySchema } from './schemas.ts';
 export const api_keys_list = defineBinding({
   name: 'api_keys_list',
   summary: "List the organization's API keys, newest first, with state (active, expired, revoked) and last use.",
+  pt: {
+    summary: 'Lista as chaves de API da organização, das mais novas às mais antigas, com estado (ativa, expirada, revogada) e último uso.',
+    aliases: ['chaves', 'minhas chaves', 'chaves de api', 'credenciais'],
+  },
   examples: [
     'const { items } = await api_keys_list({});\nreturn items.filter((k) => k.state === "active").map((k) => `${k.name}: ${k.lastUsedAt ?? "never used"}`);',
   ],

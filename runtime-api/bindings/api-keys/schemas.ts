@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import { SCOPES } from '../../identity/scopes.ts';
 
 export const ApiKeySchema = v.object({
-  id: v.string(),
+  id: v.pipe(v.string(), v.description('Key id (`key_…`); the same as `keyId`. Not the secret.')),
+  keyId: v.string(),
   name: v.string(),
   scopes: v.array(v.picklist(SCOPES)),
   state: v.picklist(['active', 'expired', 'revoked']),

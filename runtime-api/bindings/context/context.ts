@@ -9,13 +9,17 @@ import { ROLES, SCOPES } from '../../identity/scopes.ts';
 export const context = defineBinding({
   name: 'context',
   summary: "The caller's organization, role, effective scopes and usage limits.",
+  pt: {
+    summary: 'A organização, o papel, os escopos efetivos e os limites de uso de quem chama.',
+    aliases: ['quem sou eu', 'meu papel', 'meus escopos', 'cota', 'uso', 'organização atual', 'permissões', 'espaço usado'],
+  },
   description: 'Call it first to learn what the script may do: scopes decide which bindings succeed.',
   aliases: ['who am i', 'me', 'my role', 'my scopes', 'quota', 'usage', 'current organization', 'permissions'],
   examples: ['const { organization, role, scopes } = await context();\nreturn { organization: organization.slug, role, scopes };'],
   input: v.strictObject({}),
   output: v.object({
-    organization: v.object({ id: v.string(), name: v.string(), slug: v.string() }),
-    user: v.object({ id: v.string(), email: v.string() }),
+    organization: v.object({ id: v.string(), organizationId: v.string(), name: v.string(), slug: v.string() }),
+    user: v.object({ id: v.string(), userId: v.string(), email: v.string() }),
     role: v.picklist(ROLES),
     scopes: v.array(v.picklist(SCOPES)),
     limits: v.object({
@@ -32,8 +36,8 @@ export const context = defineBinding({
     const org = await findOrganization(sql, membership.orgId);
     if (!org) throw new ServiceError('not_found');
     return {
-      organization: { id: org.id, name: org.name, slug: org.slug },
-      user: { id: caller.userId, email: caller.email },
+      organization: { id: org.id, organizationId: org.id, name: org.name, slug: org.slug },
+      user: { id: caller.userId, userId: caller.userId, email: caller.email },
       role: membership.role,
       scopes: [...caller.scopes],
       limits: {

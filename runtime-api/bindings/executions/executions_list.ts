@@ -84,6 +84,11 @@ function callerOf(r: ExecutionRow): { kind: 'person' | 'key' | 'app'; name: stri
 export const executions_list = defineBinding({
   name: 'executions_list',
   summary: "The organization's script executions, newest first: who ran them (person, key or app), from where, the script's first lines, how they ended.",
+  pt: {
+    summary:
+      'As execuções de scripts da organização, das mais recentes às mais antigas: quem as rodou (pessoa, chave ou aplicativo), de onde, as primeiras linhas do script, como terminaram.',
+    aliases: ['auditoria', 'registro de auditoria', 'histórico', 'execuções anteriores', 'scripts rodados', 'atividade', 'quem rodou'],
+  },
   description:
     'Owners and admins only. Filter by `userId` (the person a run acted as), `keyId`, `clientId` (an OAuth app), `outcome`, `source`, and `from` / `to` (`from` inclusive, `to` exclusive; a bare date means 00:00 UTC). Scripts are identified by their SHA-256 and their first lines; the whole script is never stored.',
   aliases: ['audit', 'audit log', 'history', 'past runs', 'scripts run', 'activity'],

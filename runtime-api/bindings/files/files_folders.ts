@@ -11,6 +11,10 @@ export const files_folders = defineBinding({
   summary: 'List the folders right under a folder (by name), with how many files each holds, their size and latest change.',
   description:
     "Folders are not stored: a folder exists while some file name starts with its path. `prefix` is the folder to look in: `` for the top, else a path ending in `/` (e.g. `reports/`). Each item gives the subfolder's `path` (ending in `/`, usable as `prefix`), its `name`, and `files`, `size` and `updatedAt` counting every file under it at any depth.",
+  pt: {
+    summary: 'Lista as pastas logo abaixo de uma pasta (por nome), com quantos arquivos cada uma contém, o tamanho e a última mudança.',
+    aliases: ['pastas', 'diretórios', 'subpastas', 'árvore'],
+  },
   aliases: ['folders', 'directories', 'subfolders', 'tree', 'ls -d'],
   examples: ['const { items } = await files_folders({ prefix: "" });\nreturn items.map((f) => `${f.path}: ${f.files} files`);'],
   input: v.strictObject({
@@ -34,7 +38,8 @@ export const files_folders = defineBinding({
       name: v.pipe(v.string(), v.description('Its last segment.')),
       files: v.pipe(v.number(), v.description('Files under it, at any depth.')),
       size: v.pipe(v.number(), v.description('Their bytes.')),
-      updatedAt: v.pipe(v.string(), v.description('The latest change of any of them (ISO 8601).')),
+      updatedAt: v.pipe(v.string(), v.description('The latest change of any of them, content or not (ISO 8601).')),
+      modifiedAt: v.pipe(v.string(), v.description('The latest `modifiedAt` (content change) of any of them (ISO 8601).')),
     }),
     'folders',
   ),
@@ -54,7 +59,14 @@ export const files_folders = defineBinding({
     const page = rows.slice(0, input.limit);
     const last = page[page.length - 1];
     return {
-      items: page.map((r) => ({ path: `${prefix}${r.name}/`, name: r.name, files: r.files, size: Number(r.bytes), updatedAt: r.updatedAt.toISOString() })),
+      items: page.map((r) => ({
+        path: `${prefix}${r.name}/`,
+        name: r.name,
+        files: r.files,
+        size: Number(r.bytes),
+        updatedAt: r.updatedAt.toISOString(),
+        modifiedAt: r.modifiedAt.toISOString(),
+      })),
       nextCursor: rows.length > input.limit && last ? encodeCursor({ p: prefix, s: state, a: last.name }) : null,
     };
   },

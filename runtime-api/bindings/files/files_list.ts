@@ -50,21 +50,38 @@ function sortValue(row: FileRow, sort: FileSort): string | number {
   if (sort === 'size') return row.byteLength;
   if (sort === 'createdAt') return row.createdAt.toISOString();
   if (sort === 'updatedAt') return row.updatedAt.toISOString();
+  if (sort === 'modifiedAt') return row.modifiedAt.toISOString();
   return row.name;
 }
 
 export const files_list = defineBinding({
   name: 'files_list',
   summary: "List the organization's files (active or trashed), a page at a time: by folder, by a name search, in the order asked.",
+  pt: {
+    summary: 'Lista os arquivos da organização (ativos ou na lixeira), uma página por vez: por pasta, por busca no nome, na ordem pedida.',
+    aliases: [
+      'listar arquivos',
+      'procurar arquivos',
+      'buscar arquivos',
+      'pasta',
+      'diretório',
+      'conteúdo da pasta',
+      'todos os arquivos',
+      'conteúdo da lixeira',
+      'maiores arquivos',
+      'arquivos recentes',
+    ],
+  },
   description:
     'Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same filters) until it is null. ' +
-    '`prefix` matches the start of the name, so `reports/` lists a folder-like group; with `recursive: false` only the files right in that folder (files_folders lists its subfolders). ' +
-    '`search` keeps names containing the text, whatever the case. `sort` is `name` (default, byte-wise), `size`, `createdAt` or `updatedAt`; `order` is `asc` (default) or `desc`.',
+    '`prefix` matches the start of the path, so `reports/` lists a folder; with `recursive: false` only the files right in that folder (files_folders lists its subfolders). ' +
+    '`search` keeps paths containing the text, whatever the case. `sort` is `name` (default, byte-wise), `size`, `createdAt`, `updatedAt` or `modifiedAt`; `order` is `asc` (default) or `desc`. ' +
+    'Active files have one file per path; the trash may hold several versions of one path, told apart by `fileId` and `trashedAt`.',
   aliases: ['find files', 'browse', 'ls', 'folder', 'directory', 'contents', 'all files', 'trash contents', 'search files', 'largest files', 'newest files'],
   examples: [
-    'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.name} (${f.byteLength} bytes)`);',
+    'const { items } = await files_list({ state: "active", limit: 10 });\nreturn items.map((f) => `${f.path} (${f.size} bytes)`);',
     'let page = await files_list({ prefix: "reports/" });\nlet count = page.items.length;\nwhile (page.nextCursor) {\n  page = await files_list({ prefix: "reports/", cursor: page.nextCursor });\n  count += page.items.length;\n}\nreturn count;',
-    'const { items } = await files_list({ search: "invoice", sort: "size", order: "desc", limit: 5 });\nreturn items.map((f) => f.name);',
+    'const { items } = await files_list({ search: "invoice", sort: "size", order: "desc", limit: 5 });\nreturn items.map((f) => f.path);',
   ],
   input: v.strictObject({
     state: v.pipe(v.optional(v.picklist(['active', 'trashed']), 'active'), v.description('Which files: `active` (default) or `trashed`.')),

@@ -18,6 +18,10 @@ export const mcp_access_changes = defineBinding({
   name: 'mcp_access_changes',
   summary: "Every change of the organization's MCP access state and maxScopes: who, when, from what to what. Newest first.",
   description: 'Owners and admins only. The whole history, a page at a time (mcp_access_get lists only the last 20 changes).',
+  pt: {
+    summary: 'Todas as mudanças do estado de acesso MCP e do maxScopes da organização: quem, quando, de quê para quê. Das mais recentes às mais antigas.',
+    aliases: ['histórico do acesso mcp', 'mudanças de acesso', 'quem revogou o mcp'],
+  },
   aliases: ['mcp access history', 'access changes', 'who revoked mcp'],
   examples: [
     'const { items } = await mcp_access_changes({ limit: 10 });\nreturn items.map((c) => `${c.at} ${c.userEmail}: ${c.fromState} -> ${c.toState} [${c.toMaxScopes.join(" ")}]`);',

@@ -9,6 +9,10 @@ const HISTORY = 20;
 export const mcp_access_get = defineBinding({
   name: 'mcp_access_get',
   summary: "The organization's MCP access state (testing, active, revoked), its maxScopes ceiling and recent changes.",
+  pt: {
+    summary: 'O estado do acesso MCP da organização (testing, active, revoked), seu teto maxScopes e as mudanças recentes.',
+    aliases: ['acesso mcp', 'acesso dos agentes', 'teto de escopos', 'agentes permitidos'],
+  },
   description:
     "Access tokens of an organization whose state is `revoked` are refused everywhere (403 MCP_ACCESS_REVOKED); a token's effective scopes never exceed `maxScopes`. `changes` lists the last 20 changes, newest first.",
   examples: ['const access = await mcp_access_get({});\nreturn { state: access.state, maxScopes: access.maxScopes };'],

@@ -9,6 +9,10 @@ import { MaxScopesSchema, McpAccessSchema, McpAccessStateSchema, accessView } fr
 export const mcp_access_set = defineBinding({
   name: 'mcp_access_set',
   summary: "Set the organization's MCP access state and/or its maxScopes ceiling (owners and admins, signed-in sessions only).",
+  pt: {
+    summary: 'Define o estado do acesso MCP da organização e/ou seu teto maxScopes (proprietários e administradores, só em sessão autenticada).',
+    aliases: ['bloquear agentes', 'revogar acesso mcp', 'liberar acesso mcp', 'mudar teto de escopos', 'desligar agentes'],
+  },
   description:
     'Give `state` (`testing`, `active` or `revoked`), `maxScopes` (the scopes access tokens may use at most), or both. `revoked` refuses every access token of the organization at once, on MCP and on every other route; lowering `maxScopes` narrows live tokens at once. Each change is recorded (see `mcp_access_get`). Access tokens cannot call this binding.',
   examples: ['return await mcp_access_set({ state: "revoked" });', 'return await mcp_access_set({ state: "active", maxScopes: ["files:read", "org:read"] });'],

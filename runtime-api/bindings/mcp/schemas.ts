@@ -10,6 +10,7 @@ export const MaxScopesSchema = v.pipe(
 );
 
 export const McpAccessSchema = v.object({
+  id: v.pipe(v.string(), v.description("The organization's id: access is one per organization; the same as `organizationId`.")),
   organizationId: v.string(),
   state: McpAccessStateSchema,
   maxScopes: v.array(v.picklist(SCOPES)),
@@ -26,5 +27,11 @@ export const McpAccessChangeSchema = v.object({
 });
 
 export function accessView(row: { orgId: string; state: v.InferOutput<typeof McpAccessStateSchema>; maxScopes: readonly string[]; updatedAt: Date }) {
-  return { organizationId: row.orgId, state: row.state, maxScopes: SCOPES.filter((s) => row.maxScopes.includes(s)), updatedAt: row.updatedAt.toISOString() };
+  return {
+    id: row.orgId,
+    organizationId: row.orgId,
+    state: row.state,
+    maxScopes: SCOPES.filter((s) => row.maxScopes.includes(s)),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

@@ -12,9 +12,13 @@ import { GrantIdSchema } from './schemas.ts';
 export const oauth_grant_revoke = defineBinding({
   name: 'oauth_grant_revoke',
   summary: "Revoke an OAuth grant of the organization: the app's tokens stop working at once.",
+  pt: {
+    summary: 'Revoga uma autorização OAuth da organização: os tokens do aplicativo param de funcionar na hora.',
+    aliases: ['desconectar aplicativo', 'revogar aplicativo', 'cortar acesso de agente', 'revogar autorização'],
+  },
   description: 'Owners and admins only, from a signed-in session. An unknown, foreign or already revoked grant is 404 not_found.',
   input: v.strictObject({ grantId: GrantIdSchema }),
-  output: v.object({ revoked: v.literal(true) }),
+  output: v.object({ id: v.pipe(v.string(), v.description('The same as `grantId`.')), grantId: v.string(), revoked: v.literal(true) }),
   scope: 'org:admin',
   writes: true,
   sessionOnly: true,
@@ -24,6 +28,6 @@ export const oauth_grant_revoke = defineBinding({
     if (!(await revokeOrgGrant(sql, membership.orgId, input.grantId, `revoked by ${caller.userId}`, clock.now()))) {
       throw grantNotFound();
     }
-    return { revoked: true as const };
+    return { id: input.grantId, grantId: input.grantId, revoked: true as const };
   },
 });

@@ -10,6 +10,10 @@ import { GrantSchema } from './schemas.ts';
 export const oauth_grants_list = defineBinding({
   name: 'oauth_grants_list',
   summary: 'List the OAuth apps (grants) holding tokens for the organization: client, who consented, scopes, last use.',
+  pt: {
+    summary: 'Lista os aplicativos OAuth (autorizações) com tokens para a organização: cliente, quem consentiu, escopos, último uso.',
+    aliases: ['aplicativos conectados', 'aplicativos oauth', 'clientes autorizados', 'agentes conectados'],
+  },
   description: 'Owners and admins only. Revoked grants are not listed. Newest first.',
   aliases: ['connected apps', 'oauth apps', 'authorized clients'],
   examples: [
@@ -25,6 +29,7 @@ export const oauth_grants_list = defineBinding({
     const rows = await listOrgGrants(sql, membership.orgId);
     return pageOf('oauth_grants_list', rows, input, { key: byCreation, newestFirst: true }, (g) => ({
       id: g.id,
+      grantId: g.id,
       clientId: g.clientId,
       clientName: g.clientName,
       userEmail: g.userEmail,

@@ -2,7 +2,8 @@
 import * as v from 'valibot';
 
 export const GrantSchema = v.object({
-  id: v.string(),
+  id: v.pipe(v.string(), v.description('Grant id; the same as `grantId`.')),
+  grantId: v.string(),
   clientId: v.string(),
   clientName: v.nullable(v.string()),
   userEmail: v.pipe(v.string(), v.description('Who consented.')),

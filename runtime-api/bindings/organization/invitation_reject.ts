@@ -7,6 +7,10 @@ import { IdSchema, InvitationSchema, PERSONAL_NOTE } from './schemas.ts';
 export const invitation_reject = defineBinding({
   name: 'invitation_reject',
   summary: "Decline an invitation sent to the caller's e-mail address.",
+  pt: {
+    summary: 'Recusa um convite enviado ao e-mail de quem chama.',
+    aliases: ['recusar convite', 'rejeitar convite', 'declinar convite'],
+  },
   description: PERSONAL_NOTE,
   input: v.strictObject({ invitationId: IdSchema }),
   output: InvitationSchema,

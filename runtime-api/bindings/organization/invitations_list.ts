@@ -9,6 +9,10 @@ import { InvitationSchema } from './schemas.ts';
 export const invitations_list = defineBinding({
   name: 'invitations_list',
   summary: "List the organization's pending invitations, oldest first.",
+  pt: {
+    summary: 'Lista os convites pendentes da organização, dos mais antigos aos mais novos.',
+    aliases: ['convites pendentes', 'convites em aberto', 'convidados'],
+  },
   aliases: ['pending invites', 'outstanding invitations'],
   examples: ['const { items } = await invitations_list({});\nreturn items.map((i) => `${i.email} (${i.role}) until ${i.expiresAt}`);'],
   input: v.strictObject({ ...listInputEntries() }),

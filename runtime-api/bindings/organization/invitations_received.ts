@@ -9,12 +9,17 @@ import { RoleSchema, PERSONAL_NOTE } from './schemas.ts';
 export const invitations_received = defineBinding({
   name: 'invitations_received',
   summary: "The pending invitations sent to the caller's e-mail address, with each organization's name.",
+  pt: {
+    summary: 'Os convites pendentes enviados ao e-mail de quem chama, com o nome de cada organização.',
+    aliases: ['meus convites', 'convites recebidos', 'fui convidado'],
+  },
   description: PERSONAL_NOTE,
   examples: ['const { items } = await invitations_received({});\nreturn items.map((i) => `${i.organizationName} as ${i.role}`);'],
   input: v.strictObject({ ...listInputEntries() }),
   output: listOutput(
     v.object({
-      id: v.string(),
+      id: v.pipe(v.string(), v.description('Invitation id; the same as `invitationId`.')),
+      invitationId: v.string(),
       organizationId: v.string(),
       organizationName: v.string(),
       role: RoleSchema,
@@ -30,6 +35,7 @@ export const invitations_received = defineBinding({
     const rows = await listPendingForEmail(sql, caller.email, clock.now());
     return pageOf('invitations_received', rows, input, { key: byCreation }, (r) => ({
       id: r.id,
+      invitationId: r.id,
       organizationId: r.orgId,
       organizationName: r.orgName,
       role: r.role,

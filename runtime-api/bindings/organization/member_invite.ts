@@ -8,6 +8,10 @@ import { EmailSchema, InvitationSchema, RoleSchema } from './schemas.ts';
 export const member_invite = defineBinding({
   name: 'member_invite',
   summary: 'Invite an e-mail address to the organization with a role; mails the invitation.',
+  pt: {
+    summary: 'Convida um endereço de e-mail para a organização com um papel; envia o convite por e-mail.',
+    aliases: ['adicionar membro', 'adicionar usuário', 'convidar', 'compartilhar com', 'chamar para a equipe'],
+  },
   description:
     'Needs the owner or admin role (only an owner may invite an owner). An existing member or a pending invitee is 409 conflict, unless `resend: true`, which refreshes the pending invitation and mails it again.',
   aliases: ['add member', 'add user', 'invite', 'share with', 'onboard'],

@@ -8,10 +8,14 @@ import { IdSchema, MemberSchema, RoleSchema } from './schemas.ts';
 export const member_update_role = defineBinding({
   name: 'member_update_role',
   summary: 'Change the role of a member of the organization.',
+  pt: {
+    summary: 'Muda o papel de um membro da organização.',
+    aliases: ['promover', 'rebaixar', 'tornar administrador', 'mudar papel', 'permissões'],
+  },
   description: 'A member id of another organization is 404. Demoting the last owner is 409 conflict.',
   aliases: ['promote', 'demote', 'make admin', 'change role', 'permissions'],
   examples: [
-    'const m = (await members_list({})).items.find((x) => x.role === "member");\nif (!m) return "no member to promote";\nreturn await member_update_role({ memberId: m.id, role: "admin" });',
+    'const m = (await members_list({})).items.find((x) => x.role === "member");\nif (!m) return "no member to promote";\nreturn await member_update_role({ memberId: m.memberId, role: "admin" });',
   ],
   input: v.strictObject({ memberId: IdSchema, role: RoleSchema }),
   output: MemberSchema,

@@ -9,6 +9,10 @@ import { MemberSchema } from './schemas.ts';
 export const members_list = defineBinding({
   name: 'members_list',
   summary: 'List the members of the organization with their e-mail, name and role, oldest first.',
+  pt: {
+    summary: 'Lista os membros da organização com e-mail, nome e papel, dos mais antigos aos mais novos.',
+    aliases: ['usuários', 'pessoas', 'equipe', 'quem tem acesso', 'papéis', 'membros'],
+  },
   aliases: ['users', 'people', 'team', 'who has access', 'roles'],
   examples: ['const { items } = await members_list({});\nreturn items.filter((m) => m.role === "owner").length;'],
   input: v.strictObject({ ...listInputEntries() }),

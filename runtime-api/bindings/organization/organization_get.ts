@@ -10,6 +10,10 @@ import { OrganizationDetailSchema, organizationView } from './schemas.ts';
 export const organization_get = defineBinding({
   name: 'organization_get',
   summary: "The organization: profile, metadata, the caller's role and its members.",
+  pt: {
+    summary: 'A organização: perfil, metadados, o papel de quem chama e seus membros.',
+    aliases: ['detalhes da organização', 'perfil da organização', 'informações da organização'],
+  },
   aliases: ['workspace details', 'organization profile', 'org info'],
   examples: ['const org = await organization_get({});\nreturn org.members.filter((m) => m.role !== "member").map((m) => m.email);'],
   input: v.strictObject({}),

@@ -9,6 +9,10 @@ import { UserOrganizationSchema, organizationView } from './schemas.ts';
 export const organizations_list = defineBinding({
   name: 'organizations_list',
   summary: "List the organizations the caller belongs to, with the caller's role in each.",
+  pt: {
+    summary: 'Lista as organizações de quem chama, com o papel em cada uma.',
+    aliases: ['minhas organizações', 'espaços de trabalho', 'trocar de organização'],
+  },
   description:
     "A session, or a person's access token holding org:read, lists every organization of the person; an organization API key (or a token without org:read) lists its own organization only.",
   aliases: ['my organizations', 'workspaces', 'switch organization'],

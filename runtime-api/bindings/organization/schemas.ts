@@ -1,6 +1,7 @@
 // Valibot schemas shared by the organization bindings and their HTTP adapters (one source for checks, typings, OpenAPI).
 import * as v from 'valibot';
 import { ROLES } from '../../identity/scopes.ts';
+import { alsoAccepted } from '../../input-keys.ts';
 
 /** Said in the description of every `personal` binding (typings, search, OpenAPI): who may call it. */
 export const PERSONAL_NOTE =
@@ -14,8 +15,12 @@ export const EmailSchema = v.pipe(v.string(), v.trim(), v.maxLength(254), v.emai
 export const RoleSchema = v.picklist(ROLES);
 export const MetadataSchema = v.record(v.string(), v.unknown());
 
+/** Who may be named to member_remove: a member id or an e-mail address, whichever name the caller gives it. */
+export const MemberIdOrEmailSchema = v.pipe(IdSchema, v.maxLength(254), alsoAccepted('id', 'memberId', 'email'));
+
 export const OrganizationSchema = v.object({
-  id: v.string(),
+  id: v.pipe(v.string(), v.description('Organization id; the same as `organizationId`.')),
+  organizationId: v.string(),
   name: v.string(),
   slug: v.string(),
   metadata: MetadataSchema,
@@ -26,7 +31,8 @@ export const OrganizationSchema = v.object({
 export const UserOrganizationSchema = v.object({ ...OrganizationSchema.entries, role: RoleSchema });
 
 export const MemberSchema = v.object({
-  id: v.string(),
+  id: v.pipe(v.string(), v.description('Member id (the membership, not the user); the same as `memberId`.')),
+  memberId: v.string(),
   organizationId: v.string(),
   userId: v.string(),
   email: v.string(),
@@ -37,7 +43,8 @@ export const MemberSchema = v.object({
 });
 
 export const InvitationSchema = v.object({
-  id: v.string(),
+  id: v.pipe(v.string(), v.description('Invitation id; the same as `invitationId`.')),
+  invitationId: v.string(),
   organizationId: v.string(),
   email: v.string(),
   role: RoleSchema,
@@ -54,5 +61,5 @@ export const OrganizationDetailSchema = v.object({
 });
 
 export function organizationView(o: { id: string; name: string; slug: string; metadata: Record<string, unknown>; createdAt: Date }) {
-  return { id: o.id, name: o.name, slug: o.slug, metadata: o.metadata ?? {}, createdAt: o.createdAt.toISOString() };
+  return { id: o.id, organizationId: o.id, name: o.name, slug: o.slug, metadata: o.metadata ?? {}, createdAt: o.createdAt.toISOString() };
 }

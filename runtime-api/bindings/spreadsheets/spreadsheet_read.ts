@@ -1,7 +1,8 @@
 // spreadsheet_read: a CSV or XLSX file of the organization → the workbook representation (/schema/spreadsheet/1).
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { FileId } from '../files/schemas.ts';
+import { fileRefEntries, oneFileRef } from '../files/schemas.ts';
+import { fileIdOf } from '../../services/files.ts';
 import { WorkbookSchema, type Workbook } from './workbook.ts';
 import { readFileBytes } from '../../services/spreadsheets/files.ts';
 import { parseWorkbook } from '../../services/spreadsheets/work-pool.ts';
@@ -14,6 +15,10 @@ import { csvHasOneSheet } from '../../services/spreadsheets/messages.ts';
 export const spreadsheet_read = defineBinding({
   name: 'spreadsheet_read',
   summary: 'Read a CSV or XLSX file as a workbook of typed tables (schema: /schema/spreadsheet/1).',
+  pt: {
+    summary: 'Lê um arquivo CSV ou XLSX como uma pasta de trabalho de tabelas tipadas (esquema: /schema/spreadsheet/1).',
+    aliases: ['planilha', 'excel', 'xlsx', 'csv', 'ler tabela', 'ler linhas', 'abrir planilha', 'importar planilha'],
+  },
   description: [
     'The format is recognized from the content (an XLSX is a zip), not the name. Trashed files can be read too.',
     'XLSX: every sheet (or only `sheet`); each Excel table (ListObject) on a sheet becomes a table, otherwise the block from the first to the last non-empty cell is one table named like the sheet, its top row being the header. ' +
@@ -32,26 +37,29 @@ export const spreadsheet_read = defineBinding({
     'const wb = await spreadsheet_read({ fileId: "fil_..." });\nconst t = wb.sheets[0].tables[0];\nreturn t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c.name, r[i]])));',
     'const wb = await spreadsheet_read({ fileId: "fil_...", sheet: "Sales", maxRows: 10 });\nreturn wb.sheets[0].tables.map((t) => ({ name: t.name, columns: t.columns, truncated: !!t.truncated }));',
   ],
-  input: v.strictObject({
-    fileId: FileId,
-    sheet: v.pipe(
-      v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(31))),
-      v.description(
-        "XLSX: read only this sheet (exact name, else ignoring case). CSV: must be the file's one sheet (its name without extension). Default: every sheet.",
+  input: oneFileRef(
+    v.strictObject({
+      ...fileRefEntries('The path of an active CSV or XLSX file, e.g. `reports/q1.csv`.'),
+      sheet: v.pipe(
+        v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(31))),
+        v.description(
+          "XLSX: read only this sheet (exact name, else ignoring case). CSV: must be the file's one sheet (its name without extension). Default: every sheet.",
+        ),
       ),
-    ),
-    maxRows: v.pipe(
-      v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SPREADSHEET_LIMITS.maxRows))),
-      v.description(
-        'Return at most this many data rows per table (the first ones; the table is then marked `truncated: true`). Column types are inferred from the rows returned. 0 returns the columns only.',
+      maxRows: v.pipe(
+        v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SPREADSHEET_LIMITS.maxRows))),
+        v.description(
+          'Return at most this many data rows per table (the first ones; the table is then marked `truncated: true`). Column types are inferred from the rows returned. 0 returns the columns only.',
+        ),
       ),
-    ),
-  }),
+    }),
+  ),
   output: WorkbookSchema,
   scope: 'files:read',
   writes: false,
   async handler(input, deps) {
-    const { file, bytes } = await readFileBytes(deps, input.fileId, SPREADSHEET_LIMITS.maxFileBytes);
+    const fileId = await fileIdOf(deps.sql, deps.caller.membership!.orgId, input);
+    const { file, bytes } = await readFileBytes(deps, fileId, SPREADSHEET_LIMITS.maxFileBytes);
     const options = { maxRows: input.maxRows, maxCells: SPREADSHEET_LIMITS.maxCells };
     const xlsx = isZip(bytes);
     const sheetName = sheetNameFromFile(file.name);

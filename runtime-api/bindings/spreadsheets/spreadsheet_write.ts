@@ -1,7 +1,8 @@
-// spreadsheet_write: the workbook representation (/schema/spreadsheet/1) → a new CSV or XLSX file in the catalogue.
+// spreadsheet_write: the workbook representation (/schema/spreadsheet/1) → a CSV or XLSX file at a path in the
+// catalogue (a file already there is replaced and moves to the trash).
 import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
-import { FileName, FileRecord, toFileRecord } from '../files/schemas.ts';
+import { FileName, toWrittenRecord, WrittenFileRecord } from '../files/schemas.ts';
 import { WorkbookSchema } from './workbook.ts';
 import { createFileFromBytes } from '../../services/spreadsheets/files.ts';
 import { buildOnThread } from '../../services/spreadsheets/work-pool.ts';
@@ -13,9 +14,13 @@ export const MEDIA_TYPES = {
 
 export const spreadsheet_write = defineBinding({
   name: 'spreadsheet_write',
-  summary: 'Write a workbook (schema: /schema/spreadsheet/1) as a new CSV or XLSX file.',
+  summary: 'Write a workbook (schema: /schema/spreadsheet/1) as a CSV or XLSX file at a path.',
+  pt: {
+    summary: 'Grava uma pasta de trabalho (esquema: /schema/spreadsheet/1) como arquivo CSV ou XLSX num caminho.',
+    aliases: ['planilha', 'excel', 'xlsx', 'csv', 'exportar', 'criar planilha', 'salvar tabela', 'gerar planilha'],
+  },
   description: [
-    'Creates a new file (names are not unique; the name is kept as given, so end it in .csv or .xlsx) and returns its record. Counts against the storage quota.',
+    'Writes the file at `name` (kept as given, so end it in .csv or .xlsx) and returns its record. A file already at that path is replaced: it moves to the trash (restorable; `replacedFileId` names it). Counts against the storage quota.',
     'XLSX: one worksheet per sheet. A sheet holding one table named like the sheet is a plain range from A1 with a bold, frozen header row; ' +
       'otherwise each table is an Excel table (ListObject), stacked top to bottom with one empty row between. ' +
       '`date` and `datetime` cells are real Excel dates (formats yyyy-mm-dd and yyyy-mm-dd hh:mm:ss); strings are never formulas.',
@@ -52,7 +57,7 @@ export const spreadsheet_write = defineBinding({
       v.description('CSV options; ignored for xlsx.'),
     ),
   }),
-  output: FileRecord,
+  output: WrittenFileRecord,
   scope: 'files:write',
   writes: true,
   async handler(input, deps) {
@@ -67,7 +72,7 @@ export const spreadsheet_write = defineBinding({
     );
     // A cancelled call must not leave a file behind for an execution that already ended.
     deps.signal?.throwIfAborted();
-    const row = await createFileFromBytes(deps, { name: input.name, mediaType: MEDIA_TYPES[input.format], data });
-    return toFileRecord(row, deps.config);
+    const written = await createFileFromBytes(deps, { name: input.name, mediaType: MEDIA_TYPES[input.format], data });
+    return toWrittenRecord(written, deps.config);
   },
 });

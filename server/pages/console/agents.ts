@@ -15,7 +15,7 @@ export interface AgentsData {
   admin: boolean;
   /** Null: the server has no mcp_access bindings. */
   mcp: McpAccess | null;
-  grants: { id: string; clientName: string | null; clientId: string; userEmail: string; scopes: string[]; createdAt: string; lastUsedAt: string | null }[];
+  grants: { grantId: string; clientName: string | null; clientId: string; userEmail: string; scopes: string[]; createdAt: string; lastUsedAt: string | null }[];
   /** Null: the server has no api_keys bindings. */
   keys: ApiKey[] | null;
   /** The secret of a key just created, shown this once. */
@@ -87,7 +87,7 @@ export function agentsBody(locale: Locale, csrf: string, d: AgentsData): string 
             timeTag(g.lastUsedAt, never),
             form(
               'grant-revoke',
-              `<input type="hidden" name="grantId" value="${escapeHtml(g.id)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeGrantLabel(app, g.userEmail))}">${t(AGENTS.revoke)}</button>`,
+              `<input type="hidden" name="grantId" value="${escapeHtml(g.grantId)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeGrantLabel(app, g.userEmail))}">${t(AGENTS.revoke)}</button>`,
               AGENTS.revokeGrantConfirm(app, g.userEmail)[locale],
             ),
           ];
@@ -122,7 +122,7 @@ export function agentsBody(locale: Locale, csrf: string, d: AgentsData): string 
                   k.state === 'active'
                     ? form(
                         'api-key-revoke',
-                        `<input type="hidden" name="keyId" value="${escapeHtml(k.id)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeKeyLabel(k.name))}">${t(AGENTS.revoke)}</button>`,
+                        `<input type="hidden" name="keyId" value="${escapeHtml(k.keyId)}"><button type="submit" class="danger" aria-label="${t(AGENTS.revokeKeyLabel(k.name))}">${t(AGENTS.revoke)}</button>`,
                         AGENTS.revokeKeyConfirm(k.name)[locale],
                       )
                     : '',

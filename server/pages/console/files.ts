@@ -5,22 +5,22 @@ import { actionForm, escapeHtml, pageUrl, table, timeTag, texts, type Column } f
 import { FILES } from './texts.ts';
 import { assetUrl } from './assets.ts';
 
-export type FileSort = 'name' | 'size' | 'createdAt' | 'updatedAt';
+export type FileSort = 'name' | 'size' | 'createdAt' | 'updatedAt' | 'modifiedAt';
 
-/** A file record as the bindings answer it (`size` once records carry it, `byteLength` until then). */
+/** A file record as the bindings answer it (the fields the pages show). */
 export interface FileItem {
   fileId: string;
   name: string;
   mediaType: string;
-  size?: number;
-  byteLength?: number;
+  size: number;
   createdAt: string;
   updatedAt: string;
+  modifiedAt: string;
   trashedAt: string | null;
   restorableUntil: string | null;
 }
 
-export const sizeOf = (f: { size?: number; byteLength?: number }) => f.size ?? f.byteLength ?? 0;
+export const sizeOf = (f: { size: number }) => f.size;
 
 export interface FolderItem {
   path: string;
@@ -28,6 +28,7 @@ export interface FolderItem {
   files: number;
   size: number;
   updatedAt: string;
+  modifiedAt: string;
 }
 
 export interface BrowserData {
@@ -51,6 +52,8 @@ export interface BrowserData {
 
 export interface TrashData {
   trashRetentionDays: number;
+  /** The trashed file whose restore was refused because `existingFileId` holds its path. */
+  restoreChoice?: { fileId: string; path: string; existingFileId: string };
   q: string;
   trash: FileItem[];
   next: string | null;
@@ -146,7 +149,7 @@ export function browserBody(locale: Locale, csrf: string, d: BrowserData): strin
   const headers = [
     sortHeader(locale, d, 'name', t(FILES.name)),
     sortHeader(locale, d, 'size', t(FILES.size), true),
-    sortHeader(locale, d, 'updatedAt', t(FILES.modified)),
+    sortHeader(locale, d, 'modifiedAt', t(FILES.modified)),
     { label: t(FILES.type) },
     { label: '' },
   ];
@@ -155,7 +158,7 @@ export function browserBody(locale: Locale, csrf: string, d: BrowserData): strin
     : d.folders.map((f) => [
         `<a href="${escapeHtml(pageUrl('files', locale, { path: f.path }))}" class="folder">${escapeHtml(f.name)}/</a>`,
         `${formatBytes(locale, f.size)} <span class="note">(${t(FILES.folderFiles(f.files, new Intl.NumberFormat(locale).format(f.files)))})</span>`,
-        timeTag(f.updatedAt),
+        timeTag(f.modifiedAt),
         t(FILES.folder),
         '',
       ]);
@@ -164,7 +167,7 @@ export function browserBody(locale: Locale, csrf: string, d: BrowserData): strin
     return [
       `<input type="checkbox" name="fileId" value="${escapeHtml(f.fileId)}" form="bulk" aria-label="${t(FILES.selectLabel(f.name))}" data-select> <a href="${escapeHtml(pageUrl('file', locale, { fileId: f.fileId }))}">${escapeHtml(shown)}</a>`,
       formatBytes(locale, sizeOf(f)),
-      timeTag(f.updatedAt),
+      timeTag(f.modifiedAt),
       `<code>${escapeHtml(f.mediaType.split(';')[0])}</code>`,
       `<span class="actions"><a href="${escapeHtml(downloadPath(f.fileId))}" download aria-label="${t(FILES.downloadLabel(f.name))}">${t(FILES.download)}</a>
 ${actionForm(
@@ -212,6 +215,62 @@ ${usageSection(locale, d.usedBytes, d.quotaBytes)}
 <script src="${assetUrl('files.js')}" defer></script>`;
 }
 
+/** A restore form; `keep` carries the fields that say where to come back to (a folder, a file's details). */
+function restoreButton(
+  locale: Locale,
+  csrf: string,
+  fileId: string,
+  onConflict: string | null,
+  label: string,
+  aria: string,
+  secondary = false,
+  keep = '',
+): string {
+  return actionForm(
+    'file-restore',
+    csrf,
+    `<input type="hidden" name="fileId" value="${escapeHtml(fileId)}">${onConflict ? `<input type="hidden" name="onConflict" value="${onConflict}">` : ''}${keep}<button type="submit"${secondary ? ' class="secondary"' : ''} aria-label="${escapeHtml(aria)}">${escapeHtml(label)}</button>`,
+    { inline: true, locale },
+  );
+}
+
+/** The two ways on when a restore finds its path taken: replace the current file, or restore beside it. */
+export function restoreChoices(locale: Locale, csrf: string, f: { fileId: string; name: string }, form?: URLSearchParams): string {
+  const t = texts(locale);
+  const keep = form
+    ? ['back', 'path']
+        .filter((k) => form.get(k))
+        .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(form.get(k)!)}">`)
+        .join('')
+    : '';
+  return `${restoreButton(locale, csrf, f.fileId, 'replace', t(FILES.replaceCurrent), t(FILES.replaceCurrentLabel(f.name)), false, keep)}
+${restoreButton(locale, csrf, f.fileId, 'rename', t(FILES.restoreBeside), t(FILES.restoreBesideLabel(f.name)), true, keep)}`;
+}
+
+/** The two ways on when a move finds its path taken: the same form again, with onConflict replace or rename. */
+export function renameChoices(locale: Locale, csrf: string, form: URLSearchParams): string {
+  const t = texts(locale);
+  const keep = ['fileId', 'newName', 'mediaType']
+    .filter((k) => form.get(k) !== null)
+    .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(form.get(k)!)}">`)
+    .join('');
+  const again = (onConflict: string, label: string, secondary: boolean) =>
+    actionForm(
+      'file-rename',
+      csrf,
+      `${keep}<input type="hidden" name="onConflict" value="${onConflict}"><button type="submit"${secondary ? ' class="secondary"' : ''}>${label}</button>`,
+      { inline: true, locale },
+    );
+  return `${again('replace', t(FILES.replaceThere), false)} ${again('rename', t(FILES.moveBeside), true)}`;
+}
+
+function restoreForms(locale: Locale, csrf: string, f: { fileId: string; name: string }, choice: TrashData['restoreChoice']): string {
+  const t = texts(locale);
+  if (choice?.fileId !== f.fileId) return restoreButton(locale, csrf, f.fileId, null, t(FILES.restore), t(FILES.restoreLabel(f.name)));
+  return `<p class="note" id="taken-${escapeHtml(f.fileId)}">${escapeHtml(t(FILES.pathTaken(choice.path)))}</p>
+${restoreChoices(locale, csrf, f)}`;
+}
+
 export function trashBody(locale: Locale, csrf: string, d: TrashData): string {
   const t = texts(locale);
   const rows = d.trash.map((f) => [
@@ -219,12 +278,7 @@ export function trashBody(locale: Locale, csrf: string, d: TrashData): string {
     formatBytes(locale, sizeOf(f)),
     timeTag(f.trashedAt),
     timeTag(f.restorableUntil),
-    `${actionForm(
-      'file-restore',
-      csrf,
-      `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" aria-label="${t(FILES.restoreLabel(f.name))}">${t(FILES.restore)}</button>`,
-      { inline: true, locale },
-    )} ${actionForm(
+    `${restoreForms(locale, csrf, f, d.restoreChoice)} ${actionForm(
       'file-delete',
       csrf,
       `<input type="hidden" name="fileId" value="${escapeHtml(f.fileId)}"><button type="submit" class="danger" aria-label="${t(FILES.deleteLabel(f.name))}">${t(FILES.deleteForever)}</button>`,
@@ -281,7 +335,8 @@ export function fileBody(locale: Locale, csrf: string, d: FileDetails): string {
     [t(FILES.size), `${formatBytes(locale, size)} <span class="note">(${t(FILES.bytes(new Intl.NumberFormat(locale).format(size)))})</span>`],
     [t(FILES.type), `<code>${escapeHtml(f.mediaType)}</code>`],
     [t(FILES.created), timeTag(f.createdAt)],
-    [t(FILES.modified), timeTag(f.updatedAt)],
+    [t(FILES.modified), timeTag(f.modifiedAt)],
+    [t(FILES.changed), timeTag(f.updatedAt)],
     [t(FILES.writtenBy), d.writer ? escapeHtml(d.writer) : d.writerKnown ? t(FILES.formerMember) : t(FILES.unknown)],
     [
       t(FILES.state),

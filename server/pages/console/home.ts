@@ -7,8 +7,8 @@ import { HOME } from './texts.ts';
 export interface HomeData {
   email: string;
   activeOrganizationId: string | null;
-  organizations: { id: string; name: string; slug: string; role: Role }[];
-  invitations: { id: string; organizationName: string; role: Role; expiresAt: string }[];
+  organizations: { organizationId: string; name: string; slug: string; role: Role }[];
+  invitations: { invitationId: string; organizationName: string; role: Role; expiresAt: string }[];
   prefill?: Prefill;
 }
 
@@ -19,11 +19,11 @@ export function homeBody(locale: Locale, csrf: string, d: HomeData): string {
     escapeHtml(o.name),
     `<code>${escapeHtml(o.slug)}</code>`,
     escapeHtml(roleLabel(locale, o.role)),
-    o.id === d.activeOrganizationId
+    o.organizationId === d.activeOrganizationId
       ? `<strong>${t(HOME.active)}</strong>`
       : form(
           'organization-switch',
-          `<input type="hidden" name="organizationId" value="${escapeHtml(o.id)}"><button type="submit" class="secondary" aria-label="${t(HOME.makeActiveLabel(o.name))}">${t(HOME.makeActive)}</button>`,
+          `<input type="hidden" name="organizationId" value="${escapeHtml(o.organizationId)}"><button type="submit" class="secondary" aria-label="${t(HOME.makeActiveLabel(o.name))}">${t(HOME.makeActive)}</button>`,
         ),
   ]);
   const organizations = d.organizations.length
@@ -36,8 +36,8 @@ export function homeBody(locale: Locale, csrf: string, d: HomeData): string {
         .map(
           (i) => `<li><strong>${escapeHtml(i.organizationName)}</strong> — ${escapeHtml(roleLabel(locale, i.role))}
 <span class="note">(${t(HOME.expires)} ${timeTag(i.expiresAt)})</span>
-${form('invitation-accept', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" aria-label="${t(HOME.acceptLabel(i.organizationName))}">${t(HOME.accept)}</button>`)}
-${form('invitation-reject', `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" class="secondary" aria-label="${t(HOME.declineLabel(i.organizationName))}">${t(HOME.decline)}</button>`)}</li>`,
+${form('invitation-accept', `<input type="hidden" name="invitationId" value="${escapeHtml(i.invitationId)}"><button type="submit" aria-label="${t(HOME.acceptLabel(i.organizationName))}">${t(HOME.accept)}</button>`)}
+${form('invitation-reject', `<input type="hidden" name="invitationId" value="${escapeHtml(i.invitationId)}"><button type="submit" class="secondary" aria-label="${t(HOME.declineLabel(i.organizationName))}">${t(HOME.decline)}</button>`)}</li>`,
         )
         .join('\n')}</ul>`
     : `<p class="note">${t(HOME.noInvitation)}</p>`;

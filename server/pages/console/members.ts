@@ -8,9 +8,9 @@ import { MEMBERS } from './texts.ts';
 export interface MembersData {
   viewerRole: Role;
   viewerUserId: string;
-  members: { id: string; userId: string; email: string; name: string; role: Role }[];
+  members: { memberId: string; userId: string; email: string; name: string; role: Role }[];
   /** Null when the viewer may not see them (members). */
-  invitations: { id: string; email: string; role: Role; expiresAt: string }[] | null;
+  invitations: { invitationId: string; email: string; role: Role; expiresAt: string }[] | null;
   prefill?: Prefill;
 }
 
@@ -36,17 +36,17 @@ export function membersBody(locale: Locale, csrf: string, d: MembersData): strin
     if (!admin) return [who, escapeHtml(roleLabel(locale, m.role))];
     const reason = m.role === 'owner' && owners === 1 ? t(MEMBERS.lastOwner) : m.role === 'owner' && d.viewerRole !== 'owner' ? t(MEMBERS.ownerOnly) : '';
     const locked = reason ? ' disabled' : '';
-    const note = reason ? `<p class="note" id="why-${escapeHtml(m.id)}">${reason}</p>` : '';
-    const described = reason ? ` aria-describedby="why-${escapeHtml(m.id)}"` : '';
+    const note = reason ? `<p class="note" id="why-${escapeHtml(m.memberId)}">${reason}</p>` : '';
+    const described = reason ? ` aria-describedby="why-${escapeHtml(m.memberId)}"` : '';
     const change = form(
       'member-role',
-      `<input type="hidden" name="memberId" value="${escapeHtml(m.id)}">
+      `<input type="hidden" name="memberId" value="${escapeHtml(m.memberId)}">
 <label>${t(MEMBERS.roleOf(m.email))} <select name="role"${locked}${described}>${roleOptions(locale, m.role, d.viewerRole === 'owner')}</select></label>
 <button type="submit"${locked}${described}>${t(MEMBERS.changeRole)}</button>`,
     );
     const remove = form(
       'member-remove',
-      `<input type="hidden" name="memberId" value="${escapeHtml(m.id)}">
+      `<input type="hidden" name="memberId" value="${escapeHtml(m.memberId)}">
 <button type="submit" class="danger"${locked}${described} aria-label="${t(MEMBERS.removeLabel(m.email))}">${t(MEMBERS.remove)}</button>`,
       MEMBERS.removeConfirm(m.email)[locale],
     );
@@ -66,7 +66,7 @@ ${admin ? '' : `<p class="note">${t(MEMBERS.adminsManage)}</p>`}</section>`;
           timeTag(i.expiresAt),
           `${resendForm(locale, csrf, i)} ${form(
             'invitation-cancel',
-            `<input type="hidden" name="invitationId" value="${escapeHtml(i.id)}"><button type="submit" class="secondary" aria-label="${t(MEMBERS.cancelLabel(i.email))}">${t(MEMBERS.cancel)}</button>`,
+            `<input type="hidden" name="invitationId" value="${escapeHtml(i.invitationId)}"><button type="submit" class="secondary" aria-label="${t(MEMBERS.cancelLabel(i.email))}">${t(MEMBERS.cancel)}</button>`,
           )}`,
         ]),
       )

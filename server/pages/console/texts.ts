@@ -195,6 +195,23 @@ export const FILES = {
   restorableUntil: l10n('Restorable until', 'Restaurável até'),
   restore: l10n('Restore', 'Restaurar'),
   restoreLabel: (name: string) => l10n(`Restore ${name}`, `Restaurar ${name}`),
+  pathTaken: (path: string) =>
+    l10n(
+      `Another file is at ${path} now. Replace it (it goes to the trash, restorable), or restore this one beside it under a new name.`,
+      `Outro arquivo está em ${path} agora. Substitua-o (ele vai para a lixeira, restaurável), ou restaure este ao lado com um novo nome.`,
+    ),
+  replaceCurrent: l10n('Replace the current file', 'Substituir o arquivo atual'),
+  /** Each starts with its button's visible text (the accessible name must contain it). */
+  replaceCurrentLabel: (name: string) => l10n(`Replace the current file with ${name}`, `Substituir o arquivo atual por ${name}`),
+  restoreBeside: l10n('Restore beside it', 'Restaurar ao lado'),
+  moveTaken: (path: string) =>
+    l10n(
+      `Replace the file at ${path} (it goes to the trash, restorable), or move this one beside it under a free name.`,
+      `Substitua o arquivo em ${path} (ele vai para a lixeira, restaurável), ou mova este para o lado com um nome livre.`,
+    ),
+  replaceThere: l10n('Replace the file there', 'Substituir o arquivo lá'),
+  moveBeside: l10n('Move beside it', 'Mover para o lado'),
+  restoreBesideLabel: (name: string) => l10n(`Restore beside it: ${name}, under a new name`, `Restaurar ao lado: ${name}, com um novo nome`),
   deleteForever: l10n('Delete forever', 'Excluir de vez'),
   deleteLabel: (name: string) => l10n(`Delete forever: ${name}`, `Excluir de vez: ${name}`),
   deleteConfirm: (name: string) =>
@@ -207,6 +224,7 @@ export const FILES = {
   path: l10n('Path', 'Caminho'),
   bytes: (n: string) => l10n(`${n} bytes`, `${n} bytes`),
   created: l10n('Created', 'Criado'),
+  changed: l10n('Last change (name, type or state)', 'Última mudança (nome, tipo ou estado)'),
   writtenBy: l10n('Written by', 'Escrito por'),
   formerMember: l10n('a former member', 'um ex-membro'),
   unknown: l10n('unknown', 'desconhecido'),

@@ -56,7 +56,8 @@ export function sessionRoutes(deps: AppDeps): RouteDef[] {
       summary: 'End the session and clear the session cookie',
       description: 'Idempotent: without a session, or with an expired or unknown one, it still answers 200 and clears the cookie.',
       tags: ['session'],
-      auth: 'none',
+      auth: 'session',
+      authCheck: 'optional',
       responses: {
         200: { description: 'Signed out.', schema: v.object({ success: v.literal(true) }), headers: { 'Set-Cookie': 'The expired session cookie.' } },
       },

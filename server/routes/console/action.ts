@@ -25,7 +25,8 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
     summary: `Console form: ${a.summary.toLowerCase()}`,
     description: `${SESSION_ONLY} Needs the page's \`csrf\` field and an allowed Origin (else 403 ORIGIN_NOT_ALLOWED). On success 303 back to the page with a notice; a refused action shows the page again with the reason, the fields as typed and the error's status.`,
     tags: ['console'],
-    auth: 'none',
+    auth: 'session',
+    authCheck: 'handler',
     query: PageQuery,
     body: { contentType: 'application/x-www-form-urlencoded', schema: v.object({ csrf: v.string(), ...a.fields.entries }) },
     responses: {
@@ -48,13 +49,15 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
       const page = a.pageFor?.(form) ?? a.page;
       const context = { deps, caller: s.caller, sessionId: sessionOf(ctx).id, form };
       let shown;
+      let input: Record<string, string> | undefined;
       try {
-        const input = validateIn(locale, a.fields, Object.fromEntries(form)) as Record<string, string>;
+        input = validateIn(locale, a.fields, Object.fromEntries(form)) as Record<string, string>;
         shown = await a.run(context, input);
       } catch (err) {
         const error = toServiceError(err);
         if (error.status >= 500) throw err;
         const own = await a.refusal?.({ ...context, csrf: s.csrf }, form, error);
+        const choice = input ? a.refused?.(error, input) : undefined;
         const typed = new URLSearchParams([...form].filter(([k]) => k !== 'csrf'));
         await showConsolePage(
           deps,
@@ -67,6 +70,7 @@ export const consoleAction = (deps: AppDeps, a: ConsoleAction): RouteDef =>
             ...(own?.action ? { errorAction: own.action } : {}),
             status: error.status,
             prefill: { action: a.name, values: typed },
+            ...(choice ? { choice } : {}),
           },
           query,
         );

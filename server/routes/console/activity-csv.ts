@@ -18,7 +18,8 @@ export const consoleActivityCsv = (deps: AppDeps): RouteDef =>
     summary: "Console: the organization's executions as CSV, with the activity page's filters",
     description: `${SESSION_ONLY.replace(', and a browser without a session is sent to the sign-in page', '')} Owners and admins (else 403). Every matching execution, newest first, one per line (RFC 4180, UTF-8, a header line); cells that would start a spreadsheet formula are prefixed with a quote.`,
     tags: ['console'],
-    auth: 'none',
+    auth: 'session',
+    authCheck: 'handler',
     query: ActivityQuery,
     responses: {
       200: {

@@ -23,7 +23,8 @@ export const consoleApi = (deps: AppDeps, name: (typeof CONSOLE_API_BINDINGS)[nu
     description:
       "Session cookie only (a Bearer token is refused with 401), an allowed Origin and the page's CSRF token in `X-CSRF-Token` (else 403 ORIGIN_NOT_ALLOWED). The body is the binding's input, the answer its output.",
     tags: ['console'],
-    auth: 'none',
+    auth: 'session',
+    authCheck: 'handler',
     body: { contentType: 'application/json', schema: binding.input },
     responses: { 200: { description: `What \`${name}\` answers.`, schema: binding.output } },
     errors: [

@@ -28,7 +28,7 @@ export const FilesQuery = v.object({
   ...base,
   path: text('The folder shown, e.g. `reports/2026/` (default: the top).'),
   q: text('Search file names (case-insensitive) in the folder and below.'),
-  sort: text('`name`, `size`, `createdAt` or `updatedAt`.'),
+  sort: text('`name`, `size`, `createdAt`, `updatedAt` or `modifiedAt`.'),
   order: text('`asc` or `desc`.'),
   cursor: text('Page of files (from the page\'s "Next" link).'),
   folders: text('Page of folders.'),

@@ -18,7 +18,8 @@ export const consolePage = (deps: AppDeps, name: ConsolePageName): RouteDef =>
     summary: `Console page: ${PAGE_TITLES[name]['en-US'].toLowerCase()}`,
     description: `${SESSION_ONLY} Localized by \`lang\` (else Accept-Language).`,
     tags: ['console'],
-    auth: 'none',
+    auth: 'session',
+    authCheck: 'handler',
     query: PAGE_QUERIES[name],
     responses: {
       200: { description: 'The page.', contentType: 'text/html' },

@@ -78,7 +78,8 @@ export function authorizeRoute(deps: AppDeps): RouteDef {
     description:
       "Authorization code flow with PKCE (S256 only). An unknown client or unregistered redirect URI shows an error page (400) and never redirects. Other request errors redirect to the client with `error`, `state` and `iss`. Without a session the sign-in page asks for a magic link that resumes this request; with one, the consent page lets the user pick an organization. Pages: `frame-ancestors 'none'`, localized by `lang`, `x-service-locale` or Accept-Language.",
     tags: ['oauth'],
-    auth: 'none',
+    auth: 'session',
+    authCheck: 'optional',
     query: AuthorizeQuery,
     responses: {
       200: { description: 'The sign-in page (no session) or the consent page.', contentType: 'text/html' },

@@ -145,7 +145,8 @@ export function consentDecisionRoute(deps: AppDeps): RouteDef {
     description:
       "Needs the session cookie, a same-origin request and the page's `csrf_token` (bound to the session, valid 10 minutes). Approve: 303 to the client with `code` (single use, 2 minutes), `state` and `iss`. Deny: 303 with `error=access_denied`.",
     tags: ['oauth'],
-    auth: 'none',
+    auth: 'session',
+    authCheck: 'handler',
     body: { contentType: 'application/x-www-form-urlencoded', schema: ConsentBody },
     responses: {
       303: {

@@ -58,7 +58,7 @@ export function registerRoute(deps: AppDeps, limit: ReturnType<typeof oauthLimit
     description: 'Open registration of public clients (PKCE, no secret). At most 5 registrations per minute per client IP; body at most 16 KiB.',
     tags: ['oauth'],
     auth: 'none',
-    origin: 'always',
+    origin: 'web',
     body: { contentType: 'application/json', schema: RegistrationBody },
     responses: {
       201: { description: 'The registered client.', schema: ClientInformation },

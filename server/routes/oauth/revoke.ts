@@ -36,7 +36,7 @@ export function revokeRoute(deps: AppDeps): RouteDef {
       'Revokes the grant behind a refresh token or an access token of the calling client (its refresh tokens and access tokens stop working). Unknown tokens also answer 200.',
     tags: ['oauth'],
     auth: 'none',
-    origin: 'always',
+    origin: 'web',
     body: { contentType: 'application/x-www-form-urlencoded', schema: RevokeBody },
     responses: {
       200: { description: 'Revoked, or nothing to revoke.' },

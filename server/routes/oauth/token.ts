@@ -49,7 +49,7 @@ export function tokenRoute(deps: AppDeps, limit: ReturnType<typeof oauthLimiter>
       "Codes are single use (a second use revokes the tokens of the first); redirect_uri must equal the authorization request's. Refresh tokens rotate; reusing an old one revokes the whole grant. At most 20 requests per minute per client. `Cache-Control: no-store`.",
     tags: ['oauth'],
     auth: 'none',
-    origin: 'always',
+    origin: 'web',
     body: { contentType: 'application/x-www-form-urlencoded', schema: TokenBody },
     responses: {
       200: { description: 'Tokens.', schema: TokenResponseSchema, headers: { 'Cache-Control': '`no-store`.' } },

@@ -1,6 +1,6 @@
 // Administering members: changing a role, removing one.
 import * as v from 'valibot';
-import { organizationBindings as b, IdSchema, RoleSchema } from '../../../runtime-api/index.ts';
+import { organizationBindings as b, IdSchema, MemberIdOrEmailSchema, RoleSchema } from '../../../runtime-api/index.ts';
 import { ADMIN, OrgId, type BindingRoute } from './binding-route.ts';
 
 export const updateMemberRole: BindingRoute = {
@@ -19,6 +19,6 @@ export const removeMember: BindingRoute = {
   operationId: 'removeMember',
   binding: b.member_remove,
   summary: 'Remove a member by member id or e-mail address',
-  input: v.object({ memberIdOrEmail: v.pipe(IdSchema, v.maxLength(254)), organizationId: OrgId }),
+  input: v.object({ memberIdOrEmail: MemberIdOrEmailSchema, organizationId: OrgId }),
   errors: [...ADMIN, 'conflict'],
 };

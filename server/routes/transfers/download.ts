@@ -20,7 +20,7 @@ function setValidators(ctx: Koa.Context, file: FileRow): string {
   const etag = `"${file.blobKey.slice(file.blobKey.lastIndexOf('/') + 1)}"`;
   ctx.set('ETag', etag);
   ctx.set('Accept-Ranges', 'bytes');
-  ctx.set('Last-Modified', file.updatedAt.toUTCString());
+  ctx.set('Last-Modified', file.modifiedAt.toUTCString()); // the content's time, as its writer gave it
   ctx.set('Cache-Control', 'private, no-cache');
   return etag;
 }

@@ -26,7 +26,7 @@ const PartParams = v.object({
 const PartStored = v.object({
   uploadId: v.pipe(v.string(), v.description('The reservation.')),
   partNumber: v.pipe(v.number(), v.description('The part stored.')),
-  byteLength: v.pipe(v.number(), v.description('Bytes stored.')),
+  size: v.pipe(v.number(), v.description('Bytes stored.')),
   crc32: v.pipe(v.string(), v.description('Hex CRC-32 of the part as stored (also sent as the ETag).')),
   sha256: v.pipe(
     v.nullable(v.string()),
@@ -139,7 +139,7 @@ export function uploadPartRoute(deps: AppDeps): RouteDef {
         // them before recording or writing anything, and a digest mismatch rolls it back with nothing stored.
         const verified = checksums.compute(part, hashes).then((sums) => verifiedSums(sums, digests, partNumber));
         await storePart(deps, orgId, uploadId, partNumber, part, verified);
-        answerPartStored(ctx, { uploadId, partNumber, byteLength: part.length, ...(await verified) });
+        answerPartStored(ctx, { uploadId, partNumber, size: part.length, ...(await verified) });
       } finally {
         pool.release(buf);
       }

@@ -11,10 +11,12 @@ export interface HostCallRecord {
 }
 
 export interface FakeFile {
+  id: string;
   fileId: string;
   name: string;
+  path: string;
   mediaType: string;
-  byteLength: number;
+  size: number;
   state: 'active' | 'trashed';
   createdAt: string;
   updatedAt: string;
@@ -38,10 +40,12 @@ const notFound = () => fail('not_found', 'Not found.', 'Check the identifier; it
 export function seedFiles(): FakeFile[] {
   const names = ['report-1.csv', 'report-2.csv', 'report-3.csv', 'report-4.csv', 'photo.png', 'old-report.csv'];
   return names.map((name, i) => ({
+    id: fileId(i),
     fileId: fileId(i),
     name,
+    path: name,
     mediaType: name.endsWith('.png') ? 'image/png' : 'text/csv',
-    byteLength: 1000 * (i + 1),
+    size: 1000 * (i + 1),
     state: i === names.length - 1 ? 'trashed' : 'active',
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',
@@ -66,7 +70,7 @@ const ALLOWED: Record<string, string[]> = {
   files_get: ['fileId'],
   files_trash: ['fileId'],
   files_update: ['fileId', 'name', 'mediaType'],
-  upload_begin: ['name', 'mediaType', 'byteLength'],
+  upload_begin: ['name', 'mediaType', 'size'],
   member_remove: ['memberIdOrEmail'],
 };
 
@@ -130,7 +134,7 @@ export class FakeHost {
         const file = this.files.find((f) => f.fileId === a.fileId);
         if (!file) return notFound();
         if (a.name !== undefined && (typeof a.name !== 'string' || a.name.length === 0)) return invalid('`name`: Invalid length');
-        if (typeof a.name === 'string') file.name = a.name;
+        if (typeof a.name === 'string') file.name = file.path = a.name;
         if (typeof a.mediaType === 'string') file.mediaType = a.mediaType;
         file.updatedAt = '2026-11-02T10:00:00.000Z';
         return ok(file);
@@ -145,16 +149,17 @@ export class FakeHost {
         // Every member id outside org A is invisible to this caller: the host check answers not_found.
         return notFound();
       case 'upload_begin': {
-        if (typeof a.name !== 'string' || !Number.isInteger(a.byteLength)) return invalid('`byteLength`: Invalid type');
+        if (typeof a.name !== 'string' || !Number.isInteger(a.size)) return invalid('`size`: Invalid type');
         const partSize = 8 * 1024 * 1024;
-        const partCount = Math.max(1, Math.ceil((a.byteLength as number) / partSize));
+        const partCount = Math.max(1, Math.ceil((a.size as number) / partSize));
         const uploadId = `upl_${'a'.repeat(26)}`;
         return ok({
+          id: uploadId,
           uploadId,
           fileId: fileId(20),
           partSize,
           partCount,
-          lastPartSize: (a.byteLength as number) - (partCount - 1) * partSize,
+          lastPartSize: (a.size as number) - (partCount - 1) * partSize,
           expiresAt: '2026-11-03T10:00:00.000Z',
           partUrl: `http://127.0.0.1:8080/v1/mcp/uploads/${uploadId}/parts/{partNumber}`,
         });

@@ -246,7 +246,13 @@
         forget(known.uploadId);
       }
       const begun = await patiently(this, () =>
-        api('upload_begin', { name: this.name, mediaType: this.file.type || 'application/octet-stream', byteLength: this.file.size }),
+        api('upload_begin', {
+          name: this.name,
+          mediaType: this.file.type || 'application/octet-stream',
+          size: this.file.size,
+          // The file's own time, as the command line keeps it: a copy made here says when its content last changed.
+          modifiedAt: new Date(this.file.lastModified).toISOString(),
+        }),
       );
       this.uploadId = begun.uploadId;
       const entry = {
