@@ -3,7 +3,7 @@
 // keeps it so: what the server can call is read here, not found by grepping its imports.
 
 // Errors, messages and the clock.
-export { ERROR_TABLE, LOCALES, ServiceError, l10n, tr } from './errors.ts';
+export { ERROR_TABLE, LOCALES, ServiceError, conflict, l10n, tr } from './errors.ts';
 export type { ErrorCode, Locale, Localized } from './errors.ts';
 export { systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -65,6 +65,7 @@ export { ExportId } from './bindings/files/archive-schemas.ts';
 export { archiveStream, exportToDownload } from './services/archive/export.ts';
 export { files_restore } from './bindings/files/files_restore.ts';
 export { files_list } from './bindings/files/files_list.ts';
+export { files_folders } from './bindings/files/files_folders.ts';
 export { WORKBOOK_VERSION, WorkbookSchema } from './bindings/spreadsheets/workbook.ts';
 
 // Organizations, API keys, OAuth grants and MCP access.
@@ -75,6 +76,7 @@ export { MaxScopesSchema, McpAccessStateSchema } from './bindings/mcp/schemas.ts
 export type { McpAccessSchema } from './bindings/mcp/schemas.ts';
 export { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
 export { mcp_access_set } from './bindings/mcp/mcp_access_set.ts';
+export { mcp_access_changes } from './bindings/mcp/mcp_access_changes.ts';
 export type { ApiKeySchema } from './bindings/api-keys/schemas.ts';
 export { api_keys_create } from './bindings/api-keys/api_keys_create.ts';
 export { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';

@@ -2,6 +2,7 @@
 import type { Binding } from './define.ts';
 import { context } from './bindings/context/context.ts';
 import { files_list } from './bindings/files/files_list.ts';
+import { files_folders } from './bindings/files/files_folders.ts';
 import { files_get } from './bindings/files/files_get.ts';
 import { files_update } from './bindings/files/files_update.ts';
 import { files_trash } from './bindings/files/files_trash.ts';
@@ -36,6 +37,7 @@ import { spreadsheet_read } from './bindings/spreadsheets/spreadsheet_read.ts';
 import { spreadsheet_write } from './bindings/spreadsheets/spreadsheet_write.ts';
 import { mcp_access_get } from './bindings/mcp/mcp_access_get.ts';
 import { mcp_access_set } from './bindings/mcp/mcp_access_set.ts';
+import { mcp_access_changes } from './bindings/mcp/mcp_access_changes.ts';
 import { api_keys_create } from './bindings/api-keys/api_keys_create.ts';
 import { api_keys_list } from './bindings/api-keys/api_keys_list.ts';
 import { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';
@@ -43,6 +45,7 @@ import { api_keys_revoke } from './bindings/api-keys/api_keys_revoke.ts';
 export const BINDINGS: readonly Binding[] = [
   context,
   files_list,
+  files_folders,
   files_get,
   files_update,
   files_trash,
@@ -77,6 +80,7 @@ export const BINDINGS: readonly Binding[] = [
   spreadsheet_write,
   mcp_access_get,
   mcp_access_set,
+  mcp_access_changes,
   api_keys_create,
   api_keys_list,
   api_keys_revoke,

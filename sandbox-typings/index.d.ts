@@ -59,6 +59,14 @@ type FilesListInput = {
   cursor?: string | null;
   /** Only names starting with this string (case-sensitive), e.g. `reports/`. */
   prefix?: string | null;
+  /** Only names containing this text, ignoring case (the whole name, folders included). */
+  search?: string | null;
+  /** false: only files right in the folder `prefix`, not in its subfolders (default true: everything under it). — default true */
+  recursive?: boolean;
+  /** The order: `name` (default), `size`, `createdAt` or `updatedAt`. — default "name" */
+  sort?: "name" | "size" | "createdAt" | "updatedAt";
+  /** `asc` (default) or `desc`. — default "asc" */
+  order?: "asc" | "desc";
 };
 type FilesListOutput = {
   /** This page of files. */
@@ -89,6 +97,8 @@ type FilesListOutput = {
     sha256: string | null;
     /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
     crc32: string | null;
+    /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+    createdBy: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
     /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -100,8 +110,8 @@ type FilesListOutput = {
   nextCursor: string | null;
 };
 /**
- * List the organization's files (active or trashed), a page at a time, ordered by name.
- * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same `state` and `prefix`) until it is null. `prefix` matches the start of the path, so `reports/` lists a folder. Active files have one file per path; the trash may hold several versions of one path, told apart by `fileId` and `trashedAt`.
+ * List the organization's files (active or trashed), a page at a time: by folder, by a name search, in the order asked.
+ * Pages are keyset-paginated and stable: pass `nextCursor` back as `cursor` (with the same filters) until it is null. `prefix` matches the start of the path, so `reports/` lists a folder; with `recursive: false` only the files right in that folder (files_folders lists its subfolders). `search` keeps paths containing the text, whatever the case. `sort` is `name` (default, byte-wise), `size`, `createdAt`, `updatedAt` or `modifiedAt`; `order` is `asc` (default) or `desc`. Active files have one file per path; the trash may hold several versions of one path, told apart by `fileId` and `trashedAt`.
  * Scope: files:read.
  * @example
  * const { items } = await files_list({ state: "active", limit: 10 });
@@ -114,8 +124,50 @@ type FilesListOutput = {
  *   count += page.items.length;
  * }
  * return count;
+ * @example
+ * const { items } = await files_list({ search: "invoice", sort: "size", order: "desc", limit: 5 });
+ * return items.map((f) => f.path);
  */
 declare function files_list(input?: FilesListInput): Promise<FilesListOutput>;
+
+type FilesFoldersInput = {
+  /** The folder to look in: `` (default) for the top, else a path ending in `/`. — maxLength 1024, default "" */
+  prefix?: string;
+  /** Folders of `active` (default) or `trashed` files. — default "active" */
+  state?: "active" | "trashed";
+  /** Page size, 1 to 1000 (default 100). — minimum 1, maximum 1000, default 100 */
+  limit?: number;
+  /** `nextCursor` of the previous page, unchanged; omit or null for the first page. */
+  cursor?: string | null;
+};
+type FilesFoldersOutput = {
+  /** This page of folders. */
+  items: {
+    /** The folder, ending in `/` (pass it as `prefix`). */
+    path: string;
+    /** Its last segment. */
+    name: string;
+    /** Files under it, at any depth. */
+    files: number;
+    /** Their bytes. */
+    size: number;
+    /** The latest change of any of them, content or not (ISO 8601). */
+    updatedAt: string;
+    /** The latest `modifiedAt` (content change) of any of them (ISO 8601). */
+    modifiedAt: string;
+  }[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+};
+/**
+ * List the folders right under a folder (by name), with how many files each holds, their size and latest change.
+ * Folders are not stored: a folder exists while some file name starts with its path. `prefix` is the folder to look in: `` for the top, else a path ending in `/` (e.g. `reports/`). Each item gives the subfolder's `path` (ending in `/`, usable as `prefix`), its `name`, and `files`, `size` and `updatedAt` counting every file under it at any depth.
+ * Scope: files:read.
+ * @example
+ * const { items } = await files_folders({ prefix: "" });
+ * return items.map((f) => `${f.path}: ${f.files} files`);
+ */
+declare function files_folders(input?: FilesFoldersInput): Promise<FilesFoldersOutput>;
 
 type FilesGetInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
@@ -150,6 +202,8 @@ type FilesGetOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
   /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -211,6 +265,8 @@ type FilesUpdateOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
   /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -266,6 +322,8 @@ type FilesTrashOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
   /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -320,6 +378,8 @@ type FilesRestoreOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
   /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -453,6 +513,8 @@ type FilesWriteTextOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
   /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -515,6 +577,8 @@ type FilesWriteBytesOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
   /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -774,6 +838,8 @@ type UploadCompleteOutput = {
     sha256: string | null;
     /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
     crc32: string | null;
+    /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+    createdBy: string | null;
     /** GET with a Bearer token to download the bytes (Range supported). */
     downloadUrl: string;
     /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -820,21 +886,56 @@ type ExecutionsListInput = {
   limit?: number;
   /** `nextCursor` of the previous page, unchanged; omit or null for the first page. */
   cursor?: string | null;
+  /** Only runs that acted as this person (a user id, as in members_list). — minLength 1, maxLength 128 */
+  userId?: string;
+  /** Only runs made with this API key. — minLength 1, maxLength 128 */
+  keyId?: string;
+  /** Only runs made by this OAuth app (its client id). — minLength 1, maxLength 128 */
+  clientId?: string;
+  /** Only runs that succeeded, or only those that failed. */
+  outcome?: "succeeded" | "failed";
+  /** Only runs from MCP, REST or the CLI. */
+  source?: "mcp" | "rest" | "cli";
+  /** pattern ^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$ */
+  from?: string;
+  /** pattern ^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$ */
+  to?: string;
 };
 type ExecutionsListOutput = {
   /** This page of executions. */
   items: Array<{
-    /** Execution id; the same as `executionId`. */
+    /** Execution id (`exe_…`), the same as `executionId`. */
     id: string;
     executionId: string;
+    /** Who ran it, by name: `person` (a signed-in session: their e-mail), `key` (an organization API key: its name) or `app` (an OAuth application acting for `userEmail`: its registered name). */
+    caller: {
+      kind: "person" | "key" | "app";
+      name: string;
+    };
+    /** The person the run acted as (for a key: its creator). */
     userId: string;
+    userEmail: string | null;
+    /** The OAuth client, `api-key` for a key, null for a session. */
     clientId: string | null;
+    clientName: string | null;
+    keyId: string | null;
+    keyName: string | null;
+    /** The endpoint: the MCP execute tool, or POST /app/v1/execute. */
     via: "mcp" | "app";
+    /** Where it came from: `mcp` (an MCP client), `rest` (POST /app/v1/execute) or `cli` (the siglata command line, either endpoint). */
+    source: "mcp" | "rest" | "cli";
     mode: "run" | "plan" | "apply";
     scriptSha256: string;
+    /** The script's first 3 lines (at most 240 characters; API keys and access tokens masked); null for runs recorded before excerpts were kept. */
+    scriptExcerpt: string | null;
+    /** How many lines the whole script had. */
+    scriptLines: number | null;
     ok: boolean;
     errorType: string | null;
     errorCode: string | null;
+    /** The failure's message (masked like the excerpt, at most 500 characters). */
+    errorMessage: string | null;
+    errorLine: number | null;
     wallMs: number;
     cpuMs: number;
     hostCalls: number;
@@ -844,12 +945,12 @@ type ExecutionsListOutput = {
   nextCursor: string | null;
 };
 /**
- * The organization's script executions, newest first: who ran what, how it ended, time and host calls.
- * Owners and admins only. Scripts are identified by their SHA-256, never stored.
+ * The organization's script executions, newest first: who ran them (person, key or app), from where, the script's first lines, how they ended.
+ * Owners and admins only. Filter by `userId` (the person a run acted as), `keyId`, `clientId` (an OAuth app), `outcome`, `source`, and `from` / `to` (`from` inclusive, `to` exclusive; a bare date means 00:00 UTC). Scripts are identified by their SHA-256 and their first lines; the whole script is never stored.
  * Scope: org:admin.
  * @example
- * const { items } = await executions_list({ limit: 20 });
- * return items.filter((e) => !e.ok).map((e) => [e.createdAt, e.errorCode]);
+ * const { items } = await executions_list({ limit: 20, outcome: "failed" });
+ * return items.map((e) => [e.createdAt, e.caller.name, e.errorCode ?? e.errorType, e.scriptExcerpt]);
  */
 declare function executions_list(input?: ExecutionsListInput): Promise<ExecutionsListOutput>;
 
@@ -1383,6 +1484,8 @@ type SpreadsheetWriteOutput = {
   sha256: string | null;
   /** Hex CRC-32 (IEEE, as zlib) of the content, for every file including multi-part uploads; verify a download against it. Null only for files stored before it was recorded. */
   crc32: string | null;
+  /** The user id of the person (or the creator of the API key) who wrote the file; null if unknown. */
+  createdBy: string | null;
   /** GET with a Bearer token to download the bytes (Range supported). */
   downloadUrl: string;
   /** When the content was last modified: as the writer gave it (e.g. a local mtime), else the time of the write (ISO 8601, UTC). */
@@ -1462,6 +1565,40 @@ type McpAccessSetOutput = {
  * return await mcp_access_set({ state: "active", maxScopes: ["files:read", "org:read"] });
  */
 declare function mcp_access_set(input?: McpAccessSetInput): Promise<McpAccessSetOutput>;
+
+type McpAccessChangesInput = {
+  /** Page size, 1 to 200 (default 50). — minimum 1, maximum 200, default 50 */
+  limit?: number;
+  /** `nextCursor` of the previous page, unchanged; omit or null for the first page. */
+  cursor?: string | null;
+};
+type McpAccessChangesOutput = {
+  /** This page of changes. */
+  items: Array<{
+    /** Change id (`mac_…`), the same as `changeId`. */
+    id: string;
+    changeId: string;
+    userId: string;
+    fromState: "testing" | "active" | "revoked";
+    toState: "testing" | "active" | "revoked";
+    fromMaxScopes: string[];
+    toMaxScopes: string[];
+    at: string;
+    /** Who changed it (null when that account no longer exists). */
+    userEmail: string | null;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+};
+/**
+ * Every change of the organization's MCP access state and maxScopes: who, when, from what to what. Newest first.
+ * Owners and admins only. The whole history, a page at a time (mcp_access_get lists only the last 20 changes).
+ * Scope: org:admin.
+ * @example
+ * const { items } = await mcp_access_changes({ limit: 10 });
+ * return items.map((c) => `${c.at} ${c.userEmail}: ${c.fromState} -> ${c.toState} [${c.toMaxScopes.join(" ")}]`);
+ */
+declare function mcp_access_changes(input?: McpAccessChangesInput): Promise<McpAccessChangesOutput>;
 
 type ApiKeysCreateInput = {
   /** minLength 1, maxLength 100 */

@@ -7,6 +7,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { resolveBearer, requireAuth } from './middleware/auth.ts';
 import { apiRoutes } from './routes/api.ts';
+import { frontRoutes } from './routes/front.ts';
 import { transferRoutes } from './routes/transfers/index.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { rateLimit, memoryRateLimitStore, postgresRateLimitStore } from './middleware/rate-limit.ts';
@@ -33,6 +34,7 @@ export function routeTable(deps: AppDeps): RouteDef[] {
   const table: RouteDef[] = [
     ...openApiRoutes(deps, () => table),
     ...apiRoutes(deps),
+    ...frontRoutes(deps),
     ...transferRoutes(deps),
     ...signInRoutes(deps),
     ...sessionRoutes(deps),

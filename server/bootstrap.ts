@@ -70,7 +70,11 @@ function noEngine(): Engine {
   };
 }
 
-export async function bootstrap(config: Config, options: { logger?: Logger; clock?: Clock; engine?: boolean } = {}): Promise<Running> {
+/** `say`: where plain lines for the person who started the server go (npm start: the terminal). */
+export async function bootstrap(
+  config: Config,
+  options: { logger?: Logger; clock?: Clock; engine?: boolean; say?: (line: string) => void } = {},
+): Promise<Running> {
   const logger = options.logger ?? createLogger(config.logLevel);
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = config.databaseUrl;
@@ -91,7 +95,7 @@ export async function bootstrap(config: Config, options: { logger?: Logger; cloc
     // stays traversable: PostgreSQL, as the postgres user, lives under it).
     if (config.blobStore === 'fs') await ownerOnly(join(config.dataDir, 'blobs'));
     await ownerOnly(join(config.dataDir, 'mail'));
-    const mailer = createMailer(config, logger); // SMTP when SMTP_URL is set, else the dev outbox
+    const mailer = createMailer(config, logger, options.say); // SMTP when SMTP_URL is set, else the dev outbox
     const engine =
       options.engine === false
         ? noEngine()

@@ -28,7 +28,10 @@ export function invokeDeps(deps: AppDeps): InvokeDeps {
   return { sql: deps.sql, blobs: deps.blobs, clock: deps.clock, config: deps.config, services: { mailer: deps.mailer } };
 }
 
-/** What running a script needs from the app, for the face `via` (the audit log says which face ran it). */
-export function executeContext(deps: AppDeps, via: ExecuteContext['via']): ExecuteContext {
-  return { engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via };
+/**
+ * What running a script needs from the app, for the face `via` (the audit log says which face ran it, and whether
+ * the client said it is the command line: `cli`).
+ */
+export function executeContext(deps: AppDeps, via: ExecuteContext['via'], cli = false): ExecuteContext {
+  return { engine: deps.engine, deps: invokeDeps(deps), keys: deps.keys, via, ...(cli ? { cli } : {}) };
 }

@@ -11,6 +11,7 @@ import { createLogger } from './logger.ts';
 import { drain } from './ops/drain.ts';
 import { startMetricsServer } from './ops/metrics-endpoint.ts';
 import { startMemoryReducer } from './ops/memory-reducer.ts';
+import { startBanner } from './start-banner.ts';
 
 let config: Config;
 try {
@@ -46,7 +47,9 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-const started = await bootstrap(config, { logger });
+// Plain lines for the person at the terminal go to stderr: stdout stays one JSON log record per line.
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const started = await bootstrap(config, { logger, say });
 if (stopping) {
   await started.close();
   logger.info('stopped');
@@ -71,4 +74,5 @@ server.listen(config.port, config.host, () => {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   logger.info('listening', { url: `http://${config.host}:${port}`, publicBaseUrl: config.publicBaseUrl, dataDir: config.dataDir });
+  say(startBanner(config, port));
 });

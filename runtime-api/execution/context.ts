@@ -10,6 +10,8 @@ export interface ExecuteContext {
   deps: InvokeDeps;
   keys: SigningKeys;
   via: 'mcp' | 'app';
+  /** The client said it is the siglata command line (the audit log's `source` is then `cli`). */
+  cli?: boolean;
   /**
    * The error for a script that ended on an uncaught scope refusal (spec 5.5: 403 INSUFFICIENT_SCOPE on every
    * face); a face may add its own headers (MCP: the step-up WWW-Authenticate). Default: the binding's refusal.

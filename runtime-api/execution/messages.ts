@@ -105,8 +105,8 @@ export function noUsableScope(credential: BearerCredential): ServiceError {
   const fix = scopeFix(credential, 'files:read');
   return new ServiceError('INSUFFICIENT_SCOPE', {
     resolution: l10n(
-      `${what[0]} holds no usable scope (the organization's maxScopes may exclude them all). ${fix['en-US']}`,
-      `${what[1]} não tem escopo utilizável (o maxScopes da organização pode excluir todos). ${fix['pt-BR']}`,
+      `${what[0]} holds no usable scope. If the organization's maxScopes allows none, nothing can run scripts here until an owner or admin allows scopes (console, Agents and access). Otherwise: ${fix['en-US']}`,
+      `${what[1]} não tem escopo utilizável. Se o maxScopes da organização não permite nenhum, nada pode executar scripts aqui até um proprietário ou administrador permitir escopos (console, Agentes e acesso). Senão: ${fix['pt-BR']}`,
     ),
     details: { requiredScope: 'files:read' },
   });

@@ -45,21 +45,89 @@ export async function findFile(sql: Sql, orgId: string, fileId: string, lock: 'u
   return row ?? null;
 }
 
+export type FileSort = 'name' | 'size' | 'createdAt' | 'updatedAt' | 'modifiedAt';
+
 export interface ListQuery {
   state: FileState;
   prefix: string | null;
-  after: { name: string; id: string } | null;
+  /** Case-insensitive substring of the name. */
+  search?: string | null;
+  /** false: only the files right in the folder `prefix` (no further `/` after it). */
+  recursive?: boolean;
+  sort?: FileSort;
+  order?: 'asc' | 'desc';
+  /** The last row of the previous page: its sort value (an ISO instant for dates) and id. */
+  after: { value: string | number; id: string } | null;
   limit: number;
 }
 
-/** Keyset page ordered by (name, id) byte-wise; returns up to `limit + 1` rows so the caller knows if more exist. */
+const SORT_COLUMN: Record<FileSort, string> = {
+  name: 'name',
+  size: 'byte_length',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  modifiedAt: 'modified_at',
+};
+
+/** Case folding for searches: ICU's (every script) where the server has it, else PostgreSQL's own lower(). */
+const folding = new WeakMap<Sql, Promise<boolean>>();
+function hasIcu(sql: Sql): Promise<boolean> {
+  let known = folding.get(sql);
+  if (!known) {
+    known = sql`select 1 from pg_collation where collname = 'und-x-icu'`.then((r) => r.length > 0);
+    folding.set(sql, known);
+  }
+  return known;
+}
+
+/**
+ * A keyset page ordered by the sort column then id (both in `order`), names byte-wise; returns up to `limit + 1` rows
+ * so the caller knows if more exist.
+ */
 export async function listFiles(sql: Sql, orgId: string, q: ListQuery): Promise<FileRow[]> {
+  const sort = q.sort ?? 'name';
+  const desc = q.order === 'desc';
+  const col = sql(SORT_COLUMN[sort]);
+  const dir = desc ? sql`desc` : sql`asc`;
+  const after = q.after
+    ? desc
+      ? sql`and (${col}, id) < (${typeof q.after.value === 'string' && sort !== 'name' ? new Date(q.after.value) : q.after.value}, ${q.after.id})`
+      : sql`and (${col}, id) > (${typeof q.after.value === 'string' && sort !== 'name' ? new Date(q.after.value) : q.after.value}, ${q.after.id})`
+    : sql``;
+  const icu = q.search ? await hasIcu(sql) : false;
+  const search = q.search
+    ? icu
+      ? sql`and strpos(lower(name collate "und-x-icu"), lower(${q.search} collate "und-x-icu")) > 0`
+      : sql`and strpos(lower(name), lower(${q.search})) > 0`
+    : sql``;
+  const depth = q.recursive === false ? sql`and strpos(substr(name, ${(q.prefix ?? '').length === 0 ? 1 : sql`length(${q.prefix}) + 1`}), '/') = 0` : sql``;
   return sql<FileRow[]>`select ${columns(sql)} from files
     where org_id = ${orgId} and state = ${q.state}
       ${q.prefix ? sql`and name >= ${q.prefix} and starts_with(name, ${q.prefix})` : sql``}
-      ${q.after ? sql`and (name, id) > (${q.after.name}, ${q.after.id})` : sql``}
-    order by name, id
+      ${search} ${depth} ${after}
+    order by ${col} ${dir}, id ${dir}
     limit ${q.limit + 1}`;
+}
+
+export interface FolderRow {
+  /** The folder's last segment. */
+  name: string;
+  files: number;
+  bytes: number;
+  updatedAt: Date;
+  /** The latest content change of any file under it. */
+  modifiedAt: Date;
+}
+
+/** The folders right under `prefix` ('' for the top; else ending in `/`), by name, with what each holds at any depth. */
+export async function listFolders(sql: Sql, orgId: string, q: { state: FileState; prefix: string; after: string | null; limit: number }): Promise<FolderRow[]> {
+  const rest = sql`substr(name, length(${q.prefix}) + 1)`;
+  return sql<FolderRow[]>`select split_part(${rest}, '/', 1) as name, count(*)::int as files, sum(byte_length)::int8 as bytes,
+      max(updated_at) as "updatedAt", max(modified_at) as "modifiedAt"
+    from files
+    where org_id = ${orgId} and state = ${q.state} and starts_with(name, ${q.prefix}) and strpos(${rest}, '/') > 0
+      ${q.after !== null ? sql`and split_part(${rest}, '/', 1) > ${q.after}` : sql``}
+    group by 1 order by 1 limit ${q.limit + 1}`;
 }
 
 export type NewFileRow = Omit<FileRow, 'state' | 'trashedAt'> & { state?: FileState; trashedAt?: Date | null };

@@ -22,6 +22,20 @@ export async function readMcpAccess(sql: Sql, orgId: string): Promise<McpAccessR
   return { ...row, updatedAt };
 }
 
+export interface McpAccessChangeRow extends McpAccessChange {
+  id: string;
+  userEmail: string | null;
+}
+
+/** Newest first, keyset-paged on (created_at, id), with the changer's address as it is now. */
+export async function pageMcpAccessChanges(sql: Sql, orgId: string, limit: number, before?: { at: Date; id: string }): Promise<McpAccessChangeRow[]> {
+  return sql<McpAccessChangeRow[]>`select c.id, c.user_id as "userId", u.email::text as "userEmail", c.from_state as "fromState", c.to_state as "toState",
+      c.from_max_scopes as "fromMaxScopes", c.to_max_scopes as "toMaxScopes", c.created_at as "at"
+    from mcp_access_changes c left join users u on u.id = c.user_id
+    where c.org_id = ${orgId} ${before ? sql`and (c.created_at, c.id) < (${before.at}, ${before.id})` : sql``}
+    order by c.created_at desc, c.id desc limit ${limit}`;
+}
+
 export async function recentMcpAccessChanges(sql: Sql, orgId: string, limit: number): Promise<McpAccessChange[]> {
   return sql<McpAccessChange[]>`select user_id as "userId", from_state as "fromState", to_state as "toState",
       from_max_scopes as "fromMaxScopes", to_max_scopes as "toMaxScopes", created_at as "at"

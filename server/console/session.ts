@@ -33,11 +33,16 @@ export function consoleSession(ctx: Koa.Context): ConsoleSession | null {
 export function requireConsolePost(deps: AppDeps, ctx: Koa.Context, given: unknown): ConsoleSession {
   const session = consoleSession(ctx);
   if (!session) throw ctx.state.sessionProblem === 'expired' ? sessionExpired(ctx.state.locale) : sessionUnauthorized(ctx.state.locale);
+  checkConsoleRequest(deps, ctx, session, given);
+  return session;
+}
+
+/** Our Origin and the session's CSRF token (a form field, or the upload script's X-CSRF-Token header). */
+export function checkConsoleRequest(deps: AppDeps, ctx: Koa.Context, session: ConsoleSession, given: unknown): void {
   checkFormOrigin(ctx, deps.config);
   const expected = Buffer.from(session.csrf);
   const actual = Buffer.from(typeof given === 'string' ? given : '');
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw csrfMismatch(ctx.state.locale);
-  return session;
 }
 
 /** Browsers always send Origin on form posts; its absence means a non-browser client or a stripped header: refuse. */

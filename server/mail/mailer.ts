@@ -6,7 +6,8 @@ import type { Logger } from '../logger.ts';
 import { devOutbox } from './dev-outbox.ts';
 import { smtpMailer } from './smtp.ts';
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger): Mailer {
+/** `say` prints a plain line on the terminal (the dev outbox's links); tests and production leave it silent. */
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger, say?: (line: string) => void): Mailer {
   if (config.smtpUrl) return smtpMailer(config.smtpUrl, config.mailFrom, logger);
-  return devOutbox(join(config.dataDir, 'mail'), logger);
+  return devOutbox(join(config.dataDir, 'mail'), logger, say);
 }

@@ -34,6 +34,26 @@ export function tooManyExecutions(max: number): ServiceError {
 }
 
 /**
+ * A scope the organization's ceiling excludes: asking for it again cannot help (consent and token exchange cap every
+ * grant at maxScopes), so no step-up is offered; a person must widen the ceiling. `allowed`: the ceiling now.
+ */
+export function scopeBeyondCeiling(needed: string, allowed: readonly string[], consoleUrl: string, wwwAuthenticate: string): ServiceError {
+  const list = allowed.join(' ');
+  return new ServiceError('INSUFFICIENT_SCOPE', {
+    message: l10n(
+      `This call needs the scope ${needed}, which this organization does not allow agents (maxScopes: ${list || 'none'}).`,
+      `Esta chamada exige o escopo ${needed}, que esta organização não permite a agentes (maxScopes: ${list || 'nenhum'}).`,
+    ),
+    resolution: l10n(
+      `Requesting a new token will not help: ask an owner or admin of the organization to allow ${needed} under Agents and access in the console (${consoleUrl}).`,
+      `Pedir um novo token não vai adiantar: peça a um proprietário ou administrador da organização que permita ${needed} em Agentes e acesso, no console (${consoleUrl}).`,
+    ),
+    details: { requiredScope: needed, maxScopes: [...allowed] },
+    headers: { 'WWW-Authenticate': wwwAuthenticate },
+  });
+}
+
+/**
  * A step-up challenge: `scope` is what to ask for (the token's scopes plus `needed`). An API key cannot step up:
  * its resolution says to create a key that holds the scope.
  */

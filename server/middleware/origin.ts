@@ -1,5 +1,5 @@
 // CSRF defence for cookie-authenticated requests. A state-changing request (POST/PUT/PATCH/DELETE) that a
-// session cookie authenticates must come from an allowed Origin (403 ORIGIN_NOT_ALLOWED) and carry JSON (415);
+// session cookie authenticates must come from an allowed Origin (403 ORIGIN_NOT_ALLOWED), and a POST must carry JSON (415);
 // a cross-site page can send neither without a CORS preflight we never grant. The /auth/* routes (sign-in,
 // verify, sign-out) get the Origin check too, against login CSRF, though they accept a same-origin form post.
 // Requests without an Origin header come from non-browser clients (a browser always sends one on cross-site
@@ -60,7 +60,9 @@ export function originGuard(config: Pick<Config, 'allowedOrigins'>, route: Pick<
     // A route enforcing its credential itself (a page, a form with its own CSRF ticket) keeps its own rules.
     const cookieAuthenticated = route.auth !== 'none' && !route.authCheck && ctx.state.caller?.kind === 'session';
     if (cookieAuthenticated || authRoute) checkOrigin(ctx, config);
-    if (cookieAuthenticated && (ctx.get('content-type') || hasBody(ctx)) && !isJson(ctx)) {
+    // Only a POST can carry a body cross-site without a preflight (an HTML form); a PUT or DELETE never can, so a
+    // cookie-authenticated PUT may carry its own type (the console uploads parts as application/octet-stream).
+    if (cookieAuthenticated && ctx.method === 'POST' && (ctx.get('content-type') || hasBody(ctx)) && !isJson(ctx)) {
       throw sessionJsonRequired(ctx.state.locale);
     }
     return next();

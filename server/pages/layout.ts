@@ -37,7 +37,8 @@ export function renderPage(ctx: Koa.Context, opts: { locale: Locale; title: stri
 <meta name="robots" content="noindex"><title>${escapeHtml(opts.title)}</title>
 <style>body{font-family:system-ui,sans-serif;color:#1d2330;background:#f6f7f9;margin:0}main{max-width:28rem;margin:12vh auto;background:#fff;padding:2rem;border-radius:10px;box-shadow:0 1px 4px #0002}
 h1{font-size:1.35rem;margin:0 0 1rem}p{line-height:1.5}button{font:inherit;background:#1f4fd1;color:#fff;border:0;border-radius:6px;padding:.7rem 1.2rem;cursor:pointer}
-button.secondary{background:#e4e7ee;color:#1d2330}input{font:inherit;padding:.6rem;width:100%;box-sizing:border-box;margin:.4rem 0 1rem;border:1px solid #c5cad3;border-radius:6px}.note{color:#555;font-size:.9rem}</style>
+button.secondary{background:#e4e7ee;color:#1d2330}input{font:inherit;padding:.6rem;width:100%;box-sizing:border-box;margin:.4rem 0 1rem;border:1px solid #c5cad3;border-radius:6px}.note{color:#555;font-size:.9rem}
+input[type=radio],input[type=checkbox]{width:auto;margin:0 .45rem 0 0;padding:0;vertical-align:middle}</style>
 </head><body><main>
 <h1>${escapeHtml(opts.title)}</h1>
 ${opts.body}

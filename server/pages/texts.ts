@@ -93,3 +93,50 @@ export const OAUTH = {
   allow: l10n('Allow', 'Permitir'),
   deny: l10n('Deny', 'Negar'),
 };
+
+/** The front page at `/`: what the service is, and the ways in. */
+export const FRONT = {
+  title: l10n('Siglata: a workspace your agents can work in', 'Siglata: um espaço de trabalho onde seus agentes trabalham'),
+  lead: l10n(
+    "Siglata keeps an organization's files and people in one place, and lets AI agents and scripts work on them safely: every script runs in a sandbox, with only the permissions you grant.",
+    'A Siglata reúne os arquivos e as pessoas de uma organização num só lugar e deixa agentes de IA e scripts trabalharem neles com segurança: cada script roda numa sandbox, só com as permissões que você concede.',
+  ),
+  signIn: l10n('Sign in', 'Entrar'),
+  signInHint: l10n(
+    'No password: give your e-mail address and open the link we send you.',
+    'Sem senha: informe seu endereço de e-mail e abra o link que enviamos.',
+  ),
+  openConsole: l10n('Open the console', 'Abrir o console'),
+  signedInAs: l10n('You are signed in as', 'Você está conectado como'),
+  features: l10n('What it does', 'O que ela faz'),
+  filesTitle: l10n('Files', 'Arquivos'),
+  files: l10n(
+    'Upload files of any size in resumable parts, browse them by folder, download them, and restore what was deleted for 30 days.',
+    'Envie arquivos de qualquer tamanho em partes retomáveis, navegue por pastas, baixe-os e restaure o que foi excluído por 30 dias.',
+  ),
+  peopleTitle: l10n('People', 'Pessoas'),
+  people: l10n(
+    'Passwordless sign-in, organizations, invitations and roles (owner, admin, member), in English and Portuguese.',
+    'Acesso sem senha, organizações, convites e papéis (proprietário, administrador, membro), em inglês e português.',
+  ),
+  agentsTitle: l10n('Agents', 'Agentes'),
+  agents: l10n(
+    'Connect any MCP client, or use an API key or the command line: scripts run against your files with the scopes you allow, and every run is recorded.',
+    'Conecte qualquer cliente MCP, ou use uma chave de API ou a linha de comando: os scripts rodam sobre seus arquivos com os escopos que você permite, e cada execução fica registrada.',
+  ),
+  /** Before the MCP endpoint's URL. */
+  connectAgent: l10n('MCP endpoint for agents:', 'Endpoint MCP para agentes:'),
+  ask: l10n('Ask the documentation', 'Pergunte à documentação'),
+  question: l10n('Your question', 'Sua pergunta'),
+  askButton: l10n('Ask', 'Perguntar'),
+  askExample: l10n('For example: how do I restore a deleted file?', 'Por exemplo: como restauro um arquivo excluído?'),
+  /** Before the question asked. */
+  answersFor: l10n('Pages that answer', 'Páginas que respondem a'),
+  noAnswer: l10n('No page of the documentation answers that. Try other words.', 'Nenhuma página da documentação responde a isso. Tente outras palavras.'),
+  askUnavailable: l10n('The documentation search is not available on this server.', 'A busca na documentação não está disponível neste servidor.'),
+  more: l10n('More', 'Mais'),
+  docs: l10n('Documentation', 'Documentação'),
+  apiDescription: l10n('API description (OpenAPI)', 'Descrição da API (OpenAPI)'),
+  askApi: l10n('Search API for programs (POST /ask)', 'API de busca para programas (POST /ask)'),
+  health: l10n('Service status', 'Situação do serviço'),
+};

@@ -8,6 +8,7 @@ import { validateIn } from '../i18n/validation.ts';
 import { authorize, invoke, findBinding, executeInMode, ExecuteInput, ExecuteOutcomeSchema } from '../../runtime-api/index.ts';
 import { executeContext, invokeDeps, type AppDeps } from '../deps.ts';
 import { callerOf } from '../http/request-state.ts';
+import { isCliRequest } from '../http/client-kind.ts';
 import { archiveRoutes } from './app-v1-archives.ts';
 
 const FilesQuery = v.strictObject({
@@ -100,7 +101,7 @@ export function appV1Routes(deps: AppDeps): RouteDef[] {
       ],
       async handle(ctx) {
         const request = await parseJsonBody(ctx, ExecuteInput, deps.config.jsonBodyMaxBytes);
-        ctx.body = await executeInMode(executeContext(deps, 'app'), callerOf(ctx), request);
+        ctx.body = await executeInMode(executeContext(deps, 'app', isCliRequest(ctx)), callerOf(ctx), request);
       },
     }),
     ...archiveRoutes(deps),

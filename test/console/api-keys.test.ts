@@ -4,7 +4,7 @@
 import t from 'tap';
 import { world } from '../identity/org-helpers.ts';
 import { http } from '../helpers/http.ts';
-import { consoleForm, consolePage } from './helpers.ts';
+import { consoleForm, consolePage, withoutLabels } from './helpers.ts';
 
 const mcpCall = (url: string, token: string) =>
   http(`${url}/v1/mcp`, {
@@ -27,7 +27,7 @@ t.test('console: API keys', async (t) => {
 
   const list = await consolePage(owner, '/console/agents');
   t.notOk(list.text.includes(key), 'never shown again');
-  const row = () => consolePage(owner, '/console/agents').then((p) => /<tr><td>ci-nightly<\/td>[\s\S]*?<\/tr>/.exec(p.text)?.[0] ?? '');
+  const row = () => consolePage(owner, '/console/agents').then((p) => /<tr><td>ci-nightly<\/td>[\s\S]*?<\/tr>/.exec(withoutLabels(p.text))?.[0] ?? '');
   t.match(await row(), /<code>files:read<\/code><\/td><td>active<\/td>/);
   t.match(await row(), /<\/td><td>never<\/td>/, 'never used yet');
 

@@ -32,3 +32,8 @@ export async function consoleForm(
     headers,
   });
 }
+
+/** A page's HTML without the column names its table cells carry for phones (data-label), to match rows simply. */
+export function withoutLabels(html: string): string {
+  return html.replace(/ data-label="[^"]*"/g, '').replace(/ class="num"/g, '');
+}

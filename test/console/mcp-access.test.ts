@@ -24,7 +24,7 @@ t.test('console: MCP access', async (t) => {
   t.equal((await run(app.url, token, 'return 1')).status, 200, 'the agent works before');
 
   const revoked = await consoleForm(owner, 'mcp-access-set', { state: 'revoked', scopes: 'files:read' });
-  t.equal(revoked.status, 303, revoked.text.match(/role="alert">([^<]*)/)?.[1] ?? '');
+  t.equal(revoked.status, 303, revoked.text.match(/role="alert"><p>([^<]*)/)?.[1] ?? '');
   t.match((await consolePage(owner, '/console/agents')).text, /id="mcp-state">revoked</);
   const refused = await run(app.url, token, 'return 1');
   t.not(refused.status, 200, "the agent's next MCP call is refused");

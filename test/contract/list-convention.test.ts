@@ -69,7 +69,9 @@ t.test('every list walks page by page to the same items as one page', async (t) 
   };
   const seeded = await run(`for (const n of [1, 2, 3]) {
   await files_write_text({ name: \`list-\${n}.txt\`, text: String(n) });
+  await files_write_text({ name: \`folder-\${n}/inside.txt\`, text: String(n) });
   await api_keys_create({ name: \`key-\${n}\`, scopes: ["files:read"] });
+  await mcp_access_set({ state: n === 2 ? "testing" : "active" });
 }
 return true;`);
   t.equal(seeded.ok, true, seeded.ok ? 'seeded' : JSON.stringify(seeded.error));

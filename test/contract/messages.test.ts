@@ -39,7 +39,7 @@ const SHARED_MESSAGES = ['runtime-api/errors.ts', 'runtime-api/store/errors.ts',
 const CODE = ['runtime-api/', 'server/'];
 
 /** English texts that are rightly the same in pt-BR (names, codes, loanwords). */
-const SAME_IN_BOTH = new Set<string>(['Console', 'E-mail', 'Via']);
+const SAME_IN_BOTH = new Set<string>(['Console', 'E-mail', 'Via', 'MCP', 'REST', 'CLI', 'Script', 'maxScopes', '${n} bytes']);
 
 interface Node {
   type: string;

@@ -39,10 +39,28 @@ const CHECKED_ELSEWHERE = [
   'GET /.well-known/oauth-protected-resource/mcp',
   'GET /oauth/jwks',
   'POST /oauth/register',
+  // test/console/front.test.ts
+  'GET /',
+  // test/console/activity.test.ts
+  'GET /console/activity',
+  'GET /console/activity/executions.csv',
+  // test/console/polish.test.ts
+  'POST /console/actions/invitation-resend',
+  // test/console/files.test.ts
+  'POST /console/actions/file-trash',
+  'POST /console/actions/files-bulk',
+  'POST /console/actions/file-delete',
+  'POST /console/actions/file-rename',
+  'POST /console/api/upload_begin',
+  'POST /console/api/upload_status',
+  'POST /console/api/upload_complete',
+  'POST /console/api/upload_abort',
   // test/console/http.test.ts
   'GET /console',
   'GET /console/members',
   'GET /console/files',
+  'GET /console/files/trash',
+  'GET /console/files/details',
   'POST /console/actions/organization-create',
   'POST /console/actions/organization-switch',
   'POST /console/actions/invitation-accept',
@@ -55,6 +73,7 @@ const CHECKED_ELSEWHERE = [
   'POST /console/actions/sign-out',
   'GET /console/assets/console.css',
   'GET /console/assets/console.js',
+  'GET /console/assets/files.js',
   // test/console/agents.test.ts
   'GET /console/agents',
   'POST /console/actions/grant-revoke',

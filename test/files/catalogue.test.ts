@@ -282,7 +282,7 @@ t.test('catalogue bindings', async (t) => {
 
   t.test('every input and output field of the file bindings has a description', async (t) => {
     const mine = BINDINGS.filter((b) => b.name.startsWith('files_') || b.name.startsWith('upload_'));
-    t.equal(mine.length, 16);
+    t.equal(mine.length, 17);
     const missing: string[] = [];
     const walk = (schema: Record<string, any>, path: string) => {
       for (const [key, prop] of Object.entries<Record<string, any>>(schema.properties ?? {})) {

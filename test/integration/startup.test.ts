@@ -93,6 +93,16 @@ t.test('npm start: serves, keeps data across restarts and kill -9, runs side by 
   children.push(a);
   await waitReady(portA, a);
   t.match(a.output(), /"msg":"listening"/);
+  // The person at the terminal is told where to open it, and (no SMTP here) gets the sign-in link as a plain line.
+  t.match(a.output(), new RegExp(`^Siglata is ready: open http://127\\.0\\.0\\.1:${portA}/ in a browser`, 'm'));
+  t.match(a.output(), /^No SMTP_URL is set: sign-in links are printed here/m);
+  const front = await http(`http://127.0.0.1:${portA}/`);
+  t.equal(front.status, 200, 'the address printed serves the front page');
+  t.match(front.headers['content-type'], /^text\/html/);
+  t.equal((await http(`http://127.0.0.1:${portA}/auth/sign-in/magic-link`, { json: { email: 'newcomer@example.com' } })).status, 200);
+  const link = new RegExp(`^Sign-in link for newcomer@example\\.com: (http://127\\.0\\.0\\.1:${portA}/auth/magic-link\\?\\S+)$`, 'm').exec(a.output())?.[1];
+  t.ok(link, 'the sign-in link is a plain line of its own');
+  t.equal((await http(link!)).status, 200, 'and it opens the sign-in landing page');
   const token = mint(dirA, portA); // beside the running server: borrows its PostgreSQL
   t.match(token, /^ey/);
   const who = await http(`http://127.0.0.1:${portA}/api`, { token });

@@ -197,6 +197,10 @@ t.test('MCP endpoint', async (t) => {
     const capped = await execute('return 1;');
     t.equal(capped.status, 403);
     t.equal(capped.body.error.code, 'INSUFFICIENT_SCOPE');
+    // Asking for a scope the ceiling excludes cannot help: the agent is told who can widen it, and offered no step-up.
+    t.match(capped.body.error.message, /needs the scope files:read, which this organization does not allow agents \(maxScopes: none\)/);
+    t.match(capped.body.error.resolution, /Requesting a new token will not help: ask an owner or admin .*\/console\/agents/);
+    t.notMatch(capped.headers['www-authenticate'], /scope=/, 'no scope to step up to');
     await app.deps.sql`update org_mcp_access set max_scopes = array['files:read','files:write','org:read','org:admin'] where org_id = ${org.id}`;
   });
 

@@ -4,7 +4,8 @@
 // refuses to be framed.
 import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage } from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestApp } from '../helpers/app.ts';
 import { startSmtpCatcher } from '../helpers/smtp-catcher.ts';
@@ -13,6 +14,7 @@ import { ensureUser } from '../../runtime-api/store/users.ts';
 import { createOrganization } from '../../runtime-api/store/organizations.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(process.cwd(), '.data', 'screenshots');
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -107,6 +109,13 @@ t.test('browser: sign in and consent through the pages', { timeout: 120_000 }, a
   t.match(await page.locator('h1').textContent(), /Autorizar Chromium Test App/);
   t.equal(await page.locator(`input[name=organization_id][value="${org.id}"]`).isChecked(), true);
   t.equal(await page.locator('li[data-scope]').count(), 3);
+  // The organization's radio button sits on its label's line, just before the name.
+  const radio = (await page.locator(`input[name=organization_id][value="${org.id}"]`).boundingBox())!;
+  const name = (await page.locator('.org label strong').first().boundingBox())!;
+  t.ok(Math.abs(radio.y + radio.height / 2 - (name.y + name.height / 2)) < 12, 'the radio button is on the line of its label');
+  t.ok(name.x > radio.x && name.x - (radio.x + radio.width) < 24, `the name follows the radio button (${radio.x + radio.width} → ${name.x})`);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'oauth-consent-pt-BR.png'), fullPage: true });
 
   // The consent page cannot be framed by another origin.
   rp.setFrameTarget(page.url());

@@ -6,6 +6,7 @@ import { ExecuteInput, ServiceError, describeIssues, executeInMode, type Caller,
 import { executeContext, type AppDeps } from '../../deps.ts';
 import type { CallToolResult } from '../protocol.ts';
 import { toolError } from '../tool-error.ts';
+import { isCliRequest } from '../../http/client-kind.ts';
 import { insufficientScope } from '../step-up.ts';
 import { perTokenLimit } from './in-flight.ts';
 import { shapeExecuteResult } from './result.ts';
@@ -42,7 +43,9 @@ export function executeTool(deps: AppDeps) {
     const scopeError = (refusal: ServiceError) =>
       typeof refusal.details?.requiredScope === 'string' ? insufficientScope(deps, ctx, refusal.details.requiredScope) : refusal;
     return within(caller.credentialId ?? caller.userId, () =>
-      executeInMode({ ...executeContext(deps, 'mcp'), scopeError }, caller, parsed.output).then(toolResult, (err) => refusal(err, caller.locale)),
+      executeInMode({ ...executeContext(deps, 'mcp', isCliRequest(ctx)), scopeError }, caller, parsed.output).then(toolResult, (err) =>
+        refusal(err, caller.locale),
+      ),
     );
   };
 }

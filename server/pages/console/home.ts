@@ -1,7 +1,7 @@
 // Console home: who you are, your organizations and your role in each (switch the active one), create one, and the
 // invitations addressed to you.
 import type { Locale, Role } from '../../../runtime-api/index.ts';
-import { actionForm, escapeHtml, timeTag, roleLabel, texts } from './layout.ts';
+import { actionForm, escapeHtml, timeTag, roleLabel, table, texts, valueAttr, type Prefill } from './layout.ts';
 import { HOME } from './texts.ts';
 
 export interface HomeData {
@@ -9,27 +9,27 @@ export interface HomeData {
   activeOrganizationId: string | null;
   organizations: { organizationId: string; name: string; slug: string; role: Role }[];
   invitations: { invitationId: string; organizationName: string; role: Role; expiresAt: string }[];
+  prefill?: Prefill;
 }
 
 export function homeBody(locale: Locale, csrf: string, d: HomeData): string {
   const t = texts(locale);
   const form = (action: string, inner: string, inline = true) => actionForm(action, csrf, inner, { inline, locale });
-  const rows = d.organizations
-    .map(
-      (o) => `<tr><td>${escapeHtml(o.name)}</td><td><code>${escapeHtml(o.slug)}</code></td><td>${escapeHtml(roleLabel(locale, o.role))}</td>
-<td>${
-        o.organizationId === d.activeOrganizationId
-          ? `<strong>${t(HOME.active)}</strong>`
-          : form(
-              'organization-switch',
-              `<input type="hidden" name="organizationId" value="${escapeHtml(o.organizationId)}"><button type="submit" class="secondary" aria-label="${t(HOME.makeActiveLabel(o.name))}">${t(HOME.makeActive)}</button>`,
-            )
-      }</td></tr>`,
-    )
-    .join('\n');
+  const rows = d.organizations.map((o) => [
+    escapeHtml(o.name),
+    `<code>${escapeHtml(o.slug)}</code>`,
+    escapeHtml(roleLabel(locale, o.role)),
+    o.organizationId === d.activeOrganizationId
+      ? `<strong>${t(HOME.active)}</strong>`
+      : form(
+          'organization-switch',
+          `<input type="hidden" name="organizationId" value="${escapeHtml(o.organizationId)}"><button type="submit" class="secondary" aria-label="${t(HOME.makeActiveLabel(o.name))}">${t(HOME.makeActive)}</button>`,
+        ),
+  ]);
   const organizations = d.organizations.length
-    ? `<table><caption class="note">${t(HOME.activeExplained)}</caption>
-<thead><tr><th scope="col">${t(HOME.name)}</th><th scope="col">${t(HOME.slug)}</th><th scope="col">${t(HOME.yourRole)}</th><th scope="col">${t(HOME.status)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    ? table([{ label: t(HOME.name) }, { label: t(HOME.slug) }, { label: t(HOME.yourRole) }, { label: t(HOME.status) }], rows, {
+        caption: t(HOME.activeExplained),
+      })
     : `<p>${t(HOME.noOrganization)}</p>`;
   const invitations = d.invitations.length
     ? `<ul>${d.invitations
@@ -47,8 +47,8 @@ ${form('invitation-reject', `<input type="hidden" name="invitationId" value="${e
 <section aria-labelledby="create"><h2 id="create">${t(HOME.createOrganization)}</h2>
 ${form(
   'organization-create',
-  `<label>${t(HOME.name)} <input name="name" id="org-name" required maxlength="100" autocomplete="organization"></label>
-<label>${t(HOME.slugField)} <input name="slug" id="org-slug" required minlength="2" maxlength="48" pattern="[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"></label>
+  `<label>${t(HOME.name)} <input name="name" id="org-name" required maxlength="100" autocomplete="organization"${valueAttr(d.prefill, 'organization-create', 'name')}></label>
+<label>${t(HOME.slugField)} <input name="slug" id="org-slug" required minlength="2" maxlength="48" pattern="[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"${valueAttr(d.prefill, 'organization-create', 'slug')}></label>
 <button type="submit">${t(HOME.create)}</button>`,
   false,
 )}

@@ -1,9 +1,9 @@
 // What the console's routes share: the form reader, how a refusal reads on the page, and the query every page takes.
 import type Koa from 'koa';
 import * as v from 'valibot';
-import type { Locale, ServiceError } from '../../../runtime-api/index.ts';
 import { isForm, readFormText } from '../../http/body.ts';
 import { formTypeRequired } from '../../console/messages.ts';
+export { errorText, forPeople } from '../../console/refusal-text.ts';
 
 const FORM_MAX_BYTES = 16 * 1024;
 export const PageQuery = v.object({ lang: v.optional(v.string()), done: v.optional(v.string()) });
@@ -12,11 +12,4 @@ export const SESSION_ONLY = 'Session cookie only: a Bearer token is refused with
 export async function readForm(ctx: Koa.Context): Promise<URLSearchParams> {
   if (!isForm(ctx)) throw formTypeRequired(ctx.state.locale);
   return new URLSearchParams(await readFormText(ctx, FORM_MAX_BYTES));
-}
-
-/** A refusal shown on the page: the error's localized message and resolution. */
-export function errorText(error: ServiceError, locale: Locale): string {
-  const body = error.toBody(locale) as { message?: string; error?: { message: string; resolution?: string } };
-  // The typed shape carries no resolution on the wire; a person reading the page still deserves the reason.
-  return body.error ? `${body.error.message} ${body.error.resolution ?? ''}`.trim() : `${body.message} ${error.resolutionFor(locale) ?? ''}`.trim();
 }

@@ -7,7 +7,8 @@ import { PAGE_TITLES } from '../../pages/console/texts.ts';
 import { CONSOLE_ACTIONS } from '../../console/actions.ts';
 import { consoleSession } from '../../console/session.ts';
 import { showConsolePage } from '../../console/views.ts';
-import { PageQuery, SESSION_ONLY } from './form.ts';
+import { SESSION_ONLY } from './form.ts';
+import { PAGE_QUERIES } from './page-queries.ts';
 
 export const consolePage = (deps: AppDeps, name: ConsolePageName): RouteDef =>
   defineRoute({
@@ -19,7 +20,7 @@ export const consolePage = (deps: AppDeps, name: ConsolePageName): RouteDef =>
     tags: ['console'],
     auth: 'session',
     authCheck: 'handler',
-    query: PageQuery,
+    query: PAGE_QUERIES[name],
     responses: {
       200: { description: 'The page.', contentType: 'text/html' },
       303: { description: 'Not signed in: to the sign-in page, which brings you back.', headers: { Location: 'The sign-in page.' } },
@@ -31,10 +32,14 @@ export const consolePage = (deps: AppDeps, name: ConsolePageName): RouteDef =>
       if (!session) {
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 303;
-        ctx.redirect(`/auth/sign-in?lang=${locale}&returnTo=${encodeURIComponent(CONSOLE_PATHS[name])}`);
+        // Back to this very view after signing in (a link to a file or a folder survives the detour); `lang` aside.
+        const query = new URLSearchParams(ctx.querystring);
+        query.delete('lang');
+        const back = query.size ? `${CONSOLE_PATHS[name]}?${query}` : CONSOLE_PATHS[name];
+        ctx.redirect(`/auth/sign-in?lang=${locale}&returnTo=${encodeURIComponent(back)}`);
         return;
       }
-      const done = CONSOLE_ACTIONS.find((a) => a.name === ctx.query.done && a.page === name);
+      const done = CONSOLE_ACTIONS.find((a) => a.name === ctx.query.done);
       await showConsolePage(deps, ctx, name, { ...session, caller: { ...session.caller, locale } }, locale, done ? { notice: done.notice[locale] } : {});
     },
   });

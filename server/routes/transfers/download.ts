@@ -69,10 +69,11 @@ export function downloadRoute(deps: AppDeps): RouteDef {
     operationId: 'downloadFile',
     summary: "Download a file's bytes (streamed; Range supported)",
     description:
-      "Content-Type is the file's stored media type; Content-Disposition is `attachment` with an RFC 6266 `filename*`. " +
+      "A Bearer token, or the console's session cookie. Content-Type is the file's stored media type; Content-Disposition is `attachment` with an RFC 6266 `filename*`. " +
       'Supports `Range: bytes=…` (206, or 416 when unsatisfiable; several ranges are answered with the whole file), `If-Range`, and `If-None-Match` (304).',
     tags: ['transfers'],
-    auth: 'bearer',
+    // The console links here for downloads and image previews, with the browser's session cookie.
+    auth: 'bearer-or-session',
     origin: 'always',
     params: DownloadParams,
     responses: {

@@ -92,11 +92,13 @@ export function uploadPartRoute(deps: AppDeps): RouteDef {
     operationId: 'putUploadPart',
     summary: 'Upload one part of a reserved upload (exactly 8,388,608 bytes; the final part carries the remainder)',
     description:
-      'Reserve the upload with the `upload_begin` management function first. Parts may arrive in any order and in parallel and may be re-sent (replacing the earlier copy) until completion. ' +
+      "A Bearer token, or the console's session cookie from an allowed Origin. Reserve the upload with the `upload_begin` management function first. Parts may arrive in any order and in parallel and may be re-sent (replacing the earlier copy) until completion. " +
       'An optional `Content-MD5` or `Content-Digest: sha-256=:…:` is verified. The 200 comes only once the part is durable; a wrong size answers 400 part_mismatch and stores nothing. ' +
       "A slow body is fine; a body that stops arriving for the server's idle limit (30 s by default) answers 408 request_timeout, closes the connection and stores nothing.",
     tags: ['transfers'],
-    auth: 'bearer',
+    // The console's upload script sends parts with the browser's session cookie (same origin; a PUT never leaves a
+    // page for another site without a CORS preflight, which is never granted).
+    auth: 'bearer-or-session',
     origin: 'always',
     params: PartParams,
     body: { contentType: 'application/octet-stream', jsonSchema: { type: 'string', format: 'binary' } },
