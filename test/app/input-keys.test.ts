@@ -61,8 +61,11 @@ t.test('input keys', async (t) => {
     t.match(en.body.error.resolution, /`fileid`: not a field of this input; did you mean `fileId`\?/);
     const pt = await exec('return await files_get({ fileid: "fil_x" });', { 'x-service-locale': 'pt-BR' });
     t.match(pt.body.error.resolution, /`fileid`: não é um campo desta entrada; você quis dizer `fileId`\?/);
-    const far = await exec('return await files_list({ sort: "name" });');
-    t.match(far.body.error.resolution, /`sort`: not a field of this input \(its fields: `state`, `limit`, `cursor`, `prefix`\); remove it/);
+    const far = await exec('return await files_list({ colour: "blue" });');
+    t.match(
+      far.body.error.resolution,
+      /`colour`: not a field of this input \(its fields: `state`, `limit`, `cursor`, `prefix`, `search`, `recursive`, `sort`, `order`\); remove it/,
+    );
     const twice = await exec('return await files_get({ id: "fil_aaaaaaaaaaaaaaaaaaaaaaaaaa", fileId: "fil_bbbbbbbbbbbbbbbbbbbbbbbbbb" });');
     t.match(twice.body.error.resolution, /`fileId`: given twice with different values/);
   });
