@@ -61,7 +61,7 @@ t.test('input keys', async (t) => {
     t.match(en.body.error.resolution, /`fileid`: not a field of this input; did you mean `fileId`\?/);
     const pt = await exec('return await files_get({ fileid: "fil_x" });', { 'x-service-locale': 'pt-BR' });
     t.match(pt.body.error.resolution, /`fileid`: não é um campo desta entrada; você quis dizer `fileId`\?/);
-    const far = await exec('return await files_list({ colour: "red" });');
+    const far = await exec('return await files_list({ colour: "blue" });');
     t.match(
       far.body.error.resolution,
       /`colour`: not a field of this input \(its fields: `state`, `limit`, `cursor`, `prefix`, `search`, `recursive`, `sort`, `order`\); remove it/,
