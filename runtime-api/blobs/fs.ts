@@ -153,6 +153,33 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
     }
   }
 
+  /** A blob from chunks: a temporary, fsync, then a rename into place (durable on return). */
+  async function writeStream(key: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<void> {
+    assertSafeKey(key);
+    await ensureDir(tmpDir);
+    // A process that dies mid-write leaves its temporary behind: a stale temporary, which the orphan janitor deletes.
+    const tmp = join(tmpDir, randomBytes(12).toString('hex'));
+    const fh = await open(tmp, 'wx', 0o600);
+    try {
+      let position = 0;
+      for await (const chunk of source) {
+        const data = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        await writeAll(fh, data, position);
+        position += data.length;
+      }
+      await fh.sync();
+    } catch (err) {
+      await fh.close();
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    await fh.close();
+    const target = objectFile(key);
+    await ensureDir(dirname(target));
+    await rename(tmp, target);
+    await fsyncDir(dirname(target));
+  }
+
   return {
     kind: 'fs',
     io,
@@ -214,50 +241,10 @@ export function fsBlobStore(root: string): BlobStore & { readonly io: FsIoCounte
     },
 
     async write(key: string, data: Buffer) {
-      assertSafeKey(key);
-      await ensureDir(tmpDir);
-      const tmp = join(tmpDir, randomBytes(12).toString('hex'));
-      const fh = await open(tmp, 'wx', 0o600);
-      try {
-        await writeAll(fh, data, 0);
-        await fh.sync();
-      } catch (err) {
-        await fh.close();
-        await rm(tmp, { force: true });
-        throw err;
-      }
-      await fh.close();
-      const target = objectFile(key);
-      await ensureDir(dirname(target));
-      await rename(tmp, target);
-      await fsyncDir(dirname(target));
+      await writeStream(key, [data]);
     },
 
-    async writeStream(key: string, source: AsyncIterable<Uint8Array>) {
-      assertSafeKey(key);
-      await ensureDir(tmpDir);
-      // Written beside write()'s temporaries: one left by a process that died mid-write is a stale temporary.
-      const tmp = join(tmpDir, randomBytes(12).toString('hex'));
-      const fh = await open(tmp, 'wx', 0o600);
-      try {
-        let position = 0;
-        for await (const chunk of source) {
-          const data = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-          await writeAll(fh, data, position);
-          position += data.length;
-        }
-        await fh.sync();
-      } catch (err) {
-        await fh.close();
-        await rm(tmp, { force: true });
-        throw err;
-      }
-      await fh.close();
-      const target = objectFile(key);
-      await ensureDir(dirname(target));
-      await rename(tmp, target);
-      await fsyncDir(dirname(target));
-    },
+    writeStream,
 
     async readUpload(uploadId: string, layout: UploadLayout, range: { start: number; end: number }): Promise<Readable> {
       assertSafeUploadId(uploadId);

@@ -8,7 +8,7 @@ import { defineRoute, type RouteDef } from '../../http/route.ts';
 import type { AppDeps } from '../../deps.ts';
 import { FileId, fileToDownload, readFileBytes, type FileRow } from '../../../runtime-api/index.ts';
 import { parseParams, transferAccess } from './access.ts';
-import { attachmentHeader } from './attachment.ts';
+import { setAttachment } from './attachment.ts';
 import { releaseWhenSent } from './chunk-memory.ts';
 
 const DownloadParams = v.object({ fileId: FileId });
@@ -54,9 +54,7 @@ function sendFile(ctx: Koa.Context, deps: AppDeps, file: FileRow, stream: Readab
   ctx.status = range ? 206 : 200;
   if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.byteLength}`);
   ctx.set('Content-Type', file.mediaType); // verbatim: ctx.type would rewrite it (adding a charset)
-  ctx.set('Content-Disposition', attachmentHeader(file.name));
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+  setAttachment(ctx, file.name);
   ctx.length = range ? range.end - range.start + 1 : file.byteLength;
   if (deps.blobs.kind === 'fs') releaseWhenSent(ctx.res);
   ctx.body = stream;

@@ -6,7 +6,7 @@ import { defineRoute, type RouteDef } from '../../http/route.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ExportId, archiveStream, exportToDownload } from '../../../runtime-api/index.ts';
 import { parseParams, transferAccess } from './access.ts';
-import { attachmentHeader } from './attachment.ts';
+import { setAttachment } from './attachment.ts';
 
 const ExportParams = v.object({ exportId: ExportId });
 
@@ -52,9 +52,7 @@ export function exportDownloadRoute(deps: AppDeps): RouteDef {
       const { row, items } = await exportToDownload(deps.sql, caller.membership!.orgId, exportId, deps.clock.now());
       ctx.status = 200;
       ctx.set('Content-Type', CONTENT_TYPES[row.format]);
-      ctx.set('Content-Disposition', attachmentHeader(row.name));
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      setAttachment(ctx, row.name);
       ctx.set('Cache-Control', 'private, no-store');
       ctx.body = archiveStream(deps.blobs, row.format, items);
     },
