@@ -172,7 +172,7 @@ declare function files_folders(input?: FilesFoldersInput): Promise<FilesFoldersO
 type FilesGetInput = {
   /** File id (`fil_…`). — pattern ^fil_[a-z2-7]{26}$ */
   fileId?: string;
-  /** The path of an active file, e.g. `reports/q1.csv`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
+  /** The path of an active file, e.g. `reports/q1.csv`. Give it instead of `fileId`. — also accepted as `path`, `filename`, `fileName`, `filePath` */
   name?: string;
 };
 type FilesGetOutput = {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { defineBinding } from '../../define.ts';
 import { findActiveByName, findFile } from '../../store/files.ts';
 import { fileNotFound, noFileAtPath } from '../../services/files-messages.ts';
-import { FileId, FileName, FileRecord, toFileRecord } from './schemas.ts';
+import { FileRecord, fileRefEntries, oneFileRef, toFileRecord } from './schemas.ts';
 
 export const files_get = defineBinding({
   name: 'files_get',
@@ -20,13 +20,7 @@ export const files_get = defineBinding({
     'const f = await files_get({ fileId: "fil_..." });\nreturn [f.path, f.size, f.state];',
     'const f = await files_get({ name: "reports/q1.csv" });\nreturn f.downloadUrl;',
   ],
-  input: v.pipe(
-    v.strictObject({
-      fileId: v.optional(FileId),
-      name: v.pipe(v.optional(FileName), v.description('The path of an active file, e.g. `reports/q1.csv`.')),
-    }),
-    v.check((i) => (i.fileId === undefined) !== (i.name === undefined), 'give `fileId` or `name` (one of them)'),
-  ),
+  input: oneFileRef(v.strictObject(fileRefEntries('The path of an active file, e.g. `reports/q1.csv`.'))),
   output: FileRecord,
   scope: 'files:read',
   writes: false,
